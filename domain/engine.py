@@ -1,0 +1,104 @@
+"""The protocol every game's rules engine follows (DESIGN.md §3).
+
+An engine is pure and deterministic: no I/O, no clock, no randomness. The recording path, the replay
+viewer, `fupan check` and the projections only ever talk to a game through this protocol, so adding a game
+means adding an engine, never a special case elsewhere.
+
+State objects are owned by one caller at a time. `apply` validates the action completely first and only
+then mutates the state, so a refused action (IllegalAction) leaves the state exactly as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from domain.errors import IllegalAction
+
+Action = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class DealSetup:
+    """Everything a deal starts from: the head of a `fupan.deal/1` record."""
+
+    game: str
+    options: dict[str, Any]
+    seats: list[str]
+    first: int
+    hands: list[list[str]]
+    kitty: list[str]
+    context: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Viewpoint:
+    """Who is looking (DESIGN.md §6): `referee` sees all, `seat:N` what seat N could know, `public` the table."""
+
+    kind: str  # "referee" | "seat" | "public"
+    seat: int | None = None
+
+    @classmethod
+    def parse(cls, text: str, seat_count: int) -> Viewpoint:
+        if text in ("referee", "public"):
+            return cls(text)
+        if text.startswith("seat:"):
+            number = text[5:]
+            if number.isdigit() and int(number) < seat_count:
+                return cls("seat", int(number))
+        raise IllegalAction(
+            "bad_viewpoint",
+            f"Viewpoint must be 'referee', 'public' or 'seat:N' with N in 0..{seat_count - 1}.",
+            f"视角必须是 referee（裁判）、public（公开）或 seat:N（N 为 0..{seat_count - 1}）。",
+            {"viewpoint": text},
+        )
+
+    def __str__(self) -> str:
+        return f"seat:{self.seat}" if self.kind == "seat" else self.kind
+
+    def sees_hand(self, seat: int, exposed: bool) -> bool:
+        return self.kind == "referee" or exposed or (self.kind == "seat" and self.seat == seat)
+
+
+class RulesEngine(Protocol):
+    """One per game. How 升级 and the other games fit is sketched in docs/ARCHITECTURE.md."""
+
+    game: str  # record-format code: doudizhu, shengji, sandayi, daguai, wakeng
+    name_zh: str
+    name_en: str
+    seat_count: int
+    hand_size: int  # cards dealt to each seat (the kitty is the rest)
+    decks: int
+    jokers: bool
+
+    def resolve_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Options with the game's documented defaults filled in; IllegalAction('bad_options') if invalid."""
+        ...
+
+    def new_deal(self, setup: DealSetup) -> Any:
+        """The state before the first action; checks the deck (IllegalAction('bad_deck'))."""
+        ...
+
+    def apply(self, state: Any, action: Action) -> None:
+        """Validate `action` completely, then apply it to `state`; IllegalAction leaves `state` untouched."""
+        ...
+
+    def normalize_action(self, action: Action) -> Action:
+        """The canonical stored form of an action (card codes normalised, unknown fields refused)."""
+        ...
+
+    def status(self, state: Any) -> dict[str, Any]:
+        """{'phase': str, 'to_act': seat | None, 'finished': bool}."""
+        ...
+
+    def legal_actions(self, state: Any, seat: int) -> list[Action]:
+        """The enumerable choices of `seat` now (bids, passes); plays are checked by `apply`."""
+        ...
+
+    def view(self, state: Any, viewpoint: Viewpoint) -> dict[str, Any]:
+        """A JSON-ready picture of the table as `viewpoint` may see it; hidden cards are absent, not masked."""
+        ...
+
+    def result(self, state: Any) -> dict[str, Any] | None:
+        """None while the deal is live; else {'scores': [...], ...facts the projections and tiebreaks need}."""
+        ...

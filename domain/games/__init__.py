@@ -1,0 +1,21 @@
+"""The registry of rules engines, by record-format game code."""
+
+from __future__ import annotations
+
+from domain.engine import RulesEngine
+from domain.errors import IllegalAction
+from domain.games.doudizhu import DoudizhuEngine
+
+ENGINES: dict[str, RulesEngine] = {engine.game: engine for engine in (DoudizhuEngine(),)}
+
+
+def get_engine(game: object) -> RulesEngine:
+    engine = ENGINES.get(game) if isinstance(game, str) else None
+    if engine is None:
+        raise IllegalAction(
+            "unknown_game",
+            f"Unknown game {game!r}; known: {sorted(ENGINES)}.",
+            f"未知的游戏 {game!r}；支持：{sorted(ENGINES)}。",
+            {"game": repr(game), "known": sorted(ENGINES)},
+        )
+    return engine

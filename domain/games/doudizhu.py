@@ -1,0 +1,486 @@
+"""斗地主 (3 players, one deck) — rules digest Part 2 and seed 001.
+
+Phases: `bidding` (叫地主 round, then the 抢地主 round) → `play` → `finished`. 明牌 (`reveal`) happens at
+three stages: 明牌开始 and 发牌明牌 before bidding (any seat), 明牌 after the kitty (landlord only, before the
+landlord's first play). Fouls are referee-recorded actions with a note and an optional chip penalty.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate
+
+from domain.cards import check_complete, normalize_all, remove_from
+from domain.engine import Action, DealSetup, Viewpoint
+from domain.errors import IllegalAction
+from domain.games.doudizhu_patterns import (
+    PATTERN_NAMES,
+    Pattern,
+    answers,
+    card_value,
+    is_bomb,
+    lead_reading,
+    parses,
+)
+
+SEATS = 3
+HAND_SIZE = 17
+
+# 明牌 factors [REC, digest §2.4 table; clarification §2.7a.1].
+REVEAL_START_FACTOR = 5
+REVEAL_AFTER_KITTY_FACTOR = 2
+
+
+def reveal_deal_factor(received: int) -> int:
+    """发牌明牌 with 0–6 cards received ×4, 7–12 ×3, 13–17 ×2 (§2.7a.1)."""
+    return 4 if received <= 6 else 3 if received <= 12 else 2
+
+
+class DoudizhuOptions(Schema):
+    """Ruleset switches of digest §2.4–2.5 with their defaults."""
+
+    payout = fields.String(
+        data_key="ddz.payout", load_default="literal31", validate=validate.OneOf(["literal31", "zeroSum21"])
+    )
+    chip_multiplier = fields.Boolean(data_key="ddz.chipMultiplier", load_default=True)
+    bomb_spring = fields.Boolean(data_key="ddz.bombSpringMultipliers", load_default=True)
+    table_target = fields.String(
+        data_key="ddz.tableTarget", load_default="hold20", validate=validate.OneOf(["hold20", "net20"])
+    )
+
+
+_OPTIONS_SCHEMA = DoudizhuOptions()
+
+ACTION_FIELDS: dict[str, set[str]] = {
+    "call": set(),
+    "rob": set(),
+    "pass": set(),
+    "play": {"cards"},
+    "reveal": {"stage", "received"},
+    "foul": {"code", "note", "penalty"},
+    "timeout": set(),
+}
+
+
+@dataclass
+class DoudizhuState:
+    options: dict[str, Any]
+    seats: list[str]
+    first: int  # the first bidder; the first pre-bid 明牌 player takes it over (§2.7a.2)
+    hands: list[list[str]]
+    kitty: list[str]
+    phase: str = "bidding"  # bidding | play | finished
+    to_act: int | None = None
+    bids: list[tuple[int, str]] = field(default_factory=list)  # (seat, call|pass|rob) in order
+    caller: int | None = None
+    rob_queue: list[int] = field(default_factory=list)  # seats still to answer in the rob round
+    robs: int = 0
+    landlord: int | None = None
+    reveals: list[dict[str, Any]] = field(default_factory=list)  # {seat, stage, factor[, received]}
+    exposed: list[bool] = field(default_factory=lambda: [False] * SEATS)
+    # Play: the current round (trick) and history.
+    leader: int | None = None
+    last_seat: int | None = None
+    last_readings: list[Pattern] = field(default_factory=list)
+    current_round: list[dict[str, Any]] = field(default_factory=list)
+    rounds: list[list[dict[str, Any]]] = field(default_factory=list)
+    passes_in_row: int = 0
+    plays_by_seat: list[int] = field(default_factory=lambda: [0] * SEATS)
+    bombs: int = 0
+    played: list[list[str]] = field(default_factory=lambda: [[] for _ in range(SEATS)])
+    fouls: list[dict[str, Any]] = field(default_factory=list)
+    winner: int | None = None
+    redeal: bool = False
+    actions: int = 0
+
+
+def _illegal(code: str, en: str, zh: str, **details: Any) -> IllegalAction:
+    return IllegalAction(code, en, zh, details)
+
+
+class DoudizhuEngine:
+    game = "doudizhu"
+    name_zh = "斗地主"
+    name_en = "Dou Dizhu"
+    seat_count = SEATS
+    hand_size = HAND_SIZE
+    decks = 1
+    jokers = True
+
+    # -- setup ---------------------------------------------------------------------------------------------
+
+    def resolve_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        if not isinstance(options, dict):
+            raise _illegal("bad_options", "Options must be an object.", "规则选项必须是对象。")
+        try:
+            loaded = _OPTIONS_SCHEMA.load(options)
+        except ValidationError as error:
+            raise _illegal(
+                "bad_options", f"Invalid ruleset options: {error.messages}", f"规则选项无效：{error.messages}",
+                fields=error.messages,
+            ) from None
+        return _OPTIONS_SCHEMA.dump(loaded)
+
+    def new_deal(self, setup: DealSetup) -> DoudizhuState:
+        if len(setup.seats) != SEATS or len(setup.hands) != SEATS:
+            raise _illegal("bad_setup", "斗地主 needs exactly 3 seats and 3 hands.", "斗地主需要 3 个座位和 3 手牌。")
+        if not isinstance(setup.first, int) or not 0 <= setup.first < SEATS:
+            raise _illegal("bad_setup", "`first` must be a seat 0–2.", "`first` 必须是座位 0–2。")
+        hands = [normalize_all(hand) for hand in setup.hands]
+        kitty = normalize_all(setup.kitty)
+        if any(len(hand) != HAND_SIZE for hand in hands) or len(kitty) != 3:
+            raise _illegal(
+                "bad_deal", "斗地主 deals 17 cards to each seat and 3 to the kitty [S001].",
+                "斗地主每人 17 张，底牌 3 张 [S001]。", sizes=[len(h) for h in hands], kitty=len(kitty),
+            )
+        check_complete(hands, kitty, decks=1, jokers=True)
+        options = self.resolve_options(setup.options)
+        return DoudizhuState(options, list(setup.seats), setup.first, hands, kitty, to_act=setup.first)
+
+    # -- actions -------------------------------------------------------------------------------------------
+
+    def normalize_action(self, action: Action) -> Action:
+        if not isinstance(action, dict):
+            raise _illegal("bad_action", "An action must be an object.", "动作必须是对象。")
+        kind = action.get("type")
+        if kind not in ACTION_FIELDS:
+            raise _illegal(
+                "unknown_action", f"Unknown action type {kind!r} for 斗地主.", f"斗地主没有动作类型 {kind!r}。",
+                type=repr(kind), known=sorted(ACTION_FIELDS),
+            )
+        seat = action.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < SEATS:
+            raise _illegal("bad_seat", "`seat` must be 0, 1 or 2.", "`seat` 必须是 0、1 或 2。", seat=repr(seat))
+        extra = set(action) - {"seat", "type"} - ACTION_FIELDS[kind]
+        if extra:
+            raise _illegal(
+                "bad_action", f"Unexpected fields for {kind}: {sorted(extra)}.",
+                f"动作 {kind} 不应包含字段：{sorted(extra)}。", fields=sorted(extra),
+            )
+        out: Action = {"seat": seat, "type": kind}
+        if kind == "play":
+            cards = normalize_all(action.get("cards"))
+            if not cards:
+                raise _illegal("bad_cards", "A play needs at least one card; use `pass` for 不出.",
+                               "出牌至少一张；不出请用 pass。")
+            out["cards"] = cards
+        elif kind == "reveal":
+            stage = action.get("stage")
+            if stage not in ("start", "deal", "after_kitty"):
+                raise _illegal("bad_action", "`stage` must be start, deal or after_kitty.",
+                               "`stage` 必须是 start（明牌开始）、deal（发牌明牌）或 after_kitty（明牌）。")
+            out["stage"] = stage
+            if stage == "deal":
+                received = action.get("received")
+                if not isinstance(received, int) or isinstance(received, bool) or not 0 <= received <= HAND_SIZE:
+                    raise _illegal("bad_action", "发牌明牌 needs `received`: the cards received so far, 0–17.",
+                                   "发牌明牌需要 `received`：已收到的牌数 0–17。")
+                out["received"] = received
+            elif "received" in action:
+                raise _illegal("bad_action", "`received` belongs to stage `deal` only.", "只有发牌明牌带 `received`。")
+        elif kind == "foul":
+            code, note, penalty = action.get("code"), action.get("note", ""), action.get("penalty", 0)
+            if not isinstance(code, str) or not code or not isinstance(note, str):
+                raise _illegal("bad_action", "A foul needs a `code` and a text `note`.",
+                               "犯规需要 `code` 和文字 `note`。")
+            if not isinstance(penalty, int) or isinstance(penalty, bool) or penalty < 0:
+                raise _illegal("bad_action", "`penalty` is a whole number of chips ≥ 0.", "`penalty` 是非负整数筹码。")
+            out.update(code=code, note=note)
+            if penalty:
+                out["penalty"] = penalty
+        return out
+
+    def apply(self, state: DoudizhuState, action: Action) -> None:
+        if state.phase == "finished":
+            raise _illegal("deal_finished", "The deal is over; nothing more can be recorded.",
+                           "本局已结束，不能再记录动作。")
+        action = self.normalize_action(action)
+        kind, seat = action["type"], action["seat"]
+        if kind == "foul":
+            state.fouls.append({"at": state.actions, **action})
+        elif kind == "reveal":
+            self._reveal(state, seat, action)
+        elif kind == "timeout":
+            self._timeout(state, seat)
+        elif state.phase == "bidding":
+            self._bid(state, seat, kind)
+        else:
+            self._play_phase(state, seat, kind, action.get("cards"))
+        state.actions += 1
+
+    def _timeout(self, state: DoudizhuState, seat: int) -> None:
+        """Timeout [REC]: in bidding and when following it is a pass; a leader's time-out plays the lowest single."""
+        self._check_turn(state, seat)
+        if state.phase == "bidding":
+            self._bid(state, seat, "pass")
+        elif state.last_seat is None or state.last_seat == seat:
+            lowest = min(state.hands[seat], key=card_value)
+            self._play_phase(state, seat, "play", [lowest])
+        else:
+            self._play_phase(state, seat, "pass", None)
+
+    def _check_turn(self, state: DoudizhuState, seat: int) -> None:
+        if state.to_act != seat:
+            raise _illegal(
+                "not_your_turn", f"It is seat {state.to_act}'s turn, not seat {seat}'s.",
+                f"现在轮到座位 {state.to_act}，不是座位 {seat}。", to_act=state.to_act, seat=seat,
+            )
+
+    def _reveal(self, state: DoudizhuState, seat: int, action: Action) -> None:
+        stage = action["stage"]
+        if any(r["seat"] == seat for r in state.reveals):
+            raise _illegal("already_revealed", "A player reveals at most once (§2.7a.3).", "每位玩家只能明牌一次。")
+        if stage == "after_kitty":
+            if state.phase != "play" or seat != state.landlord or state.plays_by_seat[seat] > 0:
+                raise _illegal(
+                    "reveal_not_allowed", "明牌 after the kitty: only the landlord, before the landlord's first play.",
+                    "收底牌后明牌：只有地主可以，并且要在地主第一次出牌之前。",
+                )
+            state.reveals.append({"seat": seat, "stage": stage, "factor": REVEAL_AFTER_KITTY_FACTOR})
+            state.exposed[seat] = True
+            return
+        if state.bids or state.phase != "bidding":
+            raise _illegal("reveal_too_late", "明牌开始/发牌明牌 must come before any bid.",
+                           "明牌开始和发牌明牌必须在叫牌之前。")
+        # 明牌开始 precedes every 发牌明牌, which come in increasing `received` (§2.7a.1).
+        last = state.reveals[-1] if state.reveals else None
+        if stage == "start":
+            if last is not None and last["stage"] == "deal":
+                raise _illegal("reveal_order", "明牌开始 happens before any card is dealt, so before every 发牌明牌.",
+                               "明牌开始在发牌前，必须早于所有发牌明牌。")
+            state.reveals.append({"seat": seat, "stage": stage, "factor": REVEAL_START_FACTOR})
+        else:
+            received = action["received"]
+            if last is not None and last["stage"] == "deal" and received < last["received"]:
+                raise _illegal("reveal_order", "发牌明牌 reveals come in increasing `received`.",
+                               "发牌明牌按已收到牌数递增记录。")
+            state.reveals.append(
+                {"seat": seat, "stage": stage, "received": received, "factor": reveal_deal_factor(received)}
+            )
+        if len(state.reveals) == 1:
+            # The first pre-bid 明牌 player bids first [S001 (3); §2.7a.2].
+            state.first = seat
+            state.to_act = seat
+        state.exposed[seat] = True
+
+    def _bid(self, state: DoudizhuState, seat: int, kind: str) -> None:
+        self._check_turn(state, seat)
+        if state.caller is None:  # 叫地主 round
+            if kind not in ("call", "pass"):
+                raise _illegal("bad_bid", "In the call round say 叫地主 (call) or 不叫 (pass).",
+                               "叫地主阶段只能叫地主（call）或不叫（pass）。")
+            state.bids.append((seat, kind))
+            if kind == "call":
+                state.caller = seat
+                # Candidates: the players after the caller who have not said 不叫 (§2.3.4).
+                state.rob_queue = [s for s in ((seat + 1) % SEATS, (seat + 2) % SEATS)
+                                   if (s, "pass") not in state.bids]
+                self._next_bidder(state)
+            elif len(state.bids) == SEATS:
+                self._all_passed(state)
+            else:
+                state.to_act = (seat + 1) % SEATS
+            return
+        if kind not in ("rob", "pass"):
+            raise _illegal("bad_bid", "In the rob round say 抢地主 (rob) or 不抢 (pass).",
+                           "抢地主阶段只能抢地主（rob）或不抢（pass）。")
+        state.bids.append((seat, kind))
+        if kind == "rob":
+            state.robs += 1
+        self._next_bidder(state)
+
+    def _next_bidder(self, state: DoudizhuState) -> None:
+        if state.rob_queue:
+            state.to_act = state.rob_queue.pop(0)
+            return
+        caller = state.caller
+        rob_round = [(s, k) for s, k in state.bids if k == "rob"]
+        answered_by_caller = sum(1 for s, _ in state.bids if s == caller) > 1
+        if rob_round and not answered_by_caller:
+            state.to_act = caller  # the caller's single counter-rob (§2.7a.4)
+            return
+        # The last player to 叫 or 抢 becomes landlord [S001 (4)].
+        last = [s for s, k in state.bids if k in ("call", "rob")][-1]
+        self._make_landlord(state, last)
+
+    def _all_passed(self, state: DoudizhuState) -> None:
+        pre_bid = [r["seat"] for r in state.reveals if r["stage"] != "after_kitty"]
+        if pre_bid:
+            self._make_landlord(state, pre_bid[0])  # [S001 (3)]: the first 明牌 player becomes landlord
+        else:
+            state.redeal = True
+            state.phase = "finished"
+            state.to_act = None
+
+    def _make_landlord(self, state: DoudizhuState, seat: int) -> None:
+        state.landlord = seat
+        state.hands[seat] = state.hands[seat] + state.kitty  # the kitty is shown to all and given to the landlord
+        state.phase = "play"
+        state.to_act = seat
+        state.leader = seat
+
+    def _play_phase(self, state: DoudizhuState, seat: int, kind: str, cards: list[str] | None) -> None:
+        if kind in ("call", "rob"):
+            raise _illegal("bidding_over", "Bidding is over.", "叫牌已经结束。")
+        self._check_turn(state, seat)
+        following = state.last_seat is not None and state.last_seat != seat
+        if kind == "pass":
+            if not following:
+                raise _illegal("must_lead", "The leader must play; 不出 is only for following.",
+                               "首家必须出牌，不能不出。")
+            state.current_round.append({"seat": seat, "type": "pass"})
+            state.passes_in_row += 1
+            state.to_act = (seat + 1) % SEATS
+            if state.passes_in_row == SEATS - 1:  # both others passed: the last player leads a new round
+                state.rounds.append(state.current_round)
+                state.current_round = []
+                state.passes_in_row = 0
+                state.last_seat = None
+                state.last_readings = []
+                state.leader = state.to_act
+            return
+        assert cards is not None
+        rest = remove_from(state.hands[seat], cards)
+        readings = parses(cards)
+        if not readings:
+            raise _illegal("not_a_pattern", f"{cards} is not a 斗地主 pattern.", f"{cards} 不是合法牌型。", cards=cards)
+        if following:
+            readings = answers(readings, state.last_readings)
+            if not readings:
+                raise _illegal(
+                    "does_not_beat", f"{cards} does not beat the last play.", f"{cards} 管不上上一手牌。",
+                    cards=cards, last=self._reading_json(lead_reading(state.last_readings)),
+                )
+        shown = lead_reading(readings)
+        # Commit: every check passed.
+        state.hands[seat] = rest
+        state.played[seat].extend(cards)
+        state.plays_by_seat[seat] += 1
+        if is_bomb(shown):
+            state.bombs += 1  # every bomb or rocket played counts (§2.7a.6)
+        if not state.current_round:
+            state.leader = seat
+        state.current_round.append({"seat": seat, "type": "play", "cards": cards, "pattern": self._reading_json(shown)})
+        state.last_seat = seat
+        state.last_readings = readings
+        state.passes_in_row = 0
+        if not rest:
+            state.winner = seat
+            state.phase = "finished"
+            state.to_act = None
+            state.rounds.append(state.current_round)
+            state.current_round = []
+        else:
+            state.to_act = (seat + 1) % SEATS
+
+    @staticmethod
+    def _reading_json(pattern: Pattern) -> dict[str, Any]:
+        zh, en = PATTERN_NAMES[pattern.kind]
+        return {"kind": pattern.kind, "size": pattern.size, "key": pattern.key, "zh": zh, "en": en}
+
+    # -- queries -------------------------------------------------------------------------------------------
+
+    def status(self, state: DoudizhuState) -> dict[str, Any]:
+        return {"phase": state.phase, "to_act": state.to_act, "finished": state.phase == "finished"}
+
+    def legal_actions(self, state: DoudizhuState, seat: int) -> list[Action]:
+        if state.phase == "finished" or state.to_act != seat:
+            return []
+        if state.phase == "bidding":
+            kinds = ("call", "pass") if state.caller is None else ("rob", "pass")
+            return [{"seat": seat, "type": k} for k in kinds]
+        following = state.last_seat is not None and state.last_seat != seat
+        return [{"seat": seat, "type": "pass"}] if following else []
+
+    def multipliers(self, state: DoudizhuState) -> dict[str, int]:
+        """M = rob × 明牌 × bomb × spring (digest §2.4); the last two only with `ddz.bombSpringMultipliers`."""
+        reveal = max((r["factor"] for r in state.reveals), default=1)
+        bomb = spring = 1
+        if state.options["ddz.bombSpringMultipliers"]:
+            bomb = 2 ** state.bombs
+            spring = 2 if (self._spring(state) or self._anti_spring(state)) else 1
+        rob = 2 ** state.robs
+        return {"rob": rob, "reveal": reveal, "bomb": bomb, "spring": spring, "total": rob * reveal * bomb * spring}
+
+    @staticmethod
+    def _spring(state: DoudizhuState) -> bool:
+        """春天: the landlord goes out and neither farmer made a play (§2.7a.7)."""
+        landlord = state.landlord
+        return state.winner is not None and state.winner == landlord and all(
+            state.plays_by_seat[s] == 0 for s in range(SEATS) if s != landlord
+        )
+
+    @staticmethod
+    def _anti_spring(state: DoudizhuState) -> bool:
+        """反春天: the farmers win and the landlord made exactly one play, the opening lead (§2.7a.7)."""
+        return (state.winner is not None and state.landlord is not None and state.winner != state.landlord
+                and state.plays_by_seat[state.landlord] == 1)
+
+    def result(self, state: DoudizhuState) -> dict[str, Any] | None:
+        if state.phase != "finished":
+            return None
+        penalties = [0] * SEATS
+        for foul in state.fouls:
+            penalties[foul["seat"]] -= foul.get("penalty", 0)
+        if state.redeal:
+            return {"redeal": True, "scores": penalties}
+        landlord = state.landlord
+        assert landlord is not None and state.winner is not None
+        m = self.multipliers(state)
+        factor = m["total"] if state.options["ddz.chipMultiplier"] else 1
+        per_farmer = factor
+        landlord_share = (3 if state.options["ddz.payout"] == "literal31" else 2) * factor  # [S001 (8)]
+        won = state.winner == landlord
+        scores = [
+            (landlord_share if won else -landlord_share) if s == landlord else (-per_farmer if won else per_farmer)
+            for s in range(SEATS)
+        ]
+        return {
+            "scores": [score + penalty for score, penalty in zip(scores, penalties, strict=True)],
+            "landlord": landlord,
+            "winner": state.winner,
+            "landlord_won": won,
+            "multipliers": m,
+            "robs": state.robs,
+            "bombs": state.bombs,
+            "spring": self._spring(state),
+            "anti_spring": self._anti_spring(state),
+            "penalties": penalties,
+        }
+
+    def view(self, state: DoudizhuState, viewpoint: Viewpoint) -> dict[str, Any]:
+        finished = state.phase == "finished"
+        seats = []
+        for s in range(SEATS):
+            seat_view: dict[str, Any] = {
+                "seat": s,
+                "name": state.seats[s],
+                "count": len(state.hands[s]),
+                "exposed": state.exposed[s],
+                "role": None if state.landlord is None else ("landlord" if s == state.landlord else "farmer"),
+                "played": list(state.played[s]),
+            }
+            if viewpoint.sees_hand(s, state.exposed[s]):
+                seat_view["hand"] = sorted(state.hands[s], key=card_value, reverse=True)
+            seats.append(seat_view)
+        kitty_visible = viewpoint.kind == "referee" or state.landlord is not None
+        return {
+            "game": self.game,
+            "viewpoint": str(viewpoint),
+            "phase": state.phase,
+            "to_act": state.to_act,
+            "first": state.first,
+            "seats": seats,
+            "kitty": list(state.kitty) if kitty_visible else None,
+            "landlord": state.landlord,
+            "bidding": [{"seat": s, "type": k} for s, k in state.bids],
+            "reveals": [dict(r) for r in state.reveals],
+            "round": {"leader": state.leader, "plays": list(state.current_round)},
+            "rounds_played": len(state.rounds),
+            "last_round": state.rounds[-1] if state.rounds else None,
+            "multipliers": self.multipliers(state),
+            "fouls": list(state.fouls),
+            "result": self.result(state) if finished else None,
+        }

@@ -1,0 +1,31 @@
+"""The deal's hash chain (DESIGN.md §5): digest_n = SHA-256(digest_{n-1} + canonical JSON of event n).
+
+Canonical JSON = keys sorted, no insignificant white space, UTF-8 (non-ASCII kept). Anyone can recompute a
+chain from an export; the closing digest is printed on score slips.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+GENESIS = "0" * 64
+
+
+def canonical_json(payload: Any) -> str:
+    return json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def next_digest(previous_digest: str, payload: Any) -> str:
+    return hashlib.sha256((previous_digest + canonical_json(payload)).encode()).hexdigest()
+
+
+def chain(payloads: list[Any], start: str = GENESIS) -> list[str]:
+    """Every running digest of a sequence of payloads."""
+    digests = []
+    digest = start
+    for payload in payloads:
+        digest = next_digest(digest, payload)
+        digests.append(digest)
+    return digests

@@ -1,0 +1,171 @@
+"""The `fupan.deal/1` record (RECORD-FORMAT.md): parse, validate completely, fold, and build on export.
+
+`check_record` is what `fupan check` runs for each record: nothing is stored, and the first bad action is
+named by its 0-based index.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from domain.engine import Action, DealSetup, RulesEngine
+from domain.errors import IllegalAction
+from domain.games import get_engine
+
+FORMAT = "fupan.deal/1"
+
+
+class ActionRejected(IllegalAction):
+    """An IllegalAction raised by the action at `index` of a record."""
+
+    def __init__(self, index: int, cause: IllegalAction):
+        super().__init__(cause.code, cause.message, cause.message_zh, cause.details)
+        self.index = index
+
+
+def _bad(message: str, message_zh: str, **details: Any) -> IllegalAction:
+    return IllegalAction("bad_record", message, message_zh, details)
+
+
+def parse_record(doc: object) -> tuple[DealSetup, list[Action], dict[str, Any] | None]:
+    """The setup, the actions and the declared result of a record; IllegalAction('bad_record') on bad shape."""
+    if not isinstance(doc, dict):
+        raise _bad("A record must be a JSON object.", "记录必须是 JSON 对象。")
+    if doc.get("format") != FORMAT:
+        raise _bad(f"`format` must be {FORMAT!r}.", f"`format` 必须是 {FORMAT!r}。", format=repr(doc.get("format")))
+    engine = get_engine(doc.get("game"))
+    for name, kind in (("seats", list), ("hands", list), ("actions", list)):
+        if not isinstance(doc.get(name), kind):
+            raise _bad(f"`{name}` must be a list.", f"`{name}` 必须是列表。", field=name)
+    first = doc.get("first")
+    if not isinstance(first, int) or isinstance(first, bool):
+        raise _bad("`first` must be a seat number.", "`first` 必须是座位号。", field="first")
+    options, context, kitty = doc.get("options", {}), doc.get("context", {}), doc.get("kitty", [])
+    if not isinstance(options, dict) or not isinstance(context, dict) or not isinstance(kitty, list):
+        raise _bad("`options` and `context` must be objects, `kitty` a list.",
+                   "`options` 与 `context` 必须是对象，`kitty` 必须是列表。")
+    result = doc.get("result")
+    if result is not None and not (isinstance(result, dict) and isinstance(result.get("scores"), list)):
+        raise _bad("`result` must be an object with `scores`.", "`result` 必须是含 `scores` 的对象。", field="result")
+    setup = DealSetup(
+        game=engine.game,
+        options=engine.resolve_options(options),
+        seats=list(doc["seats"]),
+        first=first,
+        hands=[list(hand) if isinstance(hand, list) else hand for hand in doc["hands"]],
+        kitty=list(kitty),
+        context=dict(context),
+    )
+    return setup, list(doc["actions"]), result
+
+
+def fold(setup: DealSetup, actions: Iterable[Action]) -> tuple[RulesEngine, Any]:
+    """The engine and its state after every action; ActionRejected names the first refused one."""
+    engine = get_engine(setup.game)
+    state = engine.new_deal(setup)
+    for index, action in enumerate(actions):
+        try:
+            engine.apply(state, action)
+        except IllegalAction as error:
+            raise ActionRejected(index, error) from None
+    return engine, state
+
+
+def public_result(result: dict[str, Any]) -> dict[str, Any]:
+    """The part of a result written on records: scores, and `redeal` when the deal was redealt."""
+    out: dict[str, Any] = {"scores": result["scores"]}
+    if result.get("redeal"):
+        out["redeal"] = True
+    return out
+
+
+def check_record(doc: object) -> dict[str, Any]:
+    """Validate one record completely without storing anything: the `fupan check --json` line sans index."""
+    try:
+        setup, actions, declared = parse_record(doc)
+        engine, state = fold(setup, actions)
+    except ActionRejected as error:
+        return {"ok": False, "action": error.index, "code": error.code, "message": error.message}
+    except IllegalAction as error:
+        return {"ok": False, "code": error.code, "message": error.message}
+    result = engine.result(state)
+    if result is None:
+        status = engine.status(state)
+        return {"ok": False, "code": "incomplete",
+                "message": f"The actions stop before the deal is over (phase {status['phase']}, "
+                           f"seat {status['to_act']} to act)."}
+    computed = public_result(result)
+    if declared is not None:
+        for key, value in declared.items():
+            # Keys this engine does not compute (another engine's extras) are not judged.
+            known = key in ("scores", "redeal") or key in result
+            if known and result.get(key, False if key == "redeal" else None) != value:
+                return {"ok": False, "code": "result_mismatch",
+                        "message": f"The record's result {key}={value!r} disagrees with the rules: "
+                                   f"{result.get(key)!r}."}
+    return {"ok": True, "result": computed}
+
+
+def check_stream(lines: Iterable[str]) -> list[dict[str, Any]]:
+    """One report per record of a JSON Lines stream (or of one whole JSON document split over lines)."""
+    text = "".join(lines)
+    records: list[Any]
+    try:
+        whole = json.loads(text)
+        records = whole if isinstance(whole, list) else [whole]
+    except json.JSONDecodeError:
+        records = []
+        for line in text.splitlines():
+            if not line.strip():
+                continue
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError as error:
+                records.append(_Unreadable(str(error)))
+    reports = []
+    for index, record in enumerate(records):
+        if isinstance(record, _Unreadable):
+            report = {"ok": False, "code": "bad_json", "message": f"Not valid JSON: {record.reason}"}
+        else:
+            report = check_record(record)
+        reports.append({"index": index, **report})
+    return reports
+
+
+class _Unreadable:
+    def __init__(self, reason: str):
+        self.reason = reason
+
+
+def build_record(
+    setup: DealSetup,
+    actions: list[Action],
+    result: dict[str, Any] | None,
+    *,
+    meta: dict[str, Any] | None = None,
+    annotations: list[dict[str, Any]] | None = None,
+    digest: str | None = None,
+) -> dict[str, Any]:
+    """A `fupan.deal/1` document; `result` is written when the deal is finished."""
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "game": setup.game,
+        "options": dict(setup.options),
+        "seats": list(setup.seats),
+        "first": setup.first,
+        "hands": [list(hand) for hand in setup.hands],
+        "kitty": list(setup.kitty),
+        "context": dict(setup.context),
+        "actions": [dict(action) for action in actions],
+    }
+    if result is not None:
+        record["result"] = public_result(result)
+    if meta:
+        record["meta"] = meta
+    if annotations:
+        record["annotations"] = annotations
+    if digest:
+        record["digest"] = digest
+    return record
