@@ -96,18 +96,18 @@ def check_complete(hands: Iterable[Iterable[str]], kitty: Iterable[str], decks: 
 
 def remove_from(hand: list[str], cards: list[str]) -> list[str]:
     """The hand without `cards` (multiset difference), or IllegalAction('card_not_in_hand')."""
-    have = Counter(hand)
-    need = Counter(cards)
-    lacking = need - have
-    if lacking:
-        missing = sorted(lacking.elements())
+    rest = list(hand)
+    missing = []
+    for card in cards:
+        try:
+            rest.remove(card)
+        except ValueError:
+            missing.append(card)
+    if missing:
         raise IllegalAction(
             "card_not_in_hand",
-            f"Not in this seat's hand: {missing}.",
-            f"该座位手中没有这些牌：{missing}。",
-            {"cards": missing},
+            f"Not in this seat's hand: {sorted(missing)}.",
+            f"该座位手中没有这些牌：{sorted(missing)}。",
+            {"cards": sorted(missing)},
         )
-    rest = list(hand)
-    for card in cards:
-        rest.remove(card)
     return rest

@@ -108,9 +108,8 @@ def check_record(doc: object) -> dict[str, Any]:
     return {"ok": True, "result": computed}
 
 
-def check_stream(lines: Iterable[str]) -> list[dict[str, Any]]:
-    """One report per record of a JSON Lines stream (or of one whole JSON document split over lines)."""
-    text = "".join(lines)
+def check_text(text: str) -> list[dict[str, Any]]:
+    """One report per record: `text` is one JSON record, a JSON list of records, or JSON Lines."""
     records: list[Any]
     try:
         whole = json.loads(text)

@@ -96,6 +96,15 @@ class DoudizhuState:
     actions: int = 0
 
 
+def pattern_json(pattern: Pattern) -> dict[str, Any]:
+    zh, en = PATTERN_NAMES[pattern.kind]
+    return {"kind": pattern.kind, "size": pattern.size, "key": pattern.key, "zh": zh, "en": en}
+
+
+def _round_json(plays: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{**p, "pattern": pattern_json(p["pattern"])} if "pattern" in p else dict(p) for p in plays]
+
+
 def _illegal(code: str, en: str, zh: str, **details: Any) -> IllegalAction:
     return IllegalAction(code, en, zh, details)
 
@@ -351,7 +360,7 @@ class DoudizhuEngine:
             if not readings:
                 raise _illegal(
                     "does_not_beat", f"{cards} does not beat the last play.", f"{cards} 管不上上一手牌。",
-                    cards=cards, last=self._reading_json(lead_reading(state.last_readings)),
+                    cards=cards, last=pattern_json(lead_reading(state.last_readings)),
                 )
         shown = lead_reading(readings)
         # Commit: every check passed.
@@ -362,7 +371,7 @@ class DoudizhuEngine:
             state.bombs += 1  # every bomb or rocket played counts (§2.7a.6)
         if not state.current_round:
             state.leader = seat
-        state.current_round.append({"seat": seat, "type": "play", "cards": cards, "pattern": self._reading_json(shown)})
+        state.current_round.append({"seat": seat, "type": "play", "cards": cards, "pattern": shown})
         state.last_seat = seat
         state.last_readings = readings
         state.passes_in_row = 0
@@ -374,11 +383,6 @@ class DoudizhuEngine:
             state.current_round = []
         else:
             state.to_act = (seat + 1) % SEATS
-
-    @staticmethod
-    def _reading_json(pattern: Pattern) -> dict[str, Any]:
-        zh, en = PATTERN_NAMES[pattern.kind]
-        return {"kind": pattern.kind, "size": pattern.size, "key": pattern.key, "zh": zh, "en": en}
 
     # -- queries -------------------------------------------------------------------------------------------
 
@@ -425,7 +429,7 @@ class DoudizhuEngine:
         for foul in state.fouls:
             penalties[foul["seat"]] -= foul.get("penalty", 0)
         if state.redeal:
-            return {"redeal": True, "scores": penalties}
+            return {"redeal": True, "scores": penalties, "penalties": penalties}
         landlord = state.landlord
         assert landlord is not None and state.winner is not None
         m = self.multipliers(state)
@@ -477,9 +481,9 @@ class DoudizhuEngine:
             "landlord": state.landlord,
             "bidding": [{"seat": s, "type": k} for s, k in state.bids],
             "reveals": [dict(r) for r in state.reveals],
-            "round": {"leader": state.leader, "plays": list(state.current_round)},
+            "round": {"leader": state.leader, "plays": _round_json(state.current_round)},
             "rounds_played": len(state.rounds),
-            "last_round": state.rounds[-1] if state.rounds else None,
+            "last_round": _round_json(state.rounds[-1]) if state.rounds else None,
             "multipliers": self.multipliers(state),
             "fouls": list(state.fouls),
             "result": self.result(state) if finished else None,

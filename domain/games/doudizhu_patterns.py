@@ -88,7 +88,7 @@ def parses_of_counts(counts: dict[int, int], size: int) -> list[Pattern]:
         found.append(Pattern("straight", size, values[-1]))
     if size >= 6 and all(c == 2 for c in shape) and distinct >= 3 and _is_run(values):
         found.append(Pattern("pair_run", size, values[-1]))
-    if size >= 6 and all(c == 3 for c in shape) and _is_run(values):
+    if 6 <= size <= 18 and all(c == 3 for c in shape) and _is_run(values):  # 2–6 triples
         found.append(Pattern("trio_run", size, values[-1]))
     if 4 in shape:
         found.extend(_four_with_two(counts, size))

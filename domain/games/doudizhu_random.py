@@ -1,0 +1,166 @@
+"""Random legal 斗地主 deals: the generator behind the property tests, the benchmarks and sample data.
+
+Every action it emits is legal by construction of `candidate_plays`, and is then checked by the engine
+anyway (a generated deal that the engine refused would be a bug in one of the two, and the tests say so).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from domain.dealing import deal_from_seed
+from domain.engine import DealSetup
+from domain.games.doudizhu import DoudizhuEngine, DoudizhuState
+from domain.games.doudizhu_patterns import (
+    BIG,
+    LITTLE,
+    SEQUENCE_TOP,
+    Pattern,
+    answers,
+    card_value,
+    parses,
+)
+
+ENGINE = DoudizhuEngine()
+
+
+def _by_value(hand: list[str]) -> dict[int, list[str]]:
+    groups: dict[int, list[str]] = {}
+    for code in hand:
+        groups.setdefault(card_value(code), []).append(code)
+    return groups
+
+
+def _kickers(groups: dict[int, list[str]], exclude: set[int], count: int, width: int, rng: random.Random
+             ) -> list[str] | None:
+    """`count` kicker units of `width` cards (1 = singles, 2 = pairs of distinct ranks) outside `exclude`."""
+    if width == 1:
+        pool = [c for v, cards in groups.items() if v not in exclude for c in cards]
+        if len(pool) < count:
+            return None
+        chosen = rng.sample(pool, count)
+        values = {card_value(c) for c in chosen}
+        if LITTLE in values and BIG in values:
+            return None  # wings / 四带二 singles may not be the rocket [REC]
+        return chosen
+    ranks = [v for v, cards in groups.items() if v not in exclude and len(cards) >= 2 and v < LITTLE]
+    if len(ranks) < count:
+        return None
+    return [c for v in rng.sample(ranks, count) for c in groups[v][:2]]
+
+
+def candidate_plays(hand: list[str], target: list[Pattern] | None, rng: random.Random) -> list[list[str]]:
+    """Plays from `hand`: everything shaped like a lead when `target` is None, else those that beat it.
+
+    Kickers are chosen at random (one choice per main part), so the list is a sample, not every play.
+    """
+    groups = _by_value(hand)
+    values = sorted(groups)
+    out: list[list[str]] = []
+    wanted = {(p.kind, p.size) for p in target} if target else None
+
+    def want(kind: str, size: int) -> bool:
+        return wanted is None or (kind, size) in wanted or kind in ("bomb", "rocket")
+
+    for v in values:
+        cards = groups[v]
+        for n, kind in ((1, "single"), (2, "pair"), (3, "trio"), (4, "bomb")):
+            if len(cards) >= n and want(kind, n) and (n != 2 or v < LITTLE):
+                out.append(cards[:n])
+        if len(cards) >= 3:
+            for width, kind in ((1, "trio_single"), (2, "trio_pair")):
+                if want(kind, 3 + width):
+                    kick = _kickers(groups, {v}, 1, width, rng)
+                    if kick:
+                        out.append(cards[:3] + kick)
+        if len(cards) == 4:
+            for width, kind in ((1, "four_two_single"), (2, "four_two_pair")):
+                if want(kind, 4 + 2 * width):
+                    kick = _kickers(groups, {v}, 2, width, rng)
+                    if kick:
+                        out.append(cards + kick)
+    if LITTLE in groups and BIG in groups:
+        out.append(groups[LITTLE] + groups[BIG])
+    for width, min_len, max_len, kind in ((1, 5, 12, "straight"), (2, 3, 10, "pair_run"), (3, 2, 6, "trio_run")):
+        for start in range(3, SEQUENCE_TOP + 1):
+            for length in range(min_len, max_len + 1):
+                top = start + length - 1
+                if top > SEQUENCE_TOP or any(len(groups.get(v, ())) < width for v in range(start, top + 1)):
+                    break
+                if want(kind, width * length):
+                    body = [c for v in range(start, top + 1) for c in groups[v][:width]]
+                    out.append(body)
+                    if kind == "trio_run":
+                        for wing, plane in ((1, "plane_single"), (2, "plane_pair")):
+                            if want(plane, (3 + wing) * length):
+                                kick = _kickers(groups, set(range(start, top + 1)), length, wing, rng)
+                                if kick:
+                                    out.append(body + kick)
+    if target is None:
+        return [p for p in out if parses(p)]
+    return [p for p in out if (found := parses(p)) and answers(found, target)]
+
+
+def play_out(state: DoudizhuState, rng: random.Random, actions: list[dict[str, Any]], *,
+             foul_rate: float = 0.0, timeout_rate: float = 0.0) -> None:
+    """Play the deal in `state` to its end with random legal actions, appending each to `actions`."""
+    engine = ENGINE
+    while state.phase != "finished":
+        seat = state.to_act
+        assert seat is not None
+        if rng.random() < foul_rate:
+            action: dict[str, Any] = {"seat": rng.randrange(3), "type": "foul", "code": "talking",
+                                      "note": "说话 / spoke during play"}
+            if rng.random() < 0.5:
+                action["penalty"] = rng.randint(1, 3)
+        elif rng.random() < timeout_rate:
+            action = {"seat": seat, "type": "timeout"}
+        elif state.phase == "bidding":
+            kinds = [a["type"] for a in engine.legal_actions(state, seat)]
+            action = {"seat": seat, "type": kinds[0] if rng.random() < 0.45 else "pass"}
+        else:
+            if (state.landlord == seat and state.plays_by_seat[seat] == 0 and not state.exposed[seat]
+                    and rng.random() < 0.1):
+                action = {"seat": seat, "type": "reveal", "stage": "after_kitty"}
+                engine.apply(state, action)
+                actions.append(action)
+                continue
+            following = state.last_seat is not None and state.last_seat != seat
+            options = candidate_plays(state.hands[seat], state.last_readings if following else None, rng)
+            if following and (not options or rng.random() < 0.3):
+                action = {"seat": seat, "type": "pass"}
+            else:
+                action = {"seat": seat, "type": "play", "cards": rng.choice(options)}
+        engine.apply(state, action)
+        actions.append(action)
+
+
+def random_record(rng: random.Random, options: dict[str, Any] | None = None, *, foul_rate: float = 0.01,
+                  timeout_rate: float = 0.01, reveal_rate: float = 0.15) -> dict[str, Any]:
+    """One complete, legal `fupan.deal/1` record of a random deal."""
+    first = rng.randrange(3)
+    hands, kitty = deal_from_seed(f"{rng.getrandbits(64):x}", ENGINE, first)
+    actions: list[dict[str, Any]] = []
+    setup = DealSetup("doudizhu", ENGINE.resolve_options(options or {}), ["甲", "乙", "丙"], first, hands, kitty, {})
+    state = ENGINE.new_deal(setup)
+    # Pre-bid 明牌: 明牌开始 first, then 发牌明牌 in increasing `received` (§2.7a.1).
+    revealers = [s for s in range(3) if rng.random() < reveal_rate]
+    received = 0
+    for seat in revealers:
+        if rng.random() < 0.4 and all(a["stage"] == "start" for a in actions):
+            action: dict[str, Any] = {"seat": seat, "type": "reveal", "stage": "start"}
+        else:
+            received = rng.randint(received, 17)
+            action = {"seat": seat, "type": "reveal", "stage": "deal", "received": received}
+        ENGINE.apply(state, action)
+        actions.append(action)
+    play_out(state, rng, actions, foul_rate=foul_rate, timeout_rate=timeout_rate)
+    record = {
+        "format": "fupan.deal/1", "game": "doudizhu", "options": setup.options, "seats": setup.seats,
+        "first": state.first, "hands": hands, "kitty": kitty, "context": {}, "actions": actions,
+    }
+    result = ENGINE.result(state)
+    assert result is not None
+    record["result"] = {"scores": result["scores"], **({"redeal": True} if result.get("redeal") else {})}
+    return record
