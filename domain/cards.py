@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from functools import lru_cache
 
 from domain.errors import IllegalAction
 
@@ -45,7 +46,7 @@ def normalize(code: object) -> str:
 def normalize_all(codes: object) -> list[str]:
     if not isinstance(codes, list):
         raise IllegalAction("bad_cards", "Cards must be a list of card codes.", "牌必须是牌代码的列表。")
-    return [normalize(c) for c in codes]
+    return [c if c in ALL_CODES else normalize(c) for c in codes]
 
 
 def rank_of(code: str) -> str:
@@ -75,15 +76,19 @@ def full_deck(decks: int = 1, jokers: bool = True) -> list[str]:
     return one * decks
 
 
+@lru_cache(maxsize=8)
+def _sorted_deck(decks: int, jokers: bool) -> list[str]:
+    return sorted(full_deck(decks, jokers))
+
+
 def check_complete(hands: Iterable[Iterable[str]], kitty: Iterable[str], decks: int = 1, jokers: bool = True) -> None:
     """Every card of every deck exactly once across hands + kitty, or IllegalAction('bad_deck')."""
-    dealt: Counter[str] = Counter()
-    for hand in hands:
-        dealt.update(hand)
-    dealt.update(kitty)
-    expected = Counter(full_deck(decks, jokers))
-    if dealt == expected:
+    cards = [c for hand in hands for c in hand]
+    cards.extend(kitty)
+    if sorted(cards) == _sorted_deck(decks, jokers):
         return
+    dealt = Counter(cards)
+    expected = Counter(full_deck(decks, jokers))
     missing = sorted((expected - dealt).elements())
     extra = sorted((dealt - expected).elements())
     raise IllegalAction(

@@ -8,6 +8,7 @@ landlord's first play). Fouls are referee-recorded actions with a note and an op
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
@@ -109,6 +110,23 @@ def _illegal(code: str, en: str, zh: str, **details: Any) -> IllegalAction:
     return IllegalAction(code, en, zh, details)
 
 
+@lru_cache(maxsize=64)
+def _resolved_options(key: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
+    return _load_options(dict(key))
+
+
+def _load_options(options: dict[str, Any]) -> dict[str, Any]:
+    """Options with defaults filled in; IllegalAction('bad_options') if the schema refuses them."""
+    try:
+        loaded = _OPTIONS_SCHEMA.load(options)
+    except ValidationError as error:
+        raise _illegal(
+            "bad_options", f"Invalid ruleset options: {error.messages}", f"规则选项无效：{error.messages}",
+            fields=error.messages,
+        ) from None
+    return _OPTIONS_SCHEMA.dump(loaded)
+
+
 class DoudizhuEngine:
     game = "doudizhu"
     name_zh = "斗地主"
@@ -124,13 +142,12 @@ class DoudizhuEngine:
         if not isinstance(options, dict):
             raise _illegal("bad_options", "Options must be an object.", "规则选项必须是对象。")
         try:
-            loaded = _OPTIONS_SCHEMA.load(options)
-        except ValidationError as error:
-            raise _illegal(
-                "bad_options", f"Invalid ruleset options: {error.messages}", f"规则选项无效：{error.messages}",
-                fields=error.messages,
-            ) from None
-        return _OPTIONS_SCHEMA.dump(loaded)
+            key = tuple(sorted(options.items()))
+            return dict(_resolved_options(key))
+        except TypeError:  # unhashable values: let the schema explain what is wrong
+            pass
+        return _load_options(options)
+
 
     def new_deal(self, setup: DealSetup) -> DoudizhuState:
         if len(setup.seats) != SEATS or len(setup.hands) != SEATS:
@@ -160,14 +177,10 @@ class DoudizhuEngine:
                 type=repr(kind), known=sorted(ACTION_FIELDS),
             )
         seat = action.get("seat")
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < SEATS:
+        if type(seat) is not int or not 0 <= seat < SEATS:
             raise _illegal("bad_seat", "`seat` must be 0, 1 or 2.", "`seat` 必须是 0、1 或 2。", seat=repr(seat))
-        extra = set(action) - {"seat", "type"} - ACTION_FIELDS[kind]
-        if extra:
-            raise _illegal(
-                "bad_action", f"Unexpected fields for {kind}: {sorted(extra)}.",
-                f"动作 {kind} 不应包含字段：{sorted(extra)}。", fields=sorted(extra),
-            )
+        # Fields other than ACTION_FIELDS are dropped, not refused: records from other tools may carry extras
+        # (timestamps, comments); the API's schemas refuse them at the door.
         out: Action = {"seat": seat, "type": kind}
         if kind == "play":
             cards = normalize_all(action.get("cards"))

@@ -159,5 +159,7 @@ def answers(play: list[Pattern], previous: list[Pattern]) -> list[Pattern]:
 
 def lead_reading(found: list[Pattern]) -> Pattern:
     """The reading shown for a play: the highest class (rocket > bomb > other), then the highest key."""
+    if len(found) == 1:
+        return found[0]
     order = {"rocket": 2, "bomb": 1}
     return max(found, key=lambda p: (order.get(p.kind, 0), p.key))

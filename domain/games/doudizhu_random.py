@@ -128,10 +128,15 @@ def play_out(state: DoudizhuState, rng: random.Random, actions: list[dict[str, A
                 continue
             following = state.last_seat is not None and state.last_seat != seat
             options = candidate_plays(state.hands[seat], state.last_readings if following else None, rng)
-            if following and (not options or rng.random() < 0.3):
+            if following and (not options or rng.random() < 0.15):
                 action = {"seat": seat, "type": "pass"}
             else:
-                action = {"seat": seat, "type": "play", "cards": rng.choice(options)}
+                # Choose the pattern kind first, so that runs, planes and 四带二 are not drowned by singles.
+                by_kind: dict[str, list[list[str]]] = {}
+                for play in options:
+                    by_kind.setdefault(parses(play)[0].kind, []).append(play)
+                kind = rng.choice(sorted(by_kind))
+                action = {"seat": seat, "type": "play", "cards": rng.choice(by_kind[kind])}
         engine.apply(state, action)
         actions.append(action)
 
