@@ -1,0 +1,153 @@
+"""The `fupan` command: serve, import, export, check.
+
+The store is the SQLite file given by `--db`; without it, the process environment decides when it names a
+persistence module (PERSISTENCE_MODULE=eventsourcing.postgres …), else ./fupan.sqlite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from domain.application import FupanApplication, ServiceError
+from domain.errors import IllegalAction
+from domain.record import check_text
+
+DEFAULT_DB = "fupan.sqlite"
+
+
+def open_service(db: str | None) -> FupanApplication:
+    if db:
+        return FupanApplication.for_sqlite(db)
+    if "PERSISTENCE_MODULE" in os.environ or "FUPAN_PERSISTENCE_MODULE" in os.environ:
+        return FupanApplication()
+    return FupanApplication.for_sqlite(DEFAULT_DB)
+
+
+def read_records(text: str) -> list[Any]:
+    """A whole JSON document (one record or a list) or JSON Lines; an unreadable line becomes a ValueError."""
+    try:
+        whole = json.loads(text)
+    except ValueError:
+        docs: list[Any] = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            if line.strip():
+                try:
+                    docs.append(json.loads(line))
+                except ValueError as error:
+                    docs.append(ValueError(f"line {number}: {error}"))
+        return docs
+    return whole if isinstance(whole, list) else [whole]
+
+
+def _read(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from werkzeug.serving import run_simple
+
+    from api.app import create_app
+
+    service = open_service(args.db)
+    if args.demo and not service.recorder.max_notification_id():
+        from fixtures import load_demo
+
+        load_demo(service)
+    app = create_app({"FUPAN_APPLICATION": service})
+    print(f"fupan: serving on http://{args.host}:{args.port}/ (API docs: /api/docs)", flush=True)
+    run_simple(args.host, args.port, app, threaded=True)
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    """Store each record all-or-nothing and report each; exit 1 if any was refused."""
+    service = open_service(args.db)
+    failed = False
+    for index, doc in enumerate(read_records(_read(args.file))):
+        report: dict[str, Any] = {"index": index}
+        try:
+            if isinstance(doc, ValueError):
+                raise IllegalAction("bad_json", f"Not valid JSON: {doc}", "不是合法的 JSON。")
+            deal, created = service.import_record(doc)
+        except (IllegalAction, ServiceError) as error:
+            failed = True
+            report.update(ok=False, code=error.code, message=error.message)
+            if "action" in error.details:
+                report["action"] = error.details["action"]
+        else:
+            report.update(ok=True, deal_id=deal["id"], created=created, result=deal["result"])
+        print(json.dumps(report, ensure_ascii=False), flush=True)
+    return 1 if failed else 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    service = open_service(args.db)
+    try:
+        if args.match:
+            for record in service.export_match(args.match):
+                print(json.dumps(record, ensure_ascii=False))
+        else:
+            print(json.dumps(service.export_record(args.deal), ensure_ascii=False, indent=1))
+    except ServiceError as error:
+        print(f"fupan export: {error.message}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    reports = check_text(_read(args.file))
+    for report in reports:
+        if args.json:
+            print(json.dumps(report, ensure_ascii=False))
+        else:
+            where = f" at action {report['action']}" if "action" in report else ""
+            verdict = "ok" if report["ok"] else f"{report['code']}{where}: {report['message']}"
+            print(f"record {report['index']}: {verdict}")
+    return 0 if all(report["ok"] for report in reports) else 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="fupan", description="复盘 — record and replay card-game deals")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    serve = commands.add_parser("serve", help="run the HTTP API (and viewer)")
+    serve.add_argument("--db", help=f"SQLite file (default ./{DEFAULT_DB})")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--demo", action="store_true", help="load the demo fixtures into an empty store")
+    serve.set_defaults(handler=cmd_serve)
+
+    importer = commands.add_parser("import", help="store records (a record, a list or JSON Lines)")
+    importer.add_argument("file", help="path, or - for standard input")
+    importer.add_argument("--db")
+    importer.set_defaults(handler=cmd_import)
+
+    exporter = commands.add_parser("export", help="write a deal's record (JSON) or a match's records (JSON Lines)")
+    target = exporter.add_mutually_exclusive_group(required=True)
+    target.add_argument("deal", nargs="?", help="deal id")
+    target.add_argument("--match", help="match id")
+    exporter.add_argument("--db")
+    exporter.set_defaults(handler=cmd_export)
+
+    checker = commands.add_parser("check", help="validate records without storing anything")
+    checker.add_argument("file", help="path, or - for standard input")
+    checker.add_argument("--json", action="store_true", help="one JSON line per record")
+    checker.set_defaults(handler=cmd_check)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.handler(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,110 @@
+"""OpenAPI 3 document generated from the marshmallow schemas and the `@doc` of each view, plus a local docs
+page (plain HTML, no CDN: a venue may have no internet).
+"""
+
+from __future__ import annotations
+
+import re
+from html import escape
+from typing import Any
+
+from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
+from flask import Blueprint, Flask, Response, current_app, jsonify
+
+from api.schemas import ErrorSchema
+
+_STATUS_TEXT = {400: "Bad shape", 404: "Not found", 409: "Conflict", 422: "Refused by the rules"}
+_PARAM = re.compile(r"<(?:[^:<>]+:)?([^<>]+)>")
+
+docs = Blueprint("apidocs", __name__, url_prefix="/api")
+
+
+def _schema_name(schema: Any) -> str:
+    name = type(schema).__name__
+    return name[: -len("Schema")] if name.endswith("Schema") else name
+
+
+def build_spec(app: Flask) -> dict[str, Any]:
+    spec = APISpec(
+        title="fupan 复盘 API", version="0.1.0", openapi_version="3.0.3",
+        info={"description": "Event-sourced match recording and replay for Chinese card-game tournaments. "
+                             "Errors always have the shape of the `Error` schema."},
+        plugins=[MarshmallowPlugin(schema_name_resolver=_schema_name)],
+    )
+    spec.components.schema("Error", schema=ErrorSchema)
+    error_ref = {"$ref": "#/components/schemas/Error"}
+    paths: dict[str, dict[str, Any]] = {}
+    for rule in sorted(app.url_map.iter_rules(), key=lambda r: r.rule):
+        view = app.view_functions.get(rule.endpoint)
+        meta = getattr(view, "__apidoc__", None)
+        if meta is None:
+            continue
+        path = _PARAM.sub(r"{\1}", rule.rule)
+        for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
+            operation: dict[str, Any] = {
+                "summary": meta["summary"], "tags": [rule.endpoint.split(".")[0]],
+                "operationId": rule.endpoint.replace(".", "_"),
+                "parameters": [
+                    {"in": "path", "name": name, "required": True, "schema": {"type": "string"}}
+                    for name in _PARAM.findall(rule.rule)
+                ],
+                "responses": {},
+            }
+            if meta["query"] is not None:
+                operation["parameters"].append({"in": "query", "schema": meta["query"]})
+            if meta["body"] is not None:
+                operation["requestBody"] = {"required": True,
+                                            "content": {"application/json": {"schema": meta["body"]}}}
+            ok: dict[str, Any] = {"description": "OK"}
+            if meta["response"] is not None:
+                ok["content"] = {meta["content_type"]: {"schema": meta["response"]}}
+            elif meta["content_type"] != "application/json":
+                ok["content"] = {meta["content_type"]: {"schema": {"type": "string"}}}
+            operation["responses"][str(meta["status"])] = ok
+            for status in (*meta["errors"], 500):
+                operation["responses"][str(status)] = {
+                    "description": _STATUS_TEXT.get(status, "Internal error"),
+                    "content": {"application/json": {"schema": error_ref}},
+                }
+            paths.setdefault(path, {})[method.lower()] = operation
+    for path, operations in paths.items():
+        spec.path(path=path, operations=operations)
+    return spec.to_dict()
+
+
+def _spec() -> dict[str, Any]:
+    """Built once per app, on first use, when every blueprint has been registered."""
+    spec = current_app.extensions.get("fupan.openapi")
+    if spec is None:
+        spec = current_app.extensions["fupan.openapi"] = build_spec(current_app)
+    return spec
+
+
+@docs.get("/openapi.json")
+def openapi_json() -> Response:
+    return jsonify(_spec())
+
+
+@docs.get("/docs")
+def docs_page() -> Response:
+    spec = _spec()
+    rows = []
+    for path, operations in spec["paths"].items():
+        for method, operation in operations.items():
+            codes = ", ".join(sorted(operation["responses"]))
+            rows.append(
+                f"<tr><td><code>{escape(method.upper())}</code></td><td><code>{escape(path)}</code></td>"
+                f"<td>{escape(operation['summary'])}</td><td>{escape(codes)}</td></tr>"
+            )
+    html = f"""<!doctype html>
+<html lang="zh-CN"><head><meta charset="utf-8"><title>fupan 复盘 API</title>
+<style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse}}
+td,th{{border:1px solid #ccc;padding:4px 8px;text-align:left}}</style></head>
+<body><h1>fupan 复盘 API</h1>
+<p>接口一览 · Endpoints. Machine-readable: <a href="/api/openapi.json">/api/openapi.json</a>.
+Errors are <code>{{"error": {{"code", "message", "message_zh", "details"}}}}</code>.</p>
+<table><tr><th>method</th><th>path</th><th>what</th><th>statuses</th></tr>
+{''.join(rows)}
+</table></body></html>"""
+    return Response(html, mimetype="text/html")

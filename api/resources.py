@@ -1,0 +1,290 @@
+"""The /api blueprints: tournaments, players, matches, deals, actions, events, replay and records.
+
+Each view validates its body or query with a marshmallow schema, calls one application-service method and
+dumps the answer through the response schema. `@doc` attaches what the OpenAPI generator needs.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from flask import Blueprint, Response, current_app, jsonify, request
+from marshmallow import Schema, ValidationError
+
+from api import schemas as s
+from api.errors import ApiError
+from domain.application import FupanApplication, ServiceError
+from domain.errors import IllegalAction
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def doc(
+    summary: str, *, body: Schema | None = None, query: Schema | None = None, response: Schema | None = None,
+    status: int = 200, errors: tuple[int, ...] = (), content_type: str = "application/json",
+) -> Callable[[F], F]:
+    """Describe a view for the OpenAPI document (api/openapi.py reads `__apidoc__`)."""
+
+    def attach(view: F) -> F:
+        view.__apidoc__ = {  # type: ignore[attr-defined]
+            "summary": summary, "body": body, "query": query, "response": response, "status": status,
+            "errors": errors, "content_type": content_type,
+        }
+        return view
+
+    return attach
+
+
+def service() -> FupanApplication:
+    return current_app.extensions["fupan"]
+
+
+def json_body() -> Any:
+    """The parsed JSON body; 400 for a wrong content type or malformed JSON."""
+    if not request.is_json:
+        raise ApiError(400, "bad_content_type", "Send the body as JSON (Content-Type: application/json).",
+                       "请求体必须是 JSON（Content-Type: application/json）。",
+                       {"content_type": request.content_type})
+    try:
+        return json.loads(request.get_data(cache=False))
+    except (ValueError, UnicodeDecodeError) as error:
+        raise ApiError(400, "malformed_json", f"The body is not valid JSON: {error}", "请求体不是合法的 JSON。",
+                       {"error": str(error)}) from None
+
+
+def load(schema: Schema, data: Any) -> Any:
+    try:
+        return schema.load(data)
+    except ValidationError as error:
+        raise ApiError(400, "invalid_body", "The request does not have the expected shape.", "请求的格式不正确。",
+                       {"fields": error.messages}) from None
+
+
+def load_query(schema: Schema) -> Any:
+    try:
+        return schema.load(request.args.to_dict())
+    except ValidationError as error:
+        raise ApiError(400, "invalid_query", "Bad query parameters.", "查询参数不正确。",
+                       {"fields": error.messages}) from None
+
+
+def reply(schema: Schema, data: Any, status: int = 200, *, many: bool = False) -> tuple[Response, int]:
+    return jsonify(schema.dump(data, many=many)), status
+
+
+# Response schemas are instantiated once; marshmallow schemas are safe to share between requests.
+TOURNAMENT, PLAYER, MATCH, DEAL = s.TournamentSchema(), s.PlayerSchema(), s.MatchSchema(), s.DealSchema()
+RECORDED, ANNOTATED, EVENT = s.RecordedActionSchema(), s.AnnotatedSchema(), s.EventSchema()
+REPLAY, REPLAY_ALL, VERIFY = s.ReplaySchema(), s.ReplayAllSchema(), s.VerifySchema()
+RECORD, IMPORT_REPORTS = s.RecordSchema(), s.ImportReportsSchema()
+MANY_TOURNAMENTS, MANY_PLAYERS = s.TournamentSchema(many=True), s.PlayerSchema(many=True)
+MANY_DEALS, MANY_EVENTS = s.DealSchema(many=True), s.EventSchema(many=True)
+
+tournaments = Blueprint("tournaments", __name__, url_prefix="/api/tournaments")
+matches = Blueprint("matches", __name__, url_prefix="/api/matches")
+deals = Blueprint("deals", __name__, url_prefix="/api/deals")
+records = Blueprint("records", __name__, url_prefix="/api/records")
+
+_NOT_FOUND = (404,)
+
+
+# --- tournaments and players --------------------------------------------------------------------------
+
+
+@tournaments.post("")
+@doc("Create a tournament (idempotent by key)", body=s.TournamentCreateSchema(), response=TOURNAMENT, status=201,
+     errors=(400, 409, 422))
+def create_tournament() -> tuple[Response, int]:
+    body = load(s.TournamentCreateSchema(), json_body())
+    tournament, created = service().create_tournament(body["name"], body["game"], body["options"], body.get("key"))
+    return reply(TOURNAMENT, tournament, 201 if created else 200)
+
+
+@tournaments.get("")
+@doc("List tournaments", response=MANY_TOURNAMENTS)
+def list_tournaments() -> tuple[Response, int]:
+    return reply(TOURNAMENT, service().list_tournaments(), many=True)
+
+
+@tournaments.get("/<tournament_id>")
+@doc("A tournament with its players and tables", response=TOURNAMENT, errors=_NOT_FOUND)
+def get_tournament(tournament_id: str) -> tuple[Response, int]:
+    return reply(TOURNAMENT, service().get_tournament(tournament_id))
+
+
+@tournaments.post("/<tournament_id>/players")
+@doc("Register a player (idempotent by id)", body=s.PlayerCreateSchema(), response=PLAYER, status=201,
+     errors=(400, 404, 409, 422))
+def register_player(tournament_id: str) -> tuple[Response, int]:
+    body = load(s.PlayerCreateSchema(), json_body())
+    player, created = service().register_player(tournament_id, body["name"], body.get("id"))
+    return reply(PLAYER, player, 201 if created else 200)
+
+
+@tournaments.get("/<tournament_id>/players")
+@doc("The tournament's players", response=MANY_PLAYERS, errors=_NOT_FOUND)
+def list_players(tournament_id: str) -> tuple[Response, int]:
+    return reply(PLAYER, service().list_players(tournament_id), many=True)
+
+
+@tournaments.post("/<tournament_id>/matches")
+@doc("Open a table (a chip match; idempotent by table label)", body=s.MatchCreateSchema(), response=MATCH,
+     status=201, errors=(400, 404, 409, 422))
+def create_match(tournament_id: str) -> tuple[Response, int]:
+    body = load(s.MatchCreateSchema(), json_body())
+    match, created = service().create_match(tournament_id, body["table"], body["seats"], body["first"],
+                                            body["options"])
+    return reply(MATCH, match, 201 if created else 200)
+
+
+# --- matches ------------------------------------------------------------------------------------------
+
+
+@matches.get("/<match_id>")
+@doc("A match: chips after every deal, status and winner", response=MATCH, errors=_NOT_FOUND)
+def get_match(match_id: str) -> tuple[Response, int]:
+    return reply(MATCH, service().get_match(match_id))
+
+
+@matches.post("/<match_id>/deals")
+@doc("Start the match's next deal: explicit hands + kitty, or server-dealt from a seed (commit–reveal)",
+     body=s.DealCreateSchema(), response=DEAL, status=201, errors=(400, 404, 409, 422))
+def start_match_deal(match_id: str) -> tuple[Response, int]:
+    body = load(s.DealCreateSchema(), json_body())
+    deal, created = service().start_deal(match=match_id, **body)
+    return reply(DEAL, deal, 201 if created else 200)
+
+
+@matches.get("/<match_id>/deals")
+@doc("The match's deals in order", response=MANY_DEALS, errors=_NOT_FOUND)
+def list_match_deals(match_id: str) -> tuple[Response, int]:
+    return reply(DEAL, service().list_match_deals(match_id), many=True)
+
+
+@matches.get("/<match_id>/records")
+@doc("Every deal of the match as fupan.deal/1 records, JSON Lines", errors=_NOT_FOUND,
+     content_type="application/x-ndjson")
+def export_match(match_id: str) -> Response:
+    lines = [json.dumps(record, ensure_ascii=False) + "\n" for record in service().export_match(match_id)]
+    return Response("".join(lines), mimetype="application/x-ndjson")
+
+
+# --- deals --------------------------------------------------------------------------------------------
+
+
+@deals.post("")
+@doc("Start a deal outside any match (explicit or server-dealt)", body=s.StandaloneDealCreateSchema(),
+     response=DEAL, status=201, errors=(400, 409, 422))
+def start_deal() -> tuple[Response, int]:
+    body = load(s.StandaloneDealCreateSchema(), json_body())
+    deal, created = service().start_deal(**body)
+    return reply(DEAL, deal, 201 if created else 200)
+
+
+@deals.get("")
+@doc("List every deal", response=MANY_DEALS)
+def list_deals() -> tuple[Response, int]:
+    return reply(DEAL, service().list_deals(), many=True)
+
+
+@deals.get("/<deal_id>")
+@doc("A deal: status, result, digest, seed commitment (and the seed once closed)", response=DEAL,
+     errors=_NOT_FOUND)
+def get_deal(deal_id: str) -> tuple[Response, int]:
+    return reply(DEAL, service().get_deal(deal_id))
+
+
+@deals.post("/<deal_id>/actions")
+@doc("Record one action; the rules engine validates it first (422 with a stable code if refused)",
+     body=s.RecordActionSchema(), response=RECORDED, status=201, errors=(400, 404, 409, 422))
+def record_action(deal_id: str) -> tuple[Response, int]:
+    body = load(s.RecordActionSchema(), json_body())
+    answer = service().record_action(deal_id, body["action"], body.get("expected_version"))
+    return reply(RECORDED, answer, 201)
+
+
+@deals.post("/<deal_id>/annotations")
+@doc("Annotate an action (commentary; never edits the record)", body=s.AnnotationCreateSchema(),
+     response=ANNOTATED, status=201, errors=(400, 404, 409, 422))
+def annotate(deal_id: str) -> tuple[Response, int]:
+    body = load(s.AnnotationCreateSchema(), json_body())
+    answer = service().annotate(deal_id, body["at"], body["text"], body["author"], body.get("expected_version"))
+    return reply(ANNOTATED, answer, 201)
+
+
+@deals.get("/<deal_id>/events")
+@doc("Every stored event of the deal: version, time, recorder, type, digest, payload", response=MANY_EVENTS,
+     errors=_NOT_FOUND)
+def deal_events(deal_id: str) -> tuple[Response, int]:
+    return reply(EVENT, service().deal_events(deal_id), many=True)
+
+
+@deals.get("/<deal_id>/replay")
+@doc("The table after `step` actions from a viewpoint", query=s.ReplayQuerySchema(), response=REPLAY,
+     errors=(400, 404))
+def replay(deal_id: str) -> tuple[Response, int]:
+    query = load_query(s.ReplayQuerySchema())
+    return reply(REPLAY, service().replay(deal_id, query.get("step"), query["viewpoint"]))
+
+
+@deals.get("/<deal_id>/replay/all")
+@doc("Every step of the deal from one viewpoint", query=s.ReplayAllQuerySchema(), response=REPLAY_ALL,
+     errors=(400, 404))
+def replay_all(deal_id: str) -> tuple[Response, int]:
+    query = load_query(s.ReplayAllQuerySchema())
+    return reply(REPLAY_ALL, service().replay_all(deal_id, query["viewpoint"]))
+
+
+@deals.get("/<deal_id>/record")
+@doc("The deal as a fupan.deal/1 record (with meta, annotations and the closing digest)", response=RECORD,
+     errors=_NOT_FOUND)
+def export_record(deal_id: str) -> tuple[Response, int]:
+    return jsonify(service().export_record(deal_id)), 200
+
+
+@deals.get("/<deal_id>/verify")
+@doc("Recompute the deal's hash chain from storage", response=VERIFY, errors=_NOT_FOUND)
+def verify(deal_id: str) -> tuple[Response, int]:
+    return reply(VERIFY, service().verify_deal(deal_id))
+
+
+# --- records ------------------------------------------------------------------------------------------
+
+
+@records.post("")
+@doc("Import one record (answered like a deal) or a list / JSON Lines of records (a report per record); "
+     "each record is stored all-or-nothing", body=RECORD, response=IMPORT_REPORTS, status=201,
+     errors=(400, 409, 422))
+def import_records() -> tuple[Response, int]:
+    if request.mimetype == "application/x-ndjson":
+        docs: Any = []
+        for number, line in enumerate(request.get_data(as_text=True).splitlines(), start=1):
+            if line.strip():
+                try:
+                    docs.append(json.loads(line))
+                except ValueError as error:
+                    raise ApiError(400, "malformed_json", f"Line {number} is not valid JSON: {error}",
+                                   f"第 {number} 行不是合法的 JSON。", {"line": number}) from None
+    else:
+        docs = json_body()
+    if isinstance(docs, dict):
+        deal, created = service().import_record(load(RECORD, docs))
+        return reply(DEAL, deal, 201 if created else 200)
+    if not isinstance(docs, list):
+        raise ApiError(400, "invalid_body", "Send a record or a list of records.", "请发送一条记录或记录列表。")
+    reports = [_import_one(index, doc) for index, doc in enumerate(docs)]
+    return reply(IMPORT_REPORTS, {"ok": all(r["ok"] for r in reports), "records": reports})
+
+
+def _import_one(index: int, doc: Any) -> dict[str, Any]:
+    try:
+        deal, created = service().import_record(load(RECORD, doc))
+    except (ApiError, IllegalAction, ServiceError) as error:
+        return {"index": index, "ok": False, "error": {"code": error.code, "message": error.message,
+                                                      "message_zh": error.message_zh, "details": error.details}}
+    return {"index": index, "ok": True, "created": created, "deal_id": deal["id"], "result": deal["result"]}
+
+
+BLUEPRINTS = (tournaments, matches, deals, records)

@@ -1,0 +1,292 @@
+"""Marshmallow schemas of every request and response body; the OpenAPI document is generated from them.
+
+Request schemas check shape only (types, required fields, ranges) and answer 400 with field details. What
+the rules allow — which cards, whose turn, which options — is the engine's call (422), because it differs
+per game. Game-specific parts (engine views, results, action fields beyond seat/type/cards) are open dicts.
+"""
+
+from __future__ import annotations
+
+from marshmallow import INCLUDE, Schema, fields, validate
+
+_NAME = validate.Length(min=1, max=200)
+_CARD = fields.String(validate=validate.Length(min=1, max=3))
+
+
+# --- errors -------------------------------------------------------------------------------------------
+
+
+class ErrorBodySchema(Schema):
+    code = fields.String(required=True, metadata={"description": "stable machine-readable reason"})
+    message = fields.String(required=True)
+    message_zh = fields.String(required=True)
+    details = fields.Dict(required=True)
+
+
+class ErrorSchema(Schema):
+    error = fields.Nested(ErrorBodySchema, required=True)
+
+
+# --- tournaments and players --------------------------------------------------------------------------
+
+
+class TournamentCreateSchema(Schema):
+    name = fields.String(required=True, validate=_NAME)
+    game = fields.String(required=True, metadata={"description": "record-format game code, e.g. doudizhu"})
+    options = fields.Dict(load_default=dict, metadata={"description": "ruleset options; defaults filled in"})
+    key = fields.String(validate=_NAME, metadata={"description": "idempotency key (default: the name)"})
+
+
+class PlayerCreateSchema(Schema):
+    name = fields.String(required=True, validate=_NAME)
+    id = fields.String(validate=_NAME, metadata={"description": "player id (default: the name)"})
+
+
+class PlayerSchema(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    tournament_id = fields.String()
+
+
+class MatchRefSchema(Schema):
+    id = fields.String(required=True)
+    table = fields.String(required=True)
+
+
+class TournamentSchema(Schema):
+    id = fields.String(required=True)
+    key = fields.String(required=True)
+    name = fields.String(required=True)
+    game = fields.String(required=True)
+    options = fields.Dict(required=True)
+    players = fields.List(fields.Nested(PlayerSchema), required=True)
+    matches = fields.List(fields.Nested(MatchRefSchema), required=True)
+    version = fields.Integer(required=True)
+    created_at = fields.String(required=True)
+
+
+# --- matches ------------------------------------------------------------------------------------------
+
+
+class MatchCreateSchema(Schema):
+    table = fields.String(required=True, validate=_NAME, metadata={"description": "table label; idempotency key"})
+    seats = fields.List(fields.String(validate=_NAME), required=True,
+                        metadata={"description": "registered player ids in playing order"})
+    first = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0),
+                           metadata={"description": "first bidder of deal 1; rotates by one seat per deal"})
+    options = fields.Dict(load_default=dict, metadata={"description": "overrides of the tournament's options"})
+
+
+class MatchDealSchema(Schema):
+    number = fields.Integer(required=True)
+    deal_id = fields.String(required=True)
+    first = fields.Integer(required=True)
+    status = fields.String(required=True, metadata={"description": "live | finished"})
+    scores = fields.List(fields.Integer(), allow_none=True)
+    chips = fields.List(fields.Integer(), allow_none=True, metadata={"description": "chips after this deal"})
+
+
+class MatchSchema(Schema):
+    id = fields.String(required=True)
+    tournament_id = fields.String(required=True)
+    table = fields.String(required=True)
+    game = fields.String(required=True)
+    options = fields.Dict(required=True)
+    seats = fields.List(fields.String(), required=True)
+    seat_names = fields.List(fields.String(), required=True)
+    first = fields.Integer(required=True)
+    start_chips = fields.Integer(required=True)
+    chips = fields.List(fields.Integer(), required=True)
+    status = fields.String(required=True, metadata={"description": "live | over"})
+    winner = fields.Integer(allow_none=True)
+    current_deal = fields.String(allow_none=True)
+    deals = fields.List(fields.Nested(MatchDealSchema), required=True)
+    version = fields.Integer(required=True)
+
+
+# --- deals --------------------------------------------------------------------------------------------
+
+
+class DealCreateSchema(Schema):
+    hands = fields.List(fields.List(_CARD), metadata={"description": "explicit hands, in the order received"})
+    kitty = fields.List(_CARD, metadata={"description": "explicit kitty (with `hands`)"})
+    seed = fields.String(validate=validate.Length(min=1, max=200),
+                         metadata={"description": "server dealing: the seed to shuffle with (random if absent)"})
+    first = fields.Integer(strict=True, validate=validate.Range(min=0))
+    number = fields.Integer(strict=True, validate=validate.Range(min=1),
+                            metadata={"description": "deal number in the match; makes re-submission idempotent"})
+    context = fields.Dict()
+
+
+class StandaloneDealCreateSchema(DealCreateSchema):
+    game = fields.String(required=True)
+    seats = fields.List(fields.String(validate=_NAME), required=True)
+    options = fields.Dict(load_default=dict)
+    key = fields.String(validate=_NAME, metadata={"description": "idempotency key"})
+
+
+class DealSchema(Schema):
+    id = fields.String(required=True)
+    game = fields.String(required=True)
+    options = fields.Dict(required=True)
+    seats = fields.List(fields.String(), required=True)
+    first = fields.Integer(required=True)
+    context = fields.Dict(required=True)
+    match_id = fields.String(allow_none=True)
+    number = fields.Integer(allow_none=True)
+    status = fields.Dict(required=True, metadata={"description": "{phase, to_act, finished}"})
+    finished = fields.Boolean(required=True)
+    actions = fields.Integer(required=True, metadata={"description": "number of recorded actions"})
+    version = fields.Integer(required=True, metadata={"description": "number of stored events"})
+    result = fields.Dict(allow_none=True)
+    digest = fields.String(required=True, metadata={"description": "running SHA-256 of the deal's events"})
+    seed_commitment = fields.String(allow_none=True, metadata={"description": "SHA-256 of the dealing seed"})
+    seed = fields.String(allow_none=True, metadata={"description": "revealed when the deal is closed"})
+    annotations = fields.List(fields.Dict(), required=True)
+    created_at = fields.String(required=True)
+
+
+class ActionSchema(Schema):
+    """seat + type are common to all games; the game's engine checks the remaining fields."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    seat = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+    type = fields.String(required=True)
+    cards = fields.List(_CARD)
+
+
+class RecordActionSchema(Schema):
+    action = fields.Nested(ActionSchema, required=True)
+    expected_version = fields.Integer(strict=True, validate=validate.Range(min=1),
+                                      metadata={"description": "refuse (409) unless the deal is at this version"})
+
+
+class MatchProgressSchema(Schema):
+    id = fields.String(required=True)
+    chips = fields.List(fields.Integer(), required=True)
+    status = fields.String(required=True)
+    winner = fields.Integer(allow_none=True)
+
+
+class RecordedActionSchema(Schema):
+    deal_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    step = fields.Integer(required=True)
+    action = fields.Dict(required=True, metadata={"description": "the action as stored (normalised)"})
+    status = fields.Dict(required=True)
+    finished = fields.Boolean(required=True)
+    result = fields.Dict(allow_none=True)
+    digest = fields.String(required=True)
+    seed = fields.String(metadata={"description": "the revealed seed, when this action closed a dealt deal"})
+    match = fields.Nested(MatchProgressSchema, metadata={"description": "chips, when this action closed the deal"})
+
+
+class AnnotationCreateSchema(Schema):
+    at = fields.Integer(required=True, strict=True, validate=validate.Range(min=0),
+                        metadata={"description": "0-based action index"})
+    text = fields.String(required=True, validate=validate.Length(min=1, max=5000))
+    author = fields.String(load_default="", validate=validate.Length(max=200))
+    expected_version = fields.Integer(strict=True, validate=validate.Range(min=1))
+
+
+class AnnotationSchema(Schema):
+    at = fields.Integer(required=True)
+    text = fields.String(required=True)
+    author = fields.String(required=True)
+
+
+class AnnotatedSchema(Schema):
+    deal_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    annotation = fields.Nested(AnnotationSchema, required=True)
+    digest = fields.String(required=True)
+
+
+class EventSchema(Schema):
+    version = fields.Integer(required=True)
+    time = fields.String(required=True)
+    type = fields.String(required=True, metadata={"description": "e.g. Deal.ActionRecorded"})
+    recorded_by = fields.Dict(required=True, metadata={"description": "{role, token_id}"})
+    digest = fields.String(required=True)
+    payload = fields.Dict(required=True)
+
+
+class ReplayQuerySchema(Schema):
+    step = fields.Integer(validate=validate.Range(min=0), metadata={"description": "actions applied (default: all)"})
+    viewpoint = fields.String(load_default="referee", validate=validate.Regexp(r"^(referee|public|seat:\d{1,2})$"),
+                              metadata={"description": "referee | public | seat:N"})
+
+
+class ReplayAllQuerySchema(Schema):
+    viewpoint = fields.String(load_default="referee", validate=validate.Regexp(r"^(referee|public|seat:\d{1,2})$"),
+                              metadata={"description": "referee | public | seat:N"})
+
+
+class ReplayFrameSchema(Schema):
+    step = fields.Integer(required=True)
+    action = fields.Dict(allow_none=True, metadata={"description": "the action that led to this step"})
+    status = fields.Dict(required=True)
+    annotations = fields.List(fields.Nested(AnnotationSchema), required=True)
+    view = fields.Dict(required=True, metadata={"description": "the engine's view for the viewpoint"})
+
+
+class ReplaySchema(ReplayFrameSchema):
+    deal_id = fields.String(required=True)
+    total = fields.Integer(required=True)
+    viewpoint = fields.String(required=True)
+    closed = fields.Boolean(required=True)
+
+
+class ReplayAllSchema(Schema):
+    deal_id = fields.String(required=True)
+    total = fields.Integer(required=True)
+    viewpoint = fields.String(required=True)
+    closed = fields.Boolean(required=True)
+    frames = fields.List(fields.Nested(ReplayFrameSchema), required=True)
+
+
+class VerifySchema(Schema):
+    deal_id = fields.String(required=True)
+    ok = fields.Boolean(required=True)
+    first_bad_version = fields.Integer(allow_none=True)
+    digest = fields.String(required=True)
+
+
+# --- records (RECORD-FORMAT.md) -----------------------------------------------------------------------
+
+
+class RecordSchema(Schema):
+    """A `fupan.deal/1` document; the record layer and the engine validate it completely."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    format = fields.String(required=True, validate=validate.Equal("fupan.deal/1"))
+    game = fields.String(required=True)
+    options = fields.Dict()
+    seats = fields.List(fields.Raw(), required=True)
+    first = fields.Integer(required=True, strict=True)
+    hands = fields.List(fields.Raw(), required=True)
+    kitty = fields.List(fields.Raw())
+    context = fields.Dict()
+    actions = fields.List(fields.Raw(), required=True)
+    result = fields.Dict()
+    meta = fields.Dict()
+    annotations = fields.List(fields.Nested(AnnotationSchema))
+    digest = fields.String()
+
+
+class ImportReportSchema(Schema):
+    index = fields.Integer(required=True)
+    ok = fields.Boolean(required=True)
+    created = fields.Boolean()
+    deal_id = fields.String()
+    result = fields.Dict(allow_none=True)
+    error = fields.Nested(ErrorBodySchema)
+
+
+class ImportReportsSchema(Schema):
+    ok = fields.Boolean(required=True, metadata={"description": "every record was stored"})
+    records = fields.List(fields.Nested(ImportReportSchema), required=True)

@@ -1,0 +1,448 @@
+"""Event-sourced aggregates: Tournament, Match (one table's chip session) and Deal (one hand).
+
+Every aggregate and every event class has an explicit, stable TOPIC, so stored events never depend on
+Python module paths (DESIGN.md §4). IDs are uuid5 of natural keys, so re-submitting a create finds the
+aggregate that already exists instead of making a second one.
+
+A Deal never stores an event the rules engine has not accepted: its command methods run the engine first
+and trigger the event only when the engine raised nothing. Each deal event also carries a running SHA-256
+(`digest`) over the canonical JSON of the event (DESIGN.md §5); `digest_payload` is the exact input, so a
+verifier can recompute the chain from storage.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import datetime
+from typing import Any
+from uuid import UUID, uuid5
+
+from eventsourcing.domain import Aggregate
+
+from domain.engine import Action, DealSetup, RulesEngine
+from domain.errors import IllegalAction
+from domain.games import get_engine
+from domain.integrity import GENESIS, next_digest
+from domain.match import START_CHIPS, chips_after, table_winner
+
+# Fixed forever: changing it would change every deterministic ID.
+NAMESPACE = UUID("6f1d4c2e-5b7a-5e0c-9a51-46757061e1a0")
+
+# Who recorded an event. Auth arrives later; until then every write is local.
+LOCAL_RECORDER: dict[str, Any] = {"role": "local", "token_id": None}
+
+def tournament_id(key: str) -> UUID:
+    return uuid5(NAMESPACE, f"tournament:{key}")
+
+
+def match_id(tournament: UUID, table: str) -> UUID:
+    return uuid5(NAMESPACE, f"match:{tournament}:{table}")
+
+
+def deal_id_in_match(match: UUID, number: int) -> UUID:
+    return uuid5(NAMESPACE, f"deal:{match}:{number}")
+
+
+def deal_id_for_key(key: str) -> UUID:
+    """Deals outside a match (standalone or imported) are named by a caller-chosen or content-derived key."""
+    return uuid5(NAMESPACE, f"deal-key:{key}")
+
+
+# --- hash chain ---------------------------------------------------------------------------------------
+
+# Fields that are bookkeeping of the library, the digest itself, or secret until revealed.
+_UNCHAINED = frozenset(
+    {"originator_id", "originator_version", "timestamp", "originator_topic", "digest", "sealed_seed"}
+)
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, UUID):
+        return str(value)
+    if isinstance(value, dict):
+        return {key: _jsonable(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(item) for item in value]
+    return value
+
+
+def digest_payload(topic: str, deal: UUID, version: int, timestamp: datetime, fields: dict[str, Any]) -> dict:
+    """The canonical content of one deal event that the hash chain covers."""
+    payload = {key: _jsonable(value) for key, value in fields.items() if key not in _UNCHAINED}
+    payload.update(type=topic, deal=str(deal), version=version, time=timestamp.isoformat())
+    return payload
+
+
+def event_fields(event: Any) -> dict[str, Any]:
+    """The domain fields of a stored event (without the library's bookkeeping)."""
+    return {f.name: getattr(event, f.name) for f in dataclasses.fields(event) if f.name not in _UNCHAINED}
+
+
+def verify_chain(events: list[Any]) -> int | None:
+    """The version of the first deal event whose digest does not match its content, or None if all do."""
+    digest = GENESIS
+    for event in events:
+        fields = {f.name: getattr(event, f.name) for f in dataclasses.fields(event)}
+        payload = digest_payload(type(event).TOPIC, event.originator_id, event.originator_version,
+                                 event.timestamp, fields)
+        digest = next_digest(digest, payload)
+        if event.digest != digest:
+            return event.originator_version
+    return None
+
+
+# --- Tournament ---------------------------------------------------------------------------------------
+
+
+class Tournament(Aggregate):
+    """A competition: its game and ruleset options, its registered players and its tables (matches)."""
+
+    TOPIC = "fupan:Tournament"
+
+    class Event(Aggregate.Event):
+        pass
+
+    class Created(Event, Aggregate.Created):
+        TOPIC = "fupan:Tournament.Created"
+        key: str
+        name: str
+        game: str
+        options: dict[str, Any]
+        recorded_by: dict[str, Any]
+
+    class PlayerRegistered(Event):
+        TOPIC = "fupan:Tournament.PlayerRegistered"
+        player_id: str
+        name: str
+        recorded_by: dict[str, Any]
+
+        def apply(self, aggregate: Tournament) -> None:
+            aggregate.players[self.player_id] = self.name
+
+    class MatchOpened(Event):
+        TOPIC = "fupan:Tournament.MatchOpened"
+        match_id: UUID
+        table: str
+        recorded_by: dict[str, Any]
+
+        def apply(self, aggregate: Tournament) -> None:
+            aggregate.matches.append({"id": self.match_id, "table": self.table})
+
+    def __init__(self, key: str, name: str, game: str, options: dict[str, Any], recorded_by: dict[str, Any]):
+        self.key = key
+        self.name = name
+        self.game = game
+        self.options = options
+        self.players: dict[str, str] = {}
+        self.matches: list[dict[str, Any]] = []
+
+    @classmethod
+    def open(cls, key: str, name: str, game: str, options: dict[str, Any], recorded_by: dict[str, Any]) -> Tournament:
+        engine = get_engine(game)
+        return cls._create(
+            cls.Created, id=tournament_id(key), key=key, name=name, game=engine.game,
+            options=engine.resolve_options(options), recorded_by=recorded_by,
+        )
+
+    def register_player(self, player_id: str, name: str, recorded_by: dict[str, Any]) -> bool:
+        """Register once; the same registration again is a no-op (False), a different name is refused."""
+        known = self.players.get(player_id)
+        if known == name:
+            return False
+        if known is not None:
+            raise IllegalAction(
+                "player_exists", f"Player {player_id!r} is already registered as {known!r}.",
+                f"选手 {player_id!r} 已登记为 {known!r}。", {"player_id": player_id, "name": known},
+            )
+        self.trigger_event(self.PlayerRegistered, player_id=player_id, name=name, recorded_by=recorded_by)
+        return True
+
+    def open_match(self, match: UUID, table: str, recorded_by: dict[str, Any]) -> None:
+        self.trigger_event(self.MatchOpened, match_id=match, table=table, recorded_by=recorded_by)
+
+
+# --- Match --------------------------------------------------------------------------------------------
+
+
+class Match(Aggregate):
+    """One table's session of deals: a 斗地主 chip table (10 chips each) played until the table-end rule."""
+
+    TOPIC = "fupan:Match"
+
+    class Event(Aggregate.Event):
+        pass
+
+    class Created(Event, Aggregate.Created):
+        TOPIC = "fupan:Match.Created"
+        tournament_id: UUID
+        table: str
+        game: str
+        options: dict[str, Any]
+        seats: list[str]
+        first: int
+        start_chips: int
+        recorded_by: dict[str, Any]
+
+    class DealStarted(Event):
+        TOPIC = "fupan:Match.DealStarted"
+        deal_id: UUID
+        number: int
+        first: int
+        recorded_by: dict[str, Any]
+
+        def apply(self, aggregate: Match) -> None:
+            aggregate.deals.append(
+                {"number": self.number, "deal_id": self.deal_id, "first": self.first, "status": "live",
+                 "scores": None, "chips": None}
+            )
+
+    class DealScored(Event):
+        TOPIC = "fupan:Match.DealScored"
+        deal_id: UUID
+        number: int
+        scores: list[int]
+        chips: list[int]
+        winner: int | None
+        recorded_by: dict[str, Any]
+
+        def apply(self, aggregate: Match) -> None:
+            entry = aggregate.deals[self.number - 1]
+            entry.update(status="finished", scores=self.scores, chips=self.chips)
+            aggregate.chips = list(self.chips)
+            if self.winner is not None:
+                aggregate.winner = self.winner
+
+    def __init__(
+        self, tournament_id: UUID, table: str, game: str, options: dict[str, Any], seats: list[str], first: int,
+        start_chips: int, recorded_by: dict[str, Any],
+    ):
+        self.tournament_id = tournament_id
+        self.table = table
+        self.game = game
+        self.options = options
+        self.seats = seats
+        self.first = first
+        self.start_chips = start_chips
+        self.chips = [start_chips] * len(seats)
+        self.deals: list[dict[str, Any]] = []
+        self.winner: int | None = None
+
+    @classmethod
+    def open(
+        cls, tournament: Tournament, table: str, seats: list[str], first: int, options: dict[str, Any],
+        recorded_by: dict[str, Any],
+    ) -> Match:
+        engine = get_engine(tournament.game)
+        if len(seats) != engine.seat_count or len(set(seats)) != len(seats):
+            raise IllegalAction(
+                "bad_seats", f"{engine.name_en} needs {engine.seat_count} different players.",
+                f"{engine.name_zh}需要 {engine.seat_count} 名不同的选手。", {"seats": seats},
+            )
+        unknown = [seat for seat in seats if seat not in tournament.players]
+        if unknown:
+            raise IllegalAction(
+                "unknown_player", f"Not registered in this tournament: {unknown}.",
+                f"未在本赛事登记的选手：{unknown}。", {"players": unknown},
+            )
+        if not 0 <= first < engine.seat_count:
+            raise IllegalAction("bad_setup", f"`first` must be a seat 0–{engine.seat_count - 1}.",
+                                f"`first` 必须是座位 0–{engine.seat_count - 1}。", {"first": first})
+        merged = {**tournament.options, **options}
+        return cls._create(
+            cls.Created, id=match_id(tournament.id, table), tournament_id=tournament.id, table=table,
+            game=engine.game, options=engine.resolve_options(merged), seats=list(seats), first=first,
+            start_chips=START_CHIPS, recorded_by=recorded_by,
+        )
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def live_deal(self) -> dict[str, Any] | None:
+        return self.deals[-1] if self.deals and self.deals[-1]["status"] == "live" else None
+
+    def default_first(self, number: int) -> int:
+        """The first bidder of deal `number` (1-based): the match's first seat, rotated one seat per deal."""
+        return (self.first + number - 1) % len(self.seats)
+
+    def start_deal(self, deal: UUID, number: int, first: int, recorded_by: dict[str, Any]) -> None:
+        if self.over:
+            raise IllegalAction(
+                "match_over", "This table is over; no more deals.", "本桌比赛已结束，不能再开新局。",
+                {"winner": self.winner, "chips": self.chips},
+            )
+        if self.live_deal is not None:
+            raise IllegalAction(
+                "deal_in_progress", f"Deal {self.live_deal['number']} is still being played.",
+                f"第 {self.live_deal['number']} 局尚未结束。", {"deal_id": str(self.live_deal["deal_id"])},
+            )
+        self.trigger_event(self.DealStarted, deal_id=deal, number=number, first=first, recorded_by=recorded_by)
+
+    def score_deal(self, deal: UUID, number: int, scores: list[int], recorded_by: dict[str, Any]) -> None:
+        chips = chips_after(self.chips, scores)
+        start = [self.start_chips] * len(self.seats)
+        winner = table_winner(chips, start, self.options.get("ddz.tableTarget", "hold20"))
+        self.trigger_event(self.DealScored, deal_id=deal, number=number, scores=list(scores), chips=chips,
+                           winner=winner, recorded_by=recorded_by)
+
+
+# --- Deal ---------------------------------------------------------------------------------------------
+
+
+class Deal(Aggregate):
+    """One hand: its setup, every accepted action, the result, annotations — each event hash-chained.
+
+    `_state` is the engine's state after the recorded actions. It is not an event field: it is rebuilt by
+    applying the events, and on the write path the already-validated state is reused (see `record`).
+    """
+
+    TOPIC = "fupan:Deal"
+
+    class Event(Aggregate.Event):
+        pass
+
+    class Created(Event, Aggregate.Created):
+        TOPIC = "fupan:Deal.Created"
+        game: str
+        options: dict[str, Any]
+        seats: list[str]
+        first: int
+        hands: list[list[str]]
+        kitty: list[str]
+        context: dict[str, Any]
+        match_id: UUID | None
+        number: int | None
+        seed_commitment: str | None
+        sealed_seed: str | None  # kept out of the chain and out of every API answer until SeedRevealed
+        meta: dict[str, Any]
+        recorded_by: dict[str, Any]
+        digest: str
+
+    class ActionRecorded(Event):
+        TOPIC = "fupan:Deal.ActionRecorded"
+        action: dict[str, Any]
+        recorded_by: dict[str, Any]
+        digest: str
+
+        def apply(self, aggregate: Deal) -> None:
+            # The command already ran the engine on this very action object: don't do the work twice.
+            if aggregate._validated is not self.action:
+                aggregate.engine.apply(aggregate._state, self.action)
+            aggregate._validated = None
+            aggregate.actions.append(self.action)
+            aggregate.digest = self.digest
+
+    class Finished(Event):
+        TOPIC = "fupan:Deal.Finished"
+        result: dict[str, Any]
+        recorded_by: dict[str, Any]
+        digest: str
+
+        def apply(self, aggregate: Deal) -> None:
+            aggregate.result = self.result
+            aggregate.digest = self.digest
+
+    class SeedRevealed(Event):
+        TOPIC = "fupan:Deal.SeedRevealed"
+        seed: str
+        recorded_by: dict[str, Any]
+        digest: str
+
+        def apply(self, aggregate: Deal) -> None:
+            aggregate.seed = self.seed
+            aggregate.digest = self.digest
+
+    class Annotated(Event):
+        TOPIC = "fupan:Deal.Annotated"
+        at: int
+        text: str
+        author: str
+        recorded_by: dict[str, Any]
+        digest: str
+
+        def apply(self, aggregate: Deal) -> None:
+            aggregate.annotations.append({"at": self.at, "text": self.text, "author": self.author})
+            aggregate.digest = self.digest
+
+    def __init__(
+        self, game: str, options: dict[str, Any], seats: list[str], first: int, hands: list[list[str]],
+        kitty: list[str], context: dict[str, Any], match_id: UUID | None, number: int | None,
+        seed_commitment: str | None, sealed_seed: str | None, meta: dict[str, Any], digest: str,
+    ):
+        self.setup = DealSetup(game, options, seats, first, hands, kitty, context)
+        self.match_id = match_id
+        self.number = number
+        self.seed_commitment = seed_commitment
+        self._sealed_seed = sealed_seed
+        self.seed: str | None = None
+        self.meta = meta
+        self.digest = digest
+        self.actions: list[Action] = []
+        self.annotations: list[dict[str, Any]] = []
+        self.result: dict[str, Any] | None = None
+        self._state = self.engine.new_deal(self.setup)
+        self._validated: Action | None = None
+
+    @classmethod
+    def start(
+        cls, deal: UUID, setup: DealSetup, *, match: UUID | None = None, number: int | None = None,
+        seed: str | None = None, seed_commitment: str | None = None, meta: dict[str, Any] | None = None,
+        recorded_by: dict[str, Any],
+    ) -> Deal:
+        """A new deal; IllegalAction (bad deck, bad options…) before any event exists."""
+        engine = get_engine(setup.game)
+        setup = dataclasses.replace(setup, options=engine.resolve_options(setup.options))
+        engine.new_deal(setup)  # validates seats, first and the deck before the Created event exists
+        fields: dict[str, Any] = {
+            "game": engine.game, "options": setup.options, "seats": list(setup.seats), "first": setup.first,
+            "hands": [list(hand) for hand in setup.hands], "kitty": list(setup.kitty),
+            "context": dict(setup.context), "match_id": match, "number": number,
+            "seed_commitment": seed_commitment, "sealed_seed": seed, "meta": dict(meta or {}),
+            "recorded_by": recorded_by,
+        }
+        timestamp = cls.Created.create_timestamp()
+        digest = next_digest(GENESIS, digest_payload(cls.Created.TOPIC, deal, cls.INITIAL_VERSION, timestamp, fields))
+        return cls._create(cls.Created, id=deal, timestamp=timestamp, digest=digest, **fields)
+
+    @property
+    def engine(self) -> RulesEngine:
+        return get_engine(self.setup.game)
+
+    @property
+    def finished(self) -> bool:
+        return self.result is not None
+
+    def status(self) -> dict[str, Any]:
+        return self.engine.status(self._state)
+
+    def _trigger_chained(self, event_class: type[Aggregate.Event], **fields: Any) -> None:
+        timestamp = event_class.create_timestamp()
+        payload = digest_payload(event_class.TOPIC, self.id, self.version + 1, timestamp, fields)
+        self.trigger_event(event_class, timestamp=timestamp, digest=next_digest(self.digest, payload), **fields)
+
+    def record(self, action: Action, recorded_by: dict[str, Any]) -> None:
+        """Validate `action` with the engine, then record it; when it ends the deal, record the end too.
+
+        An IllegalAction leaves the aggregate exactly as it was: the engine validates completely before it
+        mutates, and no event has been triggered yet.
+        """
+        engine = self.engine
+        normal = engine.normalize_action(action)
+        engine.apply(self._state, normal)
+        self._validated = normal
+        self._trigger_chained(self.ActionRecorded, action=normal, recorded_by=recorded_by)
+        result = engine.result(self._state)
+        if result is not None:
+            self._trigger_chained(self.Finished, result=result, recorded_by=recorded_by)
+            if self._sealed_seed is not None:
+                self._trigger_chained(self.SeedRevealed, seed=self._sealed_seed, recorded_by=recorded_by)
+
+    def annotate(self, at: int, text: str, author: str, recorded_by: dict[str, Any]) -> None:
+        """Commentary on the action at index `at`; allowed during and after the deal, never edited."""
+        if not 0 <= at < max(len(self.actions), 1):
+            raise IllegalAction(
+                "bad_annotation", f"`at` must be an action index 0–{max(len(self.actions) - 1, 0)}.",
+                f"`at` 必须是动作序号 0–{max(len(self.actions) - 1, 0)}。", {"at": at, "actions": len(self.actions)},
+            )
+        self._trigger_chained(self.Annotated, at=at, text=text, author=author, recorded_by=recorded_by)
