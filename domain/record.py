@@ -7,7 +7,7 @@ named by its 0-based index.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from domain.engine import Action, DealSetup, RulesEngine
@@ -110,32 +110,32 @@ def check_record(doc: object) -> dict[str, Any]:
 
 def check_text(text: str) -> list[dict[str, Any]]:
     """One report per record: `text` is one JSON record, a JSON list of records, or JSON Lines."""
-    records: list[Any]
-    try:
-        whole = json.loads(text)
-        records = whole if isinstance(whole, list) else [whole]
-    except json.JSONDecodeError:
-        records = []
-        for line in text.splitlines():
-            if not line.strip():
-                continue
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError as error:
-                records.append(_Unreadable(str(error)))
-    reports = []
-    for index, record in enumerate(records):
-        if isinstance(record, _Unreadable):
-            report = {"ok": False, "code": "bad_json", "message": f"Not valid JSON: {record.reason}"}
-        else:
-            report = check_record(record)
-        reports.append({"index": index, **report})
-    return reports
+    return list(iter_checks(text))
 
 
-class _Unreadable:
-    def __init__(self, reason: str):
-        self.reason = reason
+def iter_checks(text: str) -> Iterator[dict[str, Any]]:
+    """Like `check_text`, one record at a time, so a large stream never sits in memory parsed."""
+    stripped = text.lstrip()
+    whole: Any = None
+    if stripped.startswith("["):
+        try:
+            whole = json.loads(text)
+        except json.JSONDecodeError:
+            whole = None
+    if isinstance(whole, list):
+        for index, record in enumerate(whole):
+            yield {"index": index, **check_record(record)}
+        return
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) > 1 and stripped.startswith("{") and not lines[0].rstrip().endswith("}"):
+        lines = [text]  # one pretty-printed record spread over several lines
+    for index, line in enumerate(lines):
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            yield {"index": index, "ok": False, "code": "bad_json", "message": f"Not valid JSON: {error}"}
+            continue
+        yield {"index": index, **check_record(record)}
 
 
 def build_record(
