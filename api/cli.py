@@ -13,11 +13,19 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from werkzeug.serving import WSGIRequestHandler
+
 from domain.application import FupanApplication, ServiceError
 from domain.errors import IllegalAction
 from domain.record import check_text
 
 DEFAULT_DB = "fupan.sqlite"
+
+
+class KeepAliveHandler(WSGIRequestHandler):
+    """HTTP/1.1 keeps a scorer's connection open between actions (HTTP/1.0 would reconnect every time)."""
+
+    protocol_version = "HTTP/1.1"
 
 
 def open_service(db: str | None) -> FupanApplication:
@@ -63,7 +71,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         load_demo(service)
     app = create_app({"FUPAN_APPLICATION": service})
     print(f"fupan: serving on http://{args.host}:{args.port}/ (API docs: /api/docs)", flush=True)
-    run_simple(args.host, args.port, app, threaded=True)
+    run_simple(args.host, args.port, app, threaded=True, request_handler=KeepAliveHandler)
     return 0
 
 

@@ -74,7 +74,11 @@ def reply(schema: Schema, data: Any, status: int = 200, *, many: bool = False) -
     return jsonify(schema.dump(data, many=many)), status
 
 
-# Response schemas are instantiated once; marshmallow schemas are safe to share between requests.
+# Schemas are instantiated once (instantiation costs more than a load); they are safe to share between requests.
+TOURNAMENT_IN, PLAYER_IN, MATCH_IN = s.TournamentCreateSchema(), s.PlayerCreateSchema(), s.MatchCreateSchema()
+DEAL_IN, STANDALONE_DEAL_IN = s.DealCreateSchema(), s.StandaloneDealCreateSchema()
+ACTION_IN, ANNOTATION_IN = s.RecordActionSchema(), s.AnnotationCreateSchema()
+REPLAY_QUERY, REPLAY_ALL_QUERY = s.ReplayQuerySchema(), s.ReplayAllQuerySchema()
 TOURNAMENT, PLAYER, MATCH, DEAL = s.TournamentSchema(), s.PlayerSchema(), s.MatchSchema(), s.DealSchema()
 RECORDED, ANNOTATED, EVENT = s.RecordedActionSchema(), s.AnnotatedSchema(), s.EventSchema()
 REPLAY, REPLAY_ALL, VERIFY = s.ReplaySchema(), s.ReplayAllSchema(), s.VerifySchema()
@@ -94,10 +98,10 @@ _NOT_FOUND = (404,)
 
 
 @tournaments.post("")
-@doc("Create a tournament (idempotent by key)", body=s.TournamentCreateSchema(), response=TOURNAMENT, status=201,
+@doc("Create a tournament (idempotent by key)", body=TOURNAMENT_IN, response=TOURNAMENT, status=201,
      errors=(400, 409, 422))
 def create_tournament() -> tuple[Response, int]:
-    body = load(s.TournamentCreateSchema(), json_body())
+    body = load(TOURNAMENT_IN, json_body())
     tournament, created = service().create_tournament(body["name"], body["game"], body["options"], body.get("key"))
     return reply(TOURNAMENT, tournament, 201 if created else 200)
 
@@ -115,10 +119,10 @@ def get_tournament(tournament_id: str) -> tuple[Response, int]:
 
 
 @tournaments.post("/<tournament_id>/players")
-@doc("Register a player (idempotent by id)", body=s.PlayerCreateSchema(), response=PLAYER, status=201,
+@doc("Register a player (idempotent by id)", body=PLAYER_IN, response=PLAYER, status=201,
      errors=(400, 404, 409, 422))
 def register_player(tournament_id: str) -> tuple[Response, int]:
-    body = load(s.PlayerCreateSchema(), json_body())
+    body = load(PLAYER_IN, json_body())
     player, created = service().register_player(tournament_id, body["name"], body.get("id"))
     return reply(PLAYER, player, 201 if created else 200)
 
@@ -130,10 +134,10 @@ def list_players(tournament_id: str) -> tuple[Response, int]:
 
 
 @tournaments.post("/<tournament_id>/matches")
-@doc("Open a table (a chip match; idempotent by table label)", body=s.MatchCreateSchema(), response=MATCH,
+@doc("Open a table (a chip match; idempotent by table label)", body=MATCH_IN, response=MATCH,
      status=201, errors=(400, 404, 409, 422))
 def create_match(tournament_id: str) -> tuple[Response, int]:
-    body = load(s.MatchCreateSchema(), json_body())
+    body = load(MATCH_IN, json_body())
     match, created = service().create_match(tournament_id, body["table"], body["seats"], body["first"],
                                             body["options"])
     return reply(MATCH, match, 201 if created else 200)
@@ -150,9 +154,9 @@ def get_match(match_id: str) -> tuple[Response, int]:
 
 @matches.post("/<match_id>/deals")
 @doc("Start the match's next deal: explicit hands + kitty, or server-dealt from a seed (commit–reveal)",
-     body=s.DealCreateSchema(), response=DEAL, status=201, errors=(400, 404, 409, 422))
+     body=DEAL_IN, response=DEAL, status=201, errors=(400, 404, 409, 422))
 def start_match_deal(match_id: str) -> tuple[Response, int]:
-    body = load(s.DealCreateSchema(), json_body())
+    body = load(DEAL_IN, json_body())
     deal, created = service().start_deal(match=match_id, **body)
     return reply(DEAL, deal, 201 if created else 200)
 
@@ -175,10 +179,10 @@ def export_match(match_id: str) -> Response:
 
 
 @deals.post("")
-@doc("Start a deal outside any match (explicit or server-dealt)", body=s.StandaloneDealCreateSchema(),
+@doc("Start a deal outside any match (explicit or server-dealt)", body=STANDALONE_DEAL_IN,
      response=DEAL, status=201, errors=(400, 409, 422))
 def start_deal() -> tuple[Response, int]:
-    body = load(s.StandaloneDealCreateSchema(), json_body())
+    body = load(STANDALONE_DEAL_IN, json_body())
     deal, created = service().start_deal(**body)
     return reply(DEAL, deal, 201 if created else 200)
 
@@ -198,18 +202,18 @@ def get_deal(deal_id: str) -> tuple[Response, int]:
 
 @deals.post("/<deal_id>/actions")
 @doc("Record one action; the rules engine validates it first (422 with a stable code if refused)",
-     body=s.RecordActionSchema(), response=RECORDED, status=201, errors=(400, 404, 409, 422))
+     body=ACTION_IN, response=RECORDED, status=201, errors=(400, 404, 409, 422))
 def record_action(deal_id: str) -> tuple[Response, int]:
-    body = load(s.RecordActionSchema(), json_body())
+    body = load(ACTION_IN, json_body())
     answer = service().record_action(deal_id, body["action"], body.get("expected_version"))
     return reply(RECORDED, answer, 201)
 
 
 @deals.post("/<deal_id>/annotations")
-@doc("Annotate an action (commentary; never edits the record)", body=s.AnnotationCreateSchema(),
+@doc("Annotate an action (commentary; never edits the record)", body=ANNOTATION_IN,
      response=ANNOTATED, status=201, errors=(400, 404, 409, 422))
 def annotate(deal_id: str) -> tuple[Response, int]:
-    body = load(s.AnnotationCreateSchema(), json_body())
+    body = load(ANNOTATION_IN, json_body())
     answer = service().annotate(deal_id, body["at"], body["text"], body["author"], body.get("expected_version"))
     return reply(ANNOTATED, answer, 201)
 
@@ -222,18 +226,18 @@ def deal_events(deal_id: str) -> tuple[Response, int]:
 
 
 @deals.get("/<deal_id>/replay")
-@doc("The table after `step` actions from a viewpoint", query=s.ReplayQuerySchema(), response=REPLAY,
+@doc("The table after `step` actions from a viewpoint", query=REPLAY_QUERY, response=REPLAY,
      errors=(400, 404))
 def replay(deal_id: str) -> tuple[Response, int]:
-    query = load_query(s.ReplayQuerySchema())
+    query = load_query(REPLAY_QUERY)
     return reply(REPLAY, service().replay(deal_id, query.get("step"), query["viewpoint"]))
 
 
 @deals.get("/<deal_id>/replay/all")
-@doc("Every step of the deal from one viewpoint", query=s.ReplayAllQuerySchema(), response=REPLAY_ALL,
+@doc("Every step of the deal from one viewpoint", query=REPLAY_ALL_QUERY, response=REPLAY_ALL,
      errors=(400, 404))
 def replay_all(deal_id: str) -> tuple[Response, int]:
-    query = load_query(s.ReplayAllQuerySchema())
+    query = load_query(REPLAY_ALL_QUERY)
     return reply(REPLAY_ALL, service().replay_all(deal_id, query["viewpoint"]))
 
 

@@ -8,14 +8,25 @@ Errors: `IllegalAction` (the rules or the record format refuse), `NotFound` (no 
 `Conflict` (a stale or concurrent write; idempotent creates that disagree with what exists). Each carries a
 stable code and English + Chinese messages. Whatever raises, nothing has been written: each command ends in a
 single `save()` of every aggregate it touched, which is one transaction.
+
+Speed: commands change the cached aggregates in place instead of deep-copying them on every request (the
+copy cost more than the SQLite write). That is safe because (1) one lock per application serialises the
+commands and the reads of cached aggregates in this process, (2) refusals (IllegalAction, NotFound, Conflict
+before saving) happen before any aggregate changes, and (3) when anything fails after a change — a stale
+write, a bug — the touched aggregates are evicted, so the next request reloads them from the store. Other
+processes' writes reach the cache through the library's fast-forward on every `get`.
 """
 
 from __future__ import annotations
 
+import contextlib
+import copy
+import functools
 import hashlib
 import secrets
-from collections.abc import Iterator
-from typing import Any, TypeVar
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Concatenate, ParamSpec, TypeVar
 from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -41,6 +52,8 @@ from domain.integrity import canonical_json
 from domain.record import build_record, check_record, parse_record
 
 A = TypeVar("A", bound=Aggregate)
+P = ParamSpec("P")
+R = TypeVar("R")
 
 _TOPIC_PREFIX = "fupan:"
 
@@ -74,6 +87,19 @@ def _incomplete_zh(code: str) -> str:
             "result_mismatch": "记录中的结果与规则计算的结果不一致。"}.get(code, "记录无效。")
 
 
+def _serialised(
+    method: Callable[Concatenate[FupanApplication, P], R],
+) -> Callable[Concatenate[FupanApplication, P], R]:
+    """Run a public method as one command: under the lock, forgetting what it changed if it fails."""
+
+    @functools.wraps(method)
+    def run(self: FupanApplication, *args: P.args, **kwargs: P.kwargs) -> R:
+        with self._command():
+            return method(self, *args, **kwargs)
+
+    return run
+
+
 class FupanApplication(Application):
     """Tournaments, matches (chip tables) and deals, event-sourced."""
 
@@ -84,7 +110,14 @@ class FupanApplication(Application):
         # Hot aggregates stay in memory and are fast-forwarded from the store, so recording an action does
         # not re-read the whole deal; fast-forwarding keeps several server processes consistent.
         "AGGREGATE_CACHE_MAXSIZE": "4096",
+        "DEEPCOPY_FROM_AGGREGATE_CACHE": "n",  # see "Speed" above
     }
+
+    def __init__(self, env: dict[str, str] | None = None):
+        super().__init__(env)
+        self._lock = threading.RLock()
+        self._depth = 0  # nesting of _command (public methods call each other)
+        self._touched: list[Aggregate] = []
 
     @classmethod
     def for_sqlite(cls, path: str) -> FupanApplication:
@@ -92,28 +125,56 @@ class FupanApplication(Application):
 
     # --- plumbing -------------------------------------------------------------------------------------
 
-    def _get(self, kind: type[A], aggregate_id: UUID | str, label: str, *, for_write: bool = True) -> A:
-        """The aggregate; commands get a private copy, queries (for_write=False) the cached object itself."""
+    @contextlib.contextmanager
+    def _command(self) -> Iterator[None]:
+        """Run a command under the lock; if it fails after changing aggregates, forget those aggregates."""
+        with self._lock:
+            self._depth += 1
+            try:
+                yield
+            except (IllegalAction, ServiceError):
+                raise  # refused before any aggregate changed (or already forgotten by _commit)
+            except BaseException:
+                self._forget(self._touched)
+                raise
+            finally:
+                self._depth -= 1
+                if not self._depth:
+                    self._touched = []
+
+    def _forget(self, aggregates: Iterable[Aggregate]) -> None:
+        cache = self.repository.cache
+        for aggregate in aggregates:
+            if cache is not None:
+                with contextlib.suppress(KeyError):
+                    cache.get(aggregate.id, evict=True)
+
+    def _get(self, kind: type[A], aggregate_id: UUID | str, label: str) -> A:
+        """The cached aggregate itself (callers hold the lock)."""
         try:
             uid = aggregate_id if isinstance(aggregate_id, UUID) else UUID(str(aggregate_id))
-            aggregate = self.repository.get(uid, deepcopy_from_cache=for_write)
+            aggregate = self.repository.get(uid)
         except (ValueError, AggregateNotFoundError):
             aggregate = None
         if not isinstance(aggregate, kind):
             raise NotFound(f"No {label} with id {aggregate_id}.", f"找不到 id 为 {aggregate_id} 的{_ZH[label]}。",
                            {"id": str(aggregate_id), "kind": label})
+        self._touched.append(aggregate)
         return aggregate
 
     def _exists(self, aggregate_id: UUID) -> Aggregate | None:
         try:
-            return self.repository.get(aggregate_id)
+            aggregate = self.repository.get(aggregate_id)
         except AggregateNotFoundError:
             return None
+        self._touched.append(aggregate)
+        return aggregate
 
     def _commit(self, *aggregates: Aggregate) -> None:
         try:
             self.save(*aggregates)
         except IntegrityError:
+            self._forget(aggregates)
             raise Conflict(
                 "Someone else changed this at the same time; nothing was written. Reload and retry.",
                 "同时有其他人修改了这一记录，本次未写入任何内容。请刷新后重试。",
@@ -131,6 +192,7 @@ class FupanApplication(Application):
 
     # --- tournaments and players ----------------------------------------------------------------------
 
+    @_serialised
     def create_tournament(
         self, name: str, game: str, options: dict[str, Any] | None = None, key: str | None = None,
         recorded_by: dict[str, Any] = LOCAL_RECORDER,
@@ -149,12 +211,15 @@ class FupanApplication(Application):
         self._commit(tournament)
         return self._tournament_dict(tournament), True
 
+    @_serialised
     def get_tournament(self, tournament: UUID | str) -> dict[str, Any]:
-        return self._tournament_dict(self._get(Tournament, tournament, "tournament", for_write=False))
+        return self._tournament_dict(self._get(Tournament, tournament, "tournament"))
 
+    @_serialised
     def list_tournaments(self) -> list[dict[str, Any]]:
         return [self.get_tournament(uid) for uid in self._ids_by_topic(Tournament.Created.TOPIC)]
 
+    @_serialised
     def register_player(
         self, tournament: UUID | str, name: str, player_id: str | None = None,
         recorded_by: dict[str, Any] = LOCAL_RECORDER,
@@ -166,13 +231,14 @@ class FupanApplication(Application):
             self._commit(aggregate)
         return {"id": player_id, "name": name, "tournament_id": str(aggregate.id)}, created
 
+    @_serialised
     def list_players(self, tournament: UUID | str) -> list[dict[str, Any]]:
         return self.get_tournament(tournament)["players"]
 
     @staticmethod
     def _tournament_dict(t: Tournament) -> dict[str, Any]:
         return {
-            "id": str(t.id), "key": t.key, "name": t.name, "game": t.game, "options": t.options,
+            "id": str(t.id), "key": t.key, "name": t.name, "game": t.game, "options": dict(t.options),
             "players": [{"id": pid, "name": name} for pid, name in t.players.items()],
             "matches": [{"id": str(m["id"]), "table": m["table"]} for m in t.matches],
             "version": t.version, "created_at": t.created_on.isoformat(),
@@ -180,6 +246,7 @@ class FupanApplication(Application):
 
     # --- matches --------------------------------------------------------------------------------------
 
+    @_serialised
     def create_match(
         self, tournament: UUID | str, table: str, seats: list[str], first: int = 0,
         options: dict[str, Any] | None = None, recorded_by: dict[str, Any] = LOCAL_RECORDER,
@@ -199,22 +266,23 @@ class FupanApplication(Application):
         self._commit(t, match)
         return self._match_dict(match, t), True
 
+    @_serialised
     def get_match(self, match: UUID | str) -> dict[str, Any]:
-        m = self._get(Match, match, "match", for_write=False)
-        return self._match_dict(m, self._get(Tournament, m.tournament_id, "tournament", for_write=False))
+        m = self._get(Match, match, "match")
+        return self._match_dict(m, self._get(Tournament, m.tournament_id, "tournament"))
 
     @staticmethod
     def _match_dict(m: Match, t: Tournament) -> dict[str, Any]:
         live = m.live_deal
         return {
             "id": str(m.id), "tournament_id": str(m.tournament_id), "table": m.table, "game": m.game,
-            "options": m.options, "seats": list(m.seats), "seat_names": [t.players.get(s, s) for s in m.seats],
+            "options": dict(m.options), "seats": list(m.seats), "seat_names": [t.players.get(s, s) for s in m.seats],
             "first": m.first, "start_chips": m.start_chips, "chips": list(m.chips),
             "status": "over" if m.over else "live", "winner": m.winner,
             "current_deal": str(live["deal_id"]) if live else None,
             "deals": [
                 {"number": d["number"], "deal_id": str(d["deal_id"]), "first": d["first"], "status": d["status"],
-                 "scores": d["scores"], "chips": d["chips"]}
+                 "scores": _copy(d["scores"]), "chips": _copy(d["chips"])}
                 for d in m.deals
             ],
             "version": m.version,
@@ -222,6 +290,7 @@ class FupanApplication(Application):
 
     # --- deals ----------------------------------------------------------------------------------------
 
+    @_serialised
     def start_deal(
         self, *, match: UUID | str | None = None, number: int | None = None, first: int | None = None,
         hands: list[list[str]] | None = None, kitty: list[str] | None = None, seed: str | None = None,
@@ -246,12 +315,12 @@ class FupanApplication(Application):
             game, options, seats = m.game, m.options, list(m.seats)
             if number is None and m.live_deal is not None and hands is not None:
                 # A re-submitted create of the live deal (same hands) is answered with that deal.
-                live = self._get(Deal, m.live_deal["deal_id"], "deal", for_write=False)
+                live = self._get(Deal, m.live_deal["deal_id"], "deal")
                 if [normalize_all(h) for h in hands] == live.setup.hands:
                     number = live.number
             existing_number = self._existing_match_deal(m, number)
             if existing_number is not None:
-                deal = self._get(Deal, deal_id_in_match(m.id, existing_number), "deal", for_write=False)
+                deal = self._get(Deal, deal_id_in_match(m.id, existing_number), "deal")
                 self._check_same(deal, hands, kitty, first, seed)
                 return self._deal_dict(deal), False
             number = len(m.deals) + 1
@@ -324,28 +393,32 @@ class FupanApplication(Application):
             raise Conflict("That deal already exists with a different setup.", "该牌局已存在，且设置不同。",
                            {"deal_id": str(deal.id)}, code="already_exists")
 
+    @_serialised
     def get_deal(self, deal: UUID | str) -> dict[str, Any]:
-        return self._deal_dict(self._get(Deal, deal, "deal", for_write=False))
+        return self._deal_dict(self._get(Deal, deal, "deal"))
 
+    @_serialised
     def list_deals(self) -> list[dict[str, Any]]:
         return [self.get_deal(uid) for uid in self._ids_by_topic(Deal.Created.TOPIC)]
 
+    @_serialised
     def list_match_deals(self, match: UUID | str) -> list[dict[str, Any]]:
-        m = self._get(Match, match, "match", for_write=False)
+        m = self._get(Match, match, "match")
         return [self.get_deal(d["deal_id"]) for d in m.deals]
 
     @staticmethod
     def _deal_dict(d: Deal) -> dict[str, Any]:
         status = d.status()
         return {
-            "id": str(d.id), "game": d.setup.game, "options": d.setup.options, "seats": list(d.setup.seats),
-            "first": d.setup.first, "context": d.setup.context,
+            "id": str(d.id), "game": d.setup.game, "options": dict(d.setup.options), "seats": list(d.setup.seats),
+            "first": d.setup.first, "context": copy.deepcopy(d.setup.context),
             "match_id": str(d.match_id) if d.match_id else None, "number": d.number,
             "status": status, "finished": d.finished, "actions": len(d.actions), "version": d.version,
-            "result": d.result, "digest": d.digest, "seed_commitment": d.seed_commitment, "seed": d.seed,
-            "annotations": list(d.annotations), "created_at": d.created_on.isoformat(),
+            "result": copy.deepcopy(d.result), "digest": d.digest, "seed_commitment": d.seed_commitment,
+            "seed": d.seed, "annotations": [dict(a) for a in d.annotations], "created_at": d.created_on.isoformat(),
         }
 
+    @_serialised
     def record_action(
         self, deal: UUID | str, action: Action, expected_version: int | None = None,
         recorded_by: dict[str, Any] = LOCAL_RECORDER,
@@ -355,8 +428,8 @@ class FupanApplication(Application):
         self._expect(d, expected_version)
         d.record(action, recorded_by)
         answer: dict[str, Any] = {
-            "deal_id": str(d.id), "version": d.version, "step": len(d.actions), "action": d.actions[-1],
-            "status": d.status(), "finished": d.finished, "result": d.result, "digest": d.digest,
+            "deal_id": str(d.id), "version": d.version, "step": len(d.actions), "action": dict(d.actions[-1]),
+            "status": d.status(), "finished": d.finished, "result": copy.deepcopy(d.result), "digest": d.digest,
         }
         if d.finished and d.match_id is not None:
             m = self._get(Match, d.match_id, "match")
@@ -371,6 +444,7 @@ class FupanApplication(Application):
             answer["seed"] = d.seed
         return answer
 
+    @_serialised
     def annotate(
         self, deal: UUID | str, at: int, text: str, author: str, expected_version: int | None = None,
         recorded_by: dict[str, Any] = LOCAL_RECORDER,
@@ -379,7 +453,7 @@ class FupanApplication(Application):
         self._expect(d, expected_version)
         d.annotate(at, text, author, recorded_by)
         self._commit(d)
-        return {"deal_id": str(d.id), "version": d.version, "annotation": d.annotations[-1], "digest": d.digest}
+        return {"deal_id": str(d.id), "version": d.version, "annotation": dict(d.annotations[-1]), "digest": d.digest}
 
     @staticmethod
     def _expect(d: Deal, expected_version: int | None) -> None:
@@ -392,6 +466,7 @@ class FupanApplication(Application):
 
     # --- records: import and export -------------------------------------------------------------------
 
+    @_serialised
     def import_record(self, doc: Any, recorded_by: dict[str, Any] = LOCAL_RECORDER) -> tuple[dict[str, Any], bool]:
         """Store one `fupan.deal/1` record as a deal, all or nothing; the same record again is a no-op.
 
@@ -434,30 +509,35 @@ class FupanApplication(Application):
         self._commit(deal)
         return self._deal_dict(deal), True
 
+    @_serialised
     def export_record(self, deal: UUID | str) -> dict[str, Any]:
         """The deal as a `fupan.deal/1` document with meta, annotations and the closing digest."""
-        d = self._get(Deal, deal, "deal", for_write=False)
-        meta: dict[str, Any] = dict(d.meta)
+        d = self._get(Deal, deal, "deal")
+        meta: dict[str, Any] = copy.deepcopy(d.meta)
         meta.update(deal_id=str(d.id), recorded_at=d.created_on.isoformat())
         if d.match_id is not None:
-            m = self._get(Match, d.match_id, "match", for_write=False)
+            m = self._get(Match, d.match_id, "match")
             meta.update(tournament_id=str(m.tournament_id), match_id=str(m.id), table=m.table, deal_number=d.number)
         if d.seed_commitment is not None:
             meta["seed_commitment"] = d.seed_commitment
             if d.seed is not None:
                 meta["seed"] = d.seed
-        return build_record(d.setup, list(d.actions), d.result, meta=meta, annotations=list(d.annotations),
-                            digest=d.digest)
+        # Deep copies: the aggregate is the cached object itself and callers may change what they get.
+        return copy.deepcopy(build_record(d.setup, list(d.actions), d.result, meta=meta,
+                                          annotations=list(d.annotations), digest=d.digest))
 
+    @_serialised
     def export_match(self, match: UUID | str) -> list[dict[str, Any]]:
-        m = self._get(Match, match, "match", for_write=False)
+        m = self._get(Match, match, "match")
         return [self.export_record(entry["deal_id"]) for entry in m.deals]
 
     # --- history, replay and integrity ----------------------------------------------------------------
 
     def _deal_events(self, deal: UUID | str) -> list[Any]:
-        d = self._get(Deal, deal, "deal", for_write=False)  # also answers "not found" for ids of other kinds
-        return list(self.events.get(d.id))
+        """The deal's stored events; read under the lock, processed (folded, verified) outside it."""
+        with self._command():
+            d = self._get(Deal, deal, "deal")  # also answers "not found" for ids of other kinds
+            return list(self.events.get(d.id, lte=d.version))
 
     def deal_events(self, deal: UUID | str) -> list[dict[str, Any]]:
         """Every stored event of a deal: version, time, recorder, type, digest and payload."""
@@ -520,7 +600,8 @@ class FupanApplication(Application):
     def replay(self, deal: UUID | str, step: int | None = None, viewpoint: str = "referee") -> dict[str, Any]:
         """The table after `step` actions (default: the latest) as `viewpoint` may see it."""
         if step is None:
-            step = len(self._get(Deal, deal, "deal", for_write=False).actions)
+            with self._command():
+                step = len(self._get(Deal, deal, "deal").actions)
         folded = self._replay_frames(deal, viewpoint, range(step, step + 1))
         frame = folded.pop("frames")[0]
         return {**folded, **frame}
@@ -531,6 +612,10 @@ class FupanApplication(Application):
 
 
 _ZH = {"tournament": "赛事", "match": "对局", "deal": "牌局"}
+
+
+def _copy(value: list[int] | None) -> list[int] | None:
+    return None if value is None else list(value)
 
 
 def _plain(value: Any) -> Any:

@@ -17,6 +17,7 @@ import requests
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from api.app import create_app
+from api.cli import KeepAliveHandler
 from domain.application import FupanApplication
 
 # RECORD-FORMAT.md's complete example: seat 2 calls, one bomb (rocket), farmers win → [2, 2, -6].
@@ -85,6 +86,13 @@ def service(db_path: Path) -> Iterator[FupanApplication]:
     app.close()
 
 
+class QuietKeepAliveHandler(KeepAliveHandler):
+    """`fupan serve`'s handler without the per-request log lines."""
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        pass
+
+
 class LiveServer:
     """The real app over HTTP on 127.0.0.1:<free port>, backed by one SQLite file; can be restarted."""
 
@@ -103,7 +111,7 @@ class LiveServer:
     def start(self) -> LiveServer:
         self.service = FupanApplication.for_sqlite(str(self.db_path))
         app = create_app({"FUPAN_APPLICATION": self.service})
-        self._server = make_server("127.0.0.1", 0, app, threaded=True)
+        self._server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietKeepAliveHandler)
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
         self._thread.start()
         return self

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import sqlite3
 from typing import Any
 
 import pytest
@@ -300,3 +301,12 @@ def test_openapi_document_and_local_docs_page(server):
     page = server.get("/api/docs")
     assert page.status_code == 200 and "/api/deals/{deal_id}/replay" in page.text
     assert "<script" not in page.text and "http://" not in page.text and "https://" not in page.text
+
+
+def test_an_unexpected_failure_is_a_500_without_a_traceback(server, db_path, example_record):
+    deal = start_example(server, example_record)
+    with sqlite3.connect(db_path) as conn:  # the store breaks underneath the running server
+        conn.execute("ALTER TABLE stored_events RENAME TO gone")
+    response = server.post(f"/api/deals/{deal}/actions", {"action": example_record["actions"][0]})
+    error = assert_error(response, 500, "internal_error")
+    assert error["details"] == {} and "sqlite" not in response.text.lower()
