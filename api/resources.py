@@ -85,6 +85,7 @@ REPLAY, REPLAY_ALL, VERIFY = s.ReplaySchema(), s.ReplayAllSchema(), s.VerifySche
 RECORD, IMPORT_REPORTS = s.RecordSchema(), s.ImportReportsSchema()
 MANY_TOURNAMENTS, MANY_PLAYERS = s.TournamentSchema(many=True), s.PlayerSchema(many=True)
 MANY_DEALS, MANY_EVENTS = s.DealSchema(many=True), s.EventSchema(many=True)
+MANY_MATCHES = s.MatchSchema(many=True)
 
 tournaments = Blueprint("tournaments", __name__, url_prefix="/api/tournaments")
 matches = Blueprint("matches", __name__, url_prefix="/api/matches")
@@ -141,6 +142,12 @@ def create_match(tournament_id: str) -> tuple[Response, int]:
     match, created = service().create_match(tournament_id, body["table"], body["seats"], body["first"],
                                             body["options"])
     return reply(MATCH, match, 201 if created else 200)
+
+
+@tournaments.get("/<tournament_id>/matches")
+@doc("The tournament's tables with their chips and status", response=MANY_MATCHES, errors=_NOT_FOUND)
+def list_matches(tournament_id: str) -> tuple[Response, int]:
+    return reply(MATCH, service().list_matches(tournament_id), many=True)
 
 
 # --- matches ------------------------------------------------------------------------------------------

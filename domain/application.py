@@ -215,8 +215,8 @@ class FupanApplication(Application):
     def get_tournament(self, tournament: UUID | str) -> dict[str, Any]:
         return self._tournament_dict(self._get(Tournament, tournament, "tournament"))
 
-    @_serialised
     def list_tournaments(self) -> list[dict[str, Any]]:
+        # Not one command: each item takes the lock on its own, so a long listing never blocks recording.
         return [self.get_tournament(uid) for uid in self._ids_by_topic(Tournament.Created.TOPIC)]
 
     @_serialised
@@ -265,6 +265,9 @@ class FupanApplication(Application):
         t.open_match(match.id, table, recorded_by)
         self._commit(t, match)
         return self._match_dict(match, t), True
+
+    def list_matches(self, tournament: UUID | str) -> list[dict[str, Any]]:
+        return [self.get_match(entry["id"]) for entry in self.get_tournament(tournament)["matches"]]
 
     @_serialised
     def get_match(self, match: UUID | str) -> dict[str, Any]:
@@ -397,14 +400,11 @@ class FupanApplication(Application):
     def get_deal(self, deal: UUID | str) -> dict[str, Any]:
         return self._deal_dict(self._get(Deal, deal, "deal"))
 
-    @_serialised
     def list_deals(self) -> list[dict[str, Any]]:
         return [self.get_deal(uid) for uid in self._ids_by_topic(Deal.Created.TOPIC)]
 
-    @_serialised
     def list_match_deals(self, match: UUID | str) -> list[dict[str, Any]]:
-        m = self._get(Match, match, "match")
-        return [self.get_deal(d["deal_id"]) for d in m.deals]
+        return [self.get_deal(d["deal_id"]) for d in self.get_match(match)["deals"]]
 
     @staticmethod
     def _deal_dict(d: Deal) -> dict[str, Any]:
@@ -526,10 +526,8 @@ class FupanApplication(Application):
         return copy.deepcopy(build_record(d.setup, list(d.actions), d.result, meta=meta,
                                           annotations=list(d.annotations), digest=d.digest))
 
-    @_serialised
     def export_match(self, match: UUID | str) -> list[dict[str, Any]]:
-        m = self._get(Match, match, "match")
-        return [self.export_record(entry["deal_id"]) for entry in m.deals]
+        return [self.export_record(entry["deal_id"]) for entry in self.get_match(match)["deals"]]
 
     # --- history, replay and integrity ----------------------------------------------------------------
 

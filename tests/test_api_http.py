@@ -6,9 +6,11 @@ import copy
 import hashlib
 import json
 import sqlite3
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
+import requests
 from conftest import EXAMPLE_SCORES, LiveServer
 
 from domain.dealing import deal_from_seed
@@ -103,6 +105,7 @@ def test_record_a_deal_end_to_end_and_replay_it_identically_after_a_restart(serv
     assert server.get(f"/api/matches/{match}").json() == state
     assert server.get(f"/api/deals/{deal}/verify").json()["ok"]
     assert [t["id"] for t in server.get("/api/tournaments").json()] == [tournament]
+    assert server.get(f"/api/tournaments/{tournament}/matches").json() == [state]
 
 
 def test_events_carry_version_time_recorder_and_digest(server, example_record):
@@ -310,3 +313,14 @@ def test_an_unexpected_failure_is_a_500_without_a_traceback(server, db_path, exa
     response = server.post(f"/api/deals/{deal}/actions", {"action": example_record["actions"][0]})
     error = assert_error(response, 500, "internal_error")
     assert error["details"] == {} and "sqlite" not in response.text.lower()
+
+
+def test_racing_clients_store_an_action_once(server, example_record):
+    """Eight scorers send the same first action at once: one is stored, the others are refused."""
+    deal = start_example(server, example_record)
+    url = f"{server.url}/api/deals/{deal}/actions"
+    body = {"action": example_record["actions"][0], "expected_version": 1}
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        statuses = sorted(pool.map(lambda _: requests.post(url, json=body, timeout=30).status_code, range(8)))
+    assert statuses == [201] + [409] * 7
+    assert event_count(server, deal) == 2
