@@ -1,19 +1,23 @@
-"""Shared fixtures: a real SQLite file, a real HTTP server on a free localhost port, restart helpers.
+"""Shared fixtures: real stores (a SQLite file, a PostgreSQL schema), a real HTTP server, restart helpers.
 
 Nothing of our storage is mocked: the server is werkzeug's, in a thread, serving the real Flask app over a
-real FupanApplication on a real SQLite file in tmp_path.
+real FupanApplication on a real SQLite file in tmp_path or a real PostgreSQL server (tests/postgres_cluster.py).
+Fixtures `store`, `service` and `server` run each test once per backend.
 """
 
 from __future__ import annotations
 
 import copy
+import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from uuid import uuid4
 
 import pytest
 import requests
+from postgres_cluster import Unavailable, application_env, create_schema, drop_schema, postgres_server
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from api.app import create_app
@@ -79,9 +83,56 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "fupan.sqlite"
 
 
+@pytest.fixture(scope="session")
+def postgres_params() -> Iterator[dict[str, str]]:
+    try:
+        with postgres_server() as params:
+            yield params
+    except Unavailable as error:
+        if os.environ.get("FUPAN_REQUIRE_POSTGRES") == "1":
+            pytest.fail(f"PostgreSQL is required here: {error}")
+        pytest.skip(f"no PostgreSQL server: {error}")
+
+
+class Store:
+    """Where one test's events live: a SQLite file, or a schema of its own on the PostgreSQL server."""
+
+    def __init__(self, backend: str, env: dict[str, str]):
+        self.backend = backend
+        self.env = env
+
+    @classmethod
+    def sqlite(cls, path: Path) -> Store:
+        return cls("sqlite", {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(path)})
+
+    def open(self) -> FupanApplication:
+        return FupanApplication(env=self.env)
+
+    def stored_events(self) -> list[tuple[str, int, str]]:
+        """(originator id, version, topic) of every stored event, read back through a fresh application."""
+        app = self.open()
+        try:
+            return [(str(n.originator_id), n.originator_version, n.topic)
+                    for n in app.recorder.select_notifications(1, 10**9)]
+        finally:
+            app.close()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store(request: pytest.FixtureRequest, db_path: Path) -> Iterator[Store]:
+    if request.param == "sqlite":
+        yield Store.sqlite(db_path)
+        return
+    params = request.getfixturevalue("postgres_params")
+    schema = f"t_{uuid4().hex[:16]}"
+    create_schema(params, schema)
+    yield Store("postgres", application_env(params, schema))
+    drop_schema(params, schema)
+
+
 @pytest.fixture
-def service(db_path: Path) -> Iterator[FupanApplication]:
-    app = FupanApplication.for_sqlite(str(db_path))
+def service(store: Store) -> Iterator[FupanApplication]:
+    app = store.open()
     yield app
     app.close()
 
@@ -94,10 +145,10 @@ class QuietKeepAliveHandler(KeepAliveHandler):
 
 
 class LiveServer:
-    """The real app over HTTP on 127.0.0.1:<free port>, backed by one SQLite file; can be restarted."""
+    """The real app over HTTP on 127.0.0.1:<free port>, backed by one store; can be restarted."""
 
-    def __init__(self, db_path: Path):
-        self.db_path = db_path
+    def __init__(self, store: Store | Path):
+        self.store = store if isinstance(store, Store) else Store.sqlite(store)
         self.service: FupanApplication | None = None
         self._server: BaseWSGIServer | None = None
         self._thread: threading.Thread | None = None
@@ -109,7 +160,7 @@ class LiveServer:
         return f"http://127.0.0.1:{self._server.server_port}"
 
     def start(self) -> LiveServer:
-        self.service = FupanApplication.for_sqlite(str(self.db_path))
+        self.service = self.store.open()
         app = create_app({"FUPAN_APPLICATION": self.service})
         self._server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietKeepAliveHandler)
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
@@ -144,7 +195,7 @@ class LiveServer:
 
 
 @pytest.fixture
-def server(db_path: Path) -> Iterator[LiveServer]:
-    live = LiveServer(db_path).start()
+def server(store: Store) -> Iterator[LiveServer]:
+    live = LiveServer(store).start()
     yield live
     live.stop()

@@ -1,4 +1,4 @@
-"""The HTTP API over a real socket (requests → werkzeug → Flask → eventsourcing → a SQLite file)."""
+"""The HTTP API over a real socket (requests → werkzeug → Flask → eventsourcing → SQLite file / PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 import requests
-from conftest import EXAMPLE_SCORES, LiveServer
+from conftest import EXAMPLE_SCORES, LiveServer, Store
 
 from domain.dealing import deal_from_seed
 from domain.games import get_engine
@@ -306,13 +306,26 @@ def test_openapi_document_and_local_docs_page(server):
     assert "<script" not in page.text and "http://" not in page.text and "https://" not in page.text
 
 
-def test_an_unexpected_failure_is_a_500_without_a_traceback(server, db_path, example_record):
+def test_an_unexpected_failure_is_a_500_without_a_traceback(server, example_record):
     deal = start_example(server, example_record)
-    with sqlite3.connect(db_path) as conn:  # the store breaks underneath the running server
-        conn.execute("ALTER TABLE stored_events RENAME TO gone")
+    break_the_store(server.store)  # the store breaks underneath the running server
     response = server.post(f"/api/deals/{deal}/actions", {"action": example_record["actions"][0]})
     error = assert_error(response, 500, "internal_error")
-    assert error["details"] == {} and "sqlite" not in response.text.lower()
+    assert error["details"] == {}
+    assert "sqlite" not in response.text.lower() and "psycopg" not in response.text.lower()
+
+
+def break_the_store(store: Store) -> None:
+    if store.backend == "sqlite":
+        with sqlite3.connect(store.env["SQLITE_DBNAME"]) as conn:
+            conn.execute("ALTER TABLE stored_events RENAME TO gone")
+        return
+    import psycopg
+
+    env = store.env
+    with psycopg.connect(host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"], user=env["POSTGRES_USER"],
+                         password=env["POSTGRES_PASSWORD"], dbname=env["POSTGRES_DBNAME"], autocommit=True) as conn:
+        conn.execute(f'ALTER TABLE "{env["POSTGRES_SCHEMA"]}".fupan_events RENAME TO gone')
 
 
 def test_racing_clients_store_an_action_once(server, example_record):

@@ -1,5 +1,6 @@
-"""The event store and application service on a real SQLite file: aggregates, atomic saves, conflicts,
-hash chains, commit–reveal dealing, chip tables, import/export and the CLI's import/export verbs."""
+"""The event store and application service on real stores (a SQLite file, a PostgreSQL server): aggregates,
+atomic saves, conflicts, hash chains, commit–reveal dealing, chip tables, import/export and the CLI's
+import/export verbs."""
 
 from __future__ import annotations
 
@@ -7,8 +8,6 @@ import copy
 import dataclasses
 import hashlib
 import json
-import sqlite3
-from pathlib import Path
 from typing import Any
 from uuid import UUID
 
@@ -25,13 +24,6 @@ from domain.games import get_engine
 from domain.record import fold, parse_record
 
 PLAYERS = ["张三", "李四", "王五"]
-
-
-def stored_events(db_path: Path) -> list[tuple[str, int, str]]:
-    """(originator id, version, topic) of every stored event, straight from the SQLite file."""
-    with sqlite3.connect(db_path) as conn:
-        rows = conn.execute("SELECT originator_id, originator_version, topic FROM stored_events ORDER BY rowid")
-        return [(str(a), b, c) for a, b, c in rows]
 
 
 def open_table(service: FupanApplication, first: int = 2, options: dict[str, Any] | None = None) -> dict:
@@ -51,10 +43,10 @@ def play_example(service: FupanApplication, match: dict, record: dict, first: in
     return answer
 
 
-def test_every_stored_topic_is_explicit_and_stable(service, db_path, example_record):
+def test_every_stored_topic_is_explicit_and_stable(service, store, example_record):
     match = open_table(service)
     play_example(service, match, example_record)
-    topics = {topic for _, _, topic in stored_events(db_path)}
+    topics = {topic for _, _, topic in store.stored_events()}
     assert topics == {
         "fupan:Tournament.Created", "fupan:Tournament.PlayerRegistered", "fupan:Tournament.MatchOpened",
         "fupan:Match.Created", "fupan:Match.DealStarted", "fupan:Match.DealScored",
@@ -72,19 +64,19 @@ def test_a_whole_deal_scores_and_moves_the_chips(service, example_record):
     assert state["current_deal"] is None
 
 
-def test_the_deals_end_and_the_chips_are_one_save(service, db_path, example_record):
+def test_the_deals_end_and_the_chips_are_one_save(service, store, example_record):
     """The last action, Finished and Match.DealScored land in the same transaction (consecutive rows)."""
     match = open_table(service)
     play_example(service, match, example_record)
-    topics = [topic for _, _, topic in stored_events(db_path)]
+    topics = [topic for _, _, topic in store.stored_events()]
     assert topics[-3:] == ["fupan:Deal.ActionRecorded", "fupan:Deal.Finished", "fupan:Match.DealScored"]
 
 
-def test_a_refused_action_stores_nothing(service, db_path, example_record):
+def test_a_refused_action_stores_nothing(service, store, example_record):
     match = open_table(service)
     deal, _ = service.start_deal(match=match["id"], hands=example_record["hands"], kitty=example_record["kitty"],
                                  first=2)
-    before = stored_events(db_path)
+    before = store.stored_events()
     for action, code in [
         ({"seat": 0, "type": "call"}, "not_your_turn"),
         ({"seat": 2, "type": "play", "cards": ["S3"]}, "bad_bid"),
@@ -94,26 +86,26 @@ def test_a_refused_action_stores_nothing(service, db_path, example_record):
         with pytest.raises(IllegalAction) as refused:
             service.record_action(deal["id"], action)
         assert refused.value.code == code
-    assert stored_events(db_path) == before
+    assert store.stored_events() == before
     assert service.get_deal(deal["id"])["version"] == 1
 
 
-def test_expected_version_guards_against_stale_clients(service, db_path, example_record):
+def test_expected_version_guards_against_stale_clients(service, store, example_record):
     match = open_table(service)
     deal, _ = service.start_deal(match=match["id"], hands=example_record["hands"], kitty=example_record["kitty"],
                                  first=2)
     service.record_action(deal["id"], example_record["actions"][0], expected_version=1)
-    before = stored_events(db_path)
+    before = store.stored_events()
     with pytest.raises(Conflict) as stale:
         service.record_action(deal["id"], example_record["actions"][1], expected_version=1)
     assert stale.value.details == {"expected_version": 1, "version": 2}
-    assert stored_events(db_path) == before
+    assert store.stored_events() == before
 
 
-def test_a_concurrent_write_from_another_process_is_a_conflict(db_path, example_record):
-    """Two application objects on one file stand for two server processes; the slower write loses."""
-    first = FupanApplication.for_sqlite(str(db_path))
-    second = FupanApplication.for_sqlite(str(db_path))
+def test_a_concurrent_write_from_another_process_is_a_conflict(store, example_record):
+    """Two application objects on one store stand for two server processes; the slower write loses."""
+    first = store.open()
+    second = store.open()
     try:
         match = open_table(first)
         deal, _ = first.start_deal(match=match["id"], hands=example_record["hands"], kitty=example_record["kitty"],
@@ -122,11 +114,11 @@ def test_a_concurrent_write_from_another_process_is_a_conflict(db_path, example_
         assert second.get_deal(deal["id"])["version"] == 1
         loaded_by_second = second.repository.get(UUID(deal["id"]))
         first.record_action(deal["id"], example_record["actions"][0])
-        before = stored_events(db_path)
+        before = store.stored_events()
         loaded_by_second.record(example_record["actions"][0], {"role": "local", "token_id": None})
         with pytest.raises(Conflict):
             second._commit(loaded_by_second)
-        assert stored_events(db_path) == before
+        assert store.stored_events() == before
         # The second process catches up from the store and carries on.
         assert second.record_action(deal["id"], example_record["actions"][1])["version"] == 3
     finally:
@@ -228,7 +220,7 @@ def test_hash_chain_covers_every_event_and_detects_tampering(service, example_re
     assert service.export_record(deal_id)["digest"] == events[-1].digest
 
 
-def test_seeded_deal_commits_then_reveals(service, db_path):
+def test_seeded_deal_commits_then_reveals(service):
     match = open_table(service, first=0)
     deal, _ = service.start_deal(match=match["id"], seed="公开的种子")
     commitment = hashlib.sha256("公开的种子".encode()).hexdigest()
@@ -312,8 +304,8 @@ def test_import_export_round_trip(service, example_record):
     assert exported == example_record
 
 
-def test_import_refuses_a_bad_record_and_stores_nothing(service, db_path, example_record):
-    before = stored_events(db_path)
+def test_import_refuses_a_bad_record_and_stores_nothing(service, store, example_record):
+    before = store.stored_events()
     bad = copy.deepcopy(example_record)
     bad["actions"][17]["cards"] = ["D5", "SJ"]  # not a 斗地主 pattern
     with pytest.raises(IllegalAction) as refused:
@@ -329,7 +321,7 @@ def test_import_refuses_a_bad_record_and_stores_nothing(service, db_path, exampl
     with pytest.raises(IllegalAction) as mismatch:
         service.import_record(wrong)
     assert mismatch.value.code == "result_mismatch"
-    assert stored_events(db_path) == before
+    assert store.stored_events() == before
 
 
 def test_cli_import_and_export(tmp_path, db_path, example_record, capsys):
