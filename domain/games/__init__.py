@@ -5,8 +5,9 @@ from __future__ import annotations
 from domain.engine import RulesEngine
 from domain.errors import IllegalAction
 from domain.games.doudizhu import DoudizhuEngine
+from domain.games.shengji import ShengjiEngine
 
-ENGINES: dict[str, RulesEngine] = {engine.game: engine for engine in (DoudizhuEngine(),)}
+ENGINES: dict[str, RulesEngine] = {engine.game: engine for engine in (DoudizhuEngine(), ShengjiEngine())}
 
 
 def get_engine(game: object) -> RulesEngine:
