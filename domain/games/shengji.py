@@ -888,9 +888,10 @@ class ShengjiEngine:
             big = [0, 0]
             big[winner] = max(2, big_points(points)[1]) if takeover else 2
         else:
-            scored = 80 if ended_by == "kitty_mishandled" else points  # "自动下台，对方上台" → P = 80 [REC]
-            takeover, steps = level_change(scored, table)
-            dealer_big, attacker_big = big_points(scored)
+            if ended_by == "kitty_mishandled":
+                points = 80  # "自动下台，对方上台" → scored as P = 80 [REC]
+            takeover, steps = level_change(points, table)
+            dealer_big, attacker_big = big_points(points)
             big = [0, 0]
             big[dealer_team], big[attackers] = dealer_big, attacker_big
             winner = attackers if takeover else dealer_team
@@ -899,7 +900,7 @@ class ShengjiEngine:
         passed_ace = new_levels[gaining] + steps > TOP_LEVEL
         new_levels[gaining] = min(TOP_LEVEL, new_levels[gaining] + steps)
         match_winner = None
-        if passed_ace or (steps and new_levels[gaining] >= options["sj.goalLevel"]):
+        if passed_ace or state.levels[gaining] < options["sj.goalLevel"] <= new_levels[gaining]:
             match_winner = gaining  # passing A, or reaching the goal level (§3.11, §3.14a.10)
         elif ended_by in ("revoke", "miscount") and options["sj.revokeEndsMatch"]:
             match_winner = winner
