@@ -624,6 +624,15 @@ class ShengjiEngine:
         assert shape is not None and order is not None
         size = shape.size
         if len(cards) != size:
+            lead = state.trick[0]
+            if "attempted" in lead:
+                raise _illegal(
+                    "wrong_card_count",
+                    f"The throw {lead['attempted']} failed (seat(s) {lead['blockers']} can beat part of it), so only "
+                    f"{lead['cards']} was led: follow with exactly {size} card(s) (§3.6).",
+                    f"甩牌 {lead['attempted']} 失败（座位 {lead['blockers']} 能管住其中一部分），"
+                    f"实际只出了 {lead['cards']}：跟牌必须正好 {size} 张。",
+                    expected=size, got=len(cards), failed_throw=lead["attempted"])
             raise _illegal("wrong_card_count", f"Follow with exactly {size} card(s), as many as were led (§3.7).",
                            f"跟牌必须正好 {size} 张，与首家相同。", expected=size, got=len(cards))
         suit_of = order.suit

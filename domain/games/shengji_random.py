@@ -92,22 +92,23 @@ def random_lead(state: ShengjiState, seat: int, rng: random.Random) -> list[str]
     by_suit: dict[int, list[str]] = {}
     for code in hand:
         by_suit.setdefault(suit_of[code], []).append(code)
-    suit = rng.choice(sorted(by_suit))
-    cards = by_suit[suit]
-    components = decompose(cards, value)
+    parts = {suit: decompose(cards, value) for suit, cards in by_suit.items()}
+    pairs = [p for ps in parts.values() for p in ps if p.pairs == 1]
+    tractors = [p for ps in parts.values() for p in ps if p.pairs >= 2]
     roll = rng.random()
-    if roll < 0.4 or len(cards) == 1:
-        return [rng.choice(hand)]
-    multi = [c for c in components if c.pairs]
-    if roll < 0.75 and multi:
-        part = rng.choice(multi)
+    if roll < 0.25 and tractors:
+        part = rng.choice(tractors)
         if part.pairs > 2 and rng.random() < 0.5:  # a shorter piece of a long tractor
             size = rng.randint(2, part.pairs)
             start = rng.randint(0, part.pairs - size)
             return list(part.cards[2 * start: 2 * (start + size)])
         return list(part.cards)
-    if len(components) < 2:
-        return list(components[0].cards)
+    if roll < 0.45 and pairs:
+        return list(rng.choice(pairs).cards)
+    suit = rng.choice(sorted(by_suit))
+    components = parts[suit]
+    if roll < 0.75 or len(components) < 2:
+        return [rng.choice(hand)]
     holdings = [[c for c in state.hands[s] if suit_of[c] == suit] for s in range(4) if s != seat]
     safe = [c for c in components if not any(beats_component(c, h, value) for h in holdings)]
     pool = safe if len(safe) >= 2 and rng.random() < 0.5 else components
