@@ -142,6 +142,19 @@ def test_v3_tractors(cards, tractor):
         assert [p.pairs for p in parts] == [tractor]
 
 
+def test_throw_decomposition_with_equal_off_level_pairs_takes_the_longest_tractor_listed_first():
+    # §3.14a.3: AA ♣TT ♥TT ♠TT (trump ♠): the tractor AA ♣TT ♠TT, then the pair ♥TT.
+    parts = decompose(["SA", "SA", "C10", "C10", "H10", "H10", "S10", "S10"], order_for(10, "S").value)
+    assert [(p.pairs, sorted(set(p.cards))) for p in parts] == [(3, ["C10", "S10", "SA"]), (1, ["H10"])]
+
+
+def test_the_buried_cards_are_hidden_from_the_public_action_log():
+    assert ENGINE.public_action({"seat": 2, "type": "bury", "cards": ["S3"] * 8}) == {"seat": 2, "type": "bury",
+                                                                                       "count": 8}
+    play_action = {"seat": 2, "type": "play", "cards": ["S3"]}
+    assert ENGINE.public_action(play_action) == play_action
+
+
 def test_tractor_chain_when_the_level_is_ace_runs_from_trump_king_to_the_off_level_pair():
     value = order_for(14, "S").value
     assert [p.pairs for p in decompose(["SK", "SK", "HA", "HA"], value)] == [2]

@@ -287,6 +287,12 @@ class ShengjiEngine:
 
     # -- actions -------------------------------------------------------------------------------------------
 
+    def public_action(self, action: Action) -> Action:
+        """What the table sees of an action: all of it, except the cards the dealer buries (§3.5)."""
+        if action.get("type") == "bury":
+            return {"seat": action["seat"], "type": "bury", "count": len(action.get("cards", []))}
+        return dict(action)
+
     def normalize_action(self, action: Action) -> Action:
         if not isinstance(action, dict):
             raise _illegal("bad_action", "An action must be an object.", "动作必须是对象。")
