@@ -11,6 +11,7 @@ from api.errors import register_error_handlers
 from api.openapi import docs
 from api.resources import BLUEPRINTS
 from domain.application import FupanApplication
+from replay_ui import BLUEPRINTS as VIEWER_BLUEPRINTS
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -37,6 +38,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             service = FupanApplication(env=config.get("FUPAN_ENV"))
     app.extensions["fupan"] = service
     register_error_handlers(app)
-    for blueprint in (*BLUEPRINTS, docs):
+    for blueprint in (*BLUEPRINTS, docs, *VIEWER_BLUEPRINTS):
         app.register_blueprint(blueprint)
     return app

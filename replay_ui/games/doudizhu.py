@@ -1,0 +1,123 @@
+"""斗地主 in words: 叫地主/不叫/抢地主/不抢, 明牌, plays with their pattern (单顺, 炸弹 …), fouls, the outcome.
+
+Only the filtered frame is read (the action and the engine's view for the chosen viewpoint), never the deal
+itself, so a description cannot carry a card the viewpoint may not see.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from replay_ui.cards import cards_text
+from replay_ui.i18n import text
+from replay_ui.notation import Frame, Notation, join, say
+
+
+def _pattern_of(view: dict[str, Any], seat: int) -> dict[str, Any] | None:
+    """The pattern the engine read for `seat`'s play that led to this view (current round, else the one it closed)."""
+    for plays in (view["round"]["plays"], view.get("last_round") or []):
+        if plays and plays[-1].get("seat") == seat and plays[-1].get("type") == "play":
+            return plays[-1].get("pattern")
+    return None
+
+
+def _play(who: str, cards: list[str], view: dict[str, Any], seat: int) -> Notation:
+    pattern = _pattern_of(view, seat) or {"zh": "", "en": "", "kind": ""}
+    tags = ["play"] + ([pattern["kind"]] if pattern["kind"] in ("bomb", "rocket") else [])
+    return say("n.play", tags, who=who, cards=lambda lang: cards_text(cards, lang),
+               pattern=lambda lang: pattern["zh" if lang == "zh" else "en"])
+
+
+def _bid_pass_key(previous: Frame | None) -> str:
+    """不叫 before anyone called, 不抢 after (the rob round)."""
+    bids = previous["view"]["bidding"] if previous else []
+    return "n.norob" if any(b["type"] == "call" for b in bids) else "n.nocall"
+
+
+def _action(frame: Frame, previous: Frame | None, names: list[str]) -> Notation:
+    action, view = frame["action"], frame["view"]
+    seat, kind = action["seat"], action["type"]
+    who = names[seat]
+    was_bidding = previous is None or previous["view"]["phase"] == "bidding"
+    if kind == "call":
+        return say("n.call", ["bid"], who=who)
+    if kind == "rob":
+        return say("n.rob", ["bid"], who=who)
+    if kind == "pass":
+        return say(_bid_pass_key(previous), ["bid"], who=who) if was_bidding else say("n.pass", ["pass"], who=who)
+    if kind == "play":
+        return _play(who, action["cards"], view, seat)
+    if kind == "reveal":
+        factor = next((r["factor"] for r in reversed(view["reveals"]) if r["seat"] == seat), 1)
+        if action["stage"] == "deal":
+            return say("n.reveal.deal", ["reveal"], who=who, received=action["received"], factor=factor)
+        stage = "reveal." + action["stage"]
+        return say("n.reveal", ["reveal"], who=who, factor=factor,
+                   stage=lambda lang: text(stage, lang))
+    if kind == "foul":
+        key = "n.foul.penalty" if action.get("penalty") else "n.foul"
+        return say(key, ["foul"], who=who, code=action["code"], note=action.get("note", ""),
+                   penalty=action.get("penalty", 0))
+    if kind == "timeout":
+        return _timeout(who, seat, frame, previous, was_bidding)
+    raise ValueError(f"unknown 斗地主 action type {kind!r}")  # the engine refuses these before they are stored
+
+
+def _timeout(who: str, seat: int, frame: Frame, previous: Frame | None, was_bidding: bool) -> Notation:
+    """A timeout is a pass in bidding and when following, the lowest single when leading [REC]."""
+    if was_bidding:
+        key = _bid_pass_key(previous)
+        return say("n.timeout.bid", ["bid"], who=who, bid=lambda lang: text(
+            "bid.norob" if key == "n.norob" else "bid.nocall", lang))
+    before = len(previous["view"]["seats"][seat]["played"]) if previous else 0
+    played = frame["view"]["seats"][seat]["played"][before:]
+    if played:
+        return say("n.timeout.play", ["play"], who=who, cards=lambda lang: cards_text(played, lang))
+    return say("n.timeout.pass", ["pass"], who=who)
+
+
+def describe(frame: Frame, previous: Frame | None, names: list[str]) -> Notation:
+    if frame["action"] is None:
+        return say("n.dealt")
+    step = _action(frame, previous, names)
+    view = frame["view"]
+    clauses: list[Notation] = []
+    before = previous["view"] if previous else None
+    if view["landlord"] is not None and (before is None or before["landlord"] is None):
+        kitty = view["kitty"] or []
+        clauses.append(say("n.landlord", ["landlord"], who=names[view["landlord"]],
+                           kitty=lambda lang: cards_text(kitty, lang)))
+    if view["phase"] == "finished" and (before is None or before["phase"] != "finished"):
+        clauses.append(_outcome(view, names))
+    return join(step, *clauses)
+
+
+def _outcome(view: dict[str, Any], names: list[str]) -> Notation:
+    result = view["result"] or {}
+    if result.get("redeal"):
+        return say("n.redeal", ["end"])
+    keys = ["n.end.landlord" if result.get("landlord_won") else "n.end.farmers"]
+    tags = ["end"]
+    if result.get("spring"):
+        keys.append("n.end.spring")
+        tags.append("spring")
+    if result.get("anti_spring"):
+        keys.append("n.end.antiSpring")
+        tags.append("spring")
+
+    def outcome(lang: str) -> str:
+        return text("n.comma", lang).join(text(key, lang) for key in keys)
+
+    return say("n.end", tags, who=names[result["winner"]], outcome=outcome)
+
+
+def summarize(view: dict[str, Any], names: list[str]) -> list[Notation]:
+    """The record's outcome: who was landlord, who won (春天?), and the 倍数 with its factors."""
+    lines: list[Notation] = []
+    if view["landlord"] is not None:
+        lines.append(say("n.summary.landlord", who=names[view["landlord"]], first=names[view["first"]]))
+    if view["result"] is not None:
+        lines.append(_outcome(view, names))
+    if view["landlord"] is not None:
+        lines.append(say("n.summary.multipliers", **view["multipliers"]))
+    return lines

@@ -1,0 +1,59 @@
+"""Steps in words — the shared vocabulary of the timeline and the printable record, in Chinese and English."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from replay_ui.cards import cards_text
+from replay_ui.i18n import text
+
+Frame = dict[str, Any]
+
+
+@dataclass
+class Notation:
+    """One step in words, in both languages, with tags the timeline marks (bomb, foul, reveal, end …)."""
+
+    zh: str
+    en: str
+    tags: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"zh": self.zh, "en": self.en, "tags": list(self.tags)}
+
+
+Describer = Callable[[Frame, "Frame | None", list[str]], Notation]
+Summarizer = Callable[[dict[str, Any], list[str]], list[Notation]]
+
+
+def say(key: str, tags: list[str] | None = None, **params: Any) -> Notation:
+    """A notation from one i18n key; `params` values may be callables of the language (card lists, names)."""
+    def fill(lang: str) -> str:
+        return text(key, lang, **{k: v(lang) if callable(v) else v for k, v in params.items()})
+
+    return Notation(fill("zh"), fill("en"), list(tags or []))
+
+
+def join(first: Notation, *more: Notation) -> Notation:
+    """Consecutive clauses of one step: '王芳 叫地主；王芳 成为地主，底牌 …'."""
+    zh = text("n.sep", "zh").join([first.zh, *(n.zh for n in more)])
+    en = text("n.sep", "en").join([first.en, *(n.en for n in more)])
+    return Notation(zh, en, [tag for n in (first, *more) for tag in n.tags])
+
+
+def generic_describe(frame: Frame, previous: Frame | None, names: list[str]) -> Notation:
+    """Any game: who did what, with the cards if the action names any."""
+    action = frame["action"]
+    if action is None:
+        return say("n.dealt")
+    seat = action.get("seat")
+    who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "—"
+    cards = action.get("cards") or []
+    return say("n.generic", who=who, type=str(action.get("type", "")), cards=lambda lang: cards_text(cards, lang))
+
+
+def generic_summarize(view: dict[str, Any], names: list[str]) -> list[Notation]:
+    """No game-specific outcome lines: the record's score table says who gained what."""
+    return []

@@ -1,0 +1,139 @@
+/* plotly charts: chips after each deal (match page) and the standings with their progression by round
+ * (standings page). plotly.js is the copy shipped in the installed `plotly` Python package. */
+(function () {
+  "use strict";
+
+  const F = window.Fupan;
+  const t = F.t;
+  const esc = F.esc;
+  const COLOURS = ["#c0392b", "#1f6f8b", "#d68910", "#6c3483", "#1e8449", "#7f8c8d"];
+
+  function layout(extra) {
+    return Object.assign(
+      {
+        font: F.plotlyFont, margin: { l: 48, r: 16, t: 12, b: 48 }, height: 340,
+        paper_bgcolor: "rgba(0,0,0,0)", plot_bgcolor: "#fbfaf7", hovermode: "x unified",
+        legend: { orientation: "h", y: -0.2 },
+      },
+      extra,
+    );
+  }
+
+  /* --- match: chips after each deal -------------------------------------------------------------------- */
+
+  function chipsChart() {
+    const host = document.getElementById("chips-chart");
+    const data = JSON.parse(document.getElementById("chips-data").textContent);
+    const labels = data.numbers.map((n) => (n === 0 ? t("chart.start") : t("match.dealN", { n })));
+    const traces = data.names.map((name, seat) => ({
+      x: labels, y: data.series[seat], name, type: "scatter", mode: "lines+markers",
+      line: { color: COLOURS[seat % COLOURS.length], width: 3, shape: "linear" }, marker: { size: 7 },
+    }));
+    const shapes = [];
+    const annotations = [];
+    if (data.target) {
+      shapes.push({
+        type: "line", xref: "paper", x0: 0, x1: 1, y0: data.target, y1: data.target,
+        line: { color: "#b3261e", width: 1.5, dash: "dash" },
+      });
+      annotations.push({
+        xref: "paper", x: 1, xanchor: "right", y: data.target, yanchor: "bottom", showarrow: false,
+        text: `${t("chart.target")} ${data.target}`, font: { color: "#b3261e" },
+      });
+    }
+    window.Plotly.react(host, traces, layout({
+      shapes, annotations, yaxis: { title: { text: t("chart.chips") }, zeroline: true, gridcolor: "#e6e2d8" },
+      xaxis: { type: "category", gridcolor: "#eeeae0" },
+    }), F.plotlyConfig);
+  }
+
+  /* --- standings ------------------------------------------------------------------------------------- */
+
+  function localized(entry) {
+    return F.lang() === "en" ? entry.en || entry.zh || entry.code : entry.zh || entry.en || entry.code;
+  }
+
+  function standingsTable(standings) {
+    const tiebreaks = standings.tiebreaks || [];
+    const head = `<thead><tr><th class="num">${esc(t("col.rank"))}</th><th>${esc(t("col.player"))}</th>` +
+      `<th class="num">${esc(t("col.total"))}</th>` +
+      tiebreaks.map((tb) => `<th class="num" title="${esc(tb.code)}">${esc(localized(tb))}</th>`).join("") +
+      `<th class="num">${esc(t("col.matches"))}</th></tr></thead>`;
+    const body = standings.rows
+      .map((row) => `<tr class="rank-${row.rank}"><td class="num rank">${esc(row.rank)}</td><td>${esc(row.name)}</td>` +
+        `<td class="num"><b>${esc(row.total)}</b></td>` +
+        (row.tiebreak_values || []).map((value) => `<td class="num">${esc(value)}</td>`).join("") +
+        `<td class="num">${esc((row.matches || []).length)}</td></tr>`)
+      .join("");
+    document.getElementById("standings-table").innerHTML = head + `<tbody>${body}</tbody>`;
+    const meta = [];
+    if (standings.as_of) meta.push(t("standings.asOf", { when: standings.as_of }));
+    if (standings.format) meta.push(t("standings.format", { format: standings.format }));
+    document.getElementById("standings-meta").textContent = meta.join(" · ");
+  }
+
+  function progressionChart(standings) {
+    const rounds = standings.progression || [];
+    if (!rounds.length) return false;
+    const labels = rounds.map((round) => round.label || `${t("chart.round")} ${round.round}`);
+    const players = new Map();
+    rounds.forEach((round, index) => {
+      round.rows.forEach((row) => {
+        if (!players.has(row.player_id)) {
+          players.set(row.player_id, { name: row.name, totals: Array(rounds.length).fill(null), ranks: Array(rounds.length).fill(null) });
+        }
+        const player = players.get(row.player_id);
+        player.totals[index] = row.total;
+        player.ranks[index] = row.rank;
+      });
+    });
+    const traces = Array.from(players.values()).map((player, index) => ({
+      x: labels, y: player.totals, customdata: player.ranks, name: player.name, type: "scatter",
+      mode: "lines+markers", line: { color: COLOURS[index % COLOURS.length], width: 3 },
+      hovertemplate: `%{y} (${esc(t("col.rank"))} %{customdata})<extra>${esc(player.name)}</extra>`,
+    }));
+    window.Plotly.react(document.getElementById("standings-chart"), traces, layout({
+      yaxis: { title: { text: t("col.total") }, gridcolor: "#e6e2d8" }, xaxis: { type: "category" },
+    }), F.plotlyConfig);
+    return true;
+  }
+
+  async function standingsPage(host) {
+    const status = document.getElementById("standings-status");
+    let standings;
+    try {
+      standings = await F.getJSON(host.dataset.url);
+    } catch (error) {
+      // 404 until the projections serve standings for this tournament: say so, never invent a table.
+      const missing = error.status === 404;
+      const paint = () => {
+        status.textContent = missing ? t("standings.unavailable") : t("error.load", { detail: error.message });
+      };
+      status.className = missing ? "empty-state" : "error";
+      status.dataset.state = missing ? "unavailable" : "error";
+      paint();
+      document.addEventListener("fupan:lang", paint);
+      return null;
+    }
+    status.hidden = true;
+    document.getElementById("standings-table-panel").hidden = false;
+    standingsTable(standings);
+    document.getElementById("standings-chart-panel").hidden = !progressionChart(standings);
+    return standings;
+  }
+
+  if (document.getElementById("chips-chart")) {
+    chipsChart();
+    document.addEventListener("fupan:lang", chipsChart);
+  }
+  const standingsHost = document.getElementById("standings");
+  if (standingsHost) {
+    standingsPage(standingsHost).then((standings) => {
+      if (!standings) return;
+      document.addEventListener("fupan:lang", () => {
+        standingsTable(standings);
+        progressionChart(standings);
+      });
+    });
+  }
+})();

@@ -1,0 +1,257 @@
+/* The deal viewer: loads one viewpoint's frames, steps through them, keeps the URL a deep link.
+ *
+ * Game-agnostic. The table itself is drawn by the game's renderer, Fupan.games[game] (static/games/*.js),
+ * falling back to Fupan.games.generic. A renderer is an object with render(ctx), where ctx carries the
+ * frame (the engine's view for this viewpoint, the action, the step in words), the previous frame, the
+ * seat names and two elements to fill: ctx.table and ctx.info.
+ *
+ * Hidden cards: frames come from /ui-api/deals/<id>/frames?viewpoint=…, filtered on the server. Changing
+ * the viewpoint drops the frames held so far and fetches the new viewpoint's, so the page never keeps a
+ * view it was not asked for.
+ */
+(function () {
+  "use strict";
+
+  const F = window.Fupan;
+  const boot = JSON.parse(document.getElementById("deal-boot").textContent);
+  const renderer = F.games[boot.game] || F.games.generic;
+  const $ = (id) => document.getElementById(id);
+  const el = {
+    table: $("table"), info: $("game-info"), stepNo: $("step-no"), stepText: $("step-text"),
+    notes: $("step-notes"), label: $("step-label"), slider: $("slider"), marks: $("marks"),
+    timeline: $("timeline"), play: $("btn-play"), speed: $("speed"), viewpoints: $("viewpoints"),
+    viewNote: $("view-note"),
+  };
+
+  // Timeline marks, most telling first: one step may carry several (a bomb that also ends the deal).
+  const MARK_ORDER = ["foul", "bomb", "rocket", "spring", "end", "reveal", "landlord", "note"];
+
+  const state = { view: null, step: 0, data: null, timer: null, active: null, loading: 0 };
+
+  // Exposed for the browser tests and for anyone measuring: render time of every step drawn (ms).
+  const probe = (window.fupanViewer = { renderTimes: [], state });
+
+  function validView(view) {
+    return !!el.viewpoints.querySelector(`[data-view="${CSS.escape(view)}"]`);
+  }
+
+  function readURL() {
+    const params = new URLSearchParams(location.search);
+    const view = params.get("view") || "public"; // the least a viewer can see, unless asked for more
+    const step = parseInt(params.get("step") || "0", 10);
+    return { view: validView(view) ? view : "public", step: Number.isFinite(step) ? step : 0 };
+  }
+
+  function writeURL() {
+    // Written by hand so the link reads as people type it: ?step=23&view=seat:2
+    const query = `?step=${state.step}&view=${state.view}`;
+    if (location.search !== query) history.replaceState(null, "", location.pathname + query);
+  }
+
+  function markViewButtons() {
+    el.viewpoints.querySelectorAll("[data-view]").forEach((button) => {
+      const on = button.dataset.view === state.view;
+      button.classList.toggle("active", on);
+      button.setAttribute("aria-checked", on ? "true" : "false");
+    });
+  }
+
+  function notationText(frame) {
+    return frame.notation[F.lang()];
+  }
+
+  /* --- timeline and marks: built once per loaded viewpoint (and language), then only highlighted ------- */
+
+  function buildTimeline() {
+    const frames = state.data.frames;
+    el.timeline.innerHTML = frames
+      .map((frame) => {
+        const tags = frame.notation.tags.filter((tag) => MARK_ORDER.includes(tag));
+        const badges = tags.map((tag) => `<span class="tag ${tag}">${F.esc(F.t("tag." + tag))}</span>`).join("");
+        return (
+          `<li data-step="${frame.step}" data-tags="${frame.notation.tags.join(" ")}">` +
+          `<span class="no">${frame.step}</span><span class="txt">${F.esc(notationText(frame))}</span>${badges}</li>`
+        );
+      })
+      .join("");
+    const total = state.data.total || 1;
+    el.marks.innerHTML = frames
+      .filter((frame) => frame.notation.tags.some((tag) => MARK_ORDER.includes(tag)))
+      .map((frame) => {
+        const tags = MARK_ORDER.filter((tag) => frame.notation.tags.includes(tag));
+        const title = F.esc(`${frame.step}. ${notationText(frame)}`);
+        const dots = tags.map((tag) => `<span class="mk ${tag}">${F.esc(F.t("tag." + tag).charAt(0))}</span>`);
+        return `<button type="button" class="mark" data-step="${frame.step}" title="${title}" ` +
+          `style="left:${(100 * frame.step) / total}%">${dots.join("")}</button>`;
+      })
+      .join("");
+    el.slider.max = String(state.data.total);
+    state.active = null;
+  }
+
+  function highlight(step) {
+    if (state.active) state.active.classList.remove("current");
+    const item = el.timeline.children[step];
+    if (!item) return;
+    item.classList.add("current");
+    state.active = item;
+    // Keep the current step in view inside the list without scrolling the page itself.
+    const list = el.timeline;
+    const top = item.offsetTop - list.offsetTop;
+    if (top < list.scrollTop || top + item.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = Math.max(0, top - list.clientHeight / 3);
+    }
+  }
+
+  /* --- one step ------------------------------------------------------------------------------------------ */
+
+  function anchorSeat() {
+    return state.view.startsWith("seat:") ? parseInt(state.view.slice(5), 10) : 0;
+  }
+
+  function render(step) {
+    const started = performance.now();
+    const frames = state.data.frames;
+    const frame = frames[step];
+    renderer.render({
+      frame, previous: step > 0 ? frames[step - 1] : null, names: boot.names, boot, anchor: anchorSeat(),
+      viewpoint: state.view, closed: state.data.closed, table: el.table, info: el.info,
+    });
+    el.stepNo.textContent = step === 0 ? "" : step + ".";
+    el.stepText.textContent = notationText(frame);
+    el.notes.innerHTML = frame.annotations
+      .map((note) => `<div class="annotation"><span class="note-mark">${F.esc(F.t("tag.note"))}</span>` +
+        `${F.esc(note.text)} <cite>— ${F.esc(note.author)}</cite></div>`)
+      .join("");
+    el.label.textContent = F.t("step.of", { k: step, n: state.data.total });
+    el.slider.value = String(step);
+    highlight(step);
+    void el.table.offsetHeight; // force style and layout now, so the measured time includes them
+    probe.renderTimes.push({ step, ms: performance.now() - started });
+    document.body.dataset.step = String(step);
+    document.body.dataset.view = state.view;
+  }
+
+  function go(step) {
+    if (!state.data) return;
+    state.step = Math.max(0, Math.min(state.data.total, step));
+    render(state.step);
+    writeURL();
+  }
+
+  /* --- loading a viewpoint --------------------------------------------------------------------------- */
+
+  async function load(view, step) {
+    const ticket = ++state.loading; // a slower earlier answer must not overwrite a later choice
+    state.view = view;
+    state.data = null; // forget the previous viewpoint's frames before asking for the next
+    markViewButtons();
+    document.body.dataset.ready = "0";
+    try {
+      const data = await F.getJSON(`${boot.frames_url}?viewpoint=${encodeURIComponent(view)}`);
+      if (ticket !== state.loading) return;
+      state.data = data;
+    } catch (error) {
+      if (ticket !== state.loading) return;
+      // 403: the server will not show this viewpoint of a deal still in play (DESIGN §6); say why.
+      const detail = (error.body && error.body.error && error.body.error[F.lang() === "zh" ? "message_zh" : "message"]) ||
+        error.message;
+      const key = error.status === 403 ? "error.hiddenView" : "error.load";
+      el.table.innerHTML = `<p class="error">${F.esc(F.t(key, { detail }))}</p>`;
+      el.info.innerHTML = "";
+      el.timeline.innerHTML = "";
+      el.marks.innerHTML = "";
+      document.body.dataset.ready = "error";
+      return;
+    }
+    el.viewNote.hidden = !(view === "public" && state.data.closed);
+    buildTimeline();
+    go(step);
+    document.body.dataset.ready = "1";
+  }
+
+  /* --- autoplay -------------------------------------------------------------------------------------- */
+
+  function stop() {
+    if (state.timer !== null) clearInterval(state.timer);
+    state.timer = null;
+    el.play.classList.remove("playing");
+    el.play.dataset.i18nTitle = "ctl.play";
+    el.play.title = F.t("ctl.play");
+    el.play.setAttribute("aria-label", F.t("ctl.play"));
+  }
+
+  function start() {
+    if (!state.data) return;
+    if (state.step >= state.data.total) go(0);
+    el.play.classList.add("playing");
+    el.play.dataset.i18nTitle = "ctl.pause";
+    el.play.title = F.t("ctl.pause");
+    el.play.setAttribute("aria-label", F.t("ctl.pause"));
+    state.timer = setInterval(() => {
+      if (state.step >= state.data.total) stop();
+      else go(state.step + 1);
+    }, parseInt(el.speed.value, 10));
+  }
+
+  function toggle() {
+    if (state.timer === null) start();
+    else stop();
+  }
+
+  /* --- wiring ---------------------------------------------------------------------------------------- */
+
+  $("btn-first").addEventListener("click", () => go(0));
+  $("btn-prev").addEventListener("click", () => go(state.step - 1));
+  $("btn-next").addEventListener("click", () => go(state.step + 1));
+  $("btn-last").addEventListener("click", () => go(state.data ? state.data.total : 0));
+  el.play.addEventListener("click", toggle);
+  el.speed.addEventListener("change", () => {
+    if (state.timer !== null) {
+      stop();
+      start();
+    }
+  });
+  el.slider.addEventListener("input", () => go(parseInt(el.slider.value, 10)));
+  el.timeline.addEventListener("click", (event) => {
+    const item = event.target.closest("li[data-step]");
+    if (item) go(parseInt(item.dataset.step, 10));
+  });
+  el.marks.addEventListener("click", (event) => {
+    const mark = event.target.closest("[data-step]");
+    if (mark) go(parseInt(mark.dataset.step, 10));
+  });
+  el.viewpoints.addEventListener("click", (event) => {
+    const button = event.target.closest("[data-view]");
+    if (button && button.dataset.view !== state.view) load(button.dataset.view, state.step);
+  });
+
+  const KEYS = {
+    ArrowLeft: () => go(state.step - 1),
+    ArrowRight: () => go(state.step + 1),
+    Home: () => go(0),
+    End: () => go(state.data ? state.data.total : 0),
+    " ": toggle,
+  };
+  document.addEventListener("keydown", (event) => {
+    const target = event.target;
+    const typing = target.matches("select, textarea, input:not([type=range])");
+    // Space on a focused button already clicks it; handling it here as well would toggle twice.
+    if (typing || event.altKey || event.ctrlKey || event.metaKey || (event.key === " " && target.matches("button"))) {
+      return;
+    }
+    const action = KEYS[event.key];
+    if (!action) return;
+    event.preventDefault(); // the slider would move on its own as well, and the page would scroll
+    action();
+  });
+
+  document.addEventListener("fupan:lang", () => {
+    if (!state.data) return;
+    buildTimeline();
+    render(state.step);
+  });
+
+  const initial = readURL();
+  load(initial.view, initial.step);
+})();

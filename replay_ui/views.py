@@ -1,0 +1,231 @@
+"""The viewer's pages and its one JSON endpoint.
+
+Pages are rendered on the server from FupanApplication answers (lists, tables, the printable record); the deal
+viewer and the charts are scripts over JSON. Every byte comes from this process: static files from
+`replay_ui/static`, plotly.js from the installed `plotly` package (a venue may have no internet, DESIGN §8).
+
+Hidden cards: the only source of hands the viewer has is `FupanApplication.replay_all(deal, viewpoint)`, the
+same engine-filtered views the /api replay endpoints serve (DESIGN §6); pages embed no hands, and the text
+record asks for the `public` viewpoint, which shows hands only once a deal is closed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import plotly
+from flask import Blueprint, Response, current_app, jsonify, render_template, request, send_file, url_for
+from markupsafe import Markup
+
+from domain.application import FupanApplication, NotFound
+from domain.match import TARGET
+from replay_ui import i18n
+from replay_ui.cards import card_text, is_red
+from replay_ui.games import notation_for
+
+STATIC = Path(__file__).with_name("static")
+PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+YEAR = 365 * 24 * 3600
+
+pages = Blueprint("replay_ui", __name__, static_folder="static", static_url_path="/ui/static",
+                  template_folder="templates")
+ui_api = Blueprint("replay_ui_api", __name__, url_prefix="/ui-api")
+
+
+def service() -> FupanApplication:
+    return current_app.extensions["fupan"]
+
+
+@pages.app_template_global("t")
+def _t(key: str, **params: Any) -> Any:
+    return i18n.bilingual(key, **params)
+
+
+@pages.app_template_global("game_name")
+def _game_name(game: str) -> Any:
+    return i18n.bilingual(f"game.{game}") if f"game.{game}" in i18n.STRINGS else game
+
+
+@pages.app_template_global("card_html")
+def _card_html(code: str) -> Any:
+    """A card as printable text: '♥10' in red, '大王'/'Big Joker' as a pair of language spans."""
+    colour = "red" if is_red(code) else "black"
+    zh, en = card_text(code, "zh"), card_text(code, "en")
+    inner = zh if zh == en else Markup(
+        f'<span class="zh" lang="zh-CN">{zh}</span><span class="en" lang="en">{en}</span>')
+    return Markup(f'<span class="pc {colour}" data-card="{code}">{inner}</span>')
+
+
+@pages.app_context_processor
+def _page_globals() -> dict[str, Any]:
+    return {"strings": i18n.as_json(), "plotly_url": url_for("replay_ui.plotly_js", v=plotly.__version__)}
+
+
+@pages.errorhandler(NotFound)
+def _not_found(error: NotFound) -> tuple[str, int]:
+    kind = error.details.get("kind")
+    kind = kind if f"error.notfound.{kind}" in i18n.STRINGS else "deal"
+    return render_template("error.html", kind=kind, missing=error.details.get("id", "")), 404
+
+
+# --- data for the pages -------------------------------------------------------------------------------
+
+
+def seat_names(deal: dict[str, Any], match: dict[str, Any] | None) -> list[str]:
+    """Players' display names; a deal outside a match only has its seat labels."""
+    return list(match["seat_names"]) if match else list(deal["seats"])
+
+
+def deal_context(deal_id: str) -> dict[str, Any]:
+    """What every deal page shows around the table: where it was played, who sat where, chips around it."""
+    app = service()
+    deal = app.get_deal(deal_id)
+    match = app.get_match(deal["match_id"]) if deal["match_id"] else None
+    tournament = app.get_tournament(match["tournament_id"]) if match else None
+    chips_before = chips_after = None
+    if match:
+        chips = [match["start_chips"]] * len(match["seats"])
+        for entry in match["deals"]:
+            if entry["number"] == deal["number"]:
+                chips_before, chips_after = chips, entry["chips"]
+                break
+            chips = entry["chips"] or chips
+    return {
+        "deal": deal, "match": match, "tournament": tournament, "names": seat_names(deal, match),
+        "chips_before": chips_before, "chips_after": chips_after,
+    }
+
+
+def described_frames(deal_id: str, viewpoint: str, names: list[str]) -> dict[str, Any]:
+    """`replay_all` for the viewpoint, each frame with its step in words (zh, en) and timeline tags."""
+    folded = service().replay_all(deal_id, viewpoint)
+    frames = folded["frames"]
+    describe = notation_for(frames[0]["view"]["game"]).describe
+    previous = None
+    for frame in frames:
+        notation = describe(frame, previous, names).as_json()
+        if frame["annotations"]:
+            notation["tags"].append("note")
+        frame["notation"] = notation
+        previous = frame
+    return folded
+
+
+def match_rows(match: dict[str, Any], names: list[str]) -> list[dict[str, Any]]:
+    """One row per deal: first bidder, landlord, multiplier, the deal's scores and the chips after it."""
+    rows = []
+    for deal in service().list_match_deals(match["id"]):
+        result = deal["result"] or {}
+        landlord = result.get("landlord")
+        entry = next(d for d in match["deals"] if d["deal_id"] == deal["id"])
+        rows.append({
+            "number": deal["number"], "id": deal["id"], "finished": deal["finished"],
+            "first": names[deal["first"]], "landlord": names[landlord] if landlord is not None else None,
+            "redeal": bool(result.get("redeal")), "multiplier": (result.get("multipliers") or {}).get("total"),
+            "scores": entry["scores"], "chips": entry["chips"], "bombs": result.get("bombs", 0),
+            "spring": bool(result.get("spring") or result.get("anti_spring")),
+        })
+    return rows
+
+
+def chips_chart(match: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """Chips of each player at the start and after every scored deal, and the table's target line."""
+    numbers = [0]
+    series = [[match["start_chips"]] for _ in names]
+    for entry in match["deals"]:
+        if entry["chips"] is None:
+            continue  # the live deal has no score yet
+        numbers.append(entry["number"])
+        for seat, chips in enumerate(entry["chips"]):
+            series[seat].append(chips)
+    target = None
+    if match["game"] == "doudizhu":
+        # hold20: hold 20 chips; net20: be 20 up on the start (domain.match.table_winner).
+        net = match["options"].get("ddz.tableTarget") == "net20"
+        target = match["start_chips"] + TARGET if net else TARGET
+    return {"numbers": numbers, "names": names, "series": series, "target": target}
+
+
+# --- pages --------------------------------------------------------------------------------------------
+
+
+@pages.get("/")
+def index() -> str:
+    return render_template("index.html", tournaments=service().list_tournaments())
+
+
+@pages.get("/tournaments/<tournament_id>")
+def tournament_page(tournament_id: str) -> str:
+    app = service()
+    tournament = app.get_tournament(tournament_id)
+    return render_template("tournament.html", tournament=tournament, matches=app.list_matches(tournament_id))
+
+
+@pages.get("/tournaments/<tournament_id>/standings")
+def standings_page(tournament_id: str) -> str:
+    # The table and chart are drawn by the script from GET /api/tournaments/<id>/standings (the projections).
+    return render_template("standings.html", tournament=service().get_tournament(tournament_id))
+
+
+@pages.get("/matches/<match_id>")
+def match_page(match_id: str) -> str:
+    app = service()
+    match = app.get_match(match_id)
+    tournament = app.get_tournament(match["tournament_id"])
+    names = list(match["seat_names"])
+    return render_template("match.html", match=match, tournament=tournament, names=names,
+                           rows=match_rows(match, names), chart=chips_chart(match, names))
+
+
+@pages.get("/deals/<deal_id>")
+def deal_viewer(deal_id: str) -> str:
+    context = deal_context(deal_id)
+    deal = context["deal"]
+    game_script = f"games/{deal['game']}.js"
+    boot = {
+        "deal_id": deal["id"], "game": deal["game"], "names": context["names"], "seats": len(deal["seats"]),
+        "number": deal["number"], "finished": deal["finished"], "chips_before": context["chips_before"],
+        "chips_after": context["chips_after"],
+        "frames_url": url_for("replay_ui_api.frames", deal_id=deal["id"]),
+    }
+    return render_template("deal.html", **context, boot=boot,
+                           game_script=game_script if (STATIC / game_script).is_file() else None)
+
+
+@pages.get("/deals/<deal_id>/record")
+def deal_record(deal_id: str) -> str:
+    context = deal_context(deal_id)
+    replay = described_frames(deal_id, "public", context["names"])
+    final = replay["frames"][-1]["view"]
+    summary = [n.as_json() for n in notation_for(final["game"]).summarize(final, context["names"])]
+    return render_template("record.html", **context, replay=replay, dealt=replay["frames"][0]["view"],
+                           summary=summary)
+
+
+@pages.get("/ui/vendor/plotly.min.js")
+def plotly_js() -> Response:
+    """plotly.js from the installed package; the version is in the URL (?v=), so it may be cached for a year."""
+    response = send_file(PLOTLY_JS, mimetype="text/javascript", max_age=YEAR, conditional=True)
+    response.headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
+    return response
+
+
+# --- JSON for the deal viewer --------------------------------------------------------------------------
+
+
+@ui_api.get("/deals/<deal_id>/frames")
+def frames(deal_id: str) -> Response:
+    """Every step of the deal as `viewpoint` (default: public) may see it, with each step in words.
+
+    The views are FupanApplication.replay_all's, filtered by the engine on the server; the words are made from
+    those filtered frames only.
+    """
+    context = deal_context(deal_id)
+    viewpoint = request.args.get("viewpoint", "public")
+    payload = described_frames(deal_id, viewpoint, context["names"])
+    payload["names"] = context["names"]
+    return jsonify(payload)
+
+
+BLUEPRINTS = (pages, ui_api)
