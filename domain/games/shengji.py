@@ -509,13 +509,13 @@ class ShengjiEngine:
     def _kitty_trump(self, state: ShengjiState) -> str:
         """Nobody declared: the kitty's 3rd (S001) or 1st (S004) card names the trump (§3.4; §3.14a.7)."""
         position = 2 if state.options["sj.kittyTrumpCard"] == "third" else 0
+        # A joker there means no-trump, or (`nextCard`) the next card: 4 jokers in 8 cards always leave one.
         for code in state.kitty[position:]:
             state.kitty_shown.append(code)
-            if code not in JOKERS:
-                return code[0]
-            if state.options["sj.kittyJoker"] == "noTrump":
-                return NO_TRUMP
-        return NO_TRUMP  # unreachable with 4 jokers in 8 cards from position ≤ 2; kept total for safety
+            if code not in JOKERS or state.options["sj.kittyJoker"] == "noTrump":
+                break
+        last = state.kitty_shown[-1]
+        return NO_TRUMP if last in JOKERS else last[0]
 
     # -- kitty (§3.5) ---------------------------------------------------------------------------------------
 
