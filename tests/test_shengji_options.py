@@ -248,14 +248,17 @@ def test_a_dealer_team_revoke_ends_the_deal_with_the_attackers_taking_over(prese
     assert result["level_change"] == {"team": 0, "steps": steps} and result["match_winner"] is None
 
 
-def test_an_attacker_revoke_lets_the_dealer_team_hold_by_one_and_can_end_the_match():
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+@pytest.mark.parametrize("ends", [True, False])
+def test_an_attacker_revoke_lets_the_dealer_team_hold_by_one_and_can_end_the_match(preset, ends):
     hands = [["H8", "D2"], ["H7", "C3"], ["H6", "D6"], ["H5", "C6"]]
-    state = table(hands, dealer=0, leader=0, options={"sj.illegalPlay": "adjudicate", "sj.revokeEndsMatch": True})
+    state = table(hands, dealer=0, leader=0,
+                  options=both(preset, **{"sj.illegalPlay": "adjudicate", "sj.revokeEndsMatch": ends}))
     play(state, 0, ["H8"])
     ENGINE.apply(state, {"seat": 1, "type": "irregularity", "kind": "revoke", "cards": ["C3"]})
     result = ENGINE.result(state)
     assert result["level_change"] == {"team": 0, "steps": 1} and result["big_points"] == [2, 0]
-    assert result["next_dealer"] == 2 and result["match_winner"] == 0
+    assert result["next_dealer"] == 2 and result["match_winner"] == (0 if ends else None)
 
 
 def test_the_attackers_keep_the_big_points_they_had_secured_when_the_dealer_team_revokes():
@@ -369,9 +372,10 @@ def test_views_hide_what_a_seat_cannot_know():
 
 @pytest.mark.parametrize(("review", "last", "all_tricks"), [("lastTrickOnly", True, False), ("none", False, False),
                                                              ("all", True, True)])
-def test_trick_review(review, last, all_tricks):
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_trick_review(review, last, all_tricks, preset):
     hands = [["S3", "S5"], ["S4", "S6"], ["S7", "S8"], ["S9", "SJ"]]
-    state = table(hands, options={"sj.trickReview": review})
+    state = table(hands, options=both(preset, **{"sj.trickReview": review}))
     for seat in range(4):
         play(state, seat, [hands[seat][0]])
     seen = ENGINE.view(state, Viewpoint("seat", 1))

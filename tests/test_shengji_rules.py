@@ -334,12 +334,14 @@ KITTY_25 = ["D5", "DK", "D10", "D2", "D3", "D4", "D6", "D7"]
     (["HQ", "HQ", "HJ", "HJ"], 200, 200),
     (["HQ", "HQ", "HJ", "HJ", "H9", "H9"], 400, 300),
 ])
-def test_v10_kitty_multiplier(lead, doubling, linear):
+@pytest.mark.parametrize("preset", ["s001", "s004"])
+def test_v10_kitty_multiplier(lead, doubling, linear, preset):
     size = len(lead)
     for rule, bonus in (("doubling", doubling), ("linear", linear)):
         hands = [["C2", "C3", "C4", "C6", "C7", "C8"][:size], lead, ["C9", "CJ", "CQ", "CA", "C6", "C7"][:size],
                  ["H2", "H3", "H4", "H6", "H7", "H8"][:size]]
-        state = table(hands, dealer=0, leader=1, buried=KITTY_25, options={"sj.kittyMultiplier": rule})
+        state = table(hands, dealer=0, leader=1, buried=KITTY_25,
+                      options={"sj.preset": preset, "sj.kittyMultiplier": rule})
         for seat in (1, 2, 3, 0):
             play(state, seat, hands[seat])
         result = ENGINE.result(state)
