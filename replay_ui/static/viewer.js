@@ -129,7 +129,7 @@
     void el.table.offsetHeight; // force style and layout now, so the measured time includes them
     probe.renderTimes.push({ step, ms: performance.now() - started });
     document.body.dataset.step = String(step);
-    document.body.dataset.view = state.view;
+    document.body.dataset.viewpoint = state.view;
   }
 
   function go(step) {
