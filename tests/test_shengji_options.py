@@ -252,7 +252,7 @@ def test_a_dealer_team_revoke_ends_the_deal_with_the_attackers_taking_over(prese
 @pytest.mark.parametrize("ends", [True, False])
 def test_an_attacker_revoke_lets_the_dealer_team_hold_by_one_and_can_end_the_match(preset, ends):
     hands = [["H8", "D2"], ["H7", "C3"], ["H6", "D6"], ["H5", "C6"]]
-    state = table(hands, dealer=0, leader=0,
+    state = table(hands, dealer=0, leader=0, level=9,
                   options=both(preset, **{"sj.illegalPlay": "adjudicate", "sj.revokeEndsMatch": ends}))
     play(state, 0, ["H8"])
     ENGINE.apply(state, {"seat": 1, "type": "irregularity", "kind": "revoke", "cards": ["C3"]})
