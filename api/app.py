@@ -1,15 +1,22 @@
-"""The Flask app factory: one FupanApplication per process, shared by every request."""
+"""The Flask app factory: one FupanApplication per process, shared by every request.
+
+Hardening (docs/SECURITY.md): access policies and failed-auth limits (api/auth.py), body size limits, security
+headers on every response with a Content-Security-Policy that allows no other origin, and CORS closed unless
+`FUPAN_CORS_ORIGINS` names origins.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask
+from flask import Flask, Response, current_app, request
 
+from api import auth
 from api.errors import register_error_handlers
 from api.openapi import docs
 from api.resources import BLUEPRINTS
+from api.tokens import tokens
 from domain.application import FupanApplication
 from replay_ui import BLUEPRINTS as VIEWER_BLUEPRINTS
 
@@ -19,13 +26,18 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     - `FUPAN_APPLICATION`: an existing FupanApplication to serve (the CLI and tests share one this way);
     - `FUPAN_DB`: path of the SQLite file;
-    - `FUPAN_ENV`: eventsourcing environment variables (e.g. PERSISTENCE_MODULE=eventsourcing.postgres).
+    - `FUPAN_ENV`: eventsourcing environment variables (e.g. PERSISTENCE_MODULE=eventsourcing.postgres);
+    - `MAX_CONTENT_LENGTH` (imports, default 16 MiB) and `FUPAN_MAX_BODY` (every other body, 256 KiB);
+    - `FUPAN_AUTH_FAILURES` / `FUPAN_AUTH_WINDOW`: failed authentications allowed per client address and
+      window in seconds (10 per 60 s) before 429;
+    - `FUPAN_CORS_ORIGINS`: origins allowed to call the API from a browser (none by default).
 
     Without any of them the process environment decides, falling back to ./fupan.sqlite.
     """
     config = dict(config or {})
-    app = Flask(__name__)
-    app.config.update(MAX_CONTENT_LENGTH=64 * 1024 * 1024)  # a whole tournament's records in one import
+    app = Flask(__name__, static_folder=None)  # no files of its own: the viewer serves its static files
+    # A whole tournament's records in one import (~5 KB a deal); other bodies are small (FUPAN_MAX_BODY).
+    app.config.update(MAX_CONTENT_LENGTH=16 * 1024 * 1024, FUPAN_MAX_BODY=256 * 1024, FUPAN_CORS_ORIGINS=())
     app.config.update({k: v for k, v in config.items() if k != "FUPAN_APPLICATION"})
     # Chinese names stay readable in responses; key order is the order we build (no sorting cost).
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
@@ -38,6 +50,54 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             service = FupanApplication(env=config.get("FUPAN_ENV"))
     app.extensions["fupan"] = service
     register_error_handlers(app)
-    for blueprint in (*BLUEPRINTS, docs, *VIEWER_BLUEPRINTS):
+    auth.install(app)
+    for blueprint in (*BLUEPRINTS, tokens, docs, *VIEWER_BLUEPRINTS):
         app.register_blueprint(blueprint)
+    app.after_request(_security_headers)
+    app.after_request(_cors)
     return app
+
+
+# Pages may use only this server: scripts from files (no inline script, no eval), styles from files or
+# inline (plotly styles its charts inline; that cannot fetch anything), images and data from here.
+VIEWER_CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+              "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+              "frame-ancestors 'none'")
+# Everything else is data: nothing in it may load or run anything.
+DATA_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+
+SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
+}
+
+
+def _security_headers(response: Response) -> Response:
+    response.headers.update(SECURITY_HEADERS)
+    response.headers["Content-Security-Policy"] = VIEWER_CSP if response.mimetype == "text/html" else DATA_CSP
+    if "Cache-Control" not in response.headers:
+        response.headers["Cache-Control"] = "no-store"  # live views and token answers must not sit in caches
+    if request.is_secure:
+        response.headers["Strict-Transport-Security"] = "max-age=31536000"
+    return response
+
+
+def _cors(response: Response) -> Response:
+    """Closed by default: no Access-Control-* header unless the request's Origin is listed exactly. Tokens
+    are sent as headers, never cookies, so credentials are never allowed."""
+    allowed = current_app.config["FUPAN_CORS_ORIGINS"]
+    if not allowed:
+        return response
+    response.vary.add("Origin")
+    origin = request.headers.get("Origin")
+    if origin in allowed:
+        response.headers["Access-Control-Allow-Origin"] = origin
+        if request.method == "OPTIONS":
+            response.headers["Access-Control-Allow-Methods"] = "GET, POST"
+            response.headers["Access-Control-Allow-Headers"] = "Authorization, Content-Type"
+            response.headers["Access-Control-Max-Age"] = "600"
+    return response

@@ -1,7 +1,10 @@
-"""The `fupan` command: serve, import, export, check.
+"""The `fupan` command: serve, import, export, check, token.
 
 The store is the SQLite file given by `--db`; without it, the process environment decides when it names a
 persistence module (PERSISTENCE_MODULE=eventsourcing.postgres …), else ./fupan.sqlite.
+
+The CLI is trusted (docs/SECURITY.md): whoever runs it can read and write the store directly, so its commands
+act as the `local` principal — exports include live hands, events name {"role": "local"}.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from werkzeug.serving import WSGIRequestHandler
 from domain.application import FupanApplication, ServiceError
 from domain.errors import IllegalAction
 from domain.record import check_text
+from domain.tokens import LOCAL, ORGANISER, REFEREE, ROLES
 
 DEFAULT_DB = "fupan.sqlite"
 
@@ -26,6 +30,7 @@ class KeepAliveHandler(WSGIRequestHandler):
     """HTTP/1.1 keeps a scorer's connection open between actions (HTTP/1.0 would reconnect every time)."""
 
     protocol_version = "HTTP/1.1"
+    server_version, sys_version = "fupan", ""  # the Server header names no library or Python version
 
 
 def open_service(db: str | None) -> FupanApplication:
@@ -65,14 +70,38 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from api.app import create_app
 
     service = open_service(args.db)
-    if args.demo and not service.recorder.max_notification_id():
-        from fixtures import load_demo
+    if args.demo:
+        if not service.recorder.max_notification_id():
+            from fixtures import load_demo
 
-        load_demo(service)
+            load_demo(service)
+        print_demo_tokens(service)
+    elif not service.has_active_token(ORGANISER):
+        print("fupan: no organiser token yet; writes need one: fupan token create --role organiser"
+              + (f" --db {args.db}" if args.db else ""), file=sys.stderr, flush=True)
     app = create_app({"FUPAN_APPLICATION": service})
     print(f"fupan: serving on http://{args.host}:{args.port}/ (API docs: /api/docs)", flush=True)
     run_simple(args.host, args.port, app, threaded=True, request_handler=KeepAliveHandler)
     return 0
+
+
+DEMO_LABEL = "demo (fupan serve --demo)"
+
+
+def print_demo_tokens(service: FupanApplication) -> None:
+    """Demo mode: fresh tokens for this run, printed once (the previous run's demo tokens are revoked), so a
+    first-time user can write at once and nothing else about access control is relaxed."""
+    for token in service.list_tokens():
+        if token["label"].startswith(DEMO_LABEL) and not token["revoked"]:
+            service.revoke_token(token["id"])
+    _, organiser = service.create_token(ORGANISER, label=f"{DEMO_LABEL}: organiser")
+    lines = [f"  organiser:          {organiser}"]
+    for tournament in service.list_tournaments():
+        for match in tournament["matches"]:
+            _, referee = service.create_token(REFEREE, [match["id"]], f"{DEMO_LABEL}: referee, table {match['table']}")
+            lines.append(f"  referee of table {match['table']}: {referee}")
+    print("fupan: DEMO MODE — tokens for this run (shown once; a restart replaces them):", *lines,
+          '  use: curl -H "Authorization: Bearer <token>" …', sep="\n", flush=True)
 
 
 def cmd_import(args: argparse.Namespace) -> int:
@@ -84,7 +113,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         try:
             if isinstance(doc, ValueError):
                 raise IllegalAction("bad_json", f"Not valid JSON: {doc}", "不是合法的 JSON。")
-            deal, created = service.import_record(doc)
+            deal, created = service.import_record(doc, LOCAL.recorded_by)
         except (IllegalAction, ServiceError) as error:
             failed = True
             report.update(ok=False, code=error.code, message=error.message)
@@ -100,10 +129,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     service = open_service(args.db)
     try:
         if args.match:
-            for record in service.export_match(args.match):
+            for record in service.export_match(args.match, LOCAL):
                 print(json.dumps(record, ensure_ascii=False))
         else:
-            print(json.dumps(service.export_record(args.deal), ensure_ascii=False, indent=1))
+            print(json.dumps(service.export_record(args.deal, LOCAL), ensure_ascii=False, indent=1))
     except ServiceError as error:
         print(f"fupan export: {error.message}", file=sys.stderr)
         return 1
@@ -120,6 +149,45 @@ def cmd_check(args: argparse.Namespace) -> int:
             verdict = "ok" if report["ok"] else f"{report['code']}{where}: {report['message']}"
             print(f"record {report['index']}: {verdict}")
     return 0 if all(report["ok"] for report in reports) else 1
+
+
+def cmd_token_create(args: argparse.Namespace) -> int:
+    """The bearer token alone on stdout (`TOKEN=$(fupan token create …)`); what it is on stderr."""
+    service = open_service(args.db)
+    try:
+        token, bearer = service.create_token(args.role, args.match or [], args.label, LOCAL.recorded_by)
+    except (IllegalAction, ServiceError) as error:
+        print(f"fupan token: {error.message}", file=sys.stderr)
+        return 1
+    scope = f" for matches {', '.join(token['matches'])}" if token["matches"] else ""
+    print(bearer, flush=True)
+    print(f"fupan token: created {token['role']} token {token['id']}{scope}; the line above is its only copy.",
+          file=sys.stderr)
+    return 0
+
+
+def cmd_token_list(args: argparse.Namespace) -> int:
+    for token in open_service(args.db).list_tokens():
+        if args.json:
+            print(json.dumps(token, ensure_ascii=False))
+            continue
+        state = f"revoked {token['revoked_at']} by {token['revoked_by']['role']}" if token["revoked"] else "active"
+        issuer = token["created_by"]
+        by = issuer["role"] + (f" {issuer['token_id']}" if issuer["token_id"] else "")
+        print(f"{token['id']}  {token['role']:<9}  {state}  created {token['created_at']} by {by}"
+              + (f"  matches {','.join(token['matches'])}" if token["matches"] else "")
+              + (f"  {token['label']!r}" if token["label"] else ""))
+    return 0
+
+
+def cmd_token_revoke(args: argparse.Namespace) -> int:
+    try:
+        token, changed = open_service(args.db).revoke_token(args.id, LOCAL.recorded_by)
+    except ServiceError as error:
+        print(f"fupan token: {error.message}", file=sys.stderr)
+        return 1
+    print(f"fupan token: {token['id']} {'revoked' if changed else 'was already revoked'}")
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -149,6 +217,23 @@ def build_parser() -> argparse.ArgumentParser:
     checker.add_argument("file", help="path, or - for standard input")
     checker.add_argument("--json", action="store_true", help="one JSON line per record")
     checker.set_defaults(handler=cmd_check)
+
+    token = commands.add_parser("token", help="issue, list and revoke bearer tokens (docs/SECURITY.md)")
+    token_commands = token.add_subparsers(dest="token_command", required=True)
+    create = token_commands.add_parser("create", help="issue a token; prints it once")
+    create.add_argument("--role", required=True, choices=ROLES)
+    create.add_argument("--match", action="extend", nargs="+", metavar="ID", help="matches a referee token records")
+    create.add_argument("--label", default="", help="who holds it, e.g. 'table 3 scorer'")
+    create.add_argument("--db")
+    create.set_defaults(handler=cmd_token_create)
+    lister = token_commands.add_parser("list", help="every token, who issued it and whether it is revoked")
+    lister.add_argument("--json", action="store_true", help="one JSON line per token")
+    lister.add_argument("--db")
+    lister.set_defaults(handler=cmd_token_list)
+    revoke = token_commands.add_parser("revoke", help="revoke a token by id")
+    revoke.add_argument("id")
+    revoke.add_argument("--db")
+    revoke.set_defaults(handler=cmd_token_revoke)
     return parser
 
 

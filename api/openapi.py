@@ -12,9 +12,11 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Blueprint, Flask, Response, current_app, jsonify
 
+from api.auth import ANYONE, policy_of, requires
 from api.schemas import ErrorSchema
 
-_STATUS_TEXT = {400: "Bad shape", 404: "Not found", 409: "Conflict", 422: "Refused by the rules"}
+_STATUS_TEXT = {400: "Bad shape", 401: "No valid token", 403: "Not allowed", 404: "Not found", 409: "Conflict",
+                413: "Body too large", 422: "Refused by the rules", 429: "Too many failed authentications"}
 _PARAM = re.compile(r"<(?:[^:<>]+:)?([^<>]+)>")
 
 docs = Blueprint("apidocs", __name__, url_prefix="/api")
@@ -33,6 +35,8 @@ def build_spec(app: Flask) -> dict[str, Any]:
         plugins=[MarshmallowPlugin(schema_name_resolver=_schema_name)],
     )
     spec.components.schema("Error", schema=ErrorSchema)
+    spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer",
+                                               "description": "a token from `fupan token create` (docs/SECURITY.md)"})
     error_ref = {"$ref": "#/components/schemas/Error"}
     paths: dict[str, dict[str, Any]] = {}
     for rule in sorted(app.url_map.iter_rules(), key=lambda r: r.rule):
@@ -40,6 +44,8 @@ def build_spec(app: Flask) -> dict[str, Any]:
         meta = getattr(view, "__apidoc__", None)
         if meta is None:
             continue
+        policy = policy_of(app, rule.endpoint)
+        protected = policy is not None and policy.rule != ANYONE
         path = _PARAM.sub(r"{\1}", rule.rule)
         for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
             operation: dict[str, Any] = {
@@ -62,7 +68,12 @@ def build_spec(app: Flask) -> dict[str, Any]:
             elif meta["content_type"] != "application/json":
                 ok["content"] = {meta["content_type"]: {"schema": {"type": "string"}}}
             operation["responses"][str(meta["status"])] = ok
-            for status in (*meta["errors"], 500):
+            if policy is not None:
+                operation["description"] = f"Who may call it: {policy.rule.name}."
+            if protected:
+                operation["security"] = [{"bearer": []}]
+            # Any presented token may be refused (401, 429); a protected route also refuses the wrong one.
+            for status in (*meta["errors"], *((401, 403) if protected else (401,)), 429, 500):
                 operation["responses"][str(status)] = {
                     "description": _STATUS_TEXT.get(status, "Internal error"),
                     "content": {"application/json": {"schema": error_ref}},
@@ -82,11 +93,13 @@ def _spec() -> dict[str, Any]:
 
 
 @docs.get("/openapi.json")
+@requires(ANYONE)
 def openapi_json() -> Response:
     return jsonify(_spec())
 
 
 @docs.get("/docs")
+@requires(ANYONE)
 def docs_page() -> Response:
     spec = _spec()
     rows = []

@@ -1,7 +1,9 @@
 """The /api blueprints: tournaments, players, matches, deals, actions, events, replay and records.
 
 Each view validates its body or query with a marshmallow schema, calls one application-service method and
-dumps the answer through the response schema. `@doc` attaches what the OpenAPI generator needs.
+dumps the answer through the response schema. `@doc` attaches what the OpenAPI generator needs; `@requires`
+declares who may call it (api/auth.py enforces it). Writes pass the caller as the events' `recorded_by`;
+reads pass it as the `reader`, so the service filters hidden cards (docs/SECURITY.md).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from marshmallow import Schema, ValidationError
 
 from api import schemas as s
+from api.auth import ANYONE, DEAL_RECORDER, MATCH_RECORDER, NDJSON, ORGANISER_ONLY, current_principal, requires
 from api.errors import ApiError
 from domain.application import FupanApplication, ServiceError
 from domain.errors import IllegalAction
@@ -99,52 +102,61 @@ _NOT_FOUND = (404,)
 
 
 @tournaments.post("")
+@requires(ORGANISER_ONLY)
 @doc("Create a tournament (idempotent by key)", body=TOURNAMENT_IN, response=TOURNAMENT, status=201,
      errors=(400, 409, 422))
 def create_tournament() -> tuple[Response, int]:
     body = load(TOURNAMENT_IN, json_body())
-    tournament, created = service().create_tournament(body["name"], body["game"], body["options"], body.get("key"))
+    tournament, created = service().create_tournament(body["name"], body["game"], body["options"], body.get("key"),
+                                                     recorded_by=current_principal().recorded_by)
     return reply(TOURNAMENT, tournament, 201 if created else 200)
 
 
 @tournaments.get("")
+@requires(ANYONE)
 @doc("List tournaments", response=MANY_TOURNAMENTS)
 def list_tournaments() -> tuple[Response, int]:
     return reply(TOURNAMENT, service().list_tournaments(), many=True)
 
 
 @tournaments.get("/<tournament_id>")
+@requires(ANYONE)
 @doc("A tournament with its players and tables", response=TOURNAMENT, errors=_NOT_FOUND)
 def get_tournament(tournament_id: str) -> tuple[Response, int]:
     return reply(TOURNAMENT, service().get_tournament(tournament_id))
 
 
 @tournaments.post("/<tournament_id>/players")
+@requires(ORGANISER_ONLY)
 @doc("Register a player (idempotent by id)", body=PLAYER_IN, response=PLAYER, status=201,
      errors=(400, 404, 409, 422))
 def register_player(tournament_id: str) -> tuple[Response, int]:
     body = load(PLAYER_IN, json_body())
-    player, created = service().register_player(tournament_id, body["name"], body.get("id"))
+    player, created = service().register_player(tournament_id, body["name"], body.get("id"),
+                                                 recorded_by=current_principal().recorded_by)
     return reply(PLAYER, player, 201 if created else 200)
 
 
 @tournaments.get("/<tournament_id>/players")
+@requires(ANYONE)
 @doc("The tournament's players", response=MANY_PLAYERS, errors=_NOT_FOUND)
 def list_players(tournament_id: str) -> tuple[Response, int]:
     return reply(PLAYER, service().list_players(tournament_id), many=True)
 
 
 @tournaments.post("/<tournament_id>/matches")
+@requires(ORGANISER_ONLY)
 @doc("Open a table (a chip match; idempotent by table label)", body=MATCH_IN, response=MATCH,
      status=201, errors=(400, 404, 409, 422))
 def create_match(tournament_id: str) -> tuple[Response, int]:
     body = load(MATCH_IN, json_body())
     match, created = service().create_match(tournament_id, body["table"], body["seats"], body["first"],
-                                            body["options"])
+                                            body["options"], recorded_by=current_principal().recorded_by)
     return reply(MATCH, match, 201 if created else 200)
 
 
 @tournaments.get("/<tournament_id>/matches")
+@requires(ANYONE)
 @doc("The tournament's tables with their chips and status", response=MANY_MATCHES, errors=_NOT_FOUND)
 def list_matches(tournament_id: str) -> tuple[Response, int]:
     return reply(MATCH, service().list_matches(tournament_id), many=True)
@@ -154,31 +166,36 @@ def list_matches(tournament_id: str) -> tuple[Response, int]:
 
 
 @matches.get("/<match_id>")
+@requires(ANYONE)
 @doc("A match: chips after every deal, status and winner", response=MATCH, errors=_NOT_FOUND)
 def get_match(match_id: str) -> tuple[Response, int]:
     return reply(MATCH, service().get_match(match_id))
 
 
 @matches.post("/<match_id>/deals")
+@requires(MATCH_RECORDER)
 @doc("Start the match's next deal: explicit hands + kitty, or server-dealt from a seed (commit–reveal)",
      body=DEAL_IN, response=DEAL, status=201, errors=(400, 404, 409, 422))
 def start_match_deal(match_id: str) -> tuple[Response, int]:
     body = load(DEAL_IN, json_body())
-    deal, created = service().start_deal(match=match_id, **body)
+    deal, created = service().start_deal(match=match_id, **body, recorded_by=current_principal().recorded_by)
     return reply(DEAL, deal, 201 if created else 200)
 
 
 @matches.get("/<match_id>/deals")
+@requires(ANYONE)
 @doc("The match's deals in order", response=MANY_DEALS, errors=_NOT_FOUND)
 def list_match_deals(match_id: str) -> tuple[Response, int]:
-    return reply(DEAL, service().list_match_deals(match_id), many=True)
+    return reply(DEAL, service().list_match_deals(match_id, current_principal()), many=True)
 
 
 @matches.get("/<match_id>/records")
+@requires(ANYONE)
 @doc("Every deal of the match as fupan.deal/1 records, JSON Lines", errors=_NOT_FOUND,
      content_type="application/x-ndjson")
 def export_match(match_id: str) -> Response:
-    lines = [json.dumps(record, ensure_ascii=False) + "\n" for record in service().export_match(match_id)]
+    records = service().export_match(match_id, current_principal())
+    lines = [json.dumps(record, ensure_ascii=False) + "\n" for record in records]
     return Response("".join(lines), mimetype="application/x-ndjson")
 
 
@@ -186,76 +203,88 @@ def export_match(match_id: str) -> Response:
 
 
 @deals.post("")
+@requires(ORGANISER_ONLY)
 @doc("Start a deal outside any match (explicit or server-dealt)", body=STANDALONE_DEAL_IN,
      response=DEAL, status=201, errors=(400, 409, 422))
 def start_deal() -> tuple[Response, int]:
     body = load(STANDALONE_DEAL_IN, json_body())
-    deal, created = service().start_deal(**body)
+    deal, created = service().start_deal(**body, recorded_by=current_principal().recorded_by)
     return reply(DEAL, deal, 201 if created else 200)
 
 
 @deals.get("")
+@requires(ANYONE)
 @doc("List every deal", response=MANY_DEALS)
 def list_deals() -> tuple[Response, int]:
-    return reply(DEAL, service().list_deals(), many=True)
+    return reply(DEAL, service().list_deals(current_principal()), many=True)
 
 
 @deals.get("/<deal_id>")
+@requires(ANYONE)
 @doc("A deal: status, result, digest, seed commitment (and the seed once closed)", response=DEAL,
      errors=_NOT_FOUND)
 def get_deal(deal_id: str) -> tuple[Response, int]:
-    return reply(DEAL, service().get_deal(deal_id))
+    return reply(DEAL, service().get_deal(deal_id, current_principal()))
 
 
 @deals.post("/<deal_id>/actions")
+@requires(DEAL_RECORDER)
 @doc("Record one action; the rules engine validates it first (422 with a stable code if refused)",
      body=ACTION_IN, response=RECORDED, status=201, errors=(400, 404, 409, 422))
 def record_action(deal_id: str) -> tuple[Response, int]:
     body = load(ACTION_IN, json_body())
-    answer = service().record_action(deal_id, body["action"], body.get("expected_version"))
+    answer = service().record_action(deal_id, body["action"], body.get("expected_version"),
+                                     recorded_by=current_principal().recorded_by)
     return reply(RECORDED, answer, 201)
 
 
 @deals.post("/<deal_id>/annotations")
+@requires(DEAL_RECORDER)
 @doc("Annotate an action (commentary; never edits the record)", body=ANNOTATION_IN,
      response=ANNOTATED, status=201, errors=(400, 404, 409, 422))
 def annotate(deal_id: str) -> tuple[Response, int]:
     body = load(ANNOTATION_IN, json_body())
-    answer = service().annotate(deal_id, body["at"], body["text"], body["author"], body.get("expected_version"))
+    answer = service().annotate(deal_id, body["at"], body["text"], body["author"], body.get("expected_version"),
+                                recorded_by=current_principal().recorded_by)
     return reply(ANNOTATED, answer, 201)
 
 
 @deals.get("/<deal_id>/events")
+@requires(ANYONE)
 @doc("Every stored event of the deal: version, time, recorder, type, digest, payload", response=MANY_EVENTS,
      errors=_NOT_FOUND)
 def deal_events(deal_id: str) -> tuple[Response, int]:
-    return reply(EVENT, service().deal_events(deal_id), many=True)
+    return reply(EVENT, service().deal_events(deal_id, current_principal()), many=True)
 
 
 @deals.get("/<deal_id>/replay")
+@requires(ANYONE)
 @doc("The table after `step` actions from a viewpoint", query=REPLAY_QUERY, response=REPLAY,
      errors=(400, 404))
 def replay(deal_id: str) -> tuple[Response, int]:
     query = load_query(REPLAY_QUERY)
-    return reply(REPLAY, service().replay(deal_id, query.get("step"), query["viewpoint"]))
+    return reply(REPLAY, service().replay(deal_id, query.get("step"), query["viewpoint"], current_principal()))
 
 
 @deals.get("/<deal_id>/replay/all")
+@requires(ANYONE)
 @doc("Every step of the deal from one viewpoint", query=REPLAY_ALL_QUERY, response=REPLAY_ALL,
      errors=(400, 404))
 def replay_all(deal_id: str) -> tuple[Response, int]:
     query = load_query(REPLAY_ALL_QUERY)
-    return reply(REPLAY_ALL, service().replay_all(deal_id, query["viewpoint"]))
+    return reply(REPLAY_ALL, service().replay_all(deal_id, query["viewpoint"], current_principal()))
 
 
 @deals.get("/<deal_id>/record")
+@requires(ANYONE)
 @doc("The deal as a fupan.deal/1 record (with meta, annotations and the closing digest)", response=RECORD,
      errors=_NOT_FOUND)
 def export_record(deal_id: str) -> tuple[Response, int]:
-    return jsonify(service().export_record(deal_id)), 200
+    return jsonify(service().export_record(deal_id, current_principal())), 200
 
 
 @deals.get("/<deal_id>/verify")
+@requires(ANYONE)
 @doc("Recompute the deal's hash chain from storage", response=VERIFY, errors=_NOT_FOUND)
 def verify(deal_id: str) -> tuple[Response, int]:
     return reply(VERIFY, service().verify_deal(deal_id))
@@ -265,6 +294,7 @@ def verify(deal_id: str) -> tuple[Response, int]:
 
 
 @records.post("")
+@requires(ORGANISER_ONLY, content_types=("application/json", NDJSON), large_body=True)
 @doc("Import one record (answered like a deal) or a list / JSON Lines of records (a report per record); "
      "each record is stored all-or-nothing", body=RECORD, response=IMPORT_REPORTS, status=201,
      errors=(400, 409, 422))
@@ -281,7 +311,7 @@ def import_records() -> tuple[Response, int]:
     else:
         docs = json_body()
     if isinstance(docs, dict):
-        deal, created = service().import_record(load(RECORD, docs))
+        deal, created = service().import_record(load(RECORD, docs), current_principal().recorded_by)
         return reply(DEAL, deal, 201 if created else 200)
     if not isinstance(docs, list):
         raise ApiError(400, "invalid_body", "Send a record or a list of records.", "请发送一条记录或记录列表。")
@@ -291,7 +321,7 @@ def import_records() -> tuple[Response, int]:
 
 def _import_one(index: int, doc: Any) -> dict[str, Any]:
     try:
-        deal, created = service().import_record(load(RECORD, doc))
+        deal, created = service().import_record(load(RECORD, doc), current_principal().recorded_by)
     except (ApiError, IllegalAction, ServiceError) as error:
         return {"index": index, "ok": False, "error": {"code": error.code, "message": error.message,
                                                       "message_zh": error.message_zh, "details": error.details}}

@@ -4,8 +4,9 @@ SQLite is the embedded default; the usual eventsourcing environment variables (P
 POSTGRES_*) select another store without code changes. Answers are plain JSON-ready dicts, so the HTTP layer
 only validates shapes and serialises.
 
-Errors: `IllegalAction` (the rules or the record format refuse), `NotFound` (no such aggregate) and
-`Conflict` (a stale or concurrent write; idempotent creates that disagree with what exists). Each carries a
+Errors: `IllegalAction` (the rules or the record format refuse), `NotFound` (no such aggregate),
+`Conflict` (a stale or concurrent write; idempotent creates that disagree with what exists), `Unauthenticated`
+(a bad or revoked token) and `Forbidden` (hidden information the reader may not see). Each carries a
 stable code and English + Chinese messages. Whatever raises, nothing has been written: each command ends in a
 single `save()` of every aggregate it touched, which is one transaction.
 
@@ -15,6 +16,11 @@ commands and the reads of cached aggregates in this process, (2) refusals (Illeg
 before saving) happen before any aggregate changes, and (3) when anything fails after a change — a stale
 write, a bug — the touched aggregates are evicted, so the next request reloads them from the store. Other
 processes' writes reach the cache through the library's fast-forward on every `get`.
+
+Hidden information (DESIGN §6): every read that can carry hands takes a `reader` (a `Principal`), and it
+defaults to the anonymous public, so a caller that forgets to say who is asking gets the public answer. While
+a deal is not published (`published`), a reader without rights over its match sees only the `public`
+viewpoint, the public form of each action, no annotations and no hands in events or exports.
 """
 
 from __future__ import annotations
@@ -45,11 +51,12 @@ from domain.aggregates import (
 )
 from domain.cards import normalize_all
 from domain.dealing import deal_from_seed, seed_commitment
-from domain.engine import Action, DealSetup, Viewpoint
+from domain.engine import Action, DealSetup, RulesEngine, Viewpoint
 from domain.errors import IllegalAction
 from domain.games import get_engine
 from domain.integrity import canonical_json
 from domain.record import build_record, check_record, parse_record
+from domain.tokens import PUBLIC, REFEREE, ROLES, AccessToken, Principal, format_token, parse_token
 
 A = TypeVar("A", bound=Aggregate)
 P = ParamSpec("P")
@@ -80,6 +87,37 @@ class NotFound(ServiceError):
 
 class Conflict(ServiceError):
     code = "conflict"
+
+
+class Unauthenticated(ServiceError):
+    """A token that is malformed, unknown, wrong or revoked."""
+
+    code = "invalid_token"
+
+
+class Forbidden(ServiceError):
+    """The reader may not see this (hidden cards of a deal that is not published)."""
+
+    code = "forbidden"
+
+
+def published(deal: Deal) -> bool:
+    """Whether the whole record of a deal is public. For now a deal is published as soon as it is closed; an
+    organiser's hold-back (a later event) would be checked here and nowhere else."""
+    return deal.finished
+
+
+def public_action(engine: RulesEngine, action: Action) -> Action:
+    """What everyone at the table sees of an action while the deal is live.
+
+    An engine whose actions are all announced at the table says so with a `public_action` method; for any
+    other engine only who acted and how is shown, so a hidden choice (升级's buried kitty) cannot leak from an
+    engine that has not said what is public.
+    """
+    shown = getattr(engine, "public_action", None)
+    if shown is not None:
+        return shown(action)
+    return {key: action[key] for key in ("seat", "type") if key in action}
 
 
 def _incomplete_zh(code: str) -> str:
@@ -325,7 +363,7 @@ class FupanApplication(Application):
             if existing_number is not None:
                 deal = self._get(Deal, deal_id_in_match(m.id, existing_number), "deal")
                 self._check_same(deal, hands, kitty, first, seed)
-                return self._deal_dict(deal), False
+                return self._deal_dict(deal, full=True), False
             number = len(m.deals) + 1
             first = m.default_first(number) if first is None else first
             deal_id = deal_id_in_match(m.id, number)
@@ -342,7 +380,7 @@ class FupanApplication(Application):
                 if not isinstance(existing, Deal):
                     raise Conflict("That key is taken.", "该键已被占用。", {"key": key}, code="already_exists")
                 self._check_same(existing, hands, kitty, first, seed)
-                return self._deal_dict(existing), False
+                return self._deal_dict(existing, full=True), False
         engine = get_engine(game)
         commitment: str | None = None
         if not explicit:
@@ -362,7 +400,7 @@ class FupanApplication(Application):
         else:
             m.start_deal(deal.id, number, first, recorded_by)  # type: ignore[arg-type]
             self._commit(m, deal)
-        return self._deal_dict(deal), True
+        return self._deal_dict(deal, full=True), True
 
     @staticmethod
     def _existing_match_deal(m: Match, number: int | None) -> int | None:
@@ -397,17 +435,31 @@ class FupanApplication(Application):
                            {"deal_id": str(deal.id)}, code="already_exists")
 
     @_serialised
-    def get_deal(self, deal: UUID | str) -> dict[str, Any]:
-        return self._deal_dict(self._get(Deal, deal, "deal"))
+    def get_deal(self, deal: UUID | str, reader: Principal = PUBLIC) -> dict[str, Any]:
+        d = self._get(Deal, deal, "deal")
+        return self._deal_dict(d, full=self._may_see_all(published(d), d.match_id, reader))
 
-    def list_deals(self) -> list[dict[str, Any]]:
-        return [self.get_deal(uid) for uid in self._ids_by_topic(Deal.Created.TOPIC)]
+    def list_deals(self, reader: Principal = PUBLIC) -> list[dict[str, Any]]:
+        return [self.get_deal(uid, reader) for uid in self._ids_by_topic(Deal.Created.TOPIC)]
 
-    def list_match_deals(self, match: UUID | str) -> list[dict[str, Any]]:
-        return [self.get_deal(d["deal_id"]) for d in self.get_match(match)["deals"]]
+    def list_match_deals(self, match: UUID | str, reader: Principal = PUBLIC) -> list[dict[str, Any]]:
+        return [self.get_deal(d["deal_id"], reader) for d in self.get_match(match)["deals"]]
+
+    @_serialised
+    def deal_match(self, deal: UUID | str) -> str | None:
+        """The id of the match a deal belongs to (what a referee token's scope is checked against)."""
+        d = self._get(Deal, deal, "deal")
+        return str(d.match_id) if d.match_id is not None else None
 
     @staticmethod
-    def _deal_dict(d: Deal) -> dict[str, Any]:
+    def _may_see_all(is_published: bool, match_id: UUID | None, reader: Principal) -> bool:
+        """Hands, every viewpoint, hidden actions and annotations: for everyone once published, else only for
+        readers with rights over the deal's match (DESIGN §6)."""
+        return is_published or reader.sees_live_hands(match_id)
+
+    @staticmethod
+    def _deal_dict(d: Deal, *, full: bool) -> dict[str, Any]:
+        """The deal's summary; `full=False` leaves out the annotations (a referee's note may name hidden cards)."""
         status = d.status()
         return {
             "id": str(d.id), "game": d.setup.game, "options": dict(d.setup.options), "seats": list(d.setup.seats),
@@ -415,7 +467,8 @@ class FupanApplication(Application):
             "match_id": str(d.match_id) if d.match_id else None, "number": d.number,
             "status": status, "finished": d.finished, "actions": len(d.actions), "version": d.version,
             "result": copy.deepcopy(d.result), "digest": d.digest, "seed_commitment": d.seed_commitment,
-            "seed": d.seed, "annotations": [dict(a) for a in d.annotations], "created_at": d.created_on.isoformat(),
+            "seed": d.seed, "annotations": [dict(a) for a in d.annotations] if full else [],
+            "created_at": d.created_on.isoformat(),
         }
 
     @_serialised
@@ -488,7 +541,7 @@ class FupanApplication(Application):
         deal_id = deal_id_for_key("record:" + hashlib.sha256(canonical_json(content).encode()).hexdigest())
         existing = self._exists(deal_id)
         if isinstance(existing, Deal):
-            return self._deal_dict(existing), False
+            return self._deal_dict(existing, full=True), False
         meta = dict(doc.get("meta") or {})
         if doc.get("digest"):
             meta["source_digest"] = doc["digest"]
@@ -507,12 +560,18 @@ class FupanApplication(Application):
                 raise IllegalAction("bad_annotation", "Each annotation must be an object.", "每条注释必须是对象。")
             deal.annotate(note.get("at", -1), str(note.get("text", "")), str(note.get("author", "")), recorded_by)
         self._commit(deal)
-        return self._deal_dict(deal), True
+        return self._deal_dict(deal, full=True), True
 
     @_serialised
-    def export_record(self, deal: UUID | str) -> dict[str, Any]:
-        """The deal as a `fupan.deal/1` document with meta, annotations and the closing digest."""
+    def export_record(self, deal: UUID | str, reader: Principal = PUBLIC) -> dict[str, Any]:
+        """The deal as a `fupan.deal/1` document with meta, annotations and the closing digest.
+
+        A record holds every hand, so before the deal is published only readers with rights over it get one.
+        """
         d = self._get(Deal, deal, "deal")
+        if not self._may_see_all(published(d), d.match_id, reader):
+            raise Forbidden("The deal is still being played; its record is published when it is closed.",
+                            "该牌局尚在进行中，结束后才公开记录。", {"deal_id": str(d.id)}, code="deal_not_published")
         meta: dict[str, Any] = copy.deepcopy(d.meta)
         meta.update(deal_id=str(d.id), recorded_at=d.created_on.isoformat())
         if d.match_id is not None:
@@ -526,8 +585,12 @@ class FupanApplication(Application):
         return copy.deepcopy(build_record(d.setup, list(d.actions), d.result, meta=meta,
                                           annotations=list(d.annotations), digest=d.digest))
 
-    def export_match(self, match: UUID | str) -> list[dict[str, Any]]:
-        return [self.export_record(entry["deal_id"]) for entry in self.get_match(match)["deals"]]
+    def export_match(self, match: UUID | str, reader: Principal = PUBLIC) -> list[dict[str, Any]]:
+        """The records of the match's deals that `reader` may have: all of them, or the published ones."""
+        m = self.get_match(match)
+        every = reader.sees_live_hands(m["id"])
+        return [self.export_record(entry["deal_id"], reader) for entry in m["deals"]
+                if every or entry["status"] == "finished"]
 
     # --- history, replay and integrity ----------------------------------------------------------------
 
@@ -537,12 +600,22 @@ class FupanApplication(Application):
             d = self._get(Deal, deal, "deal")  # also answers "not found" for ids of other kinds
             return list(self.events.get(d.id, lte=d.version))
 
-    def deal_events(self, deal: UUID | str) -> list[dict[str, Any]]:
-        """Every stored event of a deal: version, time, recorder, type, digest and payload."""
+    def deal_events(self, deal: UUID | str, reader: Principal = PUBLIC) -> list[dict[str, Any]]:
+        """Every stored event of a deal: version, time, recorder, type, digest and payload.
+
+        Before the deal is published a reader without rights gets the public part of each payload: no hands
+        or kitty (`Deal.Created`), the public form of actions, no annotation text; `withheld` names what is
+        left out. The digests are all there (they reveal nothing about the hidden fields).
+        """
+        events = self._deal_events(deal)
+        full = self._may_see_all(any(isinstance(e, Deal.Finished) for e in events), events[0].match_id, reader)
+        engine = get_engine(events[0].game)
         out = []
-        for event in self._deal_events(deal):
+        for event in events:
             payload = event_fields(event)
             recorder = payload.pop("recorded_by", None)
+            if not full:
+                payload = _public_payload(event, payload, engine)
             out.append({
                 "version": event.originator_version, "time": event.timestamp.isoformat(),
                 "type": type(event).TOPIC.removeprefix(_TOPIC_PREFIX), "recorded_by": recorder,
@@ -557,7 +630,8 @@ class FupanApplication(Application):
         return {"deal_id": str(events[0].originator_id), "ok": bad is None, "first_bad_version": bad,
                 "digest": events[-1].digest}
 
-    def _replay_frames(self, deal: UUID | str, viewpoint: str, steps: range | None) -> dict[str, Any]:
+    def _replay_frames(self, deal: UUID | str, viewpoint: str, steps: range | None,
+                       reader: Principal) -> dict[str, Any]:
         """Fold the deal's events through the engine once, taking the view after each requested step."""
         events = self._deal_events(deal)
         created = events[0]
@@ -572,8 +646,13 @@ class FupanApplication(Application):
             view_as = Viewpoint.parse(viewpoint, len(setup.seats))
         except IllegalAction as error:
             raise ServiceError(error.message, error.message_zh, error.details, code=error.code) from None
+        full = self._may_see_all(closed, created.match_id, reader)
+        if not full and view_as.kind != "public":
+            raise Forbidden("Seat and referee views of a live deal need a token with rights over its match.",
+                            "进行中牌局的座位视角和裁判视角需要有该对局权限的令牌。",
+                            {"deal_id": str(created.originator_id), "viewpoint": viewpoint}, code="hidden_view")
         if view_as.kind == "public" and closed:
-            view_as = Viewpoint("referee")  # DESIGN §6: once a deal is closed its hands are public
+            view_as = Viewpoint("referee")  # DESIGN §6: once a deal is closed (published) its hands are public
         total = len(actions)
         wanted = steps if steps is not None else range(total + 1)
         if wanted and not (wanted[0] >= 0 and wanted[-1] <= total):
@@ -588,28 +667,127 @@ class FupanApplication(Application):
                 done += 1
             view = engine.view(state, view_as)
             view["viewpoint"] = viewpoint
+            action = actions[step - 1] if step else None
             frames.append({
-                "step": step, "action": actions[step - 1] if step else None, "status": engine.status(state),
-                "annotations": [a for a in annotations if a["at"] == step - 1], "view": view,
+                "step": step, "action": action if full or action is None else public_action(engine, action),
+                "status": engine.status(state),
+                "annotations": [a for a in annotations if a["at"] == step - 1] if full else [], "view": view,
             })
         return {"deal_id": str(created.originator_id), "total": total, "viewpoint": viewpoint,
                 "closed": closed, "frames": frames}
 
-    def replay(self, deal: UUID | str, step: int | None = None, viewpoint: str = "referee") -> dict[str, Any]:
-        """The table after `step` actions (default: the latest) as `viewpoint` may see it."""
+    def replay(self, deal: UUID | str, step: int | None = None, viewpoint: str = "referee",
+               reader: Principal = PUBLIC) -> dict[str, Any]:
+        """The table after `step` actions (default: the latest) as `viewpoint` may see it.
+
+        Forbidden (`hidden_view`) if `reader` may not take that viewpoint of this deal yet.
+        """
         if step is None:
             with self._command():
                 step = len(self._get(Deal, deal, "deal").actions)
-        folded = self._replay_frames(deal, viewpoint, range(step, step + 1))
+        folded = self._replay_frames(deal, viewpoint, range(step, step + 1), reader)
         frame = folded.pop("frames")[0]
         return {**folded, **frame}
 
-    def replay_all(self, deal: UUID | str, viewpoint: str = "referee") -> dict[str, Any]:
+    def replay_all(self, deal: UUID | str, viewpoint: str = "referee", reader: Principal = PUBLIC) -> dict[str, Any]:
         """Every step's view, 0 … total, for one viewpoint (what the replay viewer steps through)."""
-        return self._replay_frames(deal, viewpoint, None)
+        return self._replay_frames(deal, viewpoint, None, reader)
+
+    # --- access tokens (DESIGN §7; domain/tokens.py) --------------------------------------------------
+
+    @_serialised
+    def create_token(
+        self, role: str, matches: Iterable[UUID | str] = (), label: str = "",
+        recorded_by: dict[str, Any] = LOCAL_RECORDER,
+    ) -> tuple[dict[str, Any], str]:
+        """(token, bearer token): a new token; the bearer token (with its secret) is in no later answer."""
+        if role not in ROLES:
+            raise IllegalAction("bad_role", f"The role must be one of {list(ROLES)}.",
+                                f"角色必须是 {list(ROLES)} 之一。", {"role": role})
+        scope: set[str] = set()
+        for match in matches:
+            found = None
+            with contextlib.suppress(ValueError):
+                found = self._exists(match if isinstance(match, UUID) else UUID(str(match)))
+            if not isinstance(found, Match):
+                raise IllegalAction("unknown_match", f"No match with id {match}.", f"找不到 id 为 {match} 的对局。",
+                                    {"match_id": str(match)})
+            scope.add(str(found.id))
+        if (role == REFEREE) != bool(scope):
+            raise IllegalAction(
+                "bad_scope", "A referee token names the matches it records; other roles are not scoped.",
+                "裁判令牌必须指定其负责的对局；其他角色不按对局限定。", {"role": role, "matches": sorted(scope)})
+        if len(label) > 200:
+            raise IllegalAction("bad_label", "The label is at most 200 characters.", "标签最多 200 个字符。")
+        token, secret = AccessToken.issue(role, sorted(scope), label, recorded_by)
+        self._commit(token)
+        return self._token_dict(token), format_token(token.id, secret)
+
+    @_serialised
+    def get_token(self, token: UUID | str) -> dict[str, Any]:
+        return self._token_dict(self._get(AccessToken, token, "token"))
+
+    def list_tokens(self) -> list[dict[str, Any]]:
+        return [self.get_token(uid) for uid in self._ids_by_topic(AccessToken.Created.TOPIC)]
+
+    @_serialised
+    def revoke_token(
+        self, token: UUID | str, recorded_by: dict[str, Any] = LOCAL_RECORDER,
+    ) -> tuple[dict[str, Any], bool]:
+        """(token, revoked now). Revoking a revoked token changes nothing."""
+        t = self._get(AccessToken, token, "token")
+        changed = t.revoke(recorded_by)
+        if changed:
+            self._commit(t)
+        return self._token_dict(t), changed
+
+    @_serialised
+    def authenticate(self, bearer: str) -> Principal:
+        """The principal of a bearer token; Unauthenticated if it is malformed, unknown, wrong or revoked.
+
+        Loading the token through the repository fast-forwards it from the store, so a revocation by another
+        process (the CLI, another worker) is seen by the next request.
+        """
+        parsed = parse_token(bearer)
+        token = self._exists(parsed[0]) if parsed else None
+        if not isinstance(token, AccessToken) or not token.matches_secret(parsed[1]):  # type: ignore[index]
+            raise Unauthenticated("The token is not valid.", "令牌无效。")
+        if token.revoked:
+            raise Unauthenticated("This token has been revoked.", "该令牌已被吊销。", code="revoked_token")
+        return token.principal()
+
+    def has_active_token(self, role: str) -> bool:
+        return any(t["role"] == role and not t["revoked"] for t in self.list_tokens())
+
+    @staticmethod
+    def _token_dict(t: AccessToken) -> dict[str, Any]:
+        """A token as listed: never its secret, nor the secret's hash."""
+        return {
+            "id": str(t.id), "role": t.role, "matches": list(t.matches), "label": t.label,
+            "created_at": t.created_on.isoformat(), "created_by": dict(t.created_by), "revoked": t.revoked,
+            "revoked_at": t.revoked_at.isoformat() if t.revoked else None,
+            "revoked_by": dict(t.revoked_by) if t.revoked_by else None,
+        }
 
 
-_ZH = {"tournament": "赛事", "match": "对局", "deal": "牌局"}
+_ZH = {"tournament": "赛事", "match": "对局", "deal": "牌局", "token": "令牌"}
+
+
+def _public_payload(event: Any, payload: dict[str, Any], engine: RulesEngine) -> dict[str, Any]:
+    """The part of a live deal's event payload that anyone may see."""
+    hidden: tuple[str, ...] = ()
+    if isinstance(event, Deal.Created):
+        hidden = ("hands", "kitty")
+    elif isinstance(event, Deal.Annotated):
+        hidden = ("text", "author")
+    elif isinstance(event, Deal.ActionRecorded):
+        payload["action"] = public_action(engine, payload["action"])
+        if payload["action"] != event.action:
+            payload["withheld"] = ["action"]
+    if hidden:
+        payload = {key: value for key, value in payload.items() if key not in hidden}
+        payload["withheld"] = list(hidden)
+    return payload
 
 
 def _copy(value: list[int] | None) -> list[int] | None:

@@ -61,7 +61,11 @@ class Viewpoint:
 
 
 class RulesEngine(Protocol):
-    """One per game. How 升级 and the other games fit is sketched in docs/ARCHITECTURE.md."""
+    """One per game. How 升级 and the other games fit is sketched in docs/ARCHITECTURE.md.
+
+    Optional: `public_action(action) -> Action`, what everyone at the table sees of an action while the deal
+    is live. Without it the public sees only each action's seat and type (domain.application.public_action).
+    """
 
     game: str  # record-format code: doudizhu, shengji, sandayi, daguai, wakeng
     name_zh: str

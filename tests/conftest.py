@@ -3,6 +3,9 @@
 Nothing of our storage is mocked: the server is werkzeug's, in a thread, serving the real Flask app over a
 real FupanApplication on a real SQLite file in tmp_path or a real PostgreSQL server (tests/postgres_cluster.py).
 Fixtures `store`, `service` and `server` run each test once per backend.
+
+Access control (docs/SECURITY.md): a LiveServer issues itself an organiser token through the store (as
+`fupan token create` would) and writes with it by default; reads are anonymous unless a test passes `token=`.
 """
 
 from __future__ import annotations
@@ -13,10 +16,11 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from uuid import uuid4
+from uuid import UUID, uuid4
 
 import pytest
 import requests
+from flask import Flask
 from postgres_cluster import Unavailable, application_env, create_schema, drop_schema, postgres_server
 from werkzeug.serving import BaseWSGIServer, make_server
 
@@ -71,6 +75,11 @@ EXAMPLE_RECORD: dict[str, Any] = {
     ],
 }
 EXAMPLE_SCORES = [2, 2, -6]
+
+
+def token_id(bearer: str) -> str:
+    """The id inside a bearer token `fupan_<id hex>_<secret>`, as events and listings name it."""
+    return str(UUID(hex=bearer.split("_")[1]))
 
 
 @pytest.fixture
@@ -147,12 +156,15 @@ class QuietKeepAliveHandler(KeepAliveHandler):
 class LiveServer:
     """The real app over HTTP on 127.0.0.1:<free port>, backed by one store; can be restarted."""
 
-    def __init__(self, store: Store | Path):
+    def __init__(self, store: Store | Path, config: dict[str, Any] | None = None):
         self.store = store if isinstance(store, Store) else Store.sqlite(store)
+        self.config = dict(config or {})
         self.service: FupanApplication | None = None
         self._server: BaseWSGIServer | None = None
         self._thread: threading.Thread | None = None
         self.http = requests.Session()
+        self.organiser = ""  # an organiser bearer token, issued on the first start
+        self.app: Flask | None = None
 
     @property
     def url(self) -> str:
@@ -161,7 +173,9 @@ class LiveServer:
 
     def start(self) -> LiveServer:
         self.service = self.store.open()
-        app = create_app({"FUPAN_APPLICATION": self.service})
+        if not self.organiser:
+            _, self.organiser = self.service.create_token("organiser", label="tests")
+        self.app = app = create_app({**self.config, "FUPAN_APPLICATION": self.service})
         self._server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietKeepAliveHandler)
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
         self._thread.start()
@@ -185,12 +199,23 @@ class LiveServer:
         return self.start()
 
     # Thin helpers: every test talks plain HTTP through these.
-    def get(self, path: str, **kwargs: Any) -> requests.Response:
+    def auth(self, token: str | None = None) -> dict[str, str]:
+        """The Authorization header of `token` (default: the organiser's)."""
+        return {"Authorization": f"Bearer {token or self.organiser}"}
+
+    def get(self, path: str, *, token: str | None = None, **kwargs: Any) -> requests.Response:
+        """GET, anonymously unless `token` is given."""
+        if token is not None:
+            kwargs["headers"] = {**kwargs.get("headers", {}), **self.auth(token)}
         return self.http.get(self.url + path, timeout=30, **kwargs)
 
-    def post(self, path: str, body: Any = None, **kwargs: Any) -> requests.Response:
+    def post(self, path: str, body: Any = None, *, token: str | None = None, anonymous: bool = False,
+             **kwargs: Any) -> requests.Response:
+        """POST as the organiser, or with `token`, or with no token at all (`anonymous`)."""
         if body is not None:
             kwargs["json"] = body
+        if not anonymous:
+            kwargs["headers"] = {**kwargs.get("headers", {}), **self.auth(token)}
         return self.http.post(self.url + path, timeout=30, **kwargs)
 
 

@@ -1,4 +1,8 @@
-"""The HTTP API over a real socket (requests → werkzeug → Flask → eventsourcing → SQLite file / PostgreSQL)."""
+"""The HTTP API over a real socket (requests → werkzeug → Flask → eventsourcing → SQLite file / PostgreSQL).
+
+Writes carry the test server's organiser token (LiveServer.post); reads are anonymous unless they pass
+`token=` — access control itself is tested in test_security_*.py.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +15,7 @@ from typing import Any
 
 import pytest
 import requests
-from conftest import EXAMPLE_SCORES, LiveServer, Store
+from conftest import EXAMPLE_SCORES, LiveServer, Store, token_id
 
 from domain.dealing import deal_from_seed
 from domain.games import get_engine
@@ -114,7 +118,8 @@ def test_events_carry_version_time_recorder_and_digest(server, example_record):
     events = server.get(f"/api/deals/{deal}/events").json()
     assert [e["version"] for e in events] == [1, 2]
     assert [e["type"] for e in events] == ["Deal.Created", "Deal.ActionRecorded"]
-    assert all(e["recorded_by"] == {"role": "local", "token_id": None} and e["time"] for e in events)
+    organiser = {"role": "organiser", "token_id": token_id(server.organiser)}
+    assert all(e["recorded_by"] == organiser and e["time"] for e in events)
     assert events[1]["payload"] == {"action": {"seat": 2, "type": "call"}}
     assert len({e["digest"] for e in events}) == 2
     assert server.get(f"/api/deals/{deal}").json()["digest"] == events[-1]["digest"]
@@ -144,7 +149,9 @@ def test_bad_actions_are_refused_and_store_nothing(server, example_record, what,
     for action in example_record["actions"][:4]:
         assert server.post(f"/api/deals/{deal}/actions", {"action": action}).status_code == 201
     count = event_count(server, deal)
-    response = server.http.post(f"{server.url}/api/deals/{deal}/actions", timeout=30, **request_kwargs)
+    headers = {**request_kwargs.get("headers", {}), **server.auth()}
+    response = server.http.post(f"{server.url}/api/deals/{deal}/actions", timeout=30,
+                                **{**request_kwargs, "headers": headers})
     assert_error(response, status, code)
     assert event_count(server, deal) == count == 5
     assert server.get(f"/api/deals/{deal}").json()["version"] == count
@@ -179,7 +186,7 @@ def test_bad_replay_queries(server, example_record):
     deal = start_example(server, example_record)
     assert_error(server.get(f"/api/deals/{deal}/replay", params={"viewpoint": "everyone"}), 400, "invalid_query")
     assert_error(server.get(f"/api/deals/{deal}/replay", params={"step": "-1"}), 400, "invalid_query")
-    assert_error(server.get(f"/api/deals/{deal}/replay", params={"step": 1}), 400, "bad_step")
+    assert_error(server.get(f"/api/deals/{deal}/replay", params={"step": 1}, token=server.organiser), 400, "bad_step")
     assert_error(server.get(f"/api/deals/{deal}/replay", params={"viewpoint": "seat:7"}), 400, "bad_viewpoint")
     live = server.get(f"/api/deals/{deal}/replay", params={"viewpoint": "public"}).json()
     assert live["step"] == 0 and live["total"] == 0 and not live["closed"]
@@ -223,9 +230,11 @@ def test_seeded_deal_publishes_the_commitment_and_reveals_the_seed_at_the_end(se
     assert deal["seed_commitment"] == commitment and deal["seed"] is None and deal["first"] == 2
     for path in (f"/api/deals/{deal['id']}", f"/api/deals/{deal['id']}/events", f"/api/deals/{deal['id']}/record",
                  f"/api/deals/{deal['id']}/replay"):
-        assert "赛前公布的承诺" not in server.get(path).text
+        answer = server.get(path, token=server.organiser)  # even those who may see the hands
+        assert answer.status_code == 200 and "赛前公布的承诺" not in answer.text
     hands, kitty = deal_from_seed("赛前公布的承诺", get_engine("doudizhu"), 2)
-    referee = server.get(f"/api/deals/{deal['id']}/replay", params={"viewpoint": "referee"}).json()["view"]
+    referee = server.get(f"/api/deals/{deal['id']}/replay", params={"viewpoint": "referee"},
+                         token=server.organiser).json()["view"]
     assert [sorted(seat["hand"]) for seat in referee["seats"]] == [sorted(hand) for hand in hands]
     for seat in (2, 0, 1):
         last = server.post(f"/api/deals/{deal['id']}/actions", {"action": {"seat": seat, "type": "pass"}}).json()
@@ -271,7 +280,7 @@ def test_import_a_list_reports_each_record_all_or_nothing(server, example_record
     assert len(server.get("/api/deals").json()) == 1  # the refused records stored nothing
     lines = "\n".join(json.dumps(r, ensure_ascii=False) for r in (example_record, example_record))
     ndjson = server.http.post(f"{server.url}/api/records", data=lines.encode(), timeout=30,
-                              headers={"Content-Type": "application/x-ndjson"})
+                              headers={"Content-Type": "application/x-ndjson", **server.auth()})
     assert [r["created"] for r in ndjson.json()["records"]] == [False, False]
     assert_error(server.post("/api/records", {"format": "fupan.deal/1", "game": "doudizhu", "seats": [], "first": 0,
                                               "hands": [], "actions": []}), 422, "bad_setup")
@@ -334,6 +343,7 @@ def test_racing_clients_store_an_action_once(server, example_record):
     url = f"{server.url}/api/deals/{deal}/actions"
     body = {"action": example_record["actions"][0], "expected_version": 1}
     with ThreadPoolExecutor(max_workers=8) as pool:
-        statuses = sorted(pool.map(lambda _: requests.post(url, json=body, timeout=30).status_code, range(8)))
+        statuses = sorted(pool.map(lambda _: requests.post(url, json=body, headers=server.auth(), timeout=30)
+                                   .status_code, range(8)))
     assert statuses == [201] + [409] * 7
     assert event_count(server, deal) == 2

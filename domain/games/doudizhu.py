@@ -167,6 +167,10 @@ class DoudizhuEngine:
 
     # -- actions -------------------------------------------------------------------------------------------
 
+    def public_action(self, action: Action) -> Action:
+        """Every 斗地主 action is announced at the table (bids, plays, 明牌, fouls): all of it is public."""
+        return dict(action)
+
     def normalize_action(self, action: Action) -> Action:
         if not isinstance(action, dict):
             raise _illegal("bad_action", "An action must be an object.", "动作必须是对象。")

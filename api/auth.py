@@ -1,0 +1,250 @@
+"""Who may do what over HTTP (DESIGN.md §7): bearer tokens, one policy per route, failed-auth rate limiting.
+
+Every view declares its rule with `@requires(...)` next to its route, and one `before_request` hook enforces
+it for every request, so no view checks rights by itself. Default deny: a view that declares nothing may
+only read (GET/HEAD; what it reads is filtered by FupanApplication for the anonymous public); any other
+method on it is refused with 403 `no_policy`. Endpoints added by others are therefore safe before they are
+declared, and tests/test_security_matrix.py fails until they are.
+
+Statuses: 401 for a missing token where one is needed and for a malformed, unknown, wrong or revoked token
+anywhere (a presented credential must be valid, even on a public read); 403 for a valid token without the
+right, e.g. a referee of another match; 429 after too many failed authentications from one client address.
+
+Hidden cards are not this module's business: the service filters every read by the principal found here
+(`current_principal`), so the rule of public reads is "anyone", and what "anyone" sees depends on who it is.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+from uuid import UUID
+
+from flask import Flask, Response, current_app, g, request
+
+from api.errors import ApiError, error_response
+from domain.application import Forbidden, FupanApplication, Unauthenticated
+from domain.tokens import APPEALS, ORGANISER, PUBLIC, REFEREE, Principal
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+JSON, NDJSON = "application/json", "application/x-ndjson"
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+@dataclass(frozen=True)
+class Rule:
+    """Who may call a route: any principal whose role is in `roles`, and, when `scope` names where the
+    request's match is found ("match": the `match_id` in the path; "deal": the match of the `deal_id` in the
+    path), a referee token scoped to that match."""
+
+    name: str
+    roles: frozenset[str]
+    scope: str | None = None
+
+
+ANYONE = Rule("public", frozenset({"public", ORGANISER, REFEREE, APPEALS}))
+ORGANISER_ONLY = Rule("organiser", frozenset({ORGANISER}))
+MATCH_RECORDER = Rule("organiser, or referee of the match", frozenset({ORGANISER}), scope="match")
+DEAL_RECORDER = Rule("organiser, or referee of the deal's match", frozenset({ORGANISER}), scope="deal")
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A route's rule plus what its request body may be: content types, and whether it may be large
+    (`MAX_CONTENT_LENGTH`, for imports) or not (`FUPAN_MAX_BODY`)."""
+
+    rule: Rule
+    content_types: tuple[str, ...] = (JSON,)
+    large_body: bool = False
+
+
+def requires(rule: Rule, *, content_types: tuple[str, ...] = (JSON,), large_body: bool = False) -> Callable[[F], F]:
+    """Declare a view's policy (read by the guard below, by the OpenAPI document and by the tests)."""
+
+    def attach(view: F) -> F:
+        view.__policy__ = Policy(rule, content_types, large_body)  # type: ignore[attr-defined]
+        return view
+
+    return attach
+
+
+def policy_of(app: Flask, endpoint: str) -> Policy | None:
+    return getattr(app.view_functions.get(endpoint), "__policy__", None)
+
+
+def current_principal() -> Principal:
+    """Who is asking in this request; the anonymous public when no token was accepted."""
+    return g.get("fupan_principal", PUBLIC)
+
+
+class FailureLimiter:
+    """Failed authentications per client address in a sliding window, in this process's memory.
+
+    After `limit` failures within `window` seconds a client gets 429 for any request bearing a token until
+    the oldest failure is out of the window; requests without a token (public reads) are not affected.
+    Successes do not reset the count, so a client holding one valid token cannot interleave guesses. With
+    several worker processes each keeps its own count (the effective limit is per worker); 256-bit secrets
+    make guessing hopeless anyway, the limit mainly stops a misbehaving client flooding the store with lookups.
+    """
+
+    MAX_CLIENTS = 10_000  # bounded memory under many spoofed addresses: the oldest entries are dropped
+
+    def __init__(self, limit: int, window: float, clock: Callable[[], float] = time.monotonic):
+        self.limit = limit
+        self.window = window
+        self.clock = clock
+        self._failures: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def retry_after(self, client: str) -> float | None:
+        """Seconds until `client` may try again, or None if it may now."""
+        with self._lock:
+            failures = self._recent(client)
+            if failures is None or len(failures) < self.limit:
+                return None
+            return max(failures[0] + self.window - self.clock(), 0.0)
+
+    def failed(self, client: str) -> None:
+        with self._lock:
+            failures = self._recent(client)
+            if failures is None:
+                if len(self._failures) >= self.MAX_CLIENTS:
+                    self._prune()
+                failures = self._failures[client] = deque(maxlen=self.limit)
+            failures.append(self.clock())
+
+    def _recent(self, client: str) -> deque[float] | None:
+        failures = self._failures.get(client)
+        if failures is not None:
+            horizon = self.clock() - self.window
+            while failures and failures[0] <= horizon:
+                failures.popleft()
+            if not failures:
+                del self._failures[client]
+                return None
+        return failures
+
+    def _prune(self) -> None:
+        for client in list(self._failures):
+            self._recent(client)
+        while len(self._failures) >= self.MAX_CLIENTS:
+            del self._failures[next(iter(self._failures))]
+
+
+def _service() -> FupanApplication:
+    return current_app.extensions["fupan"]
+
+
+def _authenticate() -> Principal:
+    header = request.headers.get("Authorization")
+    if header is None:
+        return PUBLIC
+    limiter: FailureLimiter = current_app.extensions["fupan.auth_failures"]
+    client = request.remote_addr or "unknown"
+    wait = limiter.retry_after(client)
+    if wait is not None:
+        g.fupan_retry_after = max(int(wait + 0.999), 1)
+        raise ApiError(429, "too_many_failures", "Too many failed authentications from this address; wait.",
+                       "此地址认证失败次数过多，请稍后再试。", {"retry_after": g.fupan_retry_after})
+    scheme, _, token = header.partition(" ")
+    try:
+        if scheme.lower() != "bearer" or not token.strip():
+            raise Unauthenticated("Send the token as `Authorization: Bearer <token>`.",
+                                  "请以 `Authorization: Bearer <令牌>` 发送令牌。")
+        return _service().authenticate(token.strip())
+    except Unauthenticated as error:
+        limiter.failed(client)
+        raise ApiError(401, error.code, error.message, error.message_zh) from None
+
+
+def _scope_match(scope: str) -> str | None:
+    """The id of the match the request concerns (for a referee's scope); NotFound (404) for an unknown deal."""
+    args = request.view_args or {}
+    if scope == "deal":
+        return _service().deal_match(args["deal_id"])
+    try:
+        return str(UUID(str(args["match_id"])))
+    except ValueError:
+        return None
+
+
+def _authorise(rule: Rule, principal: Principal) -> None:
+    if principal.role in rule.roles:
+        return
+    if principal.anonymous:
+        raise ApiError(401, "unauthenticated", "This needs a bearer token (Authorization: Bearer <token>).",
+                       "此操作需要令牌（Authorization: Bearer <令牌>）。", {"requires": rule.name})
+    if rule.scope is not None and principal.role == REFEREE:
+        match = _scope_match(rule.scope)
+        if principal.referees(match):
+            return
+        raise ApiError(403, "out_of_scope", "This referee token does not cover that match.",
+                       "该裁判令牌无权处理这一对局。", {"requires": rule.name, "match_id": match})
+    raise ApiError(403, "forbidden", f"This needs: {rule.name}.", f"此操作需要相应权限：{rule.name}。",
+                   {"requires": rule.name, "role": principal.role})
+
+
+def _check_body(policy: Policy | None) -> None:
+    """Writes carry JSON (or what the route declares): besides strictness, a browser cannot send that type
+    cross-origin without a CORS preflight, which we never grant by default."""
+    has_body = bool(request.content_length) or "chunked" in request.headers.get("Transfer-Encoding", "").lower()
+    allowed = policy.content_types if policy is not None else (JSON,)
+    if has_body and request.mimetype not in allowed:
+        raise ApiError(400, "bad_content_type", f"Send the body as {' or '.join(allowed)}.",
+                       f"请求体的内容类型必须是 {' 或 '.join(allowed)}。", {"content_type": request.content_type})
+
+
+def _guard() -> None:
+    """The one place every request's rights are decided (before any view runs)."""
+    if request.routing_exception is not None or request.method == "OPTIONS":
+        return  # Flask answers 404/405 and CORS preflights itself; none of them reaches a view
+    policy = policy_of(current_app, request.endpoint or "")
+    if policy is None or not policy.large_body:
+        request.max_content_length = current_app.config["FUPAN_MAX_BODY"]
+    principal = g.fupan_principal = _authenticate()
+    if policy is None and request.method not in SAFE_METHODS:
+        raise ApiError(403, "no_policy", "This route declares no access policy, so it only reads.",
+                       "该地址未声明访问策略，只允许读取。", {"method": request.method})
+    _authorise(policy.rule if policy is not None else ANYONE, principal)
+    if request.method not in SAFE_METHODS:
+        _check_body(policy)
+
+
+def _challenge(response: Response) -> Response:
+    if response.status_code == 401:
+        response.headers.setdefault("WWW-Authenticate", 'Bearer realm="fupan"')
+    elif response.status_code == 429 and "fupan_retry_after" in g:
+        response.headers["Retry-After"] = str(g.fupan_retry_after)
+    return response
+
+
+def install(app: Flask) -> None:
+    """Enforce the policies on `app` (after its blueprints are registered or not: the guard looks up views
+    per request)."""
+    app.config.setdefault("FUPAN_MAX_BODY", 256 * 1024)
+    app.extensions["fupan.auth_failures"] = FailureLimiter(
+        int(app.config.get("FUPAN_AUTH_FAILURES", 10)), float(app.config.get("FUPAN_AUTH_WINDOW", 60.0)))
+    app.before_request(_guard)
+    app.after_request(_challenge)
+
+    @app.errorhandler(Forbidden)
+    def _hidden(error: Forbidden) -> tuple[Response, int]:
+        # Hidden information: authenticating might help (401) unless a token was already accepted (403).
+        status = 401 if current_principal().anonymous else 403
+        return error_response(status, error.code, error.message, error.message_zh, error.details)
+
+
+def policy_table(app: Flask) -> list[dict[str, Any]]:
+    """Every route with its methods and declared rule (None: undeclared), for the docs and the tests."""
+    rows = []
+    for rule in sorted(app.url_map.iter_rules(), key=lambda r: (r.rule, r.endpoint)):
+        policy = policy_of(app, rule.endpoint)
+        rows.append({"path": rule.rule, "endpoint": rule.endpoint,
+                     "methods": sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}),
+                     "rule": policy.rule.name if policy is not None else None})
+    return rows

@@ -1,0 +1,202 @@
+"""The access matrix over real HTTP: every route × every kind of caller gets the documented status, and a
+refusal writes nothing (docs/SECURITY.md, "Who may do what").
+
+The routes come from the app's URL map, so a route added without a declared policy, or without a line in
+KINDS below, fails here. Callers: no token, a well-formed token with a wrong secret, a revoked token, each
+role, and a referee of another match. Requests run against a live deal, so the reads that could show hands
+(`hidden`) answer the anonymous public 401 and a referee of another match 403.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from conftest import EXAMPLE_RECORD, LiveServer, Store
+
+from api.auth import ANYONE, DEAL_RECORDER, MATCH_RECORDER, ORGANISER_ONLY, policy_of
+
+PLAYERS = ["张三", "李四", "王五"]
+CALLERS = ("none", "wrong", "revoked", "appeals", "other_referee", "referee", "organiser")
+OK = "ok"  # 200 or 201: allowed (and, for these sample requests, done)
+
+STATUS: dict[str, dict[str, int | str]] = {
+    "public": {"none": 200, "wrong": 401, "revoked": 401, "appeals": 200, "other_referee": 200, "referee": 200,
+               "organiser": 200},
+    "hidden": {"none": 401, "wrong": 401, "revoked": 401, "appeals": 200, "other_referee": 403, "referee": 200,
+               "organiser": 200},
+    "recorder": {"none": 401, "wrong": 401, "revoked": 401, "appeals": 403, "other_referee": 403, "referee": OK,
+                 "organiser": OK},
+    "organiser": {"none": 401, "wrong": 401, "revoked": 401, "appeals": 403, "other_referee": 403, "referee": 403,
+                  "organiser": OK},
+}
+
+# Every /api endpoint: its kind in STATUS (the documented row), checked against its declared rule too.
+KINDS: dict[str, str] = {
+    "tournaments.create_tournament": "organiser",
+    "tournaments.list_tournaments": "public",
+    "tournaments.get_tournament": "public",
+    "tournaments.register_player": "organiser",
+    "tournaments.list_players": "public",
+    "tournaments.create_match": "organiser",
+    "tournaments.list_matches": "public",
+    "matches.get_match": "public",
+    "matches.start_match_deal": "recorder",
+    "matches.list_match_deals": "public",
+    "matches.export_match": "public",
+    "deals.start_deal": "organiser",
+    "deals.list_deals": "public",
+    "deals.get_deal": "public",
+    "deals.record_action": "recorder",
+    "deals.annotate": "recorder",
+    "deals.deal_events": "public",
+    "deals.replay": "hidden",  # default viewpoint: referee
+    "deals.replay_all": "hidden",
+    "deals.export_record": "hidden",
+    "deals.verify": "public",
+    "records.import_records": "organiser",
+    "tokens.create_token": "organiser",
+    "tokens.list_tokens": "organiser",
+    "tokens.revoke_token": "organiser",
+    "apidocs.openapi_json": "public",
+    "apidocs.docs_page": "public",
+}
+RULE_OF_KIND = {"public": {ANYONE}, "hidden": {ANYONE}, "organiser": {ORGANISER_ONLY},
+                "recorder": {MATCH_RECORDER, DEAL_RECORDER}}
+
+
+class Table:
+    """A tournament with two tables; table 1 has a live deal two actions in; tokens for every caller."""
+
+    def __init__(self, server: LiveServer):
+        self.server = server
+        self.tournament = server.post("/api/tournaments", {"name": "权限杯", "game": "doudizhu"}).json()["id"]
+        for name in PLAYERS:
+            server.post(f"/api/tournaments/{self.tournament}/players", {"name": name})
+        self.match, self.other_match = (
+            server.post(f"/api/tournaments/{self.tournament}/matches",
+                        {"table": table, "seats": PLAYERS, "first": 2}).json()["id"]
+            for table in ("1", "2"))
+        body = {"hands": EXAMPLE_RECORD["hands"], "kitty": EXAMPLE_RECORD["kitty"], "first": 2}
+        self.deal = server.post(f"/api/matches/{self.match}/deals", body).json()["id"]
+        for action in EXAMPLE_RECORD["actions"][:2]:
+            assert server.post(f"/api/deals/{self.deal}/actions", {"action": action}).status_code == 201
+        service = server.service
+        assert service is not None
+        _, referee = service.create_token("referee", [self.match], "table 1")
+        _, other = service.create_token("referee", [self.other_match], "table 2")
+        _, appeals = service.create_token("appeals", label="仲裁委员会")
+        revoked_token, revoked = service.create_token("referee", [self.match], "lost phone")
+        service.revoke_token(revoked_token["id"])
+        self.victim, _ = service.create_token("referee", [self.match], "to be revoked over the API")
+        wrong = re.sub(r"_[^_]+$", "_" + "x" * 43, server.organiser)  # a real token id, a wrong secret
+        self.tokens: dict[str, str | None] = {"none": None, "wrong": wrong, "revoked": revoked, "appeals": appeals,
+                                              "other_referee": other, "referee": referee,
+                                              "organiser": server.organiser}
+
+    def path_value(self, name: str) -> str:
+        values = {"tournament_id": self.tournament, "match_id": self.match, "deal_id": self.deal,
+                  "token_id": self.victim["id"], "filename": "fupan.css"}
+        assert name in values, f"no sample value for the path parameter <{name}>: add one to Table.path_value"
+        return values[name]
+
+    def next_action(self) -> dict[str, Any]:
+        done = self.server.get(f"/api/deals/{self.deal}", token=self.server.organiser).json()["actions"]
+        return {"action": EXAMPLE_RECORD["actions"][done]}
+
+
+# A request body that would succeed, for every write endpoint (written again by the next allowed caller:
+# creates are idempotent, the deal start re-submits the live deal, actions follow the record).
+BODIES: dict[str, Callable[[Table], Any]] = {
+    "tournaments.create_tournament": lambda t: {"name": "权限杯", "game": "doudizhu"},
+    "tournaments.register_player": lambda t: {"name": "张三"},
+    "tournaments.create_match": lambda t: {"table": "1", "seats": PLAYERS, "first": 2},
+    "matches.start_match_deal": lambda t: {"hands": EXAMPLE_RECORD["hands"], "kitty": EXAMPLE_RECORD["kitty"],
+                                           "first": 2},
+    "deals.start_deal": lambda t: {"game": "doudizhu", "seats": PLAYERS, "hands": EXAMPLE_RECORD["hands"],
+                                   "kitty": EXAMPLE_RECORD["kitty"], "key": "matrix"},
+    "deals.record_action": Table.next_action,
+    "deals.annotate": lambda t: {"at": 0, "text": "叫地主", "author": "裁判"},
+    "records.import_records": lambda t: EXAMPLE_RECORD,
+    "tokens.create_token": lambda t: {"role": "referee", "matches": [t.match], "label": "table 1 deputy"},
+    "tokens.revoke_token": lambda t: None,
+}
+
+
+@pytest.fixture
+def matrix_server(store: Store) -> Iterator[LiveServer]:
+    # Wrong and revoked tokens are sent on purpose many times here: no rate limit in this test.
+    live = LiveServer(store, {"FUPAN_AUTH_FAILURES": 10**6}).start()
+    yield live
+    live.stop()
+
+
+def routes(server: LiveServer) -> list[tuple[str, str, str]]:
+    """(endpoint, method, path template) of every route of the running app."""
+    assert server.app is not None
+    found = []
+    for rule in server.app.url_map.iter_rules():
+        for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
+            found.append((rule.endpoint, method, rule.rule))
+    return sorted(found)
+
+
+def test_every_api_route_declares_its_policy_and_is_in_the_matrix(matrix_server):
+    app = matrix_server.app
+    assert app is not None
+    problems = []
+    for endpoint, method, path in routes(matrix_server):
+        policy = policy_of(app, endpoint)
+        if path.startswith("/api") or method != "GET":
+            if policy is None:
+                problems.append(f"{method} {path} ({endpoint}) declares no policy: add @requires(...)")
+            elif endpoint not in KINDS:
+                problems.append(f"{method} {path} ({endpoint}) is not in KINDS of this test (and SECURITY.md)")
+            elif policy.rule not in RULE_OF_KIND[KINDS[endpoint]]:
+                problems.append(f"{endpoint}: declared {policy.rule.name!r}, documented {KINDS[endpoint]!r}")
+    assert not problems, "\n".join(problems)
+
+
+def test_every_route_and_caller_gets_the_documented_status_and_refusals_write_nothing(matrix_server):
+    server = matrix_server
+    table = Table(server)
+    recorder = server.service.recorder  # type: ignore[union-attr]
+    failures = []
+    checked = 0
+    for endpoint, method, template in routes(server):
+        kind = KINDS.get(endpoint, "public" if method == "GET" and not template.startswith("/api") else None)
+        if kind is None:
+            failures.append(f"{method} {template}: no documented kind")
+            continue
+        path = re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", lambda m: table.path_value(m.group(1)), template)
+        for caller in CALLERS:
+            expected = STATUS[kind][caller]
+            kwargs: dict[str, Any] = {}
+            token = table.tokens[caller]
+            if token is not None:
+                kwargs["headers"] = {"Authorization": f"Bearer {token}"}
+            if method == "POST":
+                assert endpoint in BODIES, f"no sample body for {endpoint}: add one to BODIES"
+                body = BODIES[endpoint](table)
+                if body is not None:
+                    kwargs["json"] = body
+            before = recorder.max_notification_id()
+            response = server.http.request(method, server.url + path, timeout=30, **kwargs)
+            after = recorder.max_notification_id()
+            checked += 1
+            status = response.status_code
+            allowed = status in (200, 201) if expected == OK else status == expected
+            if not allowed:
+                failures.append(f"{method} {path} as {caller}: {status}, documented {expected}: {response.text[:200]}")
+            if status >= 400:
+                error = response.json().get("error", {})
+                if set(error) != {"code", "message", "message_zh", "details"}:
+                    failures.append(f"{method} {path} as {caller}: not the error shape: {response.text[:200]}")
+                if before != after:
+                    failures.append(f"{method} {path} as {caller}: refused with {status} but wrote events")
+            if method == "GET" and before != after:
+                failures.append(f"{method} {path} as {caller}: a read wrote events")
+    assert not failures, f"{len(failures)} of {checked} requests:\n" + "\n".join(failures)
+    assert checked >= len(KINDS) * len(CALLERS)
