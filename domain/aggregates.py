@@ -93,6 +93,11 @@ def verify_chain(events: list[Any]) -> int | None:
 
 # --- Tournament ---------------------------------------------------------------------------------------
 
+# "tables": a round of tables (knockout or Swiss, as the format says); "final": the last tables; "playoff":
+# extra deals that only break ties of the rounds before it.
+ROUND_KINDS = ("tables", "final", "playoff")
+ADJUSTMENT_KINDS = ("penalty", "adjustment")
+
 
 class Tournament(Aggregate):
     """A competition: its game and ruleset options, its registered players and its tables (matches)."""
@@ -103,12 +108,22 @@ class Tournament(Aggregate):
         pass
 
     class Created(Event, Aggregate.Created):
+        """v2 declares the format and the ordered tiebreak list before play starts, and the seed lots use."""
+
         TOPIC = "fupan:Tournament.Created"
+        class_version = 2
         key: str
         name: str
         game: str
         options: dict[str, Any]
         recorded_by: dict[str, Any]
+        format: str  # a code of projections/formats.py; "" = the game's default format
+        tiebreaks: list[str]  # tiebreak codes in the order they apply; [] = the format's default list
+        lots_seed: str  # "" = none was recorded: lots are drawn from the tournament id
+
+        @staticmethod
+        def upcast_v1_v2(state: dict[str, Any]) -> None:
+            state.update(format="", tiebreaks=[], lots_seed="")
 
     class PlayerRegistered(Event):
         TOPIC = "fupan:Tournament.PlayerRegistered"
@@ -121,28 +136,73 @@ class Tournament(Aggregate):
 
     class MatchOpened(Event):
         TOPIC = "fupan:Tournament.MatchOpened"
+        class_version = 2
         match_id: UUID
         table: str
         recorded_by: dict[str, Any]
+        round: int
+
+        @staticmethod
+        def upcast_v1_v2(state: dict[str, Any]) -> None:
+            state["round"] = 1  # before rounds existed every table was in round 1
 
         def apply(self, aggregate: Tournament) -> None:
-            aggregate.matches.append({"id": self.match_id, "table": self.table})
+            aggregate.matches.append({"id": self.match_id, "table": self.table, "round": self.round})
 
-    def __init__(self, key: str, name: str, game: str, options: dict[str, Any], recorded_by: dict[str, Any]):
+    class RoundStarted(Event):
+        TOPIC = "fupan:Tournament.RoundStarted"
+        round: int
+        label: str
+        kind: str  # one of ROUND_KINDS
+        recorded_by: dict[str, Any]
+
+        def apply(self, aggregate: Tournament) -> None:
+            aggregate.rounds.append({"round": self.round, "label": self.label, "kind": self.kind})
+
+    class Adjusted(Event):
+        """A penalty or manual adjustment of a player's total in one round: who recorded it and why."""
+
+        TOPIC = "fupan:Tournament.Adjusted"
+        player_id: str
+        points: int
+        round: int
+        kind: str  # one of ADJUSTMENT_KINDS
+        reason: str
+        refers_to: dict[str, Any] | None  # {"deal_id", "version"} of the event a ruling concerns
+        recorded_by: dict[str, Any]
+
+    def __init__(self, key: str, name: str, game: str, options: dict[str, Any], format: str, tiebreaks: list[str],
+                 lots_seed: str):
         self.key = key
         self.name = name
         self.game = game
         self.options = options
+        self.format = format
+        self.tiebreaks = tiebreaks
+        self.lots_seed = lots_seed
         self.players: dict[str, str] = {}
         self.matches: list[dict[str, Any]] = []
+        self.rounds: list[dict[str, Any]] = []
 
     @classmethod
-    def open(cls, key: str, name: str, game: str, options: dict[str, Any], recorded_by: dict[str, Any]) -> Tournament:
+    def open(cls, key: str, name: str, game: str, options: dict[str, Any], recorded_by: dict[str, Any],
+             format: str = "", tiebreaks: list[str] | None = None, lots_seed: str = "") -> Tournament:
+        """Which format and tiebreak codes exist is the projections' registry's business; here only their shape."""
         engine = get_engine(game)
+        tiebreaks = list(tiebreaks or [])
+        if not all(isinstance(code, str) and code for code in tiebreaks) or len(set(tiebreaks)) != len(tiebreaks):
+            raise IllegalAction("bad_tiebreaks", "Tiebreaks are distinct codes, in the order they apply.",
+                                "破同分规则必须是互不相同的代码，按适用顺序排列。", {"tiebreaks": tiebreaks})
         return cls._create(
             cls.Created, id=tournament_id(key), key=key, name=name, game=engine.game,
-            options=engine.resolve_options(options), recorded_by=recorded_by,
+            options=engine.resolve_options(options), recorded_by=recorded_by, format=format, tiebreaks=tiebreaks,
+            lots_seed=lots_seed,
         )
+
+    @property
+    def current_round(self) -> int:
+        """The round new tables open in: the latest started, or round 1 before any was started."""
+        return self.rounds[-1]["round"] if self.rounds else 1
 
     def register_player(self, player_id: str, name: str, recorded_by: dict[str, Any]) -> bool:
         """Register once; the same registration again is a no-op (False), a different name is refused."""
@@ -157,8 +217,47 @@ class Tournament(Aggregate):
         self.trigger_event(self.PlayerRegistered, player_id=player_id, name=name, recorded_by=recorded_by)
         return True
 
-    def open_match(self, match: UUID, table: str, recorded_by: dict[str, Any]) -> None:
-        self.trigger_event(self.MatchOpened, match_id=match, table=table, recorded_by=recorded_by)
+    def check_round(self, number: int) -> None:
+        if not 1 <= number <= self.current_round:
+            raise IllegalAction("bad_round", f"Round {number} has not started; the current round is "
+                                f"{self.current_round}.", f"第 {number} 轮尚未开始；当前是第 {self.current_round} 轮。",
+                                {"round": number, "current_round": self.current_round})
+
+    def open_match(self, match: UUID, table: str, recorded_by: dict[str, Any], round: int | None = None) -> None:
+        number = self.current_round if round is None else round
+        self.check_round(number)
+        self.trigger_event(self.MatchOpened, match_id=match, table=table, recorded_by=recorded_by, round=number)
+
+    def start_round(self, label: str, kind: str, recorded_by: dict[str, Any]) -> dict[str, Any]:
+        """The next round. Tables opened before any round was started are round 1, so the next one is 2."""
+        if kind not in ROUND_KINDS:
+            raise IllegalAction("bad_round_kind", f"A round's kind is one of {list(ROUND_KINDS)}.",
+                                f"轮次类型必须是 {list(ROUND_KINDS)} 之一。", {"kind": kind})
+        number = self.current_round + 1 if self.rounds or self.matches else 1
+        label = label.strip() or f"第{number}轮"
+        self.trigger_event(self.RoundStarted, round=number, label=label, kind=kind, recorded_by=recorded_by)
+        return dict(self.rounds[-1])
+
+    def adjust(self, player_id: str, points: int, reason: str, kind: str, round: int | None,
+               refers_to: dict[str, Any] | None, recorded_by: dict[str, Any]) -> dict[str, Any]:
+        """Record a penalty or adjustment; never edits anything recorded before (DESIGN.md §4)."""
+        if player_id not in self.players:
+            raise IllegalAction("unknown_player", f"Not registered in this tournament: {player_id!r}.",
+                                f"未在本赛事登记的选手：{player_id!r}。", {"player_id": player_id})
+        if kind not in ADJUSTMENT_KINDS:
+            raise IllegalAction("bad_adjustment", f"An adjustment's kind is one of {list(ADJUSTMENT_KINDS)}.",
+                                f"调整类型必须是 {list(ADJUSTMENT_KINDS)} 之一。", {"kind": kind})
+        if isinstance(points, bool) or not isinstance(points, int) or points == 0:
+            raise IllegalAction("bad_adjustment", "`points` is a non-zero whole number.", "`points` 必须是非零整数。",
+                                {"points": points})
+        if not reason.strip():
+            raise IllegalAction("bad_adjustment", "Say why: an adjustment needs a reason.", "调整必须写明理由。")
+        number = self.current_round if round is None else round
+        self.check_round(number)
+        self.trigger_event(self.Adjusted, player_id=player_id, points=points, round=number, kind=kind,
+                           reason=reason.strip(), refers_to=refers_to, recorded_by=recorded_by)
+        return {"player_id": player_id, "points": points, "round": number, "kind": kind, "reason": reason.strip(),
+                "refers_to": refers_to, "version": self.version}
 
 
 # --- Match --------------------------------------------------------------------------------------------

@@ -233,15 +233,23 @@ class FupanApplication(Application):
     @_serialised
     def create_tournament(
         self, name: str, game: str, options: dict[str, Any] | None = None, key: str | None = None,
-        recorded_by: dict[str, Any] = LOCAL_RECORDER,
+        recorded_by: dict[str, Any] = LOCAL_RECORDER, format: str = "", tiebreaks: list[str] | None = None,
+        lots_seed: str | None = None,
     ) -> tuple[dict[str, Any], bool]:
-        """(tournament, created). The same create again returns the existing tournament."""
+        """(tournament, created). The same create again returns the existing tournament.
+
+        `format` and `tiebreaks` are declared here, before play starts (callers check the codes against
+        projections/formats.py); lots are drawn from `lots_seed`, a fresh random one unless given.
+        """
         key = key or name
-        tournament = Tournament.open(key, name, game, options or {}, recorded_by)
+        tournament = Tournament.open(key, name, game, options or {}, recorded_by, format, tiebreaks,
+                                     secrets.token_hex(16) if lots_seed is None else lots_seed)
         existing = self._exists(tournament.id)
         if existing is not None:
-            if not isinstance(existing, Tournament) or (existing.name, existing.game, existing.options) != (
-                tournament.name, tournament.game, tournament.options
+            if not isinstance(existing, Tournament) or (
+                existing.name, existing.game, existing.options, existing.format, existing.tiebreaks
+            ) != (tournament.name, tournament.game, tournament.options, tournament.format, tournament.tiebreaks) or (
+                lots_seed is not None and lots_seed != existing.lots_seed
             ):
                 raise Conflict(f"A different tournament with key {key!r} exists.", f"已存在键为 {key!r} 的另一个赛事。",
                                {"id": str(tournament.id)}, code="already_exists")
@@ -278,18 +286,59 @@ class FupanApplication(Application):
         return {
             "id": str(t.id), "key": t.key, "name": t.name, "game": t.game, "options": dict(t.options),
             "players": [{"id": pid, "name": name} for pid, name in t.players.items()],
-            "matches": [{"id": str(m["id"]), "table": m["table"]} for m in t.matches],
+            "matches": [{"id": str(m["id"]), "table": m["table"], "round": m["round"]} for m in t.matches],
             "version": t.version, "created_at": t.created_on.isoformat(),
+            "format": t.format, "tiebreaks": list(t.tiebreaks), "lots_seed": t.lots_seed,
+            "rounds": [dict(r) for r in t.rounds], "current_round": t.current_round,
         }
+
+    @_serialised
+    def start_round(self, tournament: UUID | str, label: str = "", kind: str = "tables",
+                    recorded_by: dict[str, Any] = LOCAL_RECORDER) -> dict[str, Any]:
+        """Start the tournament's next round; tables opened from now on belong to it."""
+        t = self._get(Tournament, tournament, "tournament")
+        started = t.start_round(label, kind, recorded_by)
+        self._commit(t)
+        return started
+
+    @_serialised
+    def adjust(
+        self, tournament: UUID | str, player_id: str, points: int, reason: str, kind: str = "adjustment",
+        round: int | None = None, refers_to: dict[str, Any] | None = None,
+        recorded_by: dict[str, Any] = LOCAL_RECORDER,
+    ) -> dict[str, Any]:
+        """Record a penalty or manual adjustment of a player's total (in `round`, default the current one).
+
+        `refers_to` = {"deal_id", "version"}: the recorded event a ruling concerns; it must exist.
+        """
+        t = self._get(Tournament, tournament, "tournament")
+        if refers_to is not None:
+            refers_to = self._event_reference(refers_to)
+        adjustment = t.adjust(player_id, points, reason, kind, round, refers_to, recorded_by)
+        self._commit(t)
+        return {"tournament_id": str(t.id), **adjustment}
+
+    def _event_reference(self, reference: dict[str, Any]) -> dict[str, Any]:
+        deal_id, version = reference.get("deal_id"), reference.get("version")
+        deal = None
+        with contextlib.suppress(ValueError, TypeError):
+            deal = self._exists(UUID(str(deal_id)))
+        if not isinstance(deal, Deal) or isinstance(version, bool) or not isinstance(version, int) or not (
+            1 <= version <= deal.version
+        ):
+            raise IllegalAction("bad_reference", "`refers_to` must name a recorded deal event (deal_id, version).",
+                                "`refers_to` 必须指向已记录的牌局事件（deal_id, version）。", {"refers_to": reference})
+        return {"deal_id": str(deal.id), "version": version}
 
     # --- matches --------------------------------------------------------------------------------------
 
     @_serialised
     def create_match(
         self, tournament: UUID | str, table: str, seats: list[str], first: int = 0,
-        options: dict[str, Any] | None = None, recorded_by: dict[str, Any] = LOCAL_RECORDER,
+        options: dict[str, Any] | None = None, recorded_by: dict[str, Any] = LOCAL_RECORDER, round: int | None = None,
     ) -> tuple[dict[str, Any], bool]:
-        """(match, created): a chip table of the tournament, named by `table` (idempotent)."""
+        """(match, created): a chip table of the tournament, named by `table` (idempotent), in `round` (default:
+        the current round)."""
         t = self._get(Tournament, tournament, "tournament")
         match = Match.open(t, table, seats, first, options or {}, recorded_by)
         existing = self._exists(match.id)
@@ -300,7 +349,7 @@ class FupanApplication(Application):
                 raise Conflict(f"Table {table!r} already exists with other settings.",
                                f"桌 {table!r} 已存在且设置不同。", {"id": str(match.id)}, code="already_exists")
             return self._match_dict(existing, t), False
-        t.open_match(match.id, table, recorded_by)
+        t.open_match(match.id, table, recorded_by, round)
         self._commit(t, match)
         return self._match_dict(match, t), True
 
