@@ -44,14 +44,16 @@ def join(first: Notation, *more: Notation) -> Notation:
 
 
 def generic_describe(frame: Frame, previous: Frame | None, names: list[str]) -> Notation:
-    """Any game: who did what, with the cards if the action names any."""
+    """Any game: who did what, with the cards if the action names any; the action type is its tag (a `foul`
+    is then marked on the timeline like any game's)."""
     action = frame["action"]
     if action is None:
         return say("n.dealt")
     seat = action.get("seat")
     who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "—"
     cards = action.get("cards") or []
-    return say("n.generic", who=who, type=str(action.get("type", "")), cards=lambda lang: cards_text(cards, lang))
+    kind = str(action.get("type", ""))
+    return say("n.generic", [kind], who=who, type=kind, cards=lambda lang: cards_text(cards, lang))
 
 
 def generic_summarize(view: dict[str, Any], names: list[str]) -> list[Notation]:

@@ -4,9 +4,10 @@ Pages are rendered on the server from FupanApplication answers (lists, tables, t
 viewer and the charts are scripts over JSON. Every byte comes from this process: static files from
 `replay_ui/static`, plotly.js from the installed `plotly` package (a venue may have no internet, DESIGN §8).
 
-Hidden cards: the only source of hands the viewer has is `FupanApplication.replay_all(deal, viewpoint)`, the
-same engine-filtered views the /api replay endpoints serve (DESIGN §6); pages embed no hands, and the text
-record asks for the `public` viewpoint, which shows hands only once a deal is closed.
+Hidden cards: the only source of hands the viewer has is `FupanApplication.replay_all(deal, viewpoint, reader)`,
+the same engine-filtered views the /api replay endpoints serve (DESIGN §6), for the request's principal (the
+anonymous public unless a bearer token came with it, api/auth.py). Pages embed no hands, and the text record
+asks for the `public` viewpoint, which shows hands only once a deal is published.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import plotly
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, send_file, url_for
 from markupsafe import Markup
 
+from api.auth import ANYONE, current_principal, requires
 from domain.application import FupanApplication, NotFound
 from domain.match import TARGET
 from replay_ui import i18n
@@ -80,7 +82,7 @@ def seat_names(deal: dict[str, Any], match: dict[str, Any] | None) -> list[str]:
 def deal_context(deal_id: str) -> dict[str, Any]:
     """What every deal page shows around the table: where it was played, who sat where, chips around it."""
     app = service()
-    deal = app.get_deal(deal_id)
+    deal = app.get_deal(deal_id, current_principal())
     match = app.get_match(deal["match_id"]) if deal["match_id"] else None
     tournament = app.get_tournament(match["tournament_id"]) if match else None
     chips_before = chips_after = None
@@ -99,7 +101,7 @@ def deal_context(deal_id: str) -> dict[str, Any]:
 
 def described_frames(deal_id: str, viewpoint: str, names: list[str]) -> dict[str, Any]:
     """`replay_all` for the viewpoint, each frame with its step in words (zh, en) and timeline tags."""
-    folded = service().replay_all(deal_id, viewpoint)
+    folded = service().replay_all(deal_id, viewpoint, current_principal())
     frames = folded["frames"]
     describe = notation_for(frames[0]["view"]["game"]).describe
     previous = None
@@ -115,7 +117,7 @@ def described_frames(deal_id: str, viewpoint: str, names: list[str]) -> dict[str
 def match_rows(match: dict[str, Any], names: list[str]) -> list[dict[str, Any]]:
     """One row per deal: first bidder, landlord, multiplier, the deal's scores and the chips after it."""
     rows = []
-    for deal in service().list_match_deals(match["id"]):
+    for deal in service().list_match_deals(match["id"], current_principal()):
         result = deal["result"] or {}
         landlord = result.get("landlord")
         entry = next(d for d in match["deals"] if d["deal_id"] == deal["id"])
@@ -151,11 +153,13 @@ def chips_chart(match: dict[str, Any], names: list[str]) -> dict[str, Any]:
 
 
 @pages.get("/")
+@requires(ANYONE)
 def index() -> str:
     return render_template("index.html", tournaments=service().list_tournaments())
 
 
 @pages.get("/tournaments/<tournament_id>")
+@requires(ANYONE)
 def tournament_page(tournament_id: str) -> str:
     app = service()
     tournament = app.get_tournament(tournament_id)
@@ -163,12 +167,14 @@ def tournament_page(tournament_id: str) -> str:
 
 
 @pages.get("/tournaments/<tournament_id>/standings")
+@requires(ANYONE)
 def standings_page(tournament_id: str) -> str:
     # The table and chart are drawn by the script from GET /api/tournaments/<id>/standings (the projections).
     return render_template("standings.html", tournament=service().get_tournament(tournament_id))
 
 
 @pages.get("/matches/<match_id>")
+@requires(ANYONE)
 def match_page(match_id: str) -> str:
     app = service()
     match = app.get_match(match_id)
@@ -179,6 +185,7 @@ def match_page(match_id: str) -> str:
 
 
 @pages.get("/deals/<deal_id>")
+@requires(ANYONE)
 def deal_viewer(deal_id: str) -> str:
     context = deal_context(deal_id)
     deal = context["deal"]
@@ -194,6 +201,7 @@ def deal_viewer(deal_id: str) -> str:
 
 
 @pages.get("/deals/<deal_id>/record")
+@requires(ANYONE)
 def deal_record(deal_id: str) -> str:
     context = deal_context(deal_id)
     replay = described_frames(deal_id, "public", context["names"])
@@ -204,6 +212,7 @@ def deal_record(deal_id: str) -> str:
 
 
 @pages.get("/ui/vendor/plotly.min.js")
+@requires(ANYONE)
 def plotly_js() -> Response:
     """plotly.js from the installed package; the version is in the URL (?v=), so it may be cached for a year."""
     response = send_file(PLOTLY_JS, mimetype="text/javascript", max_age=YEAR, conditional=True)
@@ -215,6 +224,7 @@ def plotly_js() -> Response:
 
 
 @ui_api.get("/deals/<deal_id>/frames")
+@requires(ANYONE)
 def frames(deal_id: str) -> Response:
     """Every step of the deal as `viewpoint` (default: public) may see it, with each step in words.
 

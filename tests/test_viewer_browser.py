@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,9 @@ from urllib.parse import urlparse
 import pytest
 import requests
 from playwright.sync_api import Browser, BrowserContext, Page, Request, Response, Route, sync_playwright
-from viewer_support import ARTIFACTS, DemoSite, quoted_cards, start_demo_site, unseen_cards
+from viewer_support import ARTIFACTS, DemoSite, quoted_cards, start_demo_site, start_live_deal, unseen_cards
+
+from domain.games.shengji_random import random_record
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -239,6 +242,40 @@ def test_switching_viewpoint_drops_the_hidden_cards_from_the_page(site: DemoSite
     page.wait_for_selector('body[data-ready="1"][data-viewpoint="public"]')
     assert page.is_visible("#view-note")
     assert hidden <= dom_cards(page) | set(frames_of(site, "referee")["frames"][0]["view"]["kitty"])
+
+
+def test_a_game_without_its_own_renderer_steps_through_the_generic_one(site: DemoSite, offline: Offline) -> None:
+    """升级 has an engine but no viewer module of its own yet: its deals still open, step and hide hands."""
+    assert site.live.service is not None
+    deal, _ = site.live.service.import_record(random_record(random.Random(7)))
+    middle = deal["actions"] // 2
+    page = offline.page()
+    open_viewer(page, site, f"?step={middle}&view=seat:1", deal=deal["id"])
+    assert page.locator("#table .generic .seat").count() == 4
+    view = frames_of(site, "seat:1", deal["id"])["frames"][middle]["view"]
+    for seat in view["seats"]:
+        faces = page.locator(f".seat[data-seat='{seat['seat']}'] [data-card]").count()
+        backs = page.locator(f".seat[data-seat='{seat['seat']}'] .card.back").count()
+        assert (faces, backs) == ((seat["count"], 0) if seat["seat"] == 1 else (0, seat["count"]))
+    page.keyboard.press("ArrowRight")
+    assert step_of(page) == middle + 1
+    shot(page, "viewer-shengji-generic")
+    assert offline.errors == []
+
+
+def test_a_live_deal_offers_the_public_view_only_to_an_anonymous_browser(site: DemoSite, offline: Offline) -> None:
+    deal, in_hands = start_live_deal(site, "browser-live")
+    page = offline.page()
+    page.goto(f"{site.url}/deals/{deal}?step=3&view=seat:0")
+    page.wait_for_selector('body[data-ready="error"]')
+    assert "无法以这个视角查看" in page.inner_text("#table")
+    page.click('[data-view="public"]')
+    page.wait_for_selector('body[data-ready="1"][data-viewpoint="public"]')
+    assert step_of(page) == 3
+    assert page.locator("#table .hand [data-card]").count() == 0  # no hand of a deal in play
+    assert not dom_cards(page) & in_hands and not quoted_cards(page.content()) & in_hands
+    assert page.locator("#table .card.back").count() > 0
+    shot(page, "viewer-live-public")
 
 
 # --- charts, standings, record, language, layout -----------------------------------------------------------

@@ -17,7 +17,7 @@ import plotly
 import pytest
 from conftest import EXAMPLE_RECORD
 from markupsafe import escape
-from viewer_support import DemoSite, quoted_cards, start_demo_site, unseen_cards
+from viewer_support import DemoSite, quoted_cards, start_demo_site, start_live_deal, unseen_cards
 
 from replay_ui import i18n
 from replay_ui.views import PLOTLY_JS
@@ -153,20 +153,24 @@ def test_seat_frames_carry_no_card_the_seat_cannot_know(site: DemoSite, seat: in
 
 
 def test_a_live_deal_shows_no_hands_in_its_record_or_public_frames(site: DemoSite) -> None:
-    assert site.live.service is not None
-    record = EXAMPLE_RECORD
-    deal, _ = site.live.service.start_deal(game="doudizhu", seats=record["seats"], first=record["first"],
-                                           hands=record["hands"], kitty=record["kitty"], key="viewer-live-deal")
-    for action in record["actions"][:5]:
-        site.live.service.record_action(deal["id"], action)
-    played = {card for action in record["actions"][:5] for card in action.get("cards", [])}
-    kitty = set(record["kitty"])  # shown to everyone once 王五 became landlord
-    in_hands = {card for hand in record["hands"] for card in hand} - played - kitty
-    page = get(site, f"/deals/{deal['id']}/record").text
+    deal, in_hands = start_live_deal(site, "viewer-live-record")
+    page = get(site, f"/deals/{deal}/record").text
     assert i18n.text("record.handsHidden", "zh") in page
     assert not quoted_cards(page) & in_hands
-    frames = get(site, f"/ui-api/deals/{deal['id']}/frames?viewpoint=public").text
+    frames = get(site, f"/ui-api/deals/{deal}/frames?viewpoint=public").text
     assert not quoted_cards(frames) & in_hands
+
+
+def test_seat_views_of_a_live_deal_need_a_token_with_rights_over_it(site: DemoSite) -> None:
+    """The viewer asks as the caller: anonymous readers get the public view only (api/auth.py, DESIGN §6)."""
+    deal, in_hands = start_live_deal(site, "viewer-live-seat")
+    refused = get(site, f"/ui-api/deals/{deal}/frames?viewpoint=seat:0", 401).json()
+    assert refused["error"]["code"] == "hidden_view"
+    allowed = site.live.get(f"/ui-api/deals/{deal}/frames?viewpoint=seat:0", token=site.live.organiser)
+    assert allowed.status_code == 200
+    final = allowed.json()["frames"][-1]["view"]["seats"]
+    assert "hand" in final[0] and "hand" not in final[1] and "hand" not in final[2]
+    assert quoted_cards(allowed.text) & in_hands == set(final[0]["hand"]) & in_hands
 
 
 def test_a_bad_viewpoint_is_refused(site: DemoSite) -> None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from conftest import LiveServer
+from conftest import EXAMPLE_RECORD, LiveServer
 
 from fixtures import load_demo
 
@@ -61,6 +61,20 @@ def unseen_cards(site: DemoSite, deal_id: str, viewer_seat: int) -> set[str]:
         played = set(final["seats"][number]["played"])
         unseen |= set(seat["hand"]) - played - known
     return unseen
+
+
+def start_live_deal(site: DemoSite, key: str, actions: int = 5) -> tuple[str, set[str]]:
+    """RECORD-FORMAT.md's example deal, stand-alone and left in play after `actions` actions; returns its id and
+    the cards still hidden in hands (neither played nor the kitty, which is shown once 王五 is landlord)."""
+    assert site.live.service is not None
+    record = EXAMPLE_RECORD
+    deal, _ = site.live.service.start_deal(game="doudizhu", seats=record["seats"], first=record["first"],
+                                           hands=record["hands"], kitty=record["kitty"], key=key)
+    for action in record["actions"][:actions]:
+        site.live.service.record_action(deal["id"], action)
+    played = {card for action in record["actions"][:actions] for card in action.get("cards", [])}
+    in_hands = {card for hand in record["hands"] for card in hand} - played - set(record["kitty"])
+    return deal["id"], in_hands
 
 
 CARD_TOKEN = re.compile(r'"((?:[SHCD](?:10|[2-9JQKA]))|LJ|BJ)"')

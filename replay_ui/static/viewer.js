@@ -144,6 +144,7 @@
   async function load(view, step) {
     const ticket = ++state.loading; // a slower earlier answer must not overwrite a later choice
     state.view = view;
+    state.step = step; // kept if this viewpoint is refused, for the next one tried
     state.data = null; // forget the previous viewpoint's frames before asking for the next
     markViewButtons();
     document.body.dataset.ready = "0";
@@ -153,10 +154,10 @@
       state.data = data;
     } catch (error) {
       if (ticket !== state.loading) return;
-      // 403: the server will not show this viewpoint of a deal still in play (DESIGN §6); say why.
-      const detail = (error.body && error.body.error && error.body.error[F.lang() === "zh" ? "message_zh" : "message"]) ||
-        error.message;
-      const key = error.status === 403 ? "error.hiddenView" : "error.load";
+      // 401/403: the server will not show this viewpoint of a deal still in play to this reader (DESIGN §6).
+      const body = error.body && error.body.error;
+      const detail = (body && body[F.lang() === "zh" ? "message_zh" : "message"]) || error.message;
+      const key = error.status === 401 || error.status === 403 ? "error.hiddenView" : "error.load";
       el.table.innerHTML = `<p class="error">${F.esc(F.t(key, { detail }))}</p>`;
       el.info.innerHTML = "";
       el.timeline.innerHTML = "";

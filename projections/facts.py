@@ -1,0 +1,54 @@
+"""Per-seat facts of one finished deal: the vocabulary that formats and tiebreaks are written in.
+
+Every game gives `score` (its `result.scores[seat]`). A game's result may name further facts directly as
+`result.seat_facts = {name: [value per seat]}`; the engines written before that convention (斗地主, 升级) are
+read by the adapters below. docs/ARCHITECTURE.md lists what each format needs (also `Format.facts`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from domain.games.shengji import team_of
+
+Facts = dict[str, Any]
+
+
+def _doudizhu(result: dict[str, Any], facts: list[Facts]) -> None:
+    landlord = result.get("landlord")  # None on a redeal: nobody won or lost
+    penalties = result.get("penalties") or [0] * len(facts)
+    for seat, entry in enumerate(facts):
+        is_landlord = landlord == seat
+        won = landlord is not None and is_landlord == bool(result["landlord_won"])
+        entry.update(landlord=int(is_landlord), won=int(won), landlord_won=int(is_landlord and won),
+                     penalty=-penalties[seat])
+
+
+def _shengji(result: dict[str, Any], facts: list[Facts]) -> None:
+    redeal = bool(result.get("redeal"))
+    levels = result["levels"] if redeal else result["new_levels"]
+    for seat, entry in enumerate(facts):
+        team = team_of(seat)
+        entry.update(team=team, level=levels[team], dealer=int(not redeal and result["dealer"] == seat),
+                     won=int(not redeal and result["winner_team"] == team),
+                     big_points=0 if redeal else result["big_points"][team],
+                     small_points=0 if redeal else result["small_points"][team])
+
+
+ADAPTERS: dict[str, Callable[[dict[str, Any], list[Facts]], None]] = {"doudizhu": _doudizhu, "shengji": _shengji}
+
+
+def seat_facts(game: str, result: dict[str, Any]) -> list[Facts]:
+    """One dict of facts per seat, from a finished deal's result."""
+    facts: list[Facts] = [{"score": score} for score in result["scores"]]
+    adapter = ADAPTERS.get(game)
+    if adapter is not None:
+        adapter(result, facts)
+    for name, values in (result.get("seat_facts") or {}).items():
+        for seat, value in enumerate(values):
+            facts[seat][name] = value
+    if "board" in result:  # duplicate scoring compares the same board (digest B11.8)
+        for entry in facts:
+            entry["board"] = result["board"]
+    return facts

@@ -1,0 +1,244 @@
+"""What the API and the CLI ask of the projections: standings (now, as of a round or a point of the log),
+explanations down to single events, previews of an adjustment, rebuild and verify.
+
+Every read first catches the read model up with the log, so an answer reflects every event stored before
+the request; `as_of` in each answer is the notification id it reflects.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+from uuid import UUID, uuid4
+
+from domain.aggregates import ADJUSTMENT_KINDS, Deal
+from domain.application import FupanApplication, NotFound, ServiceError
+from domain.errors import IllegalAction
+from projections.follower import Follower
+from projections.standings import Standings, TournamentFacts
+from projections.store import TABLES, ViewStore
+
+
+def _tournament_key(tournament_id: str) -> str:
+    try:
+        return str(UUID(str(tournament_id)))
+    except ValueError:
+        raise NotFound(f"No tournament with id {tournament_id}.", f"找不到 id 为 {tournament_id} 的赛事。",
+                       {"id": str(tournament_id), "kind": "tournament"}) from None
+
+
+def _bad_query(message: str, message_zh: str, details: dict[str, Any]) -> ServiceError:
+    return ServiceError(message, message_zh, details, code="bad_query")
+
+
+def first_difference(path: str, live: Any, rebuilt: Any) -> dict[str, Any] | None:
+    """Where two JSON values first differ (depth first, in order), or None if they are equal."""
+    if isinstance(live, dict) and isinstance(rebuilt, dict):
+        for key in sorted(set(live) | set(rebuilt)):
+            found = first_difference(f"{path}.{key}", live.get(key), rebuilt.get(key))
+            if found:
+                return found
+        return None
+    if isinstance(live, list) and isinstance(rebuilt, list) and len(live) == len(rebuilt):
+        for index, (a, b) in enumerate(zip(live, rebuilt, strict=True)):
+            found = first_difference(f"{path}[{index}]", a, b)
+            if found:
+                return found
+        return None
+    return None if live == rebuilt else {"path": path, "live": live, "rebuilt": rebuilt}
+
+
+class Projections:
+    """The read model of one FupanApplication, and what is asked of it."""
+
+    def __init__(self, app: FupanApplication, *, follow_every: float | None = None, page_size: int = 1000):
+        self.app = app
+        self.live = ViewStore(app.factory.datastore)  # type: ignore[attr-defined]
+        self.live.create()
+        self.follower = Follower(app, self.live, page_size)
+        if follow_every:
+            self.follower.start(follow_every)
+
+    def close(self) -> None:
+        self.follower.stop()
+
+    # --- reads ----------------------------------------------------------------------------------------
+
+    def _facts(self, tournament_id: str, as_of: int | None, round_limit: int | None) -> tuple[int, TournamentFacts]:
+        if as_of is not None and as_of < 0:
+            raise _bad_query("`as_of` is a notification id ≥ 0.", "`as_of` 必须是不小于 0 的通知编号。",
+                             {"as_of": as_of})
+        if round_limit is not None and round_limit < 1:
+            raise _bad_query("`round` is a round number ≥ 1.", "`round` 必须是不小于 1 的轮次。",
+                             {"round": round_limit})
+        self.follower.catch_up()
+        key = _tournament_key(tournament_id)
+        at, facts = self.live.facts(key, as_of)
+        if facts is None:
+            raise NotFound(f"No tournament with id {tournament_id} as of notification {at}.",
+                           f"截至通知 {at}，没有 id 为 {tournament_id} 的赛事。", {"id": key, "as_of": at})
+        return at, facts
+
+    def standings(self, tournament_id: str, *, round_limit: int | None = None,
+                  as_of: int | None = None) -> dict[str, Any]:
+        """The standings page; the stored one unless a round or an earlier point of the log is asked for."""
+        if round_limit is None and as_of is None:
+            self.follower.catch_up()
+            key = _tournament_key(tournament_id)
+            at, document = self.live.standings(key)
+            if document is None:
+                raise NotFound(f"No tournament with id {tournament_id}.", f"找不到 id 为 {tournament_id} 的赛事。",
+                               {"id": key, "kind": "tournament"})
+            if "error" in document:
+                error = document["error"]
+                raise IllegalAction(error["code"], error["message"], error["message_zh"], error["details"])
+            return {"tournament_id": key, "as_of": at, **document}
+        at, facts = self._facts(tournament_id, as_of, round_limit)
+        document = Standings(facts, round_limit=round_limit).document()
+        return {"tournament_id": document["tournament_id"], "as_of": at, **document}
+
+    def explain(self, tournament_id: str, player_id: str, *, round_limit: int | None = None,
+                as_of: int | None = None) -> dict[str, Any]:
+        """A player's standing broken down into tables, deals, the deals' stored events and adjustments."""
+        at, facts = self._facts(tournament_id, as_of, round_limit)
+        standings = Standings(facts, round_limit=round_limit)
+        if player_id not in standings.names:
+            raise NotFound(f"No player {player_id!r} in this tournament.", f"本赛事没有选手 {player_id!r}。",
+                           {"player_id": player_id, "kind": "player"})
+        explained = standings.explain(player_id)
+        for table in explained["matches"]:
+            for deal in table["deals"]:
+                deal["events"] = self._deal_events(deal, table["match_id"])
+        for adjustment in explained["adjustments"]:
+            adjustment["event"] = {"aggregate": "Tournament", "id": explained["tournament_id"],
+                                   "type": "Tournament.Adjusted", "version": adjustment["version"],
+                                   "recorded_by": adjustment["recorded_by"], "time": adjustment["time"]}
+        return {"tournament_id": explained["tournament_id"], "as_of": at, **explained}
+
+    def _deal_events(self, deal: dict[str, Any], match_id: str) -> list[dict[str, Any]]:
+        """The deal's stored events up to its result (all of them public once it is finished), then the
+        table's `DealScored` that counted it."""
+        events = []
+        for event in self.app.events.get(UUID(deal["deal_id"]), lte=deal["finished"]["version"]):
+            entry: dict[str, Any] = {"aggregate": "Deal", "id": deal["deal_id"], "version": event.originator_version,
+                                     "type": type(event).TOPIC.removeprefix("fupan:"),
+                                     "recorded_by": event.recorded_by, "time": event.timestamp.isoformat()}
+            if isinstance(event, Deal.ActionRecorded):
+                entry["action"] = event.action
+            elif isinstance(event, Deal.Finished):
+                entry["result"] = event.result
+            elif isinstance(event, Deal.Annotated):
+                entry["annotation"] = {"at": event.at, "text": event.text, "author": event.author}
+            elif isinstance(event, Deal.Created):
+                entry.update(seats=event.seats, first=event.first)
+            events.append(entry)
+        scored = deal["scored"]
+        events.append({"aggregate": "Match", "id": match_id, "version": scored["version"], "type": "Match.DealScored",
+                       "recorded_by": scored["recorded_by"], "time": scored["time"], "scores": scored["scores"],
+                       "chips": scored["chips"]})
+        return events
+
+    def preview(self, tournament_id: str, adjustments: list[dict[str, Any]], *,
+                round_limit: int | None = None) -> dict[str, Any]:
+        """The standings before and after hypothetical adjustments, and what changes; nothing is stored."""
+        at, facts = self._facts(tournament_id, None, round_limit)
+        players = {p["player_id"] for p in facts.players}
+        started = {r["round"] for r in facts.rounds} | {m["round"] for m in facts.matches} | {1}
+        hypothetical = [self._hypothetical(a, players, started) for a in adjustments]
+        before = Standings(facts, round_limit=round_limit).document()
+        after = Standings(facts, round_limit=round_limit, extra_adjustments=hypothetical).document()
+        was = {row["player_id"]: row for row in before["rows"]}
+        changes = []
+        for row in after["rows"]:
+            old = was[row["player_id"]]
+            changed = {key: [old[key], row[key]] for key in ("rank", "total", "status", "stage")
+                       if old[key] != row[key]}
+            if changed:
+                changes.append({"player_id": row["player_id"], "name": row["name"], **changed})
+        return {"tournament_id": before["tournament_id"], "as_of": at, "adjustments": hypothetical,
+                "before": before, "after": after, "changes": changes}
+
+    @staticmethod
+    def _hypothetical(adjustment: dict[str, Any], players: set[str], started: set[int]) -> dict[str, Any]:
+        """Checked as `Tournament.adjust` would check it, so a preview shows what recording it would do."""
+        player, points = adjustment.get("player_id"), adjustment.get("points")
+        kind, reason = adjustment.get("kind", "adjustment"), str(adjustment.get("reason", "")).strip()
+        number = adjustment.get("round") or max(started)
+        problems = {
+            "player_id": player not in players,
+            "points": isinstance(points, bool) or not isinstance(points, int) or points == 0,
+            "kind": kind not in ADJUSTMENT_KINDS, "reason": not reason, "round": number not in started,
+        }
+        wrong = sorted(name for name, bad in problems.items() if bad)
+        if wrong:
+            raise IllegalAction("bad_adjustment", f"The adjustment cannot be recorded as given: {wrong}.",
+                                f"该调整无法按所给内容记录：{wrong}。", {"fields": wrong, "adjustment": adjustment})
+        return {"player_id": player, "points": points, "round": number, "kind": kind, "reason": reason,
+                "refers_to": adjustment.get("refers_to"), "version": None, "recorded_by": None, "time": None,
+                "hypothetical": True}
+
+    # --- rebuild and verify ---------------------------------------------------------------------------
+
+    def _scratch(self) -> tuple[ViewStore, Follower]:
+        scratch = ViewStore(self.live.datastore, prefix=f"proj_scratch_{uuid4().hex[:12]}_")
+        scratch.create()
+        return scratch, Follower(self.app, scratch, self.follower.page_size)
+
+    def rebuild(self) -> dict[str, Any]:
+        """Replay the whole log into fresh tables, then swap them in at once (readers never see half a
+        rebuild); events stored meanwhile are then followed as usual."""
+        started = time.perf_counter()
+        scratch, follower = self._scratch()
+        try:
+            follower.catch_up()
+            position = self.live.replace_with(scratch)
+        finally:
+            scratch.drop()
+        self.follower.catch_up()
+        counts = self._counts()
+        return {"position": position, "notifications": follower.applied, "seconds": time.perf_counter() - started,
+                **counts}
+
+    def verify(self) -> dict[str, Any]:
+        """Rebuild into scratch tables and compare them with the live ones at the same position."""
+        started = time.perf_counter()
+        scratch, follower = self._scratch()
+        try:
+            follower.catch_up()
+            while True:
+                live_at = self.follower.catch_up()
+                follower.catch_up(until=live_at)
+                with self.live.snapshot() as c:
+                    if self.live.position(c) == scratch.position(c):
+                        difference = self._first_difference(c, scratch)
+                        position = self.live.position(c)
+                        break
+        finally:
+            scratch.drop()
+        return {"ok": difference is None, "position": position, "difference": difference,
+                "seconds": time.perf_counter() - started, **self._counts()}
+
+    def _first_difference(self, c: Any, scratch: ViewStore) -> dict[str, Any] | None:
+        for table, (_columns, key) in TABLES.items():
+            live, rebuilt = self.live.table_rows(c, table), scratch.table_rows(c, table)
+            names = [name.strip() for name in key.split(",")]
+            for index in range(max(len(live), len(rebuilt))):
+                a = live[index] if index < len(live) else None
+                b = rebuilt[index] if index < len(rebuilt) else None
+                if a == b:
+                    continue
+                where = {name: (a or b)[name] for name in names}  # type: ignore[index]
+                if a is None or b is None or any(a[n] != b[n] for n in names):
+                    return {"table": table, "key": where, "live": a, "rebuilt": b}
+                column = next(name for name in a if a[name] != b[name])
+                values = a[column], b[column]
+                if column in ("body", "created", "finished", "scored", "document"):
+                    found = first_difference("$", *(json.loads(v) if v else v for v in values))
+                    return {"table": table, "key": where, "column": column, **(found or {})}
+                return {"table": table, "key": where, "column": column, "live": values[0], "rebuilt": values[1]}
+        return None
+
+    def _counts(self) -> dict[str, int]:
+        with self.live.transaction(commit=False) as c:
+            return {table: self.live.count(c, table) for table in ("tournaments", "deals")}

@@ -1,0 +1,354 @@
+"""Standings: a pure function of one tournament's projected facts (projections/store.py) and its format.
+
+Nothing here knows a game or a format: the tournament's declared `Format` (projections/formats.py) says what
+the total is, which tiebreaks apply in which order, whether rounds knock players out, how many of a table go
+on; the figures are measures over per-seat facts of finished deals (projections/facts.py).
+
+Rules that hold for every format:
+
+- A deal counts once its table recorded its score (`Match.DealScored`); its facts come from `Deal.Finished`.
+- Knockout: a player is ranked by the deepest round they reached (advancing from a finished table counts as
+  reaching the next one), then by the total and tiebreaks of that round's table. A play-off round belongs to
+  the round before it and only feeds `playoff` tiebreaks.
+- An adjustment counts from its round on: in a knockout, toward the round that ranks the player (so one
+  recorded in an earlier round only decided who advanced then).
+- Equal on every declared criterion means an equal rank (1, 2, 2, 4); declaring `lots` makes that impossible.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from projections.facts import Facts, seat_facts
+from projections.formats import Criterion, resolve
+
+Number = int | Fraction
+
+
+@dataclass
+class TournamentFacts:
+    """What the projection recorded about one tournament, as of one notification id (rows in log order)."""
+
+    tournament: dict[str, Any]
+    players: list[dict[str, Any]]
+    rounds: list[dict[str, Any]]
+    matches: list[dict[str, Any]]
+    deals: list[dict[str, Any]]  # scored deals only
+    adjustments: list[dict[str, Any]]
+
+
+@dataclass
+class Line:
+    """One player at one table: the table, the seat, and each scored deal there with the seat's facts."""
+
+    match: dict[str, Any]
+    seat: int
+    deals: list[tuple[dict[str, Any], Facts]] = field(default_factory=list)
+
+    @property
+    def round(self) -> int:
+        return self.match["round"]
+
+
+@dataclass
+class Figures:
+    """A player's total and tiebreak values over some rounds, and what they were computed from."""
+
+    total: Number
+    base: int
+    from_deals: Number
+    adjustments: list[dict[str, Any]]
+    tiebreaks: list[Number]
+    lines: list[Line]
+    playoff_lines: list[Line]
+
+
+def plain(value: Any) -> Any:
+    """JSON form of a figure: exact fractions (rates) are shown to 4 decimals, compared exactly."""
+    if isinstance(value, Fraction):
+        return int(value) if value.denominator == 1 else round(float(value), 4)
+    return value
+
+
+class Standings:
+    """Everything the standings of one tournament are computed from, computed once."""
+
+    def __init__(self, facts: TournamentFacts, *, round_limit: int | None = None,
+                 extra_adjustments: Sequence[dict[str, Any]] = ()):
+        self.facts = facts
+        t = facts.tournament
+        self.format, self.criteria = resolve(t["game"], t["format"], t["tiebreaks"])
+        self.round_limit = round_limit
+        self.extra_adjustments = list(extra_adjustments)
+        self.rounds = self._rounds(facts, round_limit)
+        self.matches = [m for m in facts.matches if m["seats"] is not None and m["round"] in self.rounds]
+        self.adjustments = [a for a in (*facts.adjustments, *extra_adjustments) if a["round"] in self.rounds]
+        self.names = {p["player_id"]: p["name"] for p in facts.players}
+        self.numbers = {p["player_id"]: number for number, p in enumerate(facts.players, start=1)}
+        self.stage_of = {r: i for i, r in enumerate((r for r, info in self.rounds.items()
+                                                     if info["kind"] != "playoff"), start=1)}
+        self.seated: dict[str, list[Line]] = {}  # match id → a line per seat
+        self.over: dict[str, bool] = {}  # match id → the table has ended (its last scored deal named a winner)
+        self.lines = self._lines()
+        self.lots = self._lots()
+        self.tables = [self._table(m) for m in self.matches]
+        self.advanced: dict[int, set[str]] = {}  # round → the players who went on from its tables
+        for table in self.tables:
+            self.advanced.setdefault(table["round"], set()).update(table["advancing"])
+        self.rows = self._rows()
+
+    # --- structure ------------------------------------------------------------------------------------
+
+    @staticmethod
+    def _rounds(facts: TournamentFacts, limit: int | None) -> dict[int, dict[str, Any]]:
+        """Started rounds plus round 1 when tables were opened before any round was started."""
+        rounds = {r["round"]: {"round": r["round"], "label": r["label"], "kind": r["kind"]} for r in facts.rounds}
+        for match in facts.matches:
+            rounds.setdefault(match["round"], {"round": match["round"], "label": f"第{match['round']}轮",
+                                               "kind": "tables"})
+        return {r: rounds[r] for r in sorted(rounds) if limit is None or r <= limit}
+
+    def _lines(self) -> dict[str, list[Line]]:
+        deals_by_match: dict[str, list[dict[str, Any]]] = {}
+        for deal in self.facts.deals:
+            deals_by_match.setdefault(deal["match_id"], []).append(deal)
+        lines: dict[str, list[Line]] = {p["player_id"]: [] for p in self.facts.players}
+        every: list[tuple[Line, dict[str, Any], Facts]] = []
+        for match in self.matches:
+            seated = self.seated[match["match_id"]] = [Line(match, seat) for seat in range(len(match["seats"]))]
+            deals = sorted(deals_by_match.get(match["match_id"], ()), key=lambda d: d["number"])
+            self.over[match["match_id"]] = bool(deals) and deals[-1]["winner"] is not None
+            for deal in deals:
+                for line, entry in zip(seated, seat_facts(self.facts.tournament["game"], deal["result"]),
+                                       strict=True):
+                    line.deals.append((deal, entry))
+                    every.append((line, deal, entry))
+            for player, line in zip(match["seats"], seated, strict=True):
+                lines.setdefault(player, []).append(line)
+        if self.format.duplicate:
+            self._matchpoints(every)
+        return lines
+
+    def _matchpoints(self, every: list[tuple[Line, dict[str, Any], Facts]]) -> None:
+        """Duplicate scoring (digest B7): each result against every other on the same board in the same seat."""
+        groups: dict[tuple[Any, ...], list[Facts]] = {}
+        for line, deal, entry in every:
+            # A deal without a board is compared with nothing (rate ½), never with another board.
+            key = tuple(line.round if name == "round" else line.seat if name == "seat"
+                        else entry.get(name, deal["deal_id"]) for name in self.format.duplicate)
+            groups.setdefault(key, []).append(entry)
+        for group in groups.values():
+            for entry in group:
+                mp = sum(2 if entry["score"] > other["score"] else 1 if entry["score"] == other["score"] else 0
+                         for other in group if other is not entry)
+                entry["mp"] = mp
+                entry["mp_rate"] = Fraction(mp, 2 * (len(group) - 1)) if len(group) > 1 else Fraction(1, 2)
+
+    def _lots(self) -> dict[str, int]:
+        """Lot numbers 1…n from the recorded seed; partners of a team format draw one lot together."""
+        seed = self.facts.tournament["lots_seed"] or self.facts.tournament["tournament_id"]
+        keys = {pid: "+".join(self._partners(pid)) for pid in self.names}
+        order = sorted(set(keys.values()), key=lambda key: hashlib.sha256(f"{seed}:{key}".encode()).hexdigest())
+        number = {key: index for index, key in enumerate(order, start=1)}
+        return {pid: number[key] for pid, key in keys.items()}
+
+    def _partners(self, player: str) -> list[str]:
+        """The player and their partners at their latest table (by the deals' `team` fact)."""
+        if self.format.team_size == 1 or not self.lines.get(player) or not self.lines[player][-1].deals:
+            return [player]
+        line = self.lines[player][-1]
+        team = line.deals[-1][1].get("team")
+        if team is None:
+            return [player]
+        seated = self.seated[line.match["match_id"]]
+        return sorted(line.match["seats"][other.seat] for other in seated if other.deals[-1][1].get("team") == team)
+
+    # --- figures --------------------------------------------------------------------------------------
+
+    def ranking_rounds(self, player: str) -> list[int]:
+        played = sorted({line.round for line in self.lines.get(player, ()) if line.round in self.stage_of})
+        if self.format.structure == "knockout":
+            return played[-1:]
+        return played
+
+    def _owner(self, round_number: int) -> int | None:
+        """The round a play-off round breaks ties of: the last non-play-off round before it."""
+        earlier = [r for r in self.stage_of if r < round_number]
+        return earlier[-1] if earlier else None
+
+    def figures(self, player: str, rounds: list[int], *, ranking: bool) -> Figures:
+        """Total and tiebreaks over `rounds`; `ranking`: these are the rounds that rank the player (then later
+        adjustments count too)."""
+        lines = [line for line in self.lines.get(player, ()) if line.round in rounds]
+        playoff_lines = [line for line in self.lines.get(player, ())
+                         if self.rounds[line.round]["kind"] == "playoff" and (
+                             self.format.structure == "cumulative" or self._owner(line.round) in rounds)]
+        last = max(rounds, default=0)
+        adjustments = [a for a in self.adjustments if a["player_id"] == player and (
+            self.format.structure == "cumulative" or not rounds or a["round"] in rounds
+            or (ranking and a["round"] > last))]
+        base = lines[-1].match["start_chips"] if self.format.start_chips and lines else 0
+        from_deals = self._measure(self.format.total, player, lines)
+        total = base + from_deals + sum(a["points"] for a in adjustments)
+        tiebreaks = [self._measure(c, player, playoff_lines if c.scope == "playoff" else lines)
+                     for c in self.criteria]
+        return Figures(total, base, from_deals, adjustments, tiebreaks, lines, playoff_lines)
+
+    def _measure(self, criterion: Criterion, player: str, lines: Iterable[Line]) -> Number:
+        if criterion.measure == "lots":
+            return self.lots[player]
+        values = [entry.get(criterion.fact, 0) for line in lines for _deal, entry in line.deals]
+        if criterion.measure == "sum":
+            return sum(values)
+        if criterion.measure == "count":
+            return sum(1 for value in values if value)
+        if criterion.measure == "max":
+            return max(values, default=0)
+        return Fraction(sum(values)) / len(values) if values else Fraction(0)
+
+    def _key(self, figures: Figures) -> tuple[Number, ...]:
+        """Larger is better, criterion by criterion."""
+        return (figures.total, *(value if c.higher_wins else -value
+                                 for c, value in zip(self.criteria, figures.tiebreaks, strict=True)))
+
+    # --- tables and rows ------------------------------------------------------------------------------
+
+    def _table(self, match: dict[str, Any]) -> dict[str, Any]:
+        r = match["round"]
+        seats = match["seats"]
+        figures = {pid: self.figures(pid, [r], ranking=self.ranking_rounds(pid) == [r]) for pid in seats}
+        order = sorted(seats, key=lambda pid: (self._key(figures[pid]), -self.numbers.get(pid, 0)), reverse=True)
+        over = self.over[match["match_id"]]
+        kind = self.rounds[r]["kind"]
+        advance = self.format.advance if over and kind != "playoff" else None
+        deals = len(self.seated[match["match_id"]][0].deals)
+        return {
+            "match_id": match["match_id"], "round": r, "label": self.rounds[r]["label"], "kind": kind,
+            "table": match["table"], "seats": list(seats), "names": [self.names.get(p, p) for p in seats],
+            "start_chips": match["start_chips"], "totals": [plain(figures[p].total) for p in seats], "deals": deals,
+            "over": over, "ranking": order, "advancing": order[:advance] if advance else [],
+        }
+
+    def _rows(self) -> list[dict[str, Any]]:
+        entries = []
+        for pid in self.names:
+            rounds = self.ranking_rounds(pid)
+            figures = self.figures(pid, rounds, ranking=True)
+            stage = 0
+            if self.format.structure == "knockout" and rounds:
+                stage = self.stage_of[rounds[-1]] + (1 if pid in self.advanced.get(rounds[-1], ()) else 0)
+            entries.append((pid, rounds, figures, (stage, *self._key(figures))))
+        entries.sort(key=lambda e: (e[3], -self.numbers[e[0]]), reverse=True)
+        rows: list[dict[str, Any]] = []
+        for index, (pid, rounds, figures, key) in enumerate(entries):
+            rank = rows[-1]["rank"] if rows and key == entries[index - 1][3] else index + 1
+            tied = [other for other, _, _, k in entries if other != pid and k[:2] == key[:2]]
+            decided_by = None
+            if index and entries[index - 1][3][:2] == key[:2] and key != entries[index - 1][3]:
+                above = entries[index - 1][3]
+                decided_by = next(c.code for c, mine, theirs in zip(self.criteria, key[2:], above[2:], strict=True)
+                                  if mine != theirs)
+            reached = self.rounds[rounds[-1]] if rounds else None
+            rows.append({
+                "rank": rank, "player_id": pid, "name": self.names[pid], "number": self.numbers[pid],
+                "total": plain(figures.total), "tiebreak_values": [plain(v) for v in figures.tiebreaks],
+                "stage": key[0], "reached": dict(reached) if reached else None, "status": self._status(pid, rounds),
+                "adjustments": sum(a["points"] for a in figures.adjustments), "tied_with": tied,
+                "decided_by": decided_by, "matches": self._row_matches(pid),
+            })
+        return rows
+
+    def _status(self, player: str, rounds: list[int]) -> str:
+        lines = [line for line in self.lines.get(player, ()) if line.round in rounds]
+        if not lines:
+            return "waiting"
+        if not all(self.over[line.match["match_id"]] for line in lines):
+            return "playing"
+        if self.format.structure == "cumulative":
+            return "played"
+        final = self.rounds[rounds[-1]]["kind"] == "final"
+        if player in self.advanced.get(rounds[-1], ()):
+            return "champion" if final else "advanced"
+        return "placed" if final else "eliminated"
+
+    def _row_matches(self, player: str) -> list[dict[str, Any]]:
+        out = []
+        for table in self.tables:
+            if player in table["seats"]:
+                seat = table["seats"].index(player)
+                out.append({"match_id": table["match_id"], "round": table["round"], "label": table["label"],
+                            "table": table["table"], "seat": seat, "deals": table["deals"],
+                            "total": table["totals"][seat], "place": table["ranking"].index(player) + 1,
+                            "over": table["over"], "advanced": player in table["advancing"]})
+        return out
+
+    # --- answers --------------------------------------------------------------------------------------
+
+    def header(self) -> dict[str, Any]:
+        t = self.facts.tournament
+        return {
+            "tournament_id": t["tournament_id"], "name": t["name"], "game": t["game"], "format": self.format.code,
+            "format_name": {"zh": self.format.zh, "en": self.format.en},
+            "tiebreaks": [{"code": c.code, "zh": c.zh, "en": c.en, "higher_wins": c.higher_wins}
+                          for c in self.criteria],
+            "total_measure": {"code": self.format.total.code, "zh": self.format.total.zh,
+                              "en": self.format.total.en},
+            "lots_seed": t["lots_seed"], "round": self.round_limit,
+        }
+
+    def document(self, *, progression: bool = True) -> dict[str, Any]:
+        """The standings page: rows in rank order, every table's result, and the standings after each round."""
+        doc = {**self.header(), "rounds": list(self.rounds.values()), "rows": self.rows, "tables": self.tables}
+        if progression:
+            doc["progression"] = [
+                {"round": r, "label": info["label"],
+                 "rows": [{"player_id": row["player_id"], "name": row["name"], "total": row["total"],
+                           "rank": row["rank"]} for row in self._at_round(r).rows]}
+                for r, info in self.rounds.items()
+            ]
+        return doc
+
+    def _at_round(self, r: int) -> Standings:
+        if r == max(self.rounds):
+            return self
+        return Standings(self.facts, round_limit=r, extra_adjustments=self.extra_adjustments)
+
+    def explain(self, player: str) -> dict[str, Any]:
+        """The player's row broken down into tables, deals (each deal's facts and result) and adjustments."""
+        row = next(r for r in self.rows if r["player_id"] == player)
+        rounds = self.ranking_rounds(player)
+        figures = self.figures(player, rounds, ranking=True)
+        counted = {id(line) for line in figures.lines}
+        playoff = {id(line) for line in figures.playoff_lines}
+        matches = []
+        for line in self.lines.get(player, ()):
+            table = next(t for t in self.tables if t["match_id"] == line.match["match_id"])
+            matches.append({
+                "match_id": table["match_id"], "round": table["round"], "label": table["label"], "kind": table["kind"],
+                "table": table["table"], "seat": line.seat, "seats": table["seats"], "names": table["names"],
+                "counts_for": ("ranking" if id(line) in counted else "playoff" if id(line) in playoff
+                               else "earlier round"),
+                "start_chips": table["start_chips"], "table_total": table["totals"][line.seat],
+                "place": table["ranking"].index(player) + 1, "over": table["over"],
+                "advanced": player in table["advancing"],
+                "deals": [{"deal_id": deal["deal_id"], "number": deal["number"], "score": entry["score"],
+                           "facts": {k: plain(v) for k, v in entry.items()}, "result": deal["result"],
+                           "finished": deal["finished"], "scored": deal["scored"]}
+                          for deal, entry in line.deals],
+            })
+        ids = {id(a) for a in figures.adjustments}
+        return {
+            **self.header(), **{k: row[k] for k in ("rank", "player_id", "name", "number", "total", "status",
+                                                    "reached", "stage", "decided_by", "tied_with")},
+            "total_explained": {"start_chips": figures.base, "deals": plain(figures.from_deals),
+                                "adjustments": sum(a["points"] for a in figures.adjustments),
+                                "total": plain(figures.total), "measure": self.format.total.describe()},
+            "tiebreak_values": [{**c.describe(), "value": plain(v)}
+                                for c, v in zip(self.criteria, figures.tiebreaks, strict=True)],
+            "matches": matches,
+            "adjustments": [{**a, "counted": id(a) in ids} for a in self.adjustments if a["player_id"] == player],
+        }

@@ -1,0 +1,249 @@
+"""The read-model tables and their tracking position, in the event store's own database.
+
+The tables live beside the events (the same SQLite file, the same PostgreSQL schema) and are written through
+the application's own eventsourcing datastore, so one transaction covers a batch's rows, the recomputed
+standings of the tournaments it touched and the new tracking position. The position is advanced by
+compare-and-set (`UPDATE … WHERE notification_id = <the position the batch was read from>`), which is the
+transaction's first statement: a second writer — another thread, another process — either waits for the
+first and then finds the position moved (its batch is rolled back, nothing is counted twice) or moves it
+first. On SQLite the first write takes the database's write lock; on PostgreSQL it takes the row lock.
+
+Rows are facts stamped with the notification id that produced them (`nid`), so the facts as of any point
+of the log are a WHERE clause away (time travel). Tables (prefix `proj_`; a scratch copy for verify and
+rebuild uses another prefix):
+
+- position(name, notification_id) — how far the read model has followed the notification log;
+- tournaments, players, rounds, adjustments — from the Tournament's events;
+- matches — a table opened in a round (`Tournament.MatchOpened`) and its seats (`Match.Created`);
+- deals — a deal of a table: started, its result (`Deal.Finished`), its score at the table (`Match.DealScored`);
+- standings(tournament_id, document) — the standings page, recomputed from the facts in the same transaction.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from eventsourcing.postgres import PostgresDatastore
+from eventsourcing.sqlite import SQLiteDatastore
+
+from projections.standings import TournamentFacts
+
+LIVE = "proj_"
+POSITION = "standings"
+
+# table → (columns with types, primary key); the order is the order verify compares in.
+TABLES: dict[str, tuple[str, str]] = {
+    "position": ("name TEXT NOT NULL, notification_id BIGINT NOT NULL", "name"),
+    "tournaments": ("tournament_id TEXT NOT NULL, nid BIGINT NOT NULL, body TEXT NOT NULL", "tournament_id"),
+    "players": ("tournament_id TEXT NOT NULL, player_id TEXT NOT NULL, nid BIGINT NOT NULL, body TEXT NOT NULL",
+                "tournament_id, player_id"),
+    "rounds": ("tournament_id TEXT NOT NULL, round INTEGER NOT NULL, nid BIGINT NOT NULL, body TEXT NOT NULL",
+               "tournament_id, round"),
+    "matches": ("match_id TEXT NOT NULL, tournament_id TEXT NOT NULL, nid BIGINT NOT NULL, body TEXT NOT NULL, "
+                "created_nid BIGINT, created TEXT", "match_id"),
+    "deals": ("deal_id TEXT NOT NULL, match_id TEXT NOT NULL, tournament_id TEXT NOT NULL, number INTEGER NOT NULL, "
+              "started_nid BIGINT NOT NULL, finished_nid BIGINT, finished TEXT, scored_nid BIGINT, scored TEXT",
+              "deal_id"),
+    "adjustments": ("tournament_id TEXT NOT NULL, version INTEGER NOT NULL, nid BIGINT NOT NULL, body TEXT NOT NULL",
+                    "tournament_id, version"),
+    "standings": ("tournament_id TEXT NOT NULL, document TEXT NOT NULL", "tournament_id"),
+}
+INDEXED = {"matches": "tournament_id", "deals": "tournament_id"}
+
+
+def dumps(value: Any) -> str:
+    """Canonical JSON, so that a rebuilt row is byte-for-byte the incremental one."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), default=str)
+
+
+class PositionMoved(Exception):
+    """Another writer advanced the position since this batch was read; the batch was rolled back."""
+
+
+class ViewStore:
+    """The read-model tables with one table-name prefix, over the application's datastore."""
+
+    def __init__(self, datastore: SQLiteDatastore | PostgresDatastore, prefix: str = LIVE):
+        self.datastore = datastore
+        self.prefix = prefix
+        self.postgres = isinstance(datastore, PostgresDatastore)
+        if isinstance(datastore, SQLiteDatastore):
+            self.placeholder, schema = "?", None
+        elif isinstance(datastore, PostgresDatastore):
+            self.placeholder, schema = "%s", datastore.schema
+        else:
+            raise TypeError(f"projections support SQLite and PostgreSQL, not {type(datastore).__name__}")
+        self.names = {table: (f'"{schema}".' if schema else "") + f'"{prefix}{table}"' for table in TABLES}
+
+    def sql(self, statement: str) -> str:
+        """`{table}` names filled in and `?` placeholders in the datastore's style."""
+        return statement.format(**self.names).replace("?", self.placeholder)
+
+    @contextmanager
+    def transaction(self, *, commit: bool) -> Iterator[Any]:
+        with self.datastore.transaction(commit=commit) as cursor:
+            yield cursor
+
+    # --- schema ---------------------------------------------------------------------------------------
+
+    def create(self) -> None:
+        with self.transaction(commit=True) as c:
+            for table, (columns, key) in TABLES.items():
+                c.execute(f"CREATE TABLE IF NOT EXISTS {self.names[table]} ({columns}, PRIMARY KEY ({key}))")
+            for table, column in INDEXED.items():
+                c.execute(f'CREATE INDEX IF NOT EXISTS "{self.prefix}{table}_{column}" '
+                          f"ON {self.names[table]} ({column})")
+            c.execute(self.sql("INSERT INTO {position} (name, notification_id) VALUES (?, 0) "
+                               "ON CONFLICT (name) DO NOTHING"), (POSITION,))
+
+    def drop(self) -> None:
+        with self.transaction(commit=True) as c:
+            for table in TABLES:
+                c.execute(f"DROP TABLE IF EXISTS {self.names[table]}")
+
+    # --- position -------------------------------------------------------------------------------------
+
+    def position(self, c: Any = None) -> int:
+        if c is None:
+            with self.transaction(commit=False) as c:
+                return self.position(c)
+        c.execute(self.sql("SELECT notification_id FROM {position} WHERE name = ?"), (POSITION,))
+        return int(c.fetchone()["notification_id"])
+
+    def advance(self, c: Any, expected: int, new: int) -> None:
+        """Compare-and-set: the first statement of every batch (see the module's docstring)."""
+        c.execute(self.sql("UPDATE {position} SET notification_id = ? WHERE name = ? AND notification_id = ? "
+                           "RETURNING notification_id"), (new, POSITION, expected))
+        if c.fetchone() is None:
+            raise PositionMoved(expected)
+
+    # --- writes (one statement per followed event; see projections/follower.py) -----------------------
+
+    def add_tournament(self, c: Any, nid: int, tournament_id: str, body: dict[str, Any]) -> None:
+        c.execute(self.sql("INSERT INTO {tournaments} (tournament_id, nid, body) VALUES (?, ?, ?)"),
+                  (tournament_id, nid, dumps(body)))
+
+    def add_player(self, c: Any, nid: int, tournament_id: str, player_id: str, body: dict[str, Any]) -> None:
+        c.execute(self.sql("INSERT INTO {players} (tournament_id, player_id, nid, body) VALUES (?, ?, ?, ?)"),
+                  (tournament_id, player_id, nid, dumps(body)))
+
+    def add_round(self, c: Any, nid: int, tournament_id: str, number: int, body: dict[str, Any]) -> None:
+        c.execute(self.sql("INSERT INTO {rounds} (tournament_id, round, nid, body) VALUES (?, ?, ?, ?)"),
+                  (tournament_id, number, nid, dumps(body)))
+
+    def add_adjustment(self, c: Any, nid: int, tournament_id: str, version: int, body: dict[str, Any]) -> None:
+        c.execute(self.sql("INSERT INTO {adjustments} (tournament_id, version, nid, body) VALUES (?, ?, ?, ?)"),
+                  (tournament_id, version, nid, dumps(body)))
+
+    def add_match(self, c: Any, nid: int, match_id: str, tournament_id: str, body: dict[str, Any]) -> None:
+        c.execute(self.sql("INSERT INTO {matches} (match_id, tournament_id, nid, body) VALUES (?, ?, ?, ?)"),
+                  (match_id, tournament_id, nid, dumps(body)))
+
+    def seat_match(self, c: Any, nid: int, match_id: str, created: dict[str, Any]) -> None:
+        c.execute(self.sql("UPDATE {matches} SET created_nid = ?, created = ? WHERE match_id = ?"),
+                  (nid, dumps(created), match_id))
+
+    def start_deal(self, c: Any, nid: int, deal_id: str, match_id: str, number: int) -> None:
+        c.execute(self.sql("INSERT INTO {deals} (deal_id, match_id, tournament_id, number, started_nid) "
+                           "SELECT ?, match_id, tournament_id, ?, ? FROM {matches} WHERE match_id = ?"),
+                  (deal_id, number, nid, match_id))
+
+    def finish_deal(self, c: Any, nid: int, deal_id: str, finished: dict[str, Any]) -> None:
+        """A deal outside any followed table (standalone, imported) matches no row: nothing to do."""
+        c.execute(self.sql("UPDATE {deals} SET finished_nid = ?, finished = ? WHERE deal_id = ?"),
+                  (nid, dumps(finished), deal_id))
+
+    def score_deal(self, c: Any, nid: int, deal_id: str, scored: dict[str, Any]) -> str:
+        """Record the deal's score at its table; the tournament whose standings changed."""
+        c.execute(self.sql("UPDATE {deals} SET scored_nid = ?, scored = ? WHERE deal_id = ? RETURNING tournament_id"),
+                  (nid, dumps(scored), deal_id))
+        return c.fetchone()["tournament_id"]
+
+    def put_standings(self, c: Any, tournament_id: str, document: dict[str, Any]) -> None:
+        c.execute(self.sql("INSERT INTO {standings} (tournament_id, document) VALUES (?, ?) ON CONFLICT "
+                           "(tournament_id) DO UPDATE SET document = excluded.document"),
+                  (tournament_id, dumps(document)))
+
+    # --- reads ----------------------------------------------------------------------------------------
+
+    def standings(self, tournament_id: str) -> tuple[int, dict[str, Any] | None]:
+        """(position, the stored standings document) read together."""
+        with self.transaction(commit=False) as c:
+            position = self.position(c)
+            c.execute(self.sql("SELECT document FROM {standings} WHERE tournament_id = ?"), (tournament_id,))
+            row = c.fetchone()
+        return position, json.loads(row["document"]) if row else None
+
+    def facts(self, tournament_id: str, as_of: int | None = None) -> tuple[int, TournamentFacts | None]:
+        """(position, the tournament's facts as of min(as_of, position)) read together."""
+        with self.transaction(commit=False) as c:
+            position = self.position(c)
+            at = position if as_of is None else min(as_of, position)
+            return at, self.load(c, tournament_id, at)
+
+    def load(self, c: Any, tournament_id: str, as_of: int) -> TournamentFacts | None:
+        """The tournament's facts recorded at notification ids ≤ `as_of`; None if it did not exist yet."""
+        c.execute(self.sql("SELECT body FROM {tournaments} WHERE tournament_id = ? AND nid <= ?"),
+                  (tournament_id, as_of))
+        head = c.fetchone()
+        if head is None:
+            return None
+
+        def bodies(table: str, order: str) -> list[dict[str, Any]]:
+            c.execute(self.sql(f"SELECT body FROM {{{table}}} WHERE tournament_id = ? AND nid <= ? ORDER BY {order}"),
+                      (tournament_id, as_of))
+            return [json.loads(row["body"]) for row in c.fetchall()]
+
+        c.execute(self.sql("SELECT match_id, body, created_nid, created FROM {matches} "
+                           "WHERE tournament_id = ? AND nid <= ? ORDER BY nid"), (tournament_id, as_of))
+        matches = []
+        for row in c.fetchall():
+            created = json.loads(row["created"]) if row["created"] and row["created_nid"] <= as_of else {}
+            matches.append({**json.loads(row["body"]), "match_id": row["match_id"], "seats": created.get("seats"),
+                            "start_chips": created.get("start_chips"), "created": created or None})
+        c.execute(self.sql("SELECT deal_id, match_id, number, finished, scored FROM {deals} "
+                           "WHERE tournament_id = ? AND scored_nid <= ? ORDER BY scored_nid"), (tournament_id, as_of))
+        deals = []
+        for row in c.fetchall():
+            finished, scored = json.loads(row["finished"]), json.loads(row["scored"])
+            deals.append({"deal_id": row["deal_id"], "match_id": row["match_id"], "number": row["number"],
+                          "result": finished.pop("result"), "winner": scored["winner"], "finished": finished,
+                          "scored": scored})
+        return TournamentFacts(
+            tournament={**json.loads(head["body"]), "tournament_id": tournament_id},
+            players=bodies("players", "nid"), rounds=bodies("rounds", "round"), matches=matches, deals=deals,
+            adjustments=bodies("adjustments", "nid"),
+        )
+
+    @contextmanager
+    def snapshot(self) -> Iterator[Any]:
+        """A read transaction that sees one state of every table (verify compares two sets of tables in it):
+        SQLite's read transactions are snapshots; PostgreSQL's default (read committed) is not."""
+        with self.transaction(commit=False) as c:
+            if self.postgres:
+                c.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            yield c
+
+    def table_rows(self, c: Any, table: str) -> list[dict[str, Any]]:
+        """Every row of one table in key order (what verify compares)."""
+        c.execute(f"SELECT * FROM {self.names[table]} ORDER BY {TABLES[table][1]}")
+        return [dict(row) for row in c.fetchall()]
+
+    def count(self, c: Any, table: str) -> int:
+        c.execute(f"SELECT COUNT(*) AS n FROM {self.names[table]}")
+        return int(c.fetchone()["n"])
+
+    # --- rebuild --------------------------------------------------------------------------------------
+
+    def replace_with(self, scratch: ViewStore) -> int:
+        """Make these tables a copy of `scratch`'s, position included, in one transaction; the position."""
+        with self.transaction(commit=True) as c:
+            c.execute(self.sql("UPDATE {position} SET notification_id = notification_id WHERE name = ?"),
+                      (POSITION,))  # first a write: take the write lock (SQLite) / the row lock (PostgreSQL)
+            for table in TABLES:
+                c.execute(f"DELETE FROM {self.names[table]}")
+                c.execute(f"INSERT INTO {self.names[table]} SELECT * FROM {scratch.names[table]}")
+            return self.position(c)
