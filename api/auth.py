@@ -191,10 +191,13 @@ def _authorise(rule: Rule, principal: Principal) -> None:
 
 def _check_body(policy: Policy | None) -> None:
     """Writes carry JSON (or what the route declares): besides strictness, a browser cannot send that type
-    cross-origin without a CORS preflight, which we never grant by default."""
-    has_body = bool(request.content_length) or "chunked" in request.headers.get("Transfer-Encoding", "").lower()
+    cross-origin without a CORS preflight, which we never grant by default. Bodies state their length: a
+    chunked body over the limit would be cut short silently by the WSGI layer instead of refused with 413."""
+    if "chunked" in request.headers.get("Transfer-Encoding", "").lower():
+        raise ApiError(411, "length_required", "Send the body with a Content-Length (not chunked).",
+                       "请求体必须带 Content-Length（不支持分块传输）。")
     allowed = policy.content_types if policy is not None else (JSON,)
-    if has_body and request.mimetype not in allowed:
+    if request.content_length and request.mimetype not in allowed:
         raise ApiError(400, "bad_content_type", f"Send the body as {' or '.join(allowed)}.",
                        f"请求体的内容类型必须是 {' 或 '.join(allowed)}。", {"content_type": request.content_type})
 
