@@ -53,10 +53,15 @@
     return F.lang() === "en" ? entry.en || entry.zh || entry.code : entry.zh || entry.en || entry.code;
   }
 
+  /* What "total" counts depends on the format (chips, points, …); the projections may name it. */
+  function totalLabel(standings) {
+    return standings.total_measure ? localized(standings.total_measure) : t("col.total");
+  }
+
   function standingsTable(standings) {
     const tiebreaks = standings.tiebreaks || [];
     const head = `<thead><tr><th class="num">${esc(t("col.rank"))}</th><th>${esc(t("col.player"))}</th>` +
-      `<th class="num">${esc(t("col.total"))}</th>` +
+      `<th class="num">${esc(totalLabel(standings))}</th>` +
       tiebreaks.map((tb) => `<th class="num" title="${esc(tb.code)}">${esc(localized(tb))}</th>`).join("") +
       `<th class="num">${esc(t("col.matches"))}</th></tr></thead>`;
     const body = standings.rows
@@ -68,7 +73,9 @@
     document.getElementById("standings-table").innerHTML = head + `<tbody>${body}</tbody>`;
     const meta = [];
     if (standings.as_of) meta.push(t("standings.asOf", { when: standings.as_of }));
-    if (standings.format) meta.push(t("standings.format", { format: standings.format }));
+    // `format` is a code; the projections may also send its names (`format_name`), preferred when present.
+    const format = standings.format_name ? localized(standings.format_name) : standings.format;
+    if (format) meta.push(t("standings.format", { format }));
     document.getElementById("standings-meta").textContent = meta.join(" · ");
   }
 
@@ -93,7 +100,7 @@
       hovertemplate: `%{y} (${esc(t("col.rank"))} %{customdata})<extra>${esc(player.name)}</extra>`,
     }));
     window.Plotly.react(document.getElementById("standings-chart"), traces, layout({
-      yaxis: { title: { text: t("col.total") }, gridcolor: "#e6e2d8" }, xaxis: { type: "category" },
+      yaxis: { title: { text: totalLabel(standings) }, gridcolor: "#e6e2d8" }, xaxis: { type: "category" },
     }), F.plotlyConfig);
     return true;
   }
