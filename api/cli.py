@@ -30,7 +30,9 @@ class KeepAliveHandler(WSGIRequestHandler):
     """HTTP/1.1 keeps a scorer's connection open between actions (HTTP/1.0 would reconnect every time)."""
 
     protocol_version = "HTTP/1.1"
-    server_version, sys_version = "fupan", ""  # the Server header names no library or Python version
+
+    def version_string(self) -> str:
+        return "fupan"  # the Server header names no library or Python version
 
 
 def open_service(db: str | None) -> FupanApplication:
