@@ -206,3 +206,14 @@ def test_a_route_without_a_policy_only_reads(store):
         http.server_close()
         thread.join(timeout=10)
         service.close()
+
+
+def test_the_openapi_document_marks_what_needs_a_token(server):
+    spec = server.get("/api/openapi.json").json()
+    scheme = spec["components"]["securitySchemes"]["bearer"]
+    assert (scheme["type"], scheme["scheme"]) == ("http", "bearer")
+    actions = spec["paths"]["/api/deals/{deal_id}/actions"]["post"]
+    assert actions["security"] == [{"bearer": []}] and {"401", "403", "429"} <= set(actions["responses"])
+    assert "referee of the deal's match" in actions["description"]
+    listing = spec["paths"]["/api/deals"]["get"]
+    assert "security" not in listing and "403" not in listing["responses"] and "401" in listing["responses"]

@@ -9,6 +9,7 @@ role, and a referee of another match. Requests run against a live deal, so the r
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -61,6 +62,14 @@ KINDS: dict[str, str] = {
     "tokens.list_tokens": "organiser",
     "tokens.revoke_token": "organiser",
     "apidocs.openapi_json": "public",
+    "standings.get_standings": "public",
+    "standings.explain": "public",
+    "standings.preview": "public",  # computes, stores nothing
+    "standings.start_round": "organiser",
+    "standings.adjust": "organiser",
+    "standings.list_formats": "public",
+    "standings.rebuild": "organiser",
+    "standings.verify": "organiser",
     "apidocs.docs_page": "public",
 }
 RULE_OF_KIND = {"public": {ANYONE}, "hidden": {ANYONE}, "organiser": {ORGANISER_ONLY},
@@ -98,7 +107,7 @@ class Table:
 
     def path_value(self, name: str) -> str:
         values = {"tournament_id": self.tournament, "match_id": self.match, "deal_id": self.deal,
-                  "token_id": self.victim["id"], "filename": "fupan.css"}
+                  "token_id": self.victim["id"], "filename": "fupan.css", "player_id": PLAYERS[0]}
         assert name in values, f"no sample value for the path parameter <{name}>: add one to Table.path_value"
         return values[name]
 
@@ -122,6 +131,10 @@ BODIES: dict[str, Callable[[Table], Any]] = {
     "records.import_records": lambda t: EXAMPLE_RECORD,
     "tokens.create_token": lambda t: {"role": "referee", "matches": [t.match], "label": "table 1 deputy"},
     "tokens.revoke_token": lambda t: None,
+    "standings.preview": lambda t: {"adjustments": [{"player_id": "张三", "points": -1, "reason": "what if"}]},
+    "standings.start_round": lambda t: {"label": "决赛", "kind": "final"},
+    "standings.adjust": lambda t: {"player_id": "张三", "points": -1, "kind": "penalty", "reason": "matrix"},
+    "standings.rebuild": lambda t: None,
 }
 
 
@@ -163,6 +176,7 @@ def test_every_route_and_caller_gets_the_documented_status_and_refusals_write_no
     server = matrix_server
     table = Table(server)
     recorder = server.service.recorder  # type: ignore[union-attr]
+    start = recorder.max_notification_id()
     failures = []
     checked = 0
     for endpoint, method, template in routes(server):
@@ -200,3 +214,9 @@ def test_every_route_and_caller_gets_the_documented_status_and_refusals_write_no
                 failures.append(f"{method} {path} as {caller}: a read wrote events")
     assert not failures, f"{len(failures)} of {checked} requests:\n" + "\n".join(failures)
     assert checked >= len(KINDS) * len(CALLERS)
+    # Every event the allowed requests stored names the token that wrote it (no route forgot to pass it on).
+    written = recorder.select_notifications(start + 1, 10**9)
+    assert written
+    for notification in written:
+        recorded_by = json.loads(notification.state)["recorded_by"]
+        assert recorded_by["role"] in ("organiser", "referee") and recorded_by["token_id"], notification.topic
