@@ -86,7 +86,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "standings.unavailable": ("积分榜暂不可用：排名尚未生成。对局记录完成后会在这里显示。",
                               "Standings are not available yet: the rankings have not been computed. "
                               "They will appear here once the projections are ready."),
-    "standings.asOf": ("截至 {when}", "As of {when}"),
+    "standings.asOf": ("截至第 {when} 条事件", "As of event {when}"),
     "standings.format": ("赛制：{format}", "Format: {format}"),
     "standings.progression": ("各轮积分走势", "Standings progression by round"),
     # deal viewer

@@ -49,6 +49,12 @@ def _game_name(game: str) -> Any:
     return i18n.bilingual(f"game.{game}") if f"game.{game}" in i18n.STRINGS else game
 
 
+@pages.app_template_global("table_name")
+def _table_name(label: str) -> Any:
+    """'第 1 桌' / 'Table 1' for a numbered table; a named one (决赛, 加赛) is called by its name."""
+    return i18n.bilingual("match.title", table=label) if label.isdigit() else label
+
+
 @pages.app_template_global("card_html")
 def _card_html(code: str) -> Any:
     """A card as printable text: '♥10' in red, '大王'/'Big Joker' as a pair of language spans."""

@@ -6,7 +6,9 @@
   const F = window.Fupan;
   const t = F.t;
   const esc = F.esc;
-  const COLOURS = ["#c0392b", "#1f6f8b", "#d68910", "#6c3483", "#1e8449", "#7f8c8d"];
+  // Ten distinguishable colours: a standings chart may have a line per entrant.
+  const COLOURS = ["#c0392b", "#1f6f8b", "#d68910", "#6c3483", "#1e8449", "#7f8c8d", "#e67e22", "#16a085",
+    "#8e44ad", "#2c3e50"];
 
   function layout(extra) {
     return Object.assign(
@@ -125,7 +127,10 @@
     status.hidden = true;
     document.getElementById("standings-table-panel").hidden = false;
     standingsTable(standings);
-    document.getElementById("standings-chart-panel").hidden = !progressionChart(standings);
+    // Shown before drawing: plotly sizes the chart to its container, which has no width while hidden.
+    const chartPanel = document.getElementById("standings-chart-panel");
+    chartPanel.hidden = false;
+    chartPanel.hidden = !progressionChart(standings);
     return standings;
   }
 
