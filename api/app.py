@@ -37,7 +37,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     config = dict(config or {})
     app = Flask(__name__, static_folder=None)  # no files of its own: the viewer serves its static files
     # A whole tournament's records in one import (~5 KB a deal); other bodies are small (FUPAN_MAX_BODY).
-    app.config.update(MAX_CONTENT_LENGTH=16 * 1024 * 1024, FUPAN_MAX_BODY=256 * 1024, FUPAN_CORS_ORIGINS=())
+    app.config.update(MAX_CONTENT_LENGTH=16 * 1024 * 1024, FUPAN_MAX_BODY=256 * 1024, FUPAN_CORS_ORIGINS=(),
+                      FUPAN_AUTH_FAILURES=10, FUPAN_AUTH_WINDOW=60.0)
     app.config.update({k: v for k, v in config.items() if k != "FUPAN_APPLICATION"})
     # Chinese names stay readable in responses; key order is the order we build (no sorting cost).
     app.json.ensure_ascii = False  # type: ignore[attr-defined]

@@ -229,9 +229,8 @@ def _challenge(response: Response) -> Response:
 def install(app: Flask) -> None:
     """Enforce the policies on `app` (after its blueprints are registered or not: the guard looks up views
     per request)."""
-    app.config.setdefault("FUPAN_MAX_BODY", 256 * 1024)
     app.extensions["fupan.auth_failures"] = FailureLimiter(
-        int(app.config.get("FUPAN_AUTH_FAILURES", 10)), float(app.config.get("FUPAN_AUTH_WINDOW", 60.0)))
+        int(app.config["FUPAN_AUTH_FAILURES"]), float(app.config["FUPAN_AUTH_WINDOW"]))
     app.before_request(_guard)
     app.after_request(_challenge)
 

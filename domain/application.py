@@ -799,7 +799,7 @@ class FupanApplication(Application):
         """
         parsed = parse_token(bearer)
         token = self._exists(parsed[0]) if parsed else None
-        if not isinstance(token, AccessToken) or not token.matches_secret(parsed[1]):  # type: ignore[index]
+        if parsed is None or not isinstance(token, AccessToken) or not token.matches_secret(parsed[1]):
             raise Unauthenticated("The token is not valid.", "令牌无效。")
         if token.revoked:
             raise Unauthenticated("This token has been revoked.", "该令牌已被吊销。", code="revoked_token")
