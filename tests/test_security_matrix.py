@@ -100,7 +100,7 @@ class Table:
         revoked_token, revoked = service.create_token("referee", [self.match], "lost phone")
         service.revoke_token(revoked_token["id"])
         self.victim, _ = service.create_token("referee", [self.match], "to be revoked over the API")
-        wrong = re.sub(r"_[^_]+$", "_" + "x" * 43, server.organiser)  # a real token id, a wrong secret
+        wrong = f"fupan_{server.organiser.split('_')[1]}_{'x' * 43}"  # a real token id, a wrong secret
         self.tokens: dict[str, str | None] = {"none": None, "wrong": wrong, "revoked": revoked, "appeals": appeals,
                                               "other_referee": other, "referee": referee,
                                               "organiser": server.organiser}

@@ -26,6 +26,11 @@ PLAYERS = ["张三", "李四", "王五"]
 BEARER = re.compile(r"fupan_[0-9a-f]{32}_[A-Za-z0-9_-]{43}")
 
 
+def secret_of(bearer: str) -> str:
+    """The secret part of `fupan_<id>_<secret>` (the secret itself may contain `_`)."""
+    return bearer.split("_", 2)[2]
+
+
 def cli_args(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """How the CLI reaches this test's store: --db for SQLite, the environment for PostgreSQL."""
     if store.backend == "sqlite":
@@ -57,8 +62,8 @@ def test_cli_creates_lists_and_revokes_tokens_and_the_server_sees_it_at_once(ser
     assert fupan(["token", "list", "--json", *args]) == 0
     listed = [line for line in capsys.readouterr().out.splitlines() if token_id(bearer) in line]
     assert len(listed) == 1 and '"role": "referee"' in listed[0] and "一号桌记录员" in listed[0]
-    assert bearer.split("_")[2] not in listed[0]  # never the secret …
-    assert hashlib.sha256(bearer.split("_")[2].encode()).hexdigest() not in listed[0]  # … nor its hash
+    assert secret_of(bearer) not in listed[0]  # never the secret …
+    assert hashlib.sha256(secret_of(bearer).encode()).hexdigest() not in listed[0]  # … nor its hash
 
     assert fupan(["token", "revoke", token_id(bearer), *args]) == 0
     assert "revoked" in capsys.readouterr().out
@@ -101,7 +106,7 @@ def test_an_organiser_manages_referee_tokens_over_the_api(server):
     assert_error(server.post(f"/api/matches/{other}/deals", start, token=bearer), 403, "out_of_scope")
     listed = server.get("/api/tokens", token=server.organiser).json()
     assert {t["id"] for t in listed} >= {token["id"], token_id(server.organiser)}
-    assert bearer.split("_")[2] not in str(listed)
+    assert secret_of(bearer) not in str(listed)
     for role in ("organiser", "appeals"):  # only the CLI issues these
         assert_error(server.post("/api/tokens", {"role": role}), 403, "cli_only")
     assert_error(server.post(f"/api/tokens/{token_id(server.organiser)}/revoke"), 403, "cli_only")
@@ -142,7 +147,7 @@ def test_every_event_names_its_recorder_and_no_secret_is_ever_stored(server, sto
     recorders = [e.recorded_by for e in server.service.events.get(UUID(match))]
     assert recorders[0]["role"] == "organiser" and recorders[-1] == {"role": "referee", "token_id": token_id(referee)}
     # The raw stored events of the whole store: every one has a recorder, none holds a secret.
-    secrets = [bearer.split("_")[2] for bearer in (server.organiser, referee, created["bearer"])]
+    secrets = [secret_of(bearer) for bearer in (server.organiser, referee, created["bearer"])]
     for notification in server.service.recorder.select_notifications(1, 10**9):
         state = notification.state.decode()
         assert '"recorded_by"' in state, notification.topic
