@@ -13,22 +13,20 @@ together with the new position (projections/store.py explains the compare-and-se
 
 The follower decodes with the application's own mapper, so it shares the leader's transcodings and topics.
 It runs when asked (`catch_up`, which every standings read calls first, so a reader sees every event stored
-before its request) and, in a server, also on a background thread polling the log's head.
+before its request) and, in a server, also on a background thread polling the log's head (service.py).
 """
 
 from __future__ import annotations
 
-import logging
 import threading
 from typing import Any
 
+from eventsourcing.persistence import ApplicationRecorder, Mapper
+
 from domain.aggregates import Deal, Match, Tournament
-from domain.application import FupanApplication
 from domain.errors import IllegalAction
 from projections.standings import Standings
 from projections.store import PositionMoved, ViewStore
-
-log = logging.getLogger(__name__)
 
 TOPICS = [
     Tournament.Created.TOPIC, Tournament.PlayerRegistered.TOPIC, Tournament.RoundStarted.TOPIC,
@@ -48,27 +46,26 @@ def standings_document(store: ViewStore, cursor: Any, tournament_id: str, as_of:
 
 
 class Follower:
-    """Applies the followed notifications of `app`'s log to one `ViewStore`, page by page."""
+    """Applies the followed notifications of an application's log to one `ViewStore`, page by page."""
 
-    def __init__(self, app: FupanApplication, store: ViewStore, page_size: int = 1000):
-        self.app = app
+    def __init__(self, recorder: ApplicationRecorder, mapper: Mapper, store: ViewStore, page_size: int = 1000):
+        self.recorder = recorder
+        self.mapper = mapper
         self.store = store
         self.page_size = page_size
         self.applied = 0  # notifications this object applied (what a restart must not repeat)
-        self._lock = threading.Lock()  # one catch-up at a time in this process; other processes: the position
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()  # one catch-up at a time per follower; between followers: the position
 
     def catch_up(self, until: int | None = None) -> int:
         """Apply every followed notification up to `until` (default: the head of the log now); the position."""
         with self._lock:
-            head = (self.app.recorder.max_notification_id() or 0) if until is None else until
+            head = (self.recorder.max_notification_id() or 0) if until is None else until
             while True:
                 position = self.store.position()
                 if position >= head:
                     return position
-                page = self.app.recorder.select_notifications(position + 1, self.page_size, stop=head,
-                                                              topics=TOPICS)
+                page = list(self.recorder.select_notifications(position + 1, self.page_size, stop=head,
+                                                               topics=TOPICS))
                 # A full page may have more after it; a short one is everything up to the head.
                 reached = page[-1].id if len(page) == self.page_size else head
                 try:
@@ -83,7 +80,7 @@ class Follower:
             store.advance(c, position, reached)
             touched: set[str] = set()
             for notification in page:
-                event = self.app.mapper.to_domain_event(notification)
+                event = self.mapper.to_domain_event(notification)
                 tournament = self._project(c, notification.id, event)
                 if tournament is not None:
                     touched.add(tournament)
@@ -129,28 +126,3 @@ class Follower:
         else:
             raise TypeError(f"not a followed event: {type(event).__name__}")
         return tournament
-
-    # --- background following -------------------------------------------------------------------------
-
-    def start(self, interval: float) -> None:
-        """Poll the log's head every `interval` seconds on a daemon thread, until `stop` or the app closes."""
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, args=(interval,), name="fupan-projections",
-                                            daemon=True)
-            self._thread.start()
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=10)
-            self._thread = None
-
-    def _run(self, interval: float) -> None:
-        while not self._stop.is_set() and not self.app.closing.is_set():
-            try:
-                self.catch_up()
-            except Exception:
-                if self.app.closing.is_set():
-                    return  # the store went away under us: the server is shutting down
-                log.exception("projections: catching up failed; retrying")
-            self._stop.wait(interval)

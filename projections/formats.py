@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.errors import IllegalAction
+from domain.games import get_engine
 
 MEASURES = ("sum", "count", "mean", "max", "lots")
 SCOPES = ("ranking", "playoff")
@@ -238,5 +239,6 @@ def resolve(game: str, format_code: str, tiebreaks: list[str]) -> tuple[Format, 
 
 def declare(game: str, format_code: str = "", tiebreaks: list[str] | None = None) -> tuple[str, list[str]]:
     """What a new tournament records: the format code and its full tiebreak list, defaults written out."""
+    get_engine(game)  # an unknown game is refused as such, not as a missing format
     found, criteria = resolve(game, format_code, list(tiebreaks or []))
     return found.code, [c.code for c in criteria]

@@ -8,6 +8,8 @@ the request; `as_of` in each answer is the notification id it reflects.
 from __future__ import annotations
 
 import json
+import logging
+import threading
 import time
 from typing import Any
 from uuid import UUID, uuid4
@@ -18,6 +20,8 @@ from domain.errors import IllegalAction
 from projections.follower import Follower
 from projections.standings import Standings, TournamentFacts
 from projections.store import TABLES, ViewStore
+
+log = logging.getLogger(__name__)
 
 
 def _tournament_key(tournament_id: str) -> str:
@@ -56,12 +60,37 @@ class Projections:
         self.app = app
         self.live = ViewStore(app.factory.datastore)  # type: ignore[attr-defined]
         self.live.create()
-        self.follower = Follower(app, self.live, page_size)
+        self.follower = Follower(app.recorder, app.mapper, self.live, page_size)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
         if follow_every:
-            self.follower.start(follow_every)
+            self._thread = threading.Thread(target=self._follow, args=(follow_every,), name="fupan-projections",
+                                            daemon=True)
+            self._thread.start()
+
+    def _follow(self, every: float) -> None:
+        """Keep the read model following the log (events stored by other processes too) until `close` or the
+        application closes. The thread has connections of its own: closing the application's pool under a
+        query running in another thread is unsafe (SQLite), and these the thread closes itself."""
+        factory = self.app.construct_factory(self.app.env)
+        try:
+            follower = Follower(factory.application_recorder(), self.app.mapper,
+                                ViewStore(factory.datastore), self.follower.page_size)  # type: ignore[attr-defined]
+            while not self._stop.wait(every) and not self.app.closing.is_set():
+                try:
+                    follower.catch_up()
+                except Exception:
+                    if self.app.closing.is_set():
+                        break  # the store went away with the application: nothing is wrong
+                    log.exception("projections: catching up failed; trying again in %s s", every)
+        finally:
+            factory.close()
 
     def close(self) -> None:
-        self.follower.stop()
+        """Stop following in the background (reads still catch up)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
 
     # --- reads ----------------------------------------------------------------------------------------
 
@@ -183,7 +212,7 @@ class Projections:
     def _scratch(self) -> tuple[ViewStore, Follower]:
         scratch = ViewStore(self.live.datastore, prefix=f"proj_scratch_{uuid4().hex[:12]}_")
         scratch.create()
-        return scratch, Follower(self.app, scratch, self.follower.page_size)
+        return scratch, Follower(self.app.recorder, self.app.mapper, scratch, self.follower.page_size)
 
     def rebuild(self) -> dict[str, Any]:
         """Replay the whole log into fresh tables, then swap them in at once (readers never see half a
