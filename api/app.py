@@ -16,6 +16,7 @@ from api import auth
 from api.errors import register_error_handlers
 from api.openapi import docs
 from api.resources import BLUEPRINTS
+from api.standings import install as install_standings
 from api.tokens import tokens
 from domain.application import FupanApplication
 from replay_ui import BLUEPRINTS as VIEWER_BLUEPRINTS
@@ -30,7 +31,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     - `MAX_CONTENT_LENGTH` (imports, default 16 MiB) and `FUPAN_MAX_BODY` (every other body, 256 KiB);
     - `FUPAN_AUTH_FAILURES` / `FUPAN_AUTH_WINDOW`: failed authentications allowed per client address and
       window in seconds (10 per 60 s) before 429;
-    - `FUPAN_CORS_ORIGINS`: origins allowed to call the API from a browser (none by default).
+    - `FUPAN_CORS_ORIGINS`: origins allowed to call the API from a browser (none by default);
+    - `FUPAN_PROJECTION_POLL`: seconds between checks for events stored by other processes (0.05; 0: only
+      when standings are read).
 
     Without any of them the process environment decides, falling back to ./fupan.sqlite.
     """
@@ -54,6 +57,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     auth.install(app)
     for blueprint in (*BLUEPRINTS, tokens, docs, *VIEWER_BLUEPRINTS):
         app.register_blueprint(blueprint)
+    install_standings(app)  # the projections of `service` and their routes
     app.after_request(_security_headers)
     app.after_request(_cors)
     return app

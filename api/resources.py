@@ -20,6 +20,7 @@ from api.auth import ANYONE, DEAL_RECORDER, MATCH_RECORDER, NDJSON, ORGANISER_ON
 from api.errors import ApiError
 from domain.application import FupanApplication, ServiceError
 from domain.errors import IllegalAction
+from projections.formats import declare
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -107,8 +108,10 @@ _NOT_FOUND = (404,)
      errors=(400, 409, 422))
 def create_tournament() -> tuple[Response, int]:
     body = load(TOURNAMENT_IN, json_body())
+    format_code, tiebreaks = declare(body["game"], body["format"], body["tiebreaks"])  # 422 for unknown codes
     tournament, created = service().create_tournament(body["name"], body["game"], body["options"], body.get("key"),
-                                                     recorded_by=current_principal().recorded_by)
+                                                     recorded_by=current_principal().recorded_by, format=format_code,
+                                                     tiebreaks=tiebreaks, lots_seed=body.get("lots_seed"))
     return reply(TOURNAMENT, tournament, 201 if created else 200)
 
 
@@ -151,7 +154,8 @@ def list_players(tournament_id: str) -> tuple[Response, int]:
 def create_match(tournament_id: str) -> tuple[Response, int]:
     body = load(MATCH_IN, json_body())
     match, created = service().create_match(tournament_id, body["table"], body["seats"], body["first"],
-                                            body["options"], recorded_by=current_principal().recorded_by)
+                                            body["options"], recorded_by=current_principal().recorded_by,
+                                            round=body.get("round"))
     return reply(MATCH, match, 201 if created else 200)
 
 

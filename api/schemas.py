@@ -35,6 +35,12 @@ class TournamentCreateSchema(Schema):
     game = fields.String(required=True, metadata={"description": "record-format game code, e.g. doudizhu"})
     options = fields.Dict(load_default=dict, metadata={"description": "ruleset options; defaults filled in"})
     key = fields.String(validate=_NAME, metadata={"description": "idempotency key (default: the name)"})
+    format = fields.String(load_default="", metadata={"description": "format code (GET /api/formats); default: "
+                                                                     "the game's"})
+    tiebreaks = fields.List(fields.String(), load_default=list,
+                            metadata={"description": "tiebreak codes in the order they apply; default: the format's"})
+    lots_seed = fields.String(validate=validate.Length(min=1, max=200),
+                              metadata={"description": "the seed lots are drawn from (default: random, recorded)"})
 
 
 class PlayerCreateSchema(Schema):
@@ -51,6 +57,7 @@ class PlayerSchema(Schema):
 class MatchRefSchema(Schema):
     id = fields.String(required=True)
     table = fields.String(required=True)
+    round = fields.Integer()
 
 
 class TournamentSchema(Schema):
@@ -63,6 +70,11 @@ class TournamentSchema(Schema):
     matches = fields.List(fields.Nested(MatchRefSchema), required=True)
     version = fields.Integer(required=True)
     created_at = fields.String(required=True)
+    format = fields.String(metadata={"description": "declared format code (empty: the game's default)"})
+    tiebreaks = fields.List(fields.String(), metadata={"description": "declared tiebreak codes, in order"})
+    lots_seed = fields.String()
+    rounds = fields.List(fields.Dict(), metadata={"description": "started rounds: {round, label, kind}"})
+    current_round = fields.Integer()
 
 
 # --- matches ------------------------------------------------------------------------------------------
@@ -75,6 +87,8 @@ class MatchCreateSchema(Schema):
     first = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0),
                            metadata={"description": "first bidder of deal 1; rotates by one seat per deal"})
     options = fields.Dict(load_default=dict, metadata={"description": "overrides of the tournament's options"})
+    round = fields.Integer(strict=True, validate=validate.Range(min=1),
+                           metadata={"description": "the round it belongs to (default: the current round)"})
 
 
 class MatchDealSchema(Schema):
