@@ -42,7 +42,8 @@ class LiveTable:
 
     def __init__(self, server: LiveServer):
         self.server = server
-        tournament = server.post("/api/tournaments", {"name": "保密杯", "game": "doudizhu"}).json()["id"]
+        self.tournament = tournament = server.post("/api/tournaments", {"name": "保密杯", "game": "doudizhu"}).json()[
+            "id"]
         for name in PLAYERS:
             server.post(f"/api/tournaments/{tournament}/players", {"name": name})
         self.match = server.post(f"/api/tournaments/{tournament}/matches",
@@ -110,6 +111,11 @@ def test_public_endpoints_show_no_hidden_card_of_a_live_deal(server, table):
         response = server.get(path)
         assert response.status_code == 200, (path, response.text[:300])
         assert_hidden_absent(response.text, hidden, path, page=True)
+    standings = server.get(f"/api/tournaments/{table.tournament}/standings")
+    assert standings.status_code == 200 and not quoted_cards(standings.text)
+    # A player's explanation goes down to single events, of finished deals only: the live one is not in it.
+    explained = server.get(f"/api/tournaments/{table.tournament}/standings/{PLAYERS[1]}/explain")
+    assert explained.status_code == 200 and table.closed in explained.text and live not in explained.text
     for path in ("/api/deals", f"/api/matches/{table.match}/deals"):  # lists: the live deal's entry
         entry = next(d for d in server.get(path).json() if d["id"] == live)
         assert_hidden_absent(json.dumps(entry), hidden, path)
