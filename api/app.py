@@ -32,7 +32,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     - `FUPAN_AUTH_FAILURES` / `FUPAN_AUTH_WINDOW`: failed authentications allowed per client address and
       window in seconds (10 per 60 s) before 429;
     - `FUPAN_CORS_ORIGINS`: origins allowed to call the API from a browser (none by default);
-    - `FUPAN_PROJECTION_POLL`: seconds between checks for events stored by other processes (0.05; 0: only
+    - `FUPAN_PROJECTION_POLL`: seconds between checks for events stored by other processes (0.02; 0: only
       when standings are read).
 
     Without any of them the process environment decides, falling back to ./fupan.sqlite.

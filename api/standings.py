@@ -19,7 +19,7 @@ from projections.formats import FORMATS
 standings = Blueprint("standings", __name__, url_prefix="/api")
 
 # How often each server process polls the log for events stored by others (seconds; 0: only on reads).
-DEFAULT_POLL = 0.05
+DEFAULT_POLL = 0.02
 
 
 def install(app: Flask) -> None:

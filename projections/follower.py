@@ -26,7 +26,11 @@ from eventsourcing.persistence import ApplicationRecorder, Mapper
 from domain.aggregates import Deal, Match, Tournament
 from domain.errors import IllegalAction
 from projections.standings import Standings
-from projections.store import PositionMoved, ViewStore
+from projections.store import WRITES, PositionMoved, ViewStore, dumps
+
+# Unfollowed notifications after which the stored position is advanced even with nothing to apply, so that
+# a restart or a poll never rescans long runs of them.
+IDLE_GAP = 1000
 
 TOPICS = [
     Tournament.Created.TOPIC, Tournament.PlayerRegistered.TOPIC, Tournament.RoundStarted.TOPIC,
@@ -56,8 +60,14 @@ class Follower:
         self.applied = 0  # notifications this object applied (what a restart must not repeat)
         self._lock = threading.Lock()  # one catch-up at a time per follower; between followers: the position
 
-    def catch_up(self, until: int | None = None) -> int:
-        """Apply every followed notification up to `until` (default: the head of the log now); the position."""
+    def catch_up(self, until: int | None = None, *, exact: bool = False) -> int:
+        """Apply every followed notification up to `until` (default: the head of the log now); the notification
+        id the read model now reflects.
+
+        While only unfollowed events (a deal's actions) arrived, nothing is written: the read model already
+        reflects them, and a commit per poll would compete with recording for the database. The stored
+        position catches up with the next page, after IDLE_GAP such events, or when `exact` asks for it.
+        """
         with self._lock:
             head = (self.recorder.max_notification_id() or 0) if until is None else until
             while True:
@@ -66,6 +76,8 @@ class Follower:
                     return position
                 page = list(self.recorder.select_notifications(position + 1, self.page_size, stop=head,
                                                                topics=TOPICS))
+                if not page and not exact and head - position < IDLE_GAP:
+                    return head
                 # A full page may have more after it; a short one is everything up to the head.
                 reached = page[-1].id if len(page) == self.page_size else head
                 try:
@@ -75,54 +87,58 @@ class Follower:
                 self.applied += len(page)
 
     def _apply(self, position: int, reached: int, page: list[Any]) -> None:
+        """Decode the page, then write its rows, the touched standings and the new position in one transaction."""
+        rows: dict[str, list[tuple[Any, ...]]] = {kind: [] for kind in WRITES}
+        touched: set[str] = set()
+        scored_at: set[str] = set()  # tables that scored a deal: their tournaments' standings changed
+        for notification in page:
+            event = self.mapper.to_domain_event(notification)
+            kind, row = self._row(notification.id, event)
+            rows[kind].append(row)
+            if kind == "scored":
+                scored_at.add(str(event.originator_id))
+            elif kind == "seats":
+                touched.add(str(event.tournament_id))
+            elif kind not in ("deal", "finished"):  # a deal counts once scored; these rows are the tournament's
+                touched.add(str(event.originator_id))
         store = self.store
         with store.transaction(commit=True) as c:
             store.advance(c, position, reached)
-            touched: set[str] = set()
-            for notification in page:
-                event = self.mapper.to_domain_event(notification)
-                tournament = self._project(c, notification.id, event)
-                if tournament is not None:
-                    touched.add(tournament)
+            store.write(c, rows)
+            touched |= {store.tournament_of(c, match) for match in scored_at}
             for tournament in sorted(touched):
                 store.put_standings(c, tournament, standings_document(store, c, tournament, reached))
 
-    def _project(self, c: Any, nid: int, event: Any) -> str | None:
-        """Write what one event says; the tournament whose standings it changes, if any."""
-        store = self.store
+    @staticmethod
+    def _row(nid: int, event: Any) -> tuple[str, tuple[Any, ...]]:
+        """The row one event writes: (kind of row in WRITES, its values)."""
         who = {"version": event.originator_version, "recorded_by": event.recorded_by,
                "time": event.timestamp.isoformat()}
+        me = str(event.originator_id)
         if isinstance(event, Deal.Finished):
-            store.finish_deal(c, nid, str(event.originator_id), {"result": event.result, **who})
-            return None  # counted when its table scores it, in the same transaction of the log
+            return "finished", (nid, dumps({"result": event.result, **who}), me)
         if isinstance(event, Match.DealStarted):
-            store.start_deal(c, nid, str(event.deal_id), str(event.originator_id), event.number)
-            return None
+            return "deal", (str(event.deal_id), event.number, nid, me)
         if isinstance(event, Match.DealScored):
-            return store.score_deal(c, nid, str(event.deal_id), {"scores": event.scores, "chips": event.chips,
-                                                                 "winner": event.winner, **who})
+            return "scored", (nid, dumps({"scores": event.scores, "chips": event.chips, "winner": event.winner,
+                                          **who}), str(event.deal_id))
         if isinstance(event, Match.Created):
-            store.seat_match(c, nid, str(event.originator_id), {"seats": event.seats, "start_chips": event.start_chips,
-                                                                 "first": event.first, **who})
-            return str(event.tournament_id)
-        tournament = str(event.originator_id)
+            return "seats", (nid, dumps({"seats": event.seats, "start_chips": event.start_chips,
+                                         "first": event.first, **who}), me)
         if isinstance(event, Tournament.Created):
-            store.add_tournament(c, nid, tournament, {
+            return "tournament", (me, nid, dumps({
                 "key": event.key, "name": event.name, "game": event.game, "format": event.format,
-                "tiebreaks": event.tiebreaks, "lots_seed": event.lots_seed, **who})
-        elif isinstance(event, Tournament.PlayerRegistered):
-            store.add_player(c, nid, tournament, event.player_id,
-                             {"player_id": event.player_id, "name": event.name, **who})
-        elif isinstance(event, Tournament.RoundStarted):
-            store.add_round(c, nid, tournament, event.round,
-                            {"round": event.round, "label": event.label, "kind": event.kind, **who})
-        elif isinstance(event, Tournament.MatchOpened):
-            store.add_match(c, nid, str(event.match_id), tournament,
-                            {"round": event.round, "table": event.table, **who})
-        elif isinstance(event, Tournament.Adjusted):
-            store.add_adjustment(c, nid, tournament, event.originator_version, {
+                "tiebreaks": event.tiebreaks, "lots_seed": event.lots_seed, **who}))
+        if isinstance(event, Tournament.PlayerRegistered):
+            return "player", (me, event.player_id, nid, dumps({"player_id": event.player_id, "name": event.name,
+                                                               **who}))
+        if isinstance(event, Tournament.RoundStarted):
+            return "round", (me, event.round, nid, dumps({"round": event.round, "label": event.label,
+                                                          "kind": event.kind, **who}))
+        if isinstance(event, Tournament.MatchOpened):
+            return "match", (str(event.match_id), me, nid, dumps({"round": event.round, "table": event.table, **who}))
+        if isinstance(event, Tournament.Adjusted):
+            return "adjustment", (me, event.originator_version, nid, dumps({
                 "player_id": event.player_id, "points": event.points, "round": event.round, "kind": event.kind,
-                "reason": event.reason, "refers_to": event.refers_to, **who})
-        else:
-            raise TypeError(f"not a followed event: {type(event).__name__}")
-        return tournament
+                "reason": event.reason, "refers_to": event.refers_to, **who}))
+        raise TypeError(f"not a followed event: {type(event).__name__}")

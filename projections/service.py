@@ -23,6 +23,9 @@ from projections.store import TABLES, ViewStore
 
 log = logging.getLogger(__name__)
 
+# Rebuild and verify replay in bigger pages than live following: fewer recomputations of the same standings.
+REPLAY_PAGE = 5000
+
 
 def _tournament_key(tournament_id: str) -> str:
     try:
@@ -101,9 +104,9 @@ class Projections:
         if round_limit is not None and round_limit < 1:
             raise _bad_query("`round` is a round number ≥ 1.", "`round` 必须是不小于 1 的轮次。",
                              {"round": round_limit})
-        self.follower.catch_up()
+        reflects = self.follower.catch_up()
         key = _tournament_key(tournament_id)
-        at, facts = self.live.facts(key, as_of)
+        at, facts = self.live.facts(key, reflects, as_of)
         if facts is None:
             raise NotFound(f"No tournament with id {tournament_id} as of notification {at}.",
                            f"截至通知 {at}，没有 id 为 {tournament_id} 的赛事。", {"id": key, "as_of": at})
@@ -113,9 +116,9 @@ class Projections:
                   as_of: int | None = None) -> dict[str, Any]:
         """The standings page; the stored one unless a round or an earlier point of the log is asked for."""
         if round_limit is None and as_of is None:
-            self.follower.catch_up()
+            reflects = self.follower.catch_up()
             key = _tournament_key(tournament_id)
-            at, document = self.live.standings(key)
+            at, document = self.live.standings(key, reflects)
             if document is None:
                 raise NotFound(f"No tournament with id {tournament_id}.", f"找不到 id 为 {tournament_id} 的赛事。",
                                {"id": key, "kind": "tournament"})
@@ -212,7 +215,7 @@ class Projections:
     def _scratch(self) -> tuple[ViewStore, Follower]:
         scratch = ViewStore(self.live.datastore, prefix=f"proj_scratch_{uuid4().hex[:12]}_")
         scratch.create()
-        return scratch, Follower(self.app.recorder, self.app.mapper, scratch, self.follower.page_size)
+        return scratch, Follower(self.app.recorder, self.app.mapper, scratch, REPLAY_PAGE)
 
     def rebuild(self) -> dict[str, Any]:
         """Replay the whole log into fresh tables, then swap them in at once (readers never see half a
@@ -220,7 +223,7 @@ class Projections:
         started = time.perf_counter()
         scratch, follower = self._scratch()
         try:
-            follower.catch_up()
+            follower.catch_up(exact=True)
             position = self.live.replace_with(scratch)
         finally:
             scratch.drop()
@@ -235,9 +238,9 @@ class Projections:
         scratch, follower = self._scratch()
         try:
             follower.catch_up()
-            while True:
-                live_at = self.follower.catch_up()
-                follower.catch_up(until=live_at)
+            while True:  # both at the same stored position, then compared in one snapshot
+                live_at = self.follower.catch_up(exact=True)
+                follower.catch_up(until=live_at, exact=True)
                 with self.live.snapshot() as c:
                     if self.live.position(c) == scratch.position(c):
                         difference = self._first_difference(c, scratch)

@@ -94,6 +94,10 @@ class Standings:
         self.seated: dict[str, list[Line]] = {}  # match id → a line per seat
         self.over: dict[str, bool] = {}  # match id → the table has ended (its last scored deal named a winner)
         self.lines = self._lines()
+        self.owner = {r: self._owner(r) for r, info in self.rounds.items() if info["kind"] == "playoff"}
+        self.ranking = {player: self._ranking_rounds(player) for player in self.lines}
+        self.playoff_lines = {player: [line for line in lines if line.round in self.owner]
+                              for player, lines in self.lines.items()}
         self.lots = self._lots()
         self.tables = [self._table(m) for m in self.matches]
         self.advanced: dict[int, set[str]] = {}  # round → the players who went on from its tables
@@ -169,7 +173,7 @@ class Standings:
 
     # --- figures --------------------------------------------------------------------------------------
 
-    def ranking_rounds(self, player: str) -> list[int]:
+    def _ranking_rounds(self, player: str) -> list[int]:
         played = sorted({line.round for line in self.lines.get(player, ()) if line.round in self.stage_of})
         if self.format.structure == "knockout":
             return played[-1:]
@@ -180,13 +184,12 @@ class Standings:
         earlier = [r for r in self.stage_of if r < round_number]
         return earlier[-1] if earlier else None
 
-    def figures(self, player: str, rounds: list[int], *, ranking: bool) -> Figures:
-        """Total and tiebreaks over `rounds`; `ranking`: these are the rounds that rank the player (then later
-        adjustments count too)."""
-        lines = [line for line in self.lines.get(player, ()) if line.round in rounds]
-        playoff_lines = [line for line in self.lines.get(player, ())
-                         if self.rounds[line.round]["kind"] == "playoff" and (
-                             self.format.structure == "cumulative" or self._owner(line.round) in rounds)]
+    def figures(self, player: str, rounds: list[int], *, ranking: bool, table: Line | None = None) -> Figures:
+        """Total and tiebreaks over `rounds` (or only at `table`, for that table's own ranking); `ranking`:
+        these are the rounds that rank the player (then later adjustments count too)."""
+        lines = [table] if table is not None else [line for line in self.lines.get(player, ()) if line.round in rounds]
+        playoff_lines = [line for line in self.playoff_lines.get(player, ())
+                         if self.format.structure == "cumulative" or self.owner[line.round] in rounds]
         last = max(rounds, default=0)
         adjustments = [a for a in self.adjustments if a["player_id"] == player and (
             self.format.structure == "cumulative" or not rounds or a["round"] in rounds
@@ -220,7 +223,8 @@ class Standings:
     def _table(self, match: dict[str, Any]) -> dict[str, Any]:
         r = match["round"]
         seats = match["seats"]
-        figures = {pid: self.figures(pid, [r], ranking=self.ranking_rounds(pid) == [r]) for pid in seats}
+        figures = {pid: self.figures(pid, [r], ranking=self.ranking[pid] == [r], table=line)
+                   for pid, line in zip(seats, self.seated[match["match_id"]], strict=True)}
         order = sorted(seats, key=lambda pid: (self._key(figures[pid]), -self.numbers.get(pid, 0)), reverse=True)
         over = self.over[match["match_id"]]
         kind = self.rounds[r]["kind"]
@@ -236,7 +240,7 @@ class Standings:
     def _rows(self) -> list[dict[str, Any]]:
         entries = []
         for pid in self.names:
-            rounds = self.ranking_rounds(pid)
+            rounds = self.ranking[pid]
             figures = self.figures(pid, rounds, ranking=True)
             stage = 0
             if self.format.structure == "knockout" and rounds:
@@ -320,7 +324,7 @@ class Standings:
     def explain(self, player: str) -> dict[str, Any]:
         """The player's row broken down into tables, deals (each deal's facts and result) and adjustments."""
         row = next(r for r in self.rows if r["player_id"] == player)
-        rounds = self.ranking_rounds(player)
+        rounds = self.ranking[player]
         figures = self.figures(player, rounds, ranking=True)
         counted = {id(line) for line in figures.lines}
         playoff = {id(line) for line in figures.playoff_lines}

@@ -53,6 +53,23 @@ TABLES: dict[str, tuple[str, str]] = {
 }
 INDEXED = {"matches": "tournament_id", "deals": "tournament_id"}
 
+# What a page of events writes, per kind of row, applied kind by kind in this order. Every row is inserted
+# once and every column set once (a deal finishes once, a table is seated once), and each statement only
+# needs rows of the kinds before it, so this gives exactly what applying the events one by one would.
+WRITES: dict[str, str] = {
+    "tournament": "INSERT INTO {tournaments} (tournament_id, nid, body) VALUES (?, ?, ?)",
+    "player": "INSERT INTO {players} (tournament_id, player_id, nid, body) VALUES (?, ?, ?, ?)",
+    "round": "INSERT INTO {rounds} (tournament_id, round, nid, body) VALUES (?, ?, ?, ?)",
+    "match": "INSERT INTO {matches} (match_id, tournament_id, nid, body) VALUES (?, ?, ?, ?)",
+    "seats": "UPDATE {matches} SET created_nid = ?, created = ? WHERE match_id = ?",
+    "deal": "INSERT INTO {deals} (deal_id, match_id, tournament_id, number, started_nid) "
+            "SELECT ?, match_id, tournament_id, ?, ? FROM {matches} WHERE match_id = ?",
+    # A deal outside any table (standalone, imported) has no row: its result updates nothing.
+    "finished": "UPDATE {deals} SET finished_nid = ?, finished = ? WHERE deal_id = ?",
+    "scored": "UPDATE {deals} SET scored_nid = ?, scored = ? WHERE deal_id = ?",
+    "adjustment": "INSERT INTO {adjustments} (tournament_id, version, nid, body) VALUES (?, ?, ?, ?)",
+}
+
 
 def dumps(value: Any) -> str:
     """Canonical JSON, so that a rebuilt row is byte-for-byte the incremental one."""
@@ -77,6 +94,7 @@ class ViewStore:
         else:
             raise TypeError(f"projections support SQLite and PostgreSQL, not {type(datastore).__name__}")
         self.names = {table: (f'"{schema}".' if schema else "") + f'"{prefix}{table}"' for table in TABLES}
+        self._tournament_of: dict[str, str] = {}
 
     def sql(self, statement: str) -> str:
         """`{table}` names filled in and `?` placeholders in the datastore's style."""
@@ -120,47 +138,21 @@ class ViewStore:
         if c.fetchone() is None:
             raise PositionMoved(expected)
 
-    # --- writes (one statement per followed event; see projections/follower.py) -----------------------
+    # --- writes ---------------------------------------------------------------------------------------
 
-    def add_tournament(self, c: Any, nid: int, tournament_id: str, body: dict[str, Any]) -> None:
-        c.execute(self.sql("INSERT INTO {tournaments} (tournament_id, nid, body) VALUES (?, ?, ?)"),
-                  (tournament_id, nid, dumps(body)))
+    def write(self, c: Any, rows: dict[str, list[tuple[Any, ...]]]) -> None:
+        """A page's rows, statement by statement in WRITES order (one round trip per statement on PostgreSQL:
+        psycopg pipelines `executemany`)."""
+        for kind, statement in WRITES.items():
+            if rows.get(kind):
+                c.executemany(self.sql(statement), rows[kind])
 
-    def add_player(self, c: Any, nid: int, tournament_id: str, player_id: str, body: dict[str, Any]) -> None:
-        c.execute(self.sql("INSERT INTO {players} (tournament_id, player_id, nid, body) VALUES (?, ?, ?, ?)"),
-                  (tournament_id, player_id, nid, dumps(body)))
-
-    def add_round(self, c: Any, nid: int, tournament_id: str, number: int, body: dict[str, Any]) -> None:
-        c.execute(self.sql("INSERT INTO {rounds} (tournament_id, round, nid, body) VALUES (?, ?, ?, ?)"),
-                  (tournament_id, number, nid, dumps(body)))
-
-    def add_adjustment(self, c: Any, nid: int, tournament_id: str, version: int, body: dict[str, Any]) -> None:
-        c.execute(self.sql("INSERT INTO {adjustments} (tournament_id, version, nid, body) VALUES (?, ?, ?, ?)"),
-                  (tournament_id, version, nid, dumps(body)))
-
-    def add_match(self, c: Any, nid: int, match_id: str, tournament_id: str, body: dict[str, Any]) -> None:
-        c.execute(self.sql("INSERT INTO {matches} (match_id, tournament_id, nid, body) VALUES (?, ?, ?, ?)"),
-                  (match_id, tournament_id, nid, dumps(body)))
-
-    def seat_match(self, c: Any, nid: int, match_id: str, created: dict[str, Any]) -> None:
-        c.execute(self.sql("UPDATE {matches} SET created_nid = ?, created = ? WHERE match_id = ?"),
-                  (nid, dumps(created), match_id))
-
-    def start_deal(self, c: Any, nid: int, deal_id: str, match_id: str, number: int) -> None:
-        c.execute(self.sql("INSERT INTO {deals} (deal_id, match_id, tournament_id, number, started_nid) "
-                           "SELECT ?, match_id, tournament_id, ?, ? FROM {matches} WHERE match_id = ?"),
-                  (deal_id, number, nid, match_id))
-
-    def finish_deal(self, c: Any, nid: int, deal_id: str, finished: dict[str, Any]) -> None:
-        """A deal outside any followed table (standalone, imported) matches no row: nothing to do."""
-        c.execute(self.sql("UPDATE {deals} SET finished_nid = ?, finished = ? WHERE deal_id = ?"),
-                  (nid, dumps(finished), deal_id))
-
-    def score_deal(self, c: Any, nid: int, deal_id: str, scored: dict[str, Any]) -> str:
-        """Record the deal's score at its table; the tournament whose standings changed."""
-        c.execute(self.sql("UPDATE {deals} SET scored_nid = ?, scored = ? WHERE deal_id = ? RETURNING tournament_id"),
-                  (nid, dumps(scored), deal_id))
-        return c.fetchone()["tournament_id"]
+    def tournament_of(self, c: Any, match_id: str) -> str:
+        """The tournament of a table (never changes, so remembered)."""
+        if match_id not in self._tournament_of:
+            c.execute(self.sql("SELECT tournament_id FROM {matches} WHERE match_id = ?"), (match_id,))
+            self._tournament_of[match_id] = c.fetchone()["tournament_id"]
+        return self._tournament_of[match_id]
 
     def put_standings(self, c: Any, tournament_id: str, document: dict[str, Any]) -> None:
         c.execute(self.sql("INSERT INTO {standings} (tournament_id, document) VALUES (?, ?) ON CONFLICT "
@@ -169,19 +161,21 @@ class ViewStore:
 
     # --- reads ----------------------------------------------------------------------------------------
 
-    def standings(self, tournament_id: str) -> tuple[int, dict[str, Any] | None]:
-        """(position, the stored standings document) read together."""
+    def standings(self, tournament_id: str, reflects: int) -> tuple[int, dict[str, Any] | None]:
+        """(the notification id it reflects, the stored standings document). `reflects`: what the follower
+        found the read model to reflect (the stored position may lag behind it; see Follower.catch_up)."""
         with self.transaction(commit=False) as c:
             position = self.position(c)
             c.execute(self.sql("SELECT document FROM {standings} WHERE tournament_id = ?"), (tournament_id,))
             row = c.fetchone()
-        return position, json.loads(row["document"]) if row else None
+        return max(position, reflects), json.loads(row["document"]) if row else None
 
-    def facts(self, tournament_id: str, as_of: int | None = None) -> tuple[int, TournamentFacts | None]:
-        """(position, the tournament's facts as of min(as_of, position)) read together."""
+    def facts(self, tournament_id: str, reflects: int, as_of: int | None = None
+              ) -> tuple[int, TournamentFacts | None]:
+        """(the notification id they reflect, the tournament's facts as of `as_of`, at most that)."""
         with self.transaction(commit=False) as c:
-            position = self.position(c)
-            at = position if as_of is None else min(as_of, position)
+            now = max(self.position(c), reflects)
+            at = now if as_of is None else min(as_of, now)
             return at, self.load(c, tournament_id, at)
 
     def load(self, c: Any, tournament_id: str, as_of: int) -> TournamentFacts | None:
@@ -204,8 +198,9 @@ class ViewStore:
             created = json.loads(row["created"]) if row["created"] and row["created_nid"] <= as_of else {}
             matches.append({**json.loads(row["body"]), "match_id": row["match_id"], "seats": created.get("seats"),
                             "start_chips": created.get("start_chips"), "created": created or None})
-        c.execute(self.sql("SELECT deal_id, match_id, number, finished, scored FROM {deals} "
-                           "WHERE tournament_id = ? AND scored_nid <= ? ORDER BY scored_nid"), (tournament_id, as_of))
+        c.execute(self.sql("SELECT deal_id, match_id, number, finished, scored FROM {deals} WHERE tournament_id = ? "
+                           "AND scored_nid <= ? AND finished_nid <= ? ORDER BY scored_nid"),
+                  (tournament_id, as_of, as_of))
         deals = []
         for row in c.fetchall():
             finished, scored = json.loads(row["finished"]), json.loads(row["scored"])
