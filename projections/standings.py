@@ -304,17 +304,16 @@ class Standings:
             "lots_seed": t["lots_seed"], "round": self.round_limit,
         }
 
-    def document(self, *, progression: bool = True) -> dict[str, Any]:
+    def document(self) -> dict[str, Any]:
         """The standings page: rows in rank order, every table's result, and the standings after each round."""
-        doc = {**self.header(), "rounds": list(self.rounds.values()), "rows": self.rows, "tables": self.tables}
-        if progression:
-            doc["progression"] = [
-                {"round": r, "label": info["label"],
-                 "rows": [{"player_id": row["player_id"], "name": row["name"], "total": row["total"],
-                           "rank": row["rank"]} for row in self._at_round(r).rows]}
-                for r, info in self.rounds.items()
-            ]
-        return doc
+        progression = [
+            {"round": r, "label": info["label"],
+             "rows": [{"player_id": row["player_id"], "name": row["name"], "total": row["total"], "rank": row["rank"]}
+                      for row in self._at_round(r).rows]}
+            for r, info in self.rounds.items()
+        ]
+        return {**self.header(), "rounds": list(self.rounds.values()), "rows": self.rows, "tables": self.tables,
+                "progression": progression}
 
     def _at_round(self, r: int) -> Standings:
         if r == max(self.rounds):
