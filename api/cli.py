@@ -18,8 +18,6 @@ from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
-from werkzeug.serving import WSGIRequestHandler
-
 from domain.aggregates import tournament_id
 from domain.application import FupanApplication, ServiceError
 from domain.errors import IllegalAction
@@ -28,15 +26,6 @@ from domain.tokens import LOCAL, ORGANISER, REFEREE, ROLES
 from projections import Projections
 
 DEFAULT_DB = "fupan.sqlite"
-
-
-class KeepAliveHandler(WSGIRequestHandler):
-    """HTTP/1.1 keeps a scorer's connection open between actions (HTTP/1.0 would reconnect every time)."""
-
-    protocol_version = "HTTP/1.1"
-
-    def version_string(self) -> str:
-        return "fupan"  # the Server header names no library or Python version
 
 
 def open_service(db: str | None) -> FupanApplication:
@@ -71,7 +60,7 @@ def _read(path: str) -> str:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from werkzeug.serving import run_simple
+    import waitress
 
     from api.app import create_app
 
@@ -87,7 +76,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
               + (f" --db {args.db}" if args.db else ""), file=sys.stderr, flush=True)
     app = create_app({"FUPAN_APPLICATION": service})
     print(f"fupan: serving on http://{args.host}:{args.port}/ (API docs: /api/docs)", flush=True)
-    run_simple(args.host, args.port, app, threaded=True, request_handler=KeepAliveHandler)
+    # waitress: a production WSGI server in pure Python that keeps a scorer's HTTP/1.1 connection open between
+    # actions (werkzeug's development server closes every connection). `ident` keeps the Server header bare.
+    waitress.serve(app, host=args.host, port=args.port, threads=args.threads, ident="fupan")
     return 0
 
 
@@ -300,6 +291,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--db", help=f"SQLite file (default ./{DEFAULT_DB})")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--threads", type=int, default=8, help="request threads (default 8)")
     serve.add_argument("--demo", action="store_true", help="load the demo fixtures into an empty store")
     serve.set_defaults(handler=cmd_serve)
 

@@ -22,10 +22,9 @@ import pytest
 import requests
 from flask import Flask
 from postgres_cluster import Unavailable, application_env, create_schema, drop_schema, postgres_server
-from werkzeug.serving import BaseWSGIServer, make_server
+from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from api.app import create_app
-from api.cli import KeepAliveHandler
 from domain.application import FupanApplication
 
 # RECORD-FORMAT.md's complete example: seat 2 calls, one bomb (rocket), farmers win → [2, 2, -6].
@@ -146,8 +145,11 @@ def service(store: Store) -> Iterator[FupanApplication]:
     app.close()
 
 
-class QuietKeepAliveHandler(KeepAliveHandler):
-    """`fupan serve`'s handler without the per-request log lines."""
+class QuietHandler(WSGIRequestHandler):
+    """The test server's handler: no per-request log lines, and a Server header as bare as `fupan serve`'s."""
+
+    def version_string(self) -> str:
+        return "fupan"
 
     def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
         pass
@@ -176,7 +178,7 @@ class LiveServer:
         if not self.organiser:
             _, self.organiser = self.service.create_token("organiser", label="tests")
         self.app = app = create_app({**self.config, "FUPAN_APPLICATION": self.service})
-        self._server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietKeepAliveHandler)
+        self._server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler)
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
         self._thread.start()
         return self

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 import requests
-from conftest import EXAMPLE_RECORD, LiveServer, QuietKeepAliveHandler, Store
+from conftest import EXAMPLE_RECORD, LiveServer, QuietHandler, Store
 from flask import Blueprint, jsonify
 from test_api_http import assert_error, break_the_store
 from werkzeug.serving import make_server
@@ -190,7 +190,7 @@ def test_a_route_without_a_policy_only_reads(store):
 
     app = create_app({"FUPAN_APPLICATION": service})
     app.register_blueprint(extra)
-    http = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietKeepAliveHandler)
+    http = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler)
     thread = threading.Thread(target=http.serve_forever, daemon=True)
     thread.start()
     url = f"http://127.0.0.1:{http.server_port}/api/undeclared"
