@@ -2,7 +2,7 @@
 the same events with the bare `eventsourcing` application (no HTTP, no validation), in the same run.
 
 Both sides write one event per action to their own SQLite file, one commit per event. The HTTP side runs a
-real server process — `fupan serve` (werkzeug) and, when installed, gunicorn (gthread) — and a keep-alive
+real server process — `fupan serve` (waitress) and, when installed, gunicorn (gthread) — and a keep-alive
 client; each action is validated by the rules engine, hash-chained and stored before the reply. Deals are
 interleaved (bare, HTTP, bare, HTTP …) so machine noise hits both sides alike.
 
@@ -92,7 +92,7 @@ def main() -> None:
             finally:
                 process.terminate()
                 process.wait(timeout=10)
-        print(f"{kind:9s} HTTP+validation: {1000 * http_time / writes:.3f} ms/write | bare eventsourcing: "
+        print(f"{kind:11s} HTTP+validation: {1000 * http_time / writes:.3f} ms/write | bare eventsourcing: "
               f"{1000 * bare_time / writes:.3f} ms/write | ratio bare/HTTP = {bare_time / http_time:.2f}")
 
 

@@ -53,7 +53,7 @@ def main() -> None:
                             started = time.perf_counter()
                             client.get(f"/api/deals/{deal_id}/replay?step={step}&viewpoint={viewpoint}")
                             latencies.append(1000 * (time.perf_counter() - started))
-                    print(f"{kind:9s} {viewpoint:8s} replay latency over {len(latencies)} requests: "
+                    print(f"{kind:11s} {viewpoint:8s} replay latency over {len(latencies)} requests: "
                           f"p50 {statistics.median(latencies):.2f} ms, p95 {percentile(latencies, 0.95):.2f} ms, "
                           f"max {max(latencies):.2f} ms")
             finally:

@@ -15,8 +15,8 @@ from typing import Any
 
 
 def available_servers() -> list[str]:
-    """`fupan serve` (werkzeug) always; gunicorn (gthread) when it is installed."""
-    return ["werkzeug"] + (["gunicorn"] if importlib.util.find_spec("gunicorn") else [])
+    """`fupan serve` (waitress) always; gunicorn (gthread, one worker) when it is installed."""
+    return ["fupan-serve"] + (["gunicorn"] if importlib.util.find_spec("gunicorn") else [])
 
 
 def free_port() -> int:
@@ -48,7 +48,7 @@ def organiser_token(db: Path) -> str:
 def start_server(kind: str, db: Path) -> tuple[subprocess.Popen, int]:
     port = free_port()
     env = {**os.environ, "PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db)}
-    if kind == "werkzeug":
+    if kind == "fupan-serve":
         argv = [sys.executable, "-m", "api.cli", "serve", "--db", str(db), "--port", str(port)]
     else:
         argv = [sys.executable, "-m", "gunicorn", "-k", "gthread", "--threads", "4", "-w", "1", "-b",
