@@ -21,7 +21,7 @@ from uuid import UUID
 from domain.aggregates import tournament_id
 from domain.application import FupanApplication, ServiceError
 from domain.errors import IllegalAction
-from domain.record import check_text
+from domain.record import Unreadable, check_text, read_records
 from domain.tokens import LOCAL, ORGANISER, REFEREE, ROLES
 from projections import Projections
 
@@ -34,22 +34,6 @@ def open_service(db: str | None) -> FupanApplication:
     if "PERSISTENCE_MODULE" in os.environ or "FUPAN_PERSISTENCE_MODULE" in os.environ:
         return FupanApplication()
     return FupanApplication.for_sqlite(DEFAULT_DB)
-
-
-def read_records(text: str) -> list[Any]:
-    """A whole JSON document (one record or a list) or JSON Lines; an unreadable line becomes a ValueError."""
-    try:
-        whole = json.loads(text)
-    except ValueError:
-        docs: list[Any] = []
-        for number, line in enumerate(text.splitlines(), start=1):
-            if line.strip():
-                try:
-                    docs.append(json.loads(line))
-                except ValueError as error:
-                    docs.append(ValueError(f"line {number}: {error}"))
-        return docs
-    return whole if isinstance(whole, list) else [whole]
 
 
 def _read(path: str) -> str:
@@ -108,7 +92,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     for index, doc in enumerate(read_records(_read(args.file))):
         report: dict[str, Any] = {"index": index}
         try:
-            if isinstance(doc, ValueError):
+            if isinstance(doc, Unreadable):
                 raise IllegalAction("bad_json", f"Not valid JSON: {doc}", "不是合法的 JSON。")
             deal, created = service.import_record(doc, LOCAL.recorded_by)
         except (IllegalAction, ServiceError) as error:

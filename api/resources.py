@@ -20,6 +20,7 @@ from api.auth import ANYONE, DEAL_RECORDER, MATCH_RECORDER, NDJSON, ORGANISER_ON
 from api.errors import ApiError
 from domain.application import FupanApplication, ServiceError
 from domain.errors import IllegalAction
+from domain.record import Unreadable, read_records
 from projections.formats import declare
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -304,14 +305,11 @@ def verify(deal_id: str) -> tuple[Response, int]:
      errors=(400, 409, 422))
 def import_records() -> tuple[Response, int]:
     if request.mimetype == "application/x-ndjson":
-        docs: Any = []
-        for number, line in enumerate(request.get_data(as_text=True).splitlines(), start=1):
-            if line.strip():
-                try:
-                    docs.append(json.loads(line))
-                except ValueError as error:
-                    raise ApiError(400, "malformed_json", f"Line {number} is not valid JSON: {error}",
-                                   f"第 {number} 行不是合法的 JSON。", {"line": number}) from None
+        docs: Any = list(read_records(request.get_data(as_text=True)))
+        unreadable = next((doc for doc in docs if isinstance(doc, Unreadable)), None)
+        if unreadable is not None:
+            raise ApiError(400, "malformed_json", f"Not valid JSON: {unreadable}", "请求体中有一行不是合法的 JSON。",
+                           {"error": str(unreadable)})
     else:
         docs = json_body()
     if isinstance(docs, dict):

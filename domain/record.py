@@ -115,27 +115,39 @@ def check_text(text: str) -> list[dict[str, Any]]:
 
 def iter_checks(text: str) -> Iterator[dict[str, Any]]:
     """Like `check_text`, one record at a time, so a large stream never sits in memory parsed."""
+    for index, record in enumerate(read_records(text)):
+        if isinstance(record, Unreadable):
+            yield {"index": index, "ok": False, "code": "bad_json", "message": f"Not valid JSON: {record}"}
+        else:
+            yield {"index": index, **check_record(record)}
+
+
+class Unreadable(ValueError):
+    """A record that is not JSON at all; the message says where."""
+
+
+def read_records(text: str) -> Iterator[Any]:
+    """The records in `text` — one JSON record, a JSON list of records, or JSON Lines — one at a time.
+
+    A line that is not JSON yields an `Unreadable` in its place, so one bad line does not hide the others.
+    """
     stripped = text.lstrip()
-    whole: Any = None
     if stripped.startswith("["):
         try:
             whole = json.loads(text)
-        except json.JSONDecodeError:
-            whole = None
-    if isinstance(whole, list):
-        for index, record in enumerate(whole):
-            yield {"index": index, **check_record(record)}
-        return
-    lines = [line for line in text.splitlines() if line.strip()]
-    if len(lines) > 1 and stripped.startswith("{") and not lines[0].rstrip().endswith("}"):
-        lines = [text]  # one pretty-printed record spread over several lines
-    for index, line in enumerate(lines):
-        try:
-            record = json.loads(line)
         except json.JSONDecodeError as error:
-            yield {"index": index, "ok": False, "code": "bad_json", "message": f"Not valid JSON: {error}"}
-            continue
-        yield {"index": index, **check_record(record)}
+            yield Unreadable(str(error))
+            return
+        yield from whole if isinstance(whole, list) else [whole]
+        return
+    lines = [(number, line) for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    if len(lines) > 1 and stripped.startswith("{") and not lines[0][1].rstrip().endswith("}"):
+        lines = [(1, text)]  # one pretty-printed record spread over several lines
+    for number, line in lines:
+        try:
+            yield json.loads(line)
+        except json.JSONDecodeError as error:
+            yield Unreadable(f"line {number}: {error}")
 
 
 def build_record(
