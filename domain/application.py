@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import dataclasses
 import functools
 import hashlib
 import secrets
@@ -631,7 +632,8 @@ class FupanApplication(Application):
             if d.seed is not None:
                 meta["seed"] = d.seed
         # Deep copies: the aggregate is the cached object itself and callers may change what they get.
-        return copy.deepcopy(build_record(d.setup, list(d.actions), d.result, meta=meta,
+        setup = dataclasses.replace(d.setup, first=d.status().get("first", d.setup.first))
+        return copy.deepcopy(build_record(setup, list(d.actions), d.result, meta=meta,
                                           annotations=list(d.annotations), digest=d.digest))
 
     def export_match(self, match: UUID | str, reader: Principal = PUBLIC) -> list[dict[str, Any]]:

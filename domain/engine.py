@@ -92,7 +92,11 @@ class RulesEngine(Protocol):
         ...
 
     def status(self, state: Any) -> dict[str, Any]:
-        """{'phase': str, 'to_act': seat | None, 'finished': bool}."""
+        """{'phase': str, 'to_act': seat | None, 'finished': bool[, 'first': seat]}.
+
+        `first` is given when the rules can move the first actor away from the setup's (斗地主: the first pre-bid
+        明牌 player bids first); an exported record names that seat as its `first`.
+        """
         ...
 
     def legal_actions(self, state: Any, seat: int) -> list[Action]:

@@ -21,7 +21,7 @@ from domain.dealing import deal_from_seed
 from domain.engine import Viewpoint
 from domain.errors import IllegalAction
 from domain.games import get_engine
-from domain.record import fold, parse_record
+from domain.record import check_record, fold, parse_record
 from domain.tokens import LOCAL
 
 PLAYERS = ["张三", "李四", "王五"]
@@ -354,3 +354,17 @@ def test_cli_exports_a_match_as_json_lines(db_path, example_record, capsys):
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [line["meta"]["deal_number"] for line in lines] == [1, 2]
     assert all(line["result"]["scores"] == EXAMPLE_SCORES for line in lines)
+
+
+def test_export_names_the_first_pre_bid_reveal_as_first(service, example_record):
+    """Clarification §2.7a.2: with a pre-bid 明牌 the record's `first` is the first such player."""
+    match = open_table(service, first=2)
+    deal, _ = service.start_deal(match=match["id"], hands=example_record["hands"], kitty=example_record["kitty"],
+                                 first=2)
+    service.record_action(deal["id"], {"seat": 0, "type": "reveal", "stage": "start"})
+    for seat in (0, 1, 2):
+        service.record_action(deal["id"], {"seat": seat, "type": "pass"})  # all pass: seat 0 becomes landlord
+    exported = service.export_record(deal["id"], LOCAL)
+    assert exported["first"] == 0
+    report = check_record(exported)  # every action is accepted under first = 0; the deal is still live
+    assert report["code"] == "incomplete" and "action" not in report

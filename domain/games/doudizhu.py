@@ -404,7 +404,9 @@ class DoudizhuEngine:
     # -- queries -------------------------------------------------------------------------------------------
 
     def status(self, state: DoudizhuState) -> dict[str, Any]:
-        return {"phase": state.phase, "to_act": state.to_act, "finished": state.phase == "finished"}
+        # `first` moves to the first pre-bid 明牌 player (§2.7a.2); records are written with the moved one.
+        return {"phase": state.phase, "to_act": state.to_act, "finished": state.phase == "finished",
+                "first": state.first}
 
     def legal_actions(self, state: DoudizhuState, seat: int) -> list[Action]:
         if state.phase == "finished" or state.to_act != seat:
