@@ -20,3 +20,8 @@ class IllegalAction(Exception):
 
     def as_dict(self) -> dict[str, Any]:
         return {"code": self.code, "message": self.message, "message_zh": self.message_zh, "details": self.details}
+
+
+def illegal(code: str, message: str, message_zh: str, **details: Any) -> IllegalAction:
+    """Shorthand for the engines' many refusals: details as keyword arguments."""
+    return IllegalAction(code, message, message_zh, details)

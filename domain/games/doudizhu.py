@@ -8,14 +8,13 @@ landlord's first play). Fouls are referee-recorded actions with a note and an op
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import Schema, fields, validate
 
 from domain.cards import check_complete, normalize_all, remove_from
 from domain.engine import Action, DealSetup, Viewpoint
-from domain.errors import IllegalAction
+from domain.errors import illegal
 from domain.games.doudizhu_patterns import (
     PATTERN_NAMES,
     Pattern,
@@ -25,6 +24,7 @@ from domain.games.doudizhu_patterns import (
     lead_reading,
     parses,
 )
+from domain.options import OptionsResolver
 
 SEATS = 3
 HAND_SIZE = 17
@@ -52,7 +52,7 @@ class DoudizhuOptions(Schema):
     )
 
 
-_OPTIONS_SCHEMA = DoudizhuOptions()
+OPTIONS = OptionsResolver(DoudizhuOptions())
 
 ACTION_FIELDS: dict[str, set[str]] = {
     "call": set(),
@@ -106,27 +106,6 @@ def _round_json(plays: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{**p, "pattern": pattern_json(p["pattern"])} if "pattern" in p else dict(p) for p in plays]
 
 
-def _illegal(code: str, en: str, zh: str, **details: Any) -> IllegalAction:
-    return IllegalAction(code, en, zh, details)
-
-
-@lru_cache(maxsize=64)
-def _resolved_options(key: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
-    return _load_options(dict(key))
-
-
-def _load_options(options: dict[str, Any]) -> dict[str, Any]:
-    """Options with defaults filled in; IllegalAction('bad_options') if the schema refuses them."""
-    try:
-        loaded = _OPTIONS_SCHEMA.load(options)
-    except ValidationError as error:
-        raise _illegal(
-            "bad_options", f"Invalid ruleset options: {error.messages}", f"规则选项无效：{error.messages}",
-            fields=error.messages,
-        ) from None
-    return _OPTIONS_SCHEMA.dump(loaded)
-
-
 class DoudizhuEngine:
     game = "doudizhu"
     name_zh = "斗地主"
@@ -139,25 +118,17 @@ class DoudizhuEngine:
     # -- setup ---------------------------------------------------------------------------------------------
 
     def resolve_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        if not isinstance(options, dict):
-            raise _illegal("bad_options", "Options must be an object.", "规则选项必须是对象。")
-        try:
-            key = tuple(sorted(options.items()))
-            return dict(_resolved_options(key))
-        except TypeError:  # unhashable values: let the schema explain what is wrong
-            pass
-        return _load_options(options)
-
+        return OPTIONS.resolve(options)
 
     def new_deal(self, setup: DealSetup) -> DoudizhuState:
         if len(setup.seats) != SEATS or len(setup.hands) != SEATS:
-            raise _illegal("bad_setup", "斗地主 needs exactly 3 seats and 3 hands.", "斗地主需要 3 个座位和 3 手牌。")
+            raise illegal("bad_setup", "斗地主 needs exactly 3 seats and 3 hands.", "斗地主需要 3 个座位和 3 手牌。")
         if not isinstance(setup.first, int) or not 0 <= setup.first < SEATS:
-            raise _illegal("bad_setup", "`first` must be a seat 0–2.", "`first` 必须是座位 0–2。")
+            raise illegal("bad_setup", "`first` must be a seat 0–2.", "`first` 必须是座位 0–2。")
         hands = [normalize_all(hand) for hand in setup.hands]
         kitty = normalize_all(setup.kitty)
         if any(len(hand) != HAND_SIZE for hand in hands) or len(kitty) != 3:
-            raise _illegal(
+            raise illegal(
                 "bad_deal", "斗地主 deals 17 cards to each seat and 3 to the kitty [S001].",
                 "斗地主每人 17 张，底牌 3 张 [S001]。", sizes=[len(h) for h in hands], kitty=len(kitty),
             )
@@ -173,46 +144,46 @@ class DoudizhuEngine:
 
     def normalize_action(self, action: Action) -> Action:
         if not isinstance(action, dict):
-            raise _illegal("bad_action", "An action must be an object.", "动作必须是对象。")
+            raise illegal("bad_action", "An action must be an object.", "动作必须是对象。")
         kind = action.get("type")
         if kind not in ACTION_FIELDS:
-            raise _illegal(
+            raise illegal(
                 "unknown_action", f"Unknown action type {kind!r} for 斗地主.", f"斗地主没有动作类型 {kind!r}。",
                 type=repr(kind), known=sorted(ACTION_FIELDS),
             )
         seat = action.get("seat")
         if type(seat) is not int or not 0 <= seat < SEATS:
-            raise _illegal("bad_seat", "`seat` must be 0, 1 or 2.", "`seat` 必须是 0、1 或 2。", seat=repr(seat))
+            raise illegal("bad_seat", "`seat` must be 0, 1 or 2.", "`seat` 必须是 0、1 或 2。", seat=repr(seat))
         # Fields other than ACTION_FIELDS are dropped, not refused: records from other tools may carry extras
         # (timestamps, comments); the API's schemas refuse them at the door.
         out: Action = {"seat": seat, "type": kind}
         if kind == "play":
             cards = normalize_all(action.get("cards"))
             if not cards:
-                raise _illegal("bad_cards", "A play needs at least one card; use `pass` for 不出.",
+                raise illegal("bad_cards", "A play needs at least one card; use `pass` for 不出.",
                                "出牌至少一张；不出请用 pass。")
             out["cards"] = cards
         elif kind == "reveal":
             stage = action.get("stage")
             if stage not in ("start", "deal", "after_kitty"):
-                raise _illegal("bad_action", "`stage` must be start, deal or after_kitty.",
+                raise illegal("bad_action", "`stage` must be start, deal or after_kitty.",
                                "`stage` 必须是 start（明牌开始）、deal（发牌明牌）或 after_kitty（明牌）。")
             out["stage"] = stage
             if stage == "deal":
                 received = action.get("received")
                 if not isinstance(received, int) or isinstance(received, bool) or not 0 <= received <= HAND_SIZE:
-                    raise _illegal("bad_action", "发牌明牌 needs `received`: the cards received so far, 0–17.",
+                    raise illegal("bad_action", "发牌明牌 needs `received`: the cards received so far, 0–17.",
                                    "发牌明牌需要 `received`：已收到的牌数 0–17。")
                 out["received"] = received
             elif "received" in action:
-                raise _illegal("bad_action", "`received` belongs to stage `deal` only.", "只有发牌明牌带 `received`。")
+                raise illegal("bad_action", "`received` belongs to stage `deal` only.", "只有发牌明牌带 `received`。")
         elif kind == "foul":
             code, note, penalty = action.get("code"), action.get("note", ""), action.get("penalty", 0)
             if not isinstance(code, str) or not code or not isinstance(note, str):
-                raise _illegal("bad_action", "A foul needs a `code` and a text `note`.",
+                raise illegal("bad_action", "A foul needs a `code` and a text `note`.",
                                "犯规需要 `code` 和文字 `note`。")
             if not isinstance(penalty, int) or isinstance(penalty, bool) or penalty < 0:
-                raise _illegal("bad_action", "`penalty` is a whole number of chips ≥ 0.", "`penalty` 是非负整数筹码。")
+                raise illegal("bad_action", "`penalty` is a whole number of chips ≥ 0.", "`penalty` 是非负整数筹码。")
             out.update(code=code, note=note)
             if penalty:
                 out["penalty"] = penalty
@@ -220,7 +191,7 @@ class DoudizhuEngine:
 
     def apply(self, state: DoudizhuState, action: Action) -> None:
         if state.phase == "finished":
-            raise _illegal("deal_finished", "The deal is over; nothing more can be recorded.",
+            raise illegal("deal_finished", "The deal is over; nothing more can be recorded.",
                            "本局已结束，不能再记录动作。")
         action = self.normalize_action(action)
         kind, seat = action["type"], action["seat"]
@@ -249,7 +220,7 @@ class DoudizhuEngine:
 
     def _check_turn(self, state: DoudizhuState, seat: int) -> None:
         if state.to_act != seat:
-            raise _illegal(
+            raise illegal(
                 "not_your_turn", f"It is seat {state.to_act}'s turn, not seat {seat}'s.",
                 f"现在轮到座位 {state.to_act}，不是座位 {seat}。", to_act=state.to_act, seat=seat,
             )
@@ -257,10 +228,10 @@ class DoudizhuEngine:
     def _reveal(self, state: DoudizhuState, seat: int, action: Action) -> None:
         stage = action["stage"]
         if any(r["seat"] == seat for r in state.reveals):
-            raise _illegal("already_revealed", "A player reveals at most once (§2.7a.3).", "每位玩家只能明牌一次。")
+            raise illegal("already_revealed", "A player reveals at most once (§2.7a.3).", "每位玩家只能明牌一次。")
         if stage == "after_kitty":
             if state.phase != "play" or seat != state.landlord or state.plays_by_seat[seat] > 0:
-                raise _illegal(
+                raise illegal(
                     "reveal_not_allowed", "明牌 after the kitty: only the landlord, before the landlord's first play.",
                     "收底牌后明牌：只有地主可以，并且要在地主第一次出牌之前。",
                 )
@@ -268,19 +239,19 @@ class DoudizhuEngine:
             state.exposed[seat] = True
             return
         if state.bids or state.phase != "bidding":
-            raise _illegal("reveal_too_late", "明牌开始/发牌明牌 must come before any bid.",
+            raise illegal("reveal_too_late", "明牌开始/发牌明牌 must come before any bid.",
                            "明牌开始和发牌明牌必须在叫牌之前。")
         # 明牌开始 precedes every 发牌明牌, which come in increasing `received` (§2.7a.1).
         last = state.reveals[-1] if state.reveals else None
         if stage == "start":
             if last is not None and last["stage"] == "deal":
-                raise _illegal("reveal_order", "明牌开始 happens before any card is dealt, so before every 发牌明牌.",
+                raise illegal("reveal_order", "明牌开始 happens before any card is dealt, so before every 发牌明牌.",
                                "明牌开始在发牌前，必须早于所有发牌明牌。")
             state.reveals.append({"seat": seat, "stage": stage, "factor": REVEAL_START_FACTOR})
         else:
             received = action["received"]
             if last is not None and last["stage"] == "deal" and received < last["received"]:
-                raise _illegal("reveal_order", "发牌明牌 reveals come in increasing `received`.",
+                raise illegal("reveal_order", "发牌明牌 reveals come in increasing `received`.",
                                "发牌明牌按已收到牌数递增记录。")
             state.reveals.append(
                 {"seat": seat, "stage": stage, "received": received, "factor": reveal_deal_factor(received)}
@@ -295,7 +266,7 @@ class DoudizhuEngine:
         self._check_turn(state, seat)
         if state.caller is None:  # 叫地主 round
             if kind not in ("call", "pass"):
-                raise _illegal("bad_bid", "In the call round say 叫地主 (call) or 不叫 (pass).",
+                raise illegal("bad_bid", "In the call round say 叫地主 (call) or 不叫 (pass).",
                                "叫地主阶段只能叫地主（call）或不叫（pass）。")
             state.bids.append((seat, kind))
             if kind == "call":
@@ -310,7 +281,7 @@ class DoudizhuEngine:
                 state.to_act = (seat + 1) % SEATS
             return
         if kind not in ("rob", "pass"):
-            raise _illegal("bad_bid", "In the rob round say 抢地主 (rob) or 不抢 (pass).",
+            raise illegal("bad_bid", "In the rob round say 抢地主 (rob) or 不抢 (pass).",
                            "抢地主阶段只能抢地主（rob）或不抢（pass）。")
         state.bids.append((seat, kind))
         if kind == "rob":
@@ -349,12 +320,12 @@ class DoudizhuEngine:
 
     def _play_phase(self, state: DoudizhuState, seat: int, kind: str, cards: list[str] | None) -> None:
         if kind in ("call", "rob"):
-            raise _illegal("bidding_over", "Bidding is over.", "叫牌已经结束。")
+            raise illegal("bidding_over", "Bidding is over.", "叫牌已经结束。")
         self._check_turn(state, seat)
         following = state.last_seat is not None and state.last_seat != seat
         if kind == "pass":
             if not following:
-                raise _illegal("must_lead", "The leader must play; 不出 is only for following.",
+                raise illegal("must_lead", "The leader must play; 不出 is only for following.",
                                "首家必须出牌，不能不出。")
             state.current_round.append({"seat": seat, "type": "pass"})
             state.passes_in_row += 1
@@ -371,11 +342,11 @@ class DoudizhuEngine:
         rest = remove_from(state.hands[seat], cards)
         readings = parses(cards)
         if not readings:
-            raise _illegal("not_a_pattern", f"{cards} is not a 斗地主 pattern.", f"{cards} 不是合法牌型。", cards=cards)
+            raise illegal("not_a_pattern", f"{cards} is not a 斗地主 pattern.", f"{cards} 不是合法牌型。", cards=cards)
         if following:
             readings = answers(readings, state.last_readings)
             if not readings:
-                raise _illegal(
+                raise illegal(
                     "does_not_beat", f"{cards} does not beat the last play.", f"{cards} 管不上上一手牌。",
                     cards=cards, last=pattern_json(lead_reading(state.last_readings)),
                 )

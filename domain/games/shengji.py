@@ -20,14 +20,13 @@ optional `forced` field states that part and is then checked. docs/record-format
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import Schema, fields, validate
 
 from domain.cards import JOKERS, check_complete, normalize_all, remove_from
 from domain.engine import Action, DealSetup, Viewpoint
-from domain.errors import IllegalAction
+from domain.errors import IllegalAction, illegal
 from domain.games.shengji_cards import (
     LEVEL_RANK,
     NO_TRUMP,
@@ -46,6 +45,7 @@ from domain.games.shengji_cards import (
     tractor_match,
     wrong_card_count,
 )
+from domain.options import OptionsResolver
 
 SEATS = 4
 HAND_SIZE = 25
@@ -111,7 +111,6 @@ class ShengjiOptions(Schema):
                                  validate=validate.OneOf(["extraDeal", "bigPoints"]))
 
 
-_OPTIONS_SCHEMA = ShengjiOptions()
 
 ACTION_FIELDS = ("declare", "pass", "bury", "play", "irregularity", "foul", "timeout")
 IRREGULARITIES = ("revoke", "wrong_follow", "miscount", "kitty_mishandled")
@@ -123,26 +122,14 @@ IRREGULARITY_TEXT = {
 }
 
 
-def _illegal(code: str, en: str, zh: str, **details: Any) -> IllegalAction:
-    return IllegalAction(code, en, zh, details)
+def _apply_preset(resolved: dict[str, Any]) -> None:
+    """Options the caller left open take the named preset's value (`sj.preset`: s001 | s004)."""
+    for name, value in PRESETS[resolved["sj.preset"]].items():
+        if resolved[name] is None:
+            resolved[name] = value
 
 
-@lru_cache(maxsize=64)
-def _resolved_options(key: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
-    return _load_options(dict(key))
-
-
-def _load_options(options: dict[str, Any]) -> dict[str, Any]:
-    try:
-        loaded = _OPTIONS_SCHEMA.load(options)
-    except ValidationError as error:
-        raise _illegal("bad_options", f"Invalid ruleset options: {error.messages}", f"规则选项无效：{error.messages}",
-                       fields=error.messages) from None
-    dumped = _OPTIONS_SCHEMA.dump(loaded)
-    for name, value in PRESETS[dumped["sj.preset"]].items():
-        if dumped[name] is None:
-            dumped[name] = value
-    return dumped
+OPTIONS = OptionsResolver(ShengjiOptions(), _apply_preset)
 
 
 def team_of(seat: int) -> int:
@@ -239,23 +226,17 @@ class ShengjiEngine:
     # -- setup ---------------------------------------------------------------------------------------------
 
     def resolve_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        if not isinstance(options, dict):
-            raise _illegal("bad_options", "Options must be an object.", "规则选项必须是对象。")
-        try:
-            return dict(_resolved_options(tuple(sorted(options.items()))))
-        except TypeError:  # unhashable values: let the schema explain what is wrong
-            pass
-        return _load_options(options)
+        return OPTIONS.resolve(options)
 
     def new_deal(self, setup: DealSetup) -> ShengjiState:
         if len(setup.seats) != SEATS or len(setup.hands) != SEATS:
-            raise _illegal("bad_setup", "升级 needs exactly 4 seats and 4 hands.", "升级需要 4 个座位和 4 手牌。")
+            raise illegal("bad_setup", "升级 needs exactly 4 seats and 4 hands.", "升级需要 4 个座位和 4 手牌。")
         if type(setup.first) is not int or not 0 <= setup.first < SEATS:
-            raise _illegal("bad_setup", "`first` must be a seat 0–3.", "`first` 必须是座位 0–3。")
+            raise illegal("bad_setup", "`first` must be a seat 0–3.", "`first` 必须是座位 0–3。")
         hands = [normalize_all(hand) for hand in setup.hands]
         kitty = normalize_all(setup.kitty)
         if any(len(hand) != HAND_SIZE for hand in hands) or len(kitty) != KITTY_SIZE:
-            raise _illegal("bad_deal", "升级 deals 25 cards to each seat and 8 to the kitty [S001; S004 rule 1].",
+            raise illegal("bad_deal", "升级 deals 25 cards to each seat and 8 to the kitty [S001; S004 rule 1].",
                            "升级每人 25 张，底牌 8 张。", sizes=[len(h) for h in hands], kitty=len(kitty))
         check_complete(hands, kitty, decks=2, jokers=True)
         levels, dealer, deal_number = self._context(setup.context)
@@ -272,16 +253,16 @@ class ShengjiEngine:
         number = context.get("deal_number", 1)
         if not (isinstance(levels, list) and len(levels) == 2
                 and all(type(v) is int and 2 <= v <= TOP_LEVEL for v in levels)):
-            raise _illegal("bad_context", "`context.levels` must be two levels 2–14 (J 11, Q 12, K 13, A 14).",
+            raise illegal("bad_context", "`context.levels` must be two levels 2–14 (J 11, Q 12, K 13, A 14).",
                            "`context.levels` 必须是两个 2–14 的级数（J=11，Q=12，K=13，A=14）。", levels=repr(levels))
         if dealer is not None and (type(dealer) is not int or not 0 <= dealer < SEATS):
-            raise _illegal("bad_context", "`context.dealer` must be a seat 0–3 or null (抢庄).",
+            raise illegal("bad_context", "`context.dealer` must be a seat 0–3 or null (抢庄).",
                            "`context.dealer` 必须是座位 0–3，或 null（抢庄）。", dealer=repr(dealer))
         if dealer is None and levels[0] != levels[1]:
-            raise _illegal("bad_context", "Without a dealer (抢庄) both teams must be at the same level.",
+            raise illegal("bad_context", "Without a dealer (抢庄) both teams must be at the same level.",
                            "没有庄家（抢庄）时两队级数必须相同。", levels=levels)
         if type(number) is not int or number < 1:
-            raise _illegal("bad_context", "`context.deal_number` must be a whole number ≥ 1.",
+            raise illegal("bad_context", "`context.deal_number` must be a whole number ≥ 1.",
                            "`context.deal_number` 必须是 ≥1 的整数。")
         return list(levels), dealer, number
 
@@ -295,55 +276,55 @@ class ShengjiEngine:
 
     def normalize_action(self, action: Action) -> Action:
         if not isinstance(action, dict):
-            raise _illegal("bad_action", "An action must be an object.", "动作必须是对象。")
+            raise illegal("bad_action", "An action must be an object.", "动作必须是对象。")
         kind = action.get("type")
         if kind not in ACTION_FIELDS:
-            raise _illegal("unknown_action", f"Unknown action type {kind!r} for 升级.", f"升级没有动作类型 {kind!r}。",
+            raise illegal("unknown_action", f"Unknown action type {kind!r} for 升级.", f"升级没有动作类型 {kind!r}。",
                            type=repr(kind), known=list(ACTION_FIELDS))
         seat = action.get("seat")
         if type(seat) is not int or not 0 <= seat < SEATS:
-            raise _illegal("bad_seat", "`seat` must be 0–3.", "`seat` 必须是 0–3。", seat=repr(seat))
+            raise illegal("bad_seat", "`seat` must be 0–3.", "`seat` 必须是 0–3。", seat=repr(seat))
         # Fields outside each type's own are dropped, not refused (as for 斗地主: other tools add extras).
         out: Action = {"seat": seat, "type": kind}
         if kind in ("declare", "bury", "play"):
             cards = normalize_all(action.get("cards"))
             if not cards:
-                raise _illegal("bad_cards", "At least one card is needed.", "至少需要一张牌。")
+                raise illegal("bad_cards", "At least one card is needed.", "至少需要一张牌。")
             out["cards"] = cards
         if kind == "declare":
             received = action.get("received")
             if received is not None:
                 if type(received) is not int or not 0 <= received <= HAND_SIZE:
-                    raise _illegal("bad_action", "`received` is the number of cards the seat had received, 0–25.",
+                    raise illegal("bad_action", "`received` is the number of cards the seat had received, 0–25.",
                                    "`received` 是该座位已收到的牌数，0–25。")
                 out["received"] = received
         elif kind == "play" and action.get("forced") is not None:
             forced = normalize_all(action["forced"])
             if not forced:
-                raise _illegal("bad_cards", "`forced` lists the part of a failed throw that was played.",
+                raise illegal("bad_cards", "`forced` lists the part of a failed throw that was played.",
                                "`forced` 列出甩牌失败后实际打出的部分。")
             out["forced"] = forced
         elif kind == "irregularity":
             what, note = action.get("kind"), action.get("note", "")
             if what not in IRREGULARITIES or not isinstance(note, str):
-                raise _illegal("bad_action",
+                raise illegal("bad_action",
                                f"An irregularity needs `kind` ∈ {list(IRREGULARITIES)} and a text `note`.",
                                f"违规记录需要 `kind`（{'、'.join(IRREGULARITIES)}）和文字 `note`。")
             out["kind"] = what
             if what in ("revoke", "wrong_follow"):
                 out["cards"] = normalize_all(action.get("cards"))
                 if not out["cards"]:
-                    raise _illegal("bad_cards", "A revoke or wrong follow lists the cards actually played.",
+                    raise illegal("bad_cards", "A revoke or wrong follow lists the cards actually played.",
                                    "花色错误或出错牌必须列出实际打出的牌。")
             if note:
                 out["note"] = note
         elif kind == "foul":
             code, note, penalty = action.get("code"), action.get("note", ""), action.get("penalty", 0)
             if not isinstance(code, str) or not code or not isinstance(note, str):
-                raise _illegal("bad_action", "A foul needs a `code` and a text `note`.",
+                raise illegal("bad_action", "A foul needs a `code` and a text `note`.",
                                "犯规需要 `code` 和文字 `note`。")
             if type(penalty) is not int or penalty < 0:
-                raise _illegal("bad_action", "`penalty` is a whole number of points ≥ 0.", "`penalty` 是非负整数分。")
+                raise illegal("bad_action", "`penalty` is a whole number of points ≥ 0.", "`penalty` 是非负整数分。")
             out.update(code=code, note=note)
             if penalty:
                 out["penalty"] = penalty
@@ -351,7 +332,7 @@ class ShengjiEngine:
 
     def apply(self, state: ShengjiState, action: Action) -> None:
         if state.phase == "finished":
-            raise _illegal("deal_finished", "The deal is over; nothing more can be recorded.",
+            raise illegal("deal_finished", "The deal is over; nothing more can be recorded.",
                            "本局已结束，不能再记录动作。")
         action = self.normalize_action(action)
         kind, seat = action["type"], action["seat"]
@@ -369,15 +350,15 @@ class ShengjiEngine:
             elif kind == "pass":
                 self._final_round(state, seat, None)
             else:
-                raise _illegal("bury_too_early", "The kitty is taken only after the declarations.",
+                raise illegal("bury_too_early", "The kitty is taken only after the declarations.",
                                "亮主结束后庄家才能扣底。")
         elif state.phase == "burying":
             if kind != "bury":
-                raise _illegal("declaring_over", "Declarations are over; the dealer buries 8 cards.",
+                raise illegal("declaring_over", "Declarations are over; the dealer buries 8 cards.",
                                "亮主已结束，庄家扣 8 张底牌。")
             self._bury(state, seat, action["cards"])
         else:
-            raise _illegal("play_phase", "In the play phase only plays (and referee records) are possible.",
+            raise illegal("play_phase", "In the play phase only plays (and referee records) are possible.",
                            "出牌阶段只能出牌（及裁判记录）。", type=kind)
         state.actions += 1
 
@@ -396,7 +377,7 @@ class ShengjiEngine:
                 return 2, a[0]
             if {a, b} == set(JOKERS) and state.options["sj.mixedJokerNoTrump"]:
                 return 3, NO_TRUMP
-        raise _illegal(
+        raise illegal(
             "bad_declaration",
             f"A declaration shows one level card ({level_rank}), two identical level cards, or a pair of identical "
             f"jokers (§3.4); {cards} is none of these.",
@@ -408,7 +389,7 @@ class ShengjiEngine:
                           ) -> IllegalAction | None:
         if not state.declarations:
             if strength == 3:
-                return _illegal("no_trump_needs_overcall",
+                return illegal("no_trump_needs_overcall",
                                 "No-trump cannot be declared first: a joker pair only overcalls (§3.14a.6).",
                                 "不能直接亮无主：一对王只能用来反无主。")
             return None
@@ -419,16 +400,16 @@ class ShengjiEngine:
             if (state.options["sj.bigJokerPairOvercall"] and cards == ["BJ", "BJ"]
                     and current.cards != ["BJ", "BJ"]):
                 return None
-            return _illegal("overcall_too_weak", "No-trump is final (§3.4).", "反无主后不能再反。",
+            return illegal("overcall_too_weak", "No-trump is final (§3.4).", "反无主后不能再反。",
                             current=current.as_json())
         if strength == 2 and current.strength == 1:
             if current.seat == seat and current.suit != suit and not state.options["sj.selfOvercall"]:
-                return _illegal("self_overcall_not_allowed",
+                return illegal("self_overcall_not_allowed",
                                 "自反 (overcalling your own declaration with a pair of another suit) is off "
                                 "(`sj.selfOvercall`; S004: only other players overcall).",
                                 "本规则不允许自反（S004：只有其他玩家可以反主）。", current=current.as_json())
             return None  # 自保 (same seat, same suit), 反主 or an allowed 自反
-        return _illegal("overcall_too_weak", "An overcall needs a strictly stronger declaration (§3.4).",
+        return illegal("overcall_too_weak", "An overcall needs a strictly stronger declaration (§3.4).",
                         "反主必须比当前亮主更强。", current=current.as_json(), strength=strength)
 
     def _declare(self, state: ShengjiState, seat: int, cards: list[str], received: int | None) -> None:
@@ -441,7 +422,7 @@ class ShengjiEngine:
             latest = DEAL_CARDS if received == HAND_SIZE else SEATS * received + offset
             moment = max(state.dealt, earliest)
             if moment > latest:
-                raise _illegal(
+                raise illegal(
                     "declaration_out_of_order",
                     f"Seat {seat} held {received} cards only until card {latest} of the deal, but the record is "
                     f"already past card {state.dealt}: declarations must be in the order they were made.",
@@ -451,7 +432,7 @@ class ShengjiEngine:
             try:
                 remove_from(state.dealt_hands[seat][:received], cards)
             except IllegalAction:
-                raise _illegal("not_yet_received", f"Seat {seat} had not received {cards} among its first {received} "
+                raise illegal("not_yet_received", f"Seat {seat} had not received {cards} among its first {received} "
                                "cards.", f"座位 {seat} 的前 {received} 张牌中没有 {cards}。",
                                cards=cards, received=received) from None
             problem = self._overcall_problem(state, seat, strength, cards, suit)
@@ -461,7 +442,7 @@ class ShengjiEngine:
             state.declarations.append(Declaration(seat, list(cards), strength, suit, received))
             return
         if received is not None and received != HAND_SIZE:
-            raise _illegal("bad_action", "After the last card every seat holds 25 cards.",
+            raise illegal("bad_action", "After the last card every seat holds 25 cards.",
                            "发牌结束后每家都有 25 张牌。", received=received)
         self._final_round(state, seat, (cards, strength, suit))
 
@@ -469,7 +450,7 @@ class ShengjiEngine:
         """The round after the last card: each seat from `first` declares or passes once (§3.4 [REC])."""
         expected = (state.first + state.final_turns) % SEATS
         if seat != expected:
-            raise _illegal(
+            raise illegal(
                 "not_your_turn",
                 f"After the last card each seat gets one more chance in turn from seat {state.first}: "
                 f"now seat {expected}.",
@@ -521,10 +502,10 @@ class ShengjiEngine:
 
     def _bury(self, state: ShengjiState, seat: int, cards: list[str]) -> None:
         if seat != state.dealer:
-            raise _illegal("not_dealer", f"Only the dealer (seat {state.dealer}) buries the kitty.",
+            raise illegal("not_dealer", f"Only the dealer (seat {state.dealer}) buries the kitty.",
                            f"只有庄家（座位 {state.dealer}）扣底。", dealer=state.dealer)
         if len(cards) != KITTY_SIZE:
-            raise _illegal("wrong_card_count", f"The dealer buries exactly 8 cards, not {len(cards)}.",
+            raise illegal("wrong_card_count", f"The dealer buries exactly 8 cards, not {len(cards)}.",
                            f"庄家必须扣 8 张底牌，不是 {len(cards)} 张。", expected=KITTY_SIZE, got=len(cards))
         rest = remove_from(state.hands[seat], cards)
         assert state.order is not None
@@ -544,12 +525,12 @@ class ShengjiEngine:
 
     def _check_turn(self, state: ShengjiState, seat: int) -> None:
         if state.to_act != seat:
-            raise _illegal("not_your_turn", f"It is seat {state.to_act}'s turn, not seat {seat}'s.",
+            raise illegal("not_your_turn", f"It is seat {state.to_act}'s turn, not seat {seat}'s.",
                            f"现在轮到座位 {state.to_act}，不是座位 {seat}。", to_act=state.to_act, seat=seat)
 
     def _play(self, state: ShengjiState, seat: int, cards: list[str], forced: list[str] | None) -> None:
         if state.phase != "playing":
-            raise _illegal("not_playing", "Play starts after the dealer has buried the kitty.",
+            raise illegal("not_playing", "Play starts after the dealer has buried the kitty.",
                            "庄家扣底之后才开始出牌。", phase=state.phase)
         self._check_turn(state, seat)
         rest = remove_from(state.hands[seat], cards)
@@ -557,7 +538,7 @@ class ShengjiEngine:
             self._lead(state, seat, cards, forced, rest)
             return
         if forced is not None:
-            raise _illegal("bad_action", "`forced` belongs to a lead (a failed throw) only.",
+            raise illegal("bad_action", "`forced` belongs to a lead (a failed throw) only.",
                            "`forced` 只用于甩牌失败的首家。")
         problem = self.follow_obligation(state, seat, cards)
         if problem is not None:
@@ -571,7 +552,7 @@ class ShengjiEngine:
         suit_of, value = order.suit, order.value
         suit = suit_of[cards[0]]
         if any(suit_of[c] != suit for c in cards):
-            raise _illegal("mixed_suit_lead", "A lead is one effective suit: jokers and level cards are trumps (§3.6).",
+            raise illegal("mixed_suit_lead", "A lead is one effective suit: jokers and level cards are trumps (§3.6).",
                            "首家出牌必须是同一门（王和级牌都算主牌）。", cards=cards)
         entry: dict[str, Any] = {"seat": seat, "cards": cards}
         penalty = 0
@@ -601,10 +582,10 @@ class ShengjiEngine:
                     entry = {"seat": seat, "cards": played, "attempted": cards, "failed_throw": True,
                              "blockers": blockers}
         if forced is not None and "attempted" not in entry:
-            raise _illegal("throw_not_failed", "`forced` was given but nobody can beat any part of this lead.",
+            raise illegal("throw_not_failed", "`forced` was given but nobody can beat any part of this lead.",
                            "记录了 `forced`，但没有人能管住这手甩牌的任何部分。", cards=cards)
         if forced is not None and sorted(forced) != sorted(entry["cards"]):
-            raise _illegal("forced_mismatch", f"This failed throw must play {entry['cards']}, not {forced} (§3.6).",
+            raise illegal("forced_mismatch", f"This failed throw must play {entry['cards']}, not {forced} (§3.6).",
                            f"甩牌失败应当出 {entry['cards']}，不是 {forced}。", forced=entry["cards"], given=forced)
         # Commit.
         if penalty:
@@ -632,14 +613,14 @@ class ShengjiEngine:
         if len(cards) != size:
             lead = state.trick[0]
             if "attempted" in lead:
-                raise _illegal(
+                raise illegal(
                     "wrong_card_count",
                     f"The throw {lead['attempted']} failed (seat(s) {lead['blockers']} can beat part of it), so only "
                     f"{lead['cards']} was led: follow with exactly {size} card(s) (§3.6).",
                     f"甩牌 {lead['attempted']} 失败（座位 {lead['blockers']} 能管住其中一部分），"
                     f"实际只出了 {lead['cards']}：跟牌必须正好 {size} 张。",
                     expected=size, got=len(cards), failed_throw=lead["attempted"])
-            raise _illegal("wrong_card_count", f"Follow with exactly {size} card(s), as many as were led (§3.7).",
+            raise illegal("wrong_card_count", f"Follow with exactly {size} card(s), as many as were led (§3.7).",
                            f"跟牌必须正好 {size} 张，与首家相同。", expected=size, got=len(cards))
         suit_of = order.suit
         suit = shape.suit
@@ -661,12 +642,12 @@ class ShengjiEngine:
         hint_en = " In adjudicate mode a referee records it as an `irregularity`." if adjudicate else ""
         hint_zh = "裁判判罚模式下应由裁判记录为违规（irregularity）。" if adjudicate else ""
         if problem == "must_follow_suit":
-            return _illegal("must_follow_suit", "You hold cards of the led suit: play them first (§3.7.1)." + hint_en,
+            return illegal("must_follow_suit", "You hold cards of the led suit: play them first (§3.7.1)." + hint_en,
                             "你有首家出的这门牌，必须先跟这门牌。" + hint_zh, cards=cards)
         if problem == "must_play_tractor":
-            return _illegal("must_play_tractor", "You hold a tractor in the led suit: play it (§3.7.2)." + hint_en,
+            return illegal("must_play_tractor", "You hold a tractor in the led suit: play it (§3.7.2)." + hint_en,
                             "你在这门有拖拉机，必须跟拖拉机。" + hint_zh, cards=cards, tractors=list(shape.tractors))
-        return _illegal("must_play_pair", "You hold pairs in the led suit: play as many as the lead has (§3.7.2)."
+        return illegal("must_play_pair", "You hold pairs in the led suit: play as many as the lead has (§3.7.2)."
                         + hint_en, "你在这门有对牌，必须按首家的对数跟对。" + hint_zh, cards=cards, pairs=shape.pairs)
 
     def _commit_follow(self, state: ShengjiState, seat: int, cards: list[str], rest: list[str],
@@ -739,7 +720,7 @@ class ShengjiEngine:
     def _foul(self, state: ShengjiState, seat: int, action: Action) -> None:
         penalty = action.get("penalty", 0)
         if penalty and state.dealer is None:
-            raise _illegal("no_dealer_yet", "A point penalty needs a dealer: its sign depends on the offender's side.",
+            raise illegal("no_dealer_yet", "A point penalty needs a dealer: its sign depends on the offender's side.",
                            "罚分需要先有庄家：罚分方向取决于犯规者属于哪一方。")
         state.fouls.append({"at": state.actions, **action})
         if penalty:
@@ -747,7 +728,7 @@ class ShengjiEngine:
 
     def _irregularity(self, state: ShengjiState, seat: int, action: Action) -> None:
         if state.options["sj.illegalPlay"] != "adjudicate":
-            raise _illegal("irregularity_not_allowed",
+            raise illegal("irregularity_not_allowed",
                            "Irregularities are recorded only with `sj.illegalPlay` = adjudicate; here illegal plays "
                            "are refused.",
                            "只有裁判判罚模式（sj.illegalPlay=adjudicate）才记录违规；本规则直接拒绝违规出牌。")
@@ -756,13 +737,13 @@ class ShengjiEngine:
                                                                        else {})}
         if kind == "kitty_mishandled":
             if state.dealer is None or seat != state.dealer:
-                raise _illegal("not_dealer", "Only the dealer can mishandle the kitty.", "只有庄家会出现底牌错误。",
+                raise illegal("not_dealer", "Only the dealer can mishandle the kitty.", "只有庄家会出现底牌错误。",
                                dealer=state.dealer)
             state.irregularities.append(record)
             self._finish(state, kind, seat)  # the dealer steps down, the opponents take over (S004 rule 12)
             return
         if state.phase != "playing":
-            raise _illegal("not_playing", "Revokes, wrong follows and miscounts are found during play.",
+            raise illegal("not_playing", "Revokes, wrong follows and miscounts are found during play.",
                            "花色错误、出错牌和多牌少牌都是在出牌阶段发现的。", phase=state.phase)
         if kind == "miscount":
             state.irregularities.append(record)
@@ -771,13 +752,13 @@ class ShengjiEngine:
         cards = action["cards"]
         self._check_turn(state, seat)
         if not state.trick:
-            raise _illegal("not_a_follow", "Revokes and wrong follows are follows; a lead is never one.",
+            raise illegal("not_a_follow", "Revokes and wrong follows are follows; a lead is never one.",
                            "花色错误和出错牌都是跟牌时发生的，首家出牌不算。")
         rest = remove_from(state.hands[seat], cards)
         problem = self.follow_obligation(state, seat, cards)
         if kind == "revoke":
             if problem != "must_follow_suit":
-                raise _illegal("not_a_revoke", "This play follows suit: it is not a revoke.",
+                raise illegal("not_a_revoke", "This play follows suit: it is not a revoke.",
                                "这手牌没有花色错误，不是错吃错跟错垫花色。", cards=cards)
             record["cards"] = cards
             state.irregularities.append(record)
@@ -786,10 +767,10 @@ class ShengjiEngine:
             self._finish(state, kind, seat)  # "比赛立即结束" (S004 注意事项 2a; §3.13)
             return
         if problem is None:
-            raise _illegal("not_irregular", "This follow is legal: record it as a play.",
+            raise illegal("not_irregular", "This follow is legal: record it as a play.",
                            "这手跟牌合法，应记录为出牌。", cards=cards)
         if problem == "must_follow_suit":
-            raise _illegal("is_a_revoke", "This play breaks the suit obligation: record it as a revoke.",
+            raise illegal("is_a_revoke", "This play breaks the suit obligation: record it as a revoke.",
                            "这手牌是花色错误，应记录为 revoke。", cards=cards)
         shape, order = state.shape, state.order
         assert shape is not None and order is not None

@@ -1,0 +1,51 @@
+"""Ruleset options: a game's marshmallow schema with defaults, resolved once per distinct option set.
+
+Every record carries its options, and `fupan check` resolves them per record; a marshmallow `load` costs
+more than checking a whole 斗地主 deal, so resolutions are cached by the options' content.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+from marshmallow import Schema, ValidationError
+
+from domain.errors import IllegalAction
+
+
+class OptionsResolver:
+    """`resolve(options)`: the options with the schema's defaults filled in, then `complete` applied (e.g. a
+    preset filling what the caller left open); IllegalAction('bad_options') when the schema refuses them."""
+
+    def __init__(self, schema: Schema, complete: Callable[[dict[str, Any]], None] | None = None):
+        self._schema = schema
+        self._complete = complete
+        self._cached = lru_cache(maxsize=64)(self._load_key)
+
+    def resolve(self, options: object) -> dict[str, Any]:
+        if not isinstance(options, dict):
+            raise IllegalAction("bad_options", "Options must be an object.", "规则选项必须是对象。")
+        try:
+            key = tuple(sorted(options.items()))
+            hash(key)
+        except TypeError:  # unhashable values: let the schema explain what is wrong
+            return self._load(options)
+        return dict(self._cached(key))
+
+    def _load_key(self, key: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
+        return self._load(dict(key))
+
+    def _load(self, options: dict[str, Any]) -> dict[str, Any]:
+        try:
+            loaded = self._schema.load(options)
+        except ValidationError as error:
+            raise IllegalAction(
+                "bad_options", f"Invalid ruleset options: {error.messages}", f"规则选项无效：{error.messages}",
+                {"fields": error.messages},
+            ) from None
+        resolved = self._schema.dump(loaded)
+        if self._complete is not None:
+            self._complete(resolved)
+        return resolved
