@@ -81,6 +81,7 @@ def reply(schema: Schema, data: Any, status: int = 200, *, many: bool = False) -
 
 # Schemas are instantiated once (instantiation costs more than a load); they are safe to share between requests.
 TOURNAMENT_IN, PLAYER_IN, MATCH_IN = s.TournamentCreateSchema(), s.PlayerCreateSchema(), s.MatchCreateSchema()
+CLOCK_IN = s.ClockCreateSchema()
 DEAL_IN, STANDALONE_DEAL_IN = s.DealCreateSchema(), s.StandaloneDealCreateSchema()
 ACTION_IN, ANNOTATION_IN = s.RecordActionSchema(), s.AnnotationCreateSchema()
 REPLAY_QUERY, REPLAY_ALL_QUERY = s.ReplayQuerySchema(), s.ReplayAllQuerySchema()
@@ -150,7 +151,7 @@ def list_players(tournament_id: str) -> tuple[Response, int]:
 
 @tournaments.post("/<tournament_id>/matches")
 @requires(ORGANISER_ONLY)
-@doc("Open a table (a chip match; idempotent by table label)", body=MATCH_IN, response=MATCH,
+@doc("Open a table (a match; idempotent by table label)", body=MATCH_IN, response=MATCH,
      status=201, errors=(400, 404, 409, 422))
 def create_match(tournament_id: str) -> tuple[Response, int]:
     body = load(MATCH_IN, json_body())
@@ -162,7 +163,7 @@ def create_match(tournament_id: str) -> tuple[Response, int]:
 
 @tournaments.get("/<tournament_id>/matches")
 @requires(ANYONE)
-@doc("The tournament's tables with their chips and status", response=MANY_MATCHES, errors=_NOT_FOUND)
+@doc("The tournament's tables with their standing and status", response=MANY_MATCHES, errors=_NOT_FOUND)
 def list_matches(tournament_id: str) -> tuple[Response, int]:
     return reply(MATCH, service().list_matches(tournament_id), many=True)
 
@@ -172,9 +173,20 @@ def list_matches(tournament_id: str) -> tuple[Response, int]:
 
 @matches.get("/<match_id>")
 @requires(ANYONE)
-@doc("A match: chips after every deal, status and winner", response=MATCH, errors=_NOT_FOUND)
+@doc("A match: its standing after every deal, clock readings, status and winner", response=MATCH, errors=_NOT_FOUND)
 def get_match(match_id: str) -> tuple[Response, int]:
     return reply(MATCH, service().get_match(match_id))
+
+
+@matches.post("/<match_id>/clock")
+@requires(MATCH_RECORDER)
+@doc("Record the match clock (minutes played); at or past the game's time limit this calls time and the time "
+     "cap decides the match, now or after the deal in play", body=CLOCK_IN, response=MATCH, status=201,
+     errors=(400, 404, 409, 422))
+def record_clock(match_id: str) -> tuple[Response, int]:
+    body = load(CLOCK_IN, json_body())
+    match = service().record_clock(match_id, body["minutes"], body["note"], recorded_by=current_principal().recorded_by)
+    return reply(MATCH, match, 201)
 
 
 @matches.post("/<match_id>/deals")

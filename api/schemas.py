@@ -85,10 +85,17 @@ class MatchCreateSchema(Schema):
     seats = fields.List(fields.String(validate=_NAME), required=True,
                         metadata={"description": "registered player ids in playing order"})
     first = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0),
-                           metadata={"description": "first bidder of deal 1; rotates by one seat per deal"})
+                           metadata={"description": "first seat of deal 1 (斗地主: the first bidder, rotating one "
+                                                    "seat per deal; 升级: dealt first in each 抢庄 deal, later "
+                                                    "deals start from the dealer)"})
     options = fields.Dict(load_default=dict, metadata={"description": "overrides of the tournament's options"})
     round = fields.Integer(strict=True, validate=validate.Range(min=1),
                            metadata={"description": "the round it belongs to (default: the current round)"})
+
+
+_STANDING = ("the game's running figures between deals (斗地主: chips; 升级: levels, next context, 大分/小分) "
+             "and `end`: null, or {winner, by} (docs/ARCHITECTURE.md, match layer)")
+_SIDE = "the side that won: a seat (斗地主) or a team, seats {0, 2} = 0 and {1, 3} = 1 (升级); null: live or a draw"
 
 
 class MatchDealSchema(Schema):
@@ -98,6 +105,14 @@ class MatchDealSchema(Schema):
     status = fields.String(required=True, metadata={"description": "live | finished"})
     scores = fields.List(fields.Integer(), allow_none=True)
     chips = fields.List(fields.Integer(), allow_none=True, metadata={"description": "chips after this deal"})
+    standing = fields.Dict(allow_none=True, metadata={"description": "the standing after this deal"})
+
+
+class ClockReadingSchema(Schema):
+    minutes = fields.Integer(required=True)
+    note = fields.String(required=True)
+    time_up = fields.Boolean(required=True, metadata={"description": "this reading reached the time limit"})
+    after_deal = fields.Integer(required=True, metadata={"description": "deals started when it was recorded"})
 
 
 class MatchSchema(Schema):
@@ -109,13 +124,27 @@ class MatchSchema(Schema):
     seats = fields.List(fields.String(), required=True)
     seat_names = fields.List(fields.String(), required=True)
     first = fields.Integer(required=True)
-    start_chips = fields.Integer(required=True)
-    chips = fields.List(fields.Integer(), required=True)
+    start_chips = fields.Integer(allow_none=True, metadata={"description": "null for a game without chips"})
+    chips = fields.List(fields.Integer(), allow_none=True)
+    standing = fields.Dict(required=True, metadata={"description": _STANDING})
+    next_context = fields.Dict(allow_none=True, metadata={"description": "the context of the next deal"})
     status = fields.String(required=True, metadata={"description": "live | over"})
-    winner = fields.Integer(allow_none=True)
+    winner = fields.Integer(allow_none=True, metadata={"description": _SIDE})
+    winners = fields.List(fields.Integer(), required=True, metadata={"description": "the winning seats"})
+    ended_by = fields.String(allow_none=True, metadata={"description": "why the match ended (standing.end.by)"})
+    time_limit = fields.Integer(allow_none=True, metadata={"description": "minutes; null: no time cap"})
+    time_up = fields.Boolean(required=True)
+    clock = fields.List(fields.Nested(ClockReadingSchema), required=True)
     current_deal = fields.String(allow_none=True)
     deals = fields.List(fields.Nested(MatchDealSchema), required=True)
     version = fields.Integer(required=True)
+
+
+class ClockCreateSchema(Schema):
+    minutes = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=100_000),
+                             metadata={"description": "minutes played on the match clock; at or past the game's "
+                                                      "time limit this calls time"})
+    note = fields.String(load_default="", validate=validate.Length(max=500))
 
 
 # --- deals --------------------------------------------------------------------------------------------
@@ -129,7 +158,7 @@ class DealCreateSchema(Schema):
     first = fields.Integer(strict=True, validate=validate.Range(min=0))
     number = fields.Integer(strict=True, validate=validate.Range(min=1),
                             metadata={"description": "deal number in the match; makes re-submission idempotent"})
-    context = fields.Dict()
+    context = fields.Dict(metadata={"description": "in a match the match sets it; if given it must agree"})
 
 
 class StandaloneDealCreateSchema(DealCreateSchema):
@@ -137,6 +166,7 @@ class StandaloneDealCreateSchema(DealCreateSchema):
     seats = fields.List(fields.String(validate=_NAME), required=True)
     options = fields.Dict(load_default=dict)
     key = fields.String(validate=_NAME, metadata={"description": "idempotency key"})
+    context = fields.Dict(metadata={"description": "what the game's deal starts from (升级: levels, dealer)"})
 
 
 class DealSchema(Schema):
@@ -179,9 +209,11 @@ class RecordActionSchema(Schema):
 
 class MatchProgressSchema(Schema):
     id = fields.String(required=True)
-    chips = fields.List(fields.Integer(), required=True)
+    chips = fields.List(fields.Integer(), allow_none=True)
+    standing = fields.Dict(required=True, metadata={"description": _STANDING})
     status = fields.String(required=True)
-    winner = fields.Integer(allow_none=True)
+    winner = fields.Integer(allow_none=True, metadata={"description": _SIDE})
+    winners = fields.List(fields.Integer(), required=True)
 
 
 class RecordedActionSchema(Schema):
@@ -194,7 +226,8 @@ class RecordedActionSchema(Schema):
     result = fields.Dict(allow_none=True)
     digest = fields.String(required=True)
     seed = fields.String(metadata={"description": "the revealed seed, when this action closed a dealt deal"})
-    match = fields.Nested(MatchProgressSchema, metadata={"description": "chips, when this action closed the deal"})
+    match = fields.Nested(MatchProgressSchema, metadata={"description": "the match's standing, when this action "
+                                                                        "closed the deal"})
 
 
 class AnnotationCreateSchema(Schema):

@@ -1,4 +1,4 @@
-"""Event-sourced aggregates: Tournament, Match (one table's chip session) and Deal (one hand).
+"""Event-sourced aggregates: Tournament, Match (one table's session of deals) and Deal (one hand).
 
 Every aggregate and every event class has an explicit, stable TOPIC, so stored events never depend on
 Python module paths (DESIGN.md §4). IDs are uuid5 of natural keys, so re-submitting a create finds the
@@ -23,7 +23,7 @@ from domain.engine import Action, DealSetup, RulesEngine
 from domain.errors import IllegalAction
 from domain.games import get_engine
 from domain.integrity import GENESIS, next_digest
-from domain.match import START_CHIPS, chips_after, table_winner
+from domain.match import MatchRules, Standing, match_rules
 
 # Fixed forever: changing it would change every deterministic ID.
 NAMESPACE = UUID("6f1d4c2e-5b7a-5e0c-9a51-46757061e1a0")
@@ -264,7 +264,9 @@ class Tournament(Aggregate):
 
 
 class Match(Aggregate):
-    """One table's session of deals: a 斗地主 chip table (10 chips each) played until the table-end rule."""
+    """One table's session of deals. How its deals chain — where each starts, with which context, how a
+    result moves the standing, when the match ends and what the time cap means — is its game's `MatchRules`
+    (domain/match.py); the aggregate only records what they decide."""
 
     TOPIC = "fupan:Match"
 
@@ -279,7 +281,7 @@ class Match(Aggregate):
         options: dict[str, Any]
         seats: list[str]
         first: int
-        start_chips: int
+        start_chips: int | None  # None: the game keeps no chips (升级)
         recorded_by: dict[str, Any]
 
     class DealStarted(Event):
@@ -292,28 +294,65 @@ class Match(Aggregate):
         def apply(self, aggregate: Match) -> None:
             aggregate.deals.append(
                 {"number": self.number, "deal_id": self.deal_id, "first": self.first, "status": "live",
-                 "scores": None, "chips": None}
+                 "scores": None, "chips": None, "standing": None}
             )
 
     class DealScored(Event):
+        """v2 carries the standing after the deal (domain/match.py); `winner` is the side that won the match
+        with this deal, if it did."""
+
         TOPIC = "fupan:Match.DealScored"
+        class_version = 2
         deal_id: UUID
         number: int
         scores: list[int]
-        chips: list[int]
+        chips: list[int] | None  # the standing's chips, for a chip game
         winner: int | None
+        standing: dict[str, Any]
         recorded_by: dict[str, Any]
+
+        @staticmethod
+        def upcast_v1_v2(state: dict[str, Any]) -> None:
+            # Before v2 only 斗地主 chip tables were scored: their standing is the chips.
+            winner = state["winner"]
+            state["standing"] = {"chips": state["chips"],
+                                 "end": None if winner is None else {"winner": winner, "by": "chips"}}
 
         def apply(self, aggregate: Match) -> None:
             entry = aggregate.deals[self.number - 1]
-            entry.update(status="finished", scores=self.scores, chips=self.chips)
-            aggregate.chips = list(self.chips)
-            if self.winner is not None:
-                aggregate.winner = self.winner
+            entry.update(status="finished", scores=self.scores, chips=self.chips, standing=self.standing)
+            aggregate.standing = self.standing
+
+    class ClockRecorded(Event):
+        """A reading of the match clock (minutes played) by the referee; one at or past the game's time limit
+        calls time, and the standing then says what the time cap decided."""
+
+        TOPIC = "fupan:Match.ClockRecorded"
+        minutes: int
+        note: str
+        time_up: bool
+        standing: dict[str, Any]
+        recorded_by: dict[str, Any]
+
+        def apply(self, aggregate: Match) -> None:
+            aggregate.clock.append({"minutes": self.minutes, "note": self.note, "time_up": self.time_up,
+                                    "after_deal": len(aggregate.deals)})
+            aggregate.standing = self.standing
+
+    class Ended(Event):
+        """The match is over: the side that won (None: a draw), its seats, and why. The aggregate's own state
+        follows from the standing recorded with the event before it; this one is for readers of the log."""
+
+        TOPIC = "fupan:Match.Ended"
+        winner: int | None
+        winners: list[int]
+        by: str
+        time_up: bool
+        recorded_by: dict[str, Any]
 
     def __init__(
         self, tournament_id: UUID, table: str, game: str, options: dict[str, Any], seats: list[str], first: int,
-        start_chips: int, recorded_by: dict[str, Any],
+        start_chips: int | None, recorded_by: dict[str, Any],
     ):
         self.tournament_id = tournament_id
         self.table = table
@@ -322,9 +361,9 @@ class Match(Aggregate):
         self.seats = seats
         self.first = first
         self.start_chips = start_chips
-        self.chips = [start_chips] * len(seats)
+        self.standing: Standing = self.rules.start(options, len(seats))
         self.deals: list[dict[str, Any]] = []
-        self.winner: int | None = None
+        self.clock: list[dict[str, Any]] = []
 
     @classmethod
     def open(
@@ -332,6 +371,7 @@ class Match(Aggregate):
         recorded_by: dict[str, Any],
     ) -> Match:
         engine = get_engine(tournament.game)
+        rules = match_rules(engine.game)
         if len(seats) != engine.seat_count or len(set(seats)) != len(seats):
             raise IllegalAction(
                 "bad_seats", f"{engine.name_en} needs {engine.seat_count} different players.",
@@ -350,27 +390,59 @@ class Match(Aggregate):
         return cls._create(
             cls.Created, id=match_id(tournament.id, table), tournament_id=tournament.id, table=table,
             game=engine.game, options=engine.resolve_options(merged), seats=list(seats), first=first,
-            start_chips=START_CHIPS, recorded_by=recorded_by,
+            start_chips=rules.start_chips, recorded_by=recorded_by,
         )
 
     @property
+    def rules(self) -> MatchRules:
+        return match_rules(self.game)
+
+    @property
+    def chips(self) -> list[int] | None:
+        return self.standing.get("chips")
+
+    @property
     def over(self) -> bool:
-        return self.winner is not None
+        return self.standing["end"] is not None
+
+    @property
+    def winner(self) -> int | None:
+        """The side that won (a seat at a 斗地主 table, a team in 升级); None while live or for a draw."""
+        return self.standing["end"]["winner"] if self.over else None
+
+    @property
+    def winners(self) -> list[int]:
+        return [] if self.winner is None else self.rules.side_seats(self.winner, len(self.seats))
+
+    @property
+    def time_limit(self) -> int | None:
+        return self.rules.time_limit(self.options)
+
+    @property
+    def time_up(self) -> bool:
+        return any(reading["time_up"] for reading in self.clock)
 
     @property
     def live_deal(self) -> dict[str, Any] | None:
         return self.deals[-1] if self.deals and self.deals[-1]["status"] == "live" else None
 
     def default_first(self, number: int) -> int:
-        """The first bidder of deal `number` (1-based): the match's first seat, rotated one seat per deal."""
-        return (self.first + number - 1) % len(self.seats)
+        """The `first` seat of deal `number` (1-based), as the game's match rules place it."""
+        return self.rules.first_seat(self.standing, self.first, number, len(self.seats))
 
-    def start_deal(self, deal: UUID, number: int, first: int, recorded_by: dict[str, Any]) -> None:
+    def next_context(self) -> dict[str, Any]:
+        """The `context` the next deal is set up with (levels and dealer in 升级; nothing at a chip table)."""
+        return self.rules.context(self.standing)
+
+    def _refuse_if_over(self) -> None:
         if self.over:
             raise IllegalAction(
                 "match_over", "This table is over; no more deals.", "本桌比赛已结束，不能再开新局。",
-                {"winner": self.winner, "chips": self.chips},
+                {"winner": self.winner, "standing": self.standing},
             )
+
+    def start_deal(self, deal: UUID, number: int, first: int, recorded_by: dict[str, Any]) -> None:
+        self._refuse_if_over()
         if self.live_deal is not None:
             raise IllegalAction(
                 "deal_in_progress", f"Deal {self.live_deal['number']} is still being played.",
@@ -378,12 +450,42 @@ class Match(Aggregate):
             )
         self.trigger_event(self.DealStarted, deal_id=deal, number=number, first=first, recorded_by=recorded_by)
 
-    def score_deal(self, deal: UUID, number: int, scores: list[int], recorded_by: dict[str, Any]) -> None:
-        chips = chips_after(self.chips, scores)
-        start = [self.start_chips] * len(self.seats)
-        winner = table_winner(chips, start, self.options.get("ddz.tableTarget", "hold20"))
-        self.trigger_event(self.DealScored, deal_id=deal, number=number, scores=list(scores), chips=chips,
-                           winner=winner, recorded_by=recorded_by)
+    def score_deal(self, deal: UUID, number: int, result: dict[str, Any], recorded_by: dict[str, Any]) -> None:
+        """Fold a finished deal's result into the standing; when time was called during it, apply the cap."""
+        rules = self.rules
+        standing = rules.after_deal(self.standing, self.options, result)
+        if self.time_up:
+            standing = rules.time_up(standing, self.options)
+        end = standing["end"]
+        self.trigger_event(self.DealScored, deal_id=deal, number=number, scores=list(result["scores"]),
+                           chips=standing.get("chips"), winner=end["winner"] if end else None, standing=standing,
+                           recorded_by=recorded_by)
+        self._ended(recorded_by)
+
+    def record_clock(self, minutes: int, note: str, recorded_by: dict[str, Any]) -> None:
+        """Record a reading of the match clock. At or past the time limit time is called: with no deal in
+        play the time cap decides now, else after the deal in play (MatchRules.time_up)."""
+        self._refuse_if_over()
+        if isinstance(minutes, bool) or not isinstance(minutes, int) or minutes < 0:
+            raise IllegalAction("bad_clock", "`minutes` is the whole number of minutes played, ≥ 0.",
+                                "`minutes` 是已进行的整数分钟数（≥ 0）。", {"minutes": minutes})
+        last = self.clock[-1]["minutes"] if self.clock else 0
+        if minutes < last:
+            raise IllegalAction("clock_backwards", f"The clock read {last} minutes before; it cannot go back.",
+                                f"上次记录的比赛时间是 {last} 分钟，时间不能倒退。", {"minutes": minutes, "last": last})
+        limit = self.time_limit
+        time_up = limit is not None and minutes >= limit
+        standing = self.standing
+        if time_up and self.live_deal is None:
+            standing = self.rules.time_up(standing, self.options)
+        self.trigger_event(self.ClockRecorded, minutes=minutes, note=note, time_up=time_up, standing=standing,
+                           recorded_by=recorded_by)
+        self._ended(recorded_by)
+
+    def _ended(self, recorded_by: dict[str, Any]) -> None:
+        if self.over:
+            self.trigger_event(self.Ended, winner=self.winner, winners=self.winners, by=self.standing["end"]["by"],
+                               time_up=self.time_up, recorded_by=recorded_by)
 
 
 # --- Deal ---------------------------------------------------------------------------------------------

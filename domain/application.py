@@ -140,7 +140,7 @@ def _serialised(
 
 
 class FupanApplication(Application):
-    """Tournaments, matches (chip tables) and deals, event-sourced."""
+    """Tournaments, matches (tables) and deals, event-sourced."""
 
     name = "Fupan"
     env = {  # the library reads this class attribute, overridden by os.environ and the env argument
@@ -338,7 +338,7 @@ class FupanApplication(Application):
         self, tournament: UUID | str, table: str, seats: list[str], first: int = 0,
         options: dict[str, Any] | None = None, recorded_by: dict[str, Any] = LOCAL_RECORDER, round: int | None = None,
     ) -> tuple[dict[str, Any], bool]:
-        """(match, created): a chip table of the tournament, named by `table` (idempotent), in `round` (default:
+        """(match, created): a table of the tournament, named by `table` (idempotent), in `round` (default:
         the current round)."""
         t = self._get(Tournament, tournament, "tournament")
         match = Match.open(t, table, seats, first, options or {}, recorded_by)
@@ -368,16 +368,29 @@ class FupanApplication(Application):
         return {
             "id": str(m.id), "tournament_id": str(m.tournament_id), "table": m.table, "game": m.game,
             "options": dict(m.options), "seats": list(m.seats), "seat_names": [t.players.get(s, s) for s in m.seats],
-            "first": m.first, "start_chips": m.start_chips, "chips": list(m.chips),
-            "status": "over" if m.over else "live", "winner": m.winner,
+            "first": m.first, "start_chips": m.start_chips, "chips": _copy(m.chips),
+            "standing": copy.deepcopy(m.standing), "next_context": None if m.over else m.next_context(),
+            "status": "over" if m.over else "live", "winner": m.winner, "winners": m.winners,
+            "ended_by": m.standing["end"]["by"] if m.over else None,
+            "time_limit": m.time_limit, "time_up": m.time_up, "clock": [dict(reading) for reading in m.clock],
             "current_deal": str(live["deal_id"]) if live else None,
             "deals": [
                 {"number": d["number"], "deal_id": str(d["deal_id"]), "first": d["first"], "status": d["status"],
-                 "scores": _copy(d["scores"]), "chips": _copy(d["chips"])}
+                 "scores": _copy(d["scores"]), "chips": _copy(d["chips"]), "standing": copy.deepcopy(d["standing"])}
                 for d in m.deals
             ],
             "version": m.version,
         }
+
+    @_serialised
+    def record_clock(self, match: UUID | str, minutes: int, note: str = "",
+                     recorded_by: dict[str, Any] = LOCAL_RECORDER) -> dict[str, Any]:
+        """Record the match clock (minutes played). A reading at or past the game's time limit calls time:
+        the time cap then decides the match, at once or after the deal in play (domain/match.py)."""
+        m = self._get(Match, match, "match")
+        m.record_clock(minutes, note, recorded_by)
+        self._commit(m)
+        return self._match_dict(m, self._get(Tournament, m.tournament_id, "tournament"))
 
     # --- deals ----------------------------------------------------------------------------------------
 
@@ -390,7 +403,8 @@ class FupanApplication(Application):
     ) -> tuple[dict[str, Any], bool]:
         """(deal, created). Explicit `hands` + `kitty`, or server-dealt from `seed` (generated if absent).
 
-        In a match the seats, game and options come from the match and `first` defaults to the rotation.
+        In a match the seats, game, options and context come from the match and `first` defaults to the seat
+        its match rules name (the 斗地主 rotation, the 升级 dealer).
         Outside a match `game` and `seats` are required. Re-submitting the same create returns the deal.
         """
         explicit = hands is not None
@@ -416,6 +430,13 @@ class FupanApplication(Application):
                 return self._deal_dict(deal, full=True), False
             number = len(m.deals) + 1
             first = m.default_first(number) if first is None else first
+            expected = m.next_context()
+            if context is not None and context != expected:
+                raise IllegalAction("context_from_match", "In a match the deal's context comes from the match "
+                                    f"(the levels and dealer so far): {expected}.",
+                                    f"对局中牌局的 context 由对局决定（目前的级数和庄家）：{expected}。",
+                                    {"expected": expected, "given": context})
+            context = expected
             deal_id = deal_id_in_match(m.id, number)
         else:
             if game is None or seats is None:
@@ -526,7 +547,8 @@ class FupanApplication(Application):
         self, deal: UUID | str, action: Action, expected_version: int | None = None,
         recorded_by: dict[str, Any] = LOCAL_RECORDER,
     ) -> dict[str, Any]:
-        """Validate and store one action; the deal's end (result, seed, chips) is stored in the same save."""
+        """Validate and store one action; the deal's end (result, seed, the match's standing) is stored in the
+        same save."""
         d = self._get(Deal, deal, "deal")
         self._expect(d, expected_version)
         d.record(action, recorded_by)
@@ -537,10 +559,10 @@ class FupanApplication(Application):
         if d.finished and d.match_id is not None:
             m = self._get(Match, d.match_id, "match")
             assert d.result is not None and d.number is not None
-            m.score_deal(d.id, d.number, d.result["scores"], recorded_by)
+            m.score_deal(d.id, d.number, d.result, recorded_by)
             self._commit(d, m)
-            answer["match"] = {"id": str(m.id), "chips": list(m.chips), "status": "over" if m.over else "live",
-                               "winner": m.winner}
+            answer["match"] = {"id": str(m.id), "chips": _copy(m.chips), "standing": copy.deepcopy(m.standing),
+                               "status": "over" if m.over else "live", "winner": m.winner, "winners": m.winners}
         else:
             self._commit(d)
         if d.seed is not None:

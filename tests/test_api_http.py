@@ -88,7 +88,8 @@ def test_record_a_deal_end_to_end_and_replay_it_identically_after_a_restart(serv
     state = server.get(f"/api/matches/{match}").json()
     assert state["status"] == "live" and state["chips"] == [12, 12, 4]
     assert state["deals"] == [{"number": 1, "deal_id": deal, "first": 2, "status": "finished",
-                               "scores": EXAMPLE_SCORES, "chips": [12, 12, 4]}]
+                               "scores": EXAMPLE_SCORES, "chips": [12, 12, 4],
+                               "standing": {"chips": [12, 12, 4], "end": None}}]
     assert state["seat_names"] == PLAYERS
 
     total = len(example_record["actions"])

@@ -52,9 +52,10 @@ def test_time_cap_outcomes():
     s004 = ENGINE.resolve_options({"sj.preset": "s004"})
     s001 = ENGINE.resolve_options({"sj.preset": "s001"})
     deal = {"big_points": [2, 0], "small_points": [0, 40]}
-    assert time_cap_outcome([5, 4], [], s004) == {"winner": 0, "by": "level"}
-    assert time_cap_outcome([5, 5], [deal], s004) == {"winner": 0, "by": "big_points"}
-    even = [deal, {"big_points": [0, 2], "small_points": [0, 0]}]
-    assert totals(even) == {"big_points": [2, 2], "small_points": [0, 40]}
+    assert time_cap_outcome([5, 4], totals([]), s004) == {"winner": 0, "by": "level"}
+    assert time_cap_outcome([5, 5], totals([deal]), s004) == {"winner": 0, "by": "big_points"}
+    even = totals([deal, {"big_points": [0, 2], "small_points": [0, 0]}, {"redeal": True, "scores": [0] * 4}])
+    assert even == {"big_points": [2, 2], "small_points": [0, 40]}
     assert time_cap_outcome([5, 5], even, s004) == {"winner": 1, "by": "small_points"}
+    assert time_cap_outcome([5, 5], totals([]), s004) == {"winner": None, "by": "tie"}
     assert time_cap_outcome([5, 5], even, s001) == {"winner": None, "by": "extra_deal", "context": first_context()}

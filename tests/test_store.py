@@ -59,7 +59,8 @@ def test_a_whole_deal_scores_and_moves_the_chips(service, example_record):
     match = open_table(service)
     last = play_example(service, match, example_record)
     assert last["finished"] and last["result"]["scores"] == EXAMPLE_SCORES
-    assert last["match"] == {"id": match["id"], "chips": [12, 12, 4], "status": "live", "winner": None}
+    assert last["match"] == {"id": match["id"], "chips": [12, 12, 4], "standing": {"chips": [12, 12, 4], "end": None},
+                             "status": "live", "winner": None, "winners": []}
     state = service.get_match(match["id"])
     assert state["deals"][0]["chips"] == [12, 12, 4] and state["deals"][0]["status"] == "finished"
     assert state["current_deal"] is None
@@ -188,7 +189,8 @@ def test_the_table_ends_by_hold20_breaking_ties_with_extra_deals(service, exampl
                                        "penalty": 1})
     for seat in (2, 0, 1):
         last = service.record_action(deal["id"], {"seat": seat, "type": "pass"})
-    assert last["match"] == {"id": match["id"], "chips": [20, 19, -20], "status": "over", "winner": 0}
+    assert last["match"] == {"id": match["id"], "chips": [20, 19, -20], "status": "over", "winner": 0, "winners": [0],
+                             "standing": {"chips": [20, 19, -20], "end": {"winner": 0, "by": "chips"}}}
     with pytest.raises(IllegalAction) as over:
         service.start_deal(match=match["id"], seed="one more")
     assert over.value.code == "match_over"

@@ -189,6 +189,18 @@ def play_out(state: ShengjiState, rng: random.Random, actions: list[dict[str, An
         actions.append(action)
 
 
+def play_deal(setup: DealSetup, rng: random.Random, *, declare_rate: float = 0.04, foul_rate: float = 0.003,
+              timeout_rate: float = 0.005, irregularity_rate: float = 0.02
+              ) -> tuple[ShengjiState, list[dict[str, Any]]]:
+    """Random legal actions for a deal set up elsewhere (a match's next deal), from the deal to its end."""
+    state = ENGINE.new_deal(setup)
+    actions: list[dict[str, Any]] = []
+    _declare_during_deal(state, setup.first, rng, declare_rate, actions)
+    play_out(state, rng, actions, foul_rate=foul_rate, timeout_rate=timeout_rate,
+             irregularity_rate=irregularity_rate)
+    return state, actions
+
+
 def random_record(rng: random.Random, options: dict[str, Any] | None = None, *, context: dict[str, Any] | None = None,
                   declare_rate: float = 0.04, foul_rate: float = 0.003, timeout_rate: float = 0.005,
                   irregularity_rate: float = 0.02) -> dict[str, Any]:
@@ -198,11 +210,8 @@ def random_record(rng: random.Random, options: dict[str, Any] | None = None, *, 
     first = dealer if dealer is not None else rng.randrange(4)
     hands, kitty = deal_from_seed(f"{rng.getrandbits(64):x}", ENGINE, first)
     setup = DealSetup("shengji", ENGINE.resolve_options(options or {}), list(NAMES), first, hands, kitty, context)
-    state = ENGINE.new_deal(setup)
-    actions: list[dict[str, Any]] = []
-    _declare_during_deal(state, first, rng, declare_rate, actions)
-    play_out(state, rng, actions, foul_rate=foul_rate, timeout_rate=timeout_rate,
-             irregularity_rate=irregularity_rate)
+    state, actions = play_deal(setup, rng, declare_rate=declare_rate, foul_rate=foul_rate, timeout_rate=timeout_rate,
+                               irregularity_rate=irregularity_rate)
     result = ENGINE.result(state)
     assert result is not None
     return {
