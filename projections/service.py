@@ -76,11 +76,14 @@ class Projections:
         application closes. The thread has connections of its own: closing the application's pool under a
         query running in another thread is unsafe (SQLite), and these the thread closes itself."""
         factory = self.app.construct_factory(self.app.env)
+        follower: Follower | None = None
         try:
-            follower = Follower(factory.application_recorder(), self.app.mapper,
-                                ViewStore(factory.datastore), self.follower.page_size)  # type: ignore[attr-defined]
             while not self._stop.wait(every) and not self.app.closing.is_set():
                 try:
+                    if follower is None:  # opening the recorder touches the database: inside the try
+                        follower = Follower(factory.application_recorder(), self.app.mapper,
+                                            ViewStore(factory.datastore),  # type: ignore[attr-defined]
+                                            self.follower.page_size)
                     follower.catch_up()
                 except Exception:
                     if self.app.closing.is_set():

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import random
 import threading
+import time
 from datetime import UTC, datetime
 from typing import Any
 from uuid import uuid4
@@ -195,6 +196,22 @@ def test_a_deals_actions_alone_write_nothing_yet_the_answer_reflects_them(servic
     assert projections.standings(tournament["id"])["as_of"] == head
     service.record_action(deal["id"], record["actions"][-1])
     assert projections.follower.catch_up() == projections.live.position() == service.recorder.max_notification_id()
+
+
+def test_a_server_follows_in_the_background_without_anyone_reading(service):
+    tournament, match = tournament_with_table(service, ["甲", "乙", "丙"])
+    projections = Projections(service, follow_every=0.01)
+    try:
+        play(service, match["id"], deal_where(random.Random(6), lambda r: not r.get("redeal")))
+        head = service.recorder.max_notification_id()
+        deadline = time.monotonic() + 10
+        while projections.live.position() < head and time.monotonic() < deadline:
+            time.sleep(0.01)
+        _, stored = projections.live.standings(tournament["id"], 0)  # the stored page, no catching up
+        assert stored is not None and stored["tables"][0]["deals"] == 1
+        assert projections.follower.applied == 0  # the background thread did it, with its own follower
+    finally:
+        projections.close()
 
 
 # --- tiebreaks and lots -------------------------------------------------------------------------------
