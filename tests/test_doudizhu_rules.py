@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
+import copy
 import re
-from pathlib import Path
 
 import pytest
+from conftest import EXAMPLE_RECORD
 
 from domain.engine import DealSetup, Viewpoint
 from domain.errors import IllegalAction
@@ -15,7 +15,6 @@ from domain.games.doudizhu_patterns import answers, parses
 from domain.record import check_record, public_result
 
 ENGINE = DoudizhuEngine()
-SHARED = Path(__file__).resolve().parents[2] / "shared"
 
 # A fixed legal deal (the example of RECORD-FORMAT.md): seat 0 holds both jokers, seat 1 the 2s.
 HANDS = [
@@ -191,8 +190,8 @@ def test_v12_table_ends_at_20_chips():
 
 
 def example_record() -> dict:
-    text = (SHARED / "RECORD-FORMAT.md").read_text()
-    return json.loads(re.search(r"## A complete example.*?```json\n(.*?)```", text, re.S).group(1))
+    """RECORD-FORMAT.md's complete example (copied into conftest: CI has the repository, not ../shared)."""
+    return copy.deepcopy(EXAMPLE_RECORD)
 
 
 def test_record_format_example_scores():
