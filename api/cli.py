@@ -208,6 +208,11 @@ def cmd_standings(args: argparse.Namespace) -> int:
         values = "  ".join(f"{_figure(v):>{len(c)}}" for c, v in zip(codes, row["tiebreak_values"], strict=True))
         decided = f"  (tie decided by {row['decided_by']})" if row["decided_by"] else ""
         print(f"{row['rank']:>4}  {row['name']:<12} {_figure(row['total']):>8}  {values}  {row['status']}{decided}")
+    for direction in answer.get("directions", []):
+        print(f"{direction['en']} ({direction['zh']}) pairs:")
+        for pair in direction["rows"]:
+            names = " / ".join(pair["names"])
+            print(f"{pair['rank']:>4}  {names:<25} {_figure(pair['total']):>8}  table {pair['table']}")
     return 0
 
 

@@ -96,6 +96,10 @@ class StandingsSchema(Schema):
     rows = fields.List(fields.Nested(RowSchema), required=True)
     tables = fields.List(fields.Dict(), metadata={"description": "every table's result: totals, ranking, advancing"})
     progression = fields.List(fields.Nested(ProgressionSchema), required=True)
+    directions = fields.List(fields.Dict(), metadata={
+        "description": "formats with directions (S004: E-W and N-S): each direction's pairs ranked among themselves, "
+                       "{code, zh, en, seats, rows: [{rank, player_ids, names, match_id, table, total, "
+                       "tiebreak_values, status}]}"})
 
 
 class ExplainSchema(Schema):

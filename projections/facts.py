@@ -2,7 +2,9 @@
 
 Every game gives `score` (its `result.scores[seat]`). A game's result may name further facts directly as
 `result.seat_facts = {name: [value per seat]}`; the engines written before that convention (斗地主, 升级) are
-read by the adapters below. docs/ARCHITECTURE.md lists what each format needs (also `Format.facts`).
+read by the adapters below. A deal counted at a table also has the table's standing after it (the match
+layer's, `Match.DealScored`), which the 升级 adapter reads for what only the match knows: the match's levels and
+who won the 加赛. docs/ARCHITECTURE.md lists what each format needs (also `Format.facts`).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from domain.games.shengji import team_of
 Facts = dict[str, Any]
 
 
-def _doudizhu(result: dict[str, Any], facts: list[Facts]) -> None:
+def _doudizhu(result: dict[str, Any], standing: dict[str, Any] | None, facts: list[Facts]) -> None:
     landlord = result.get("landlord")  # None on a redeal: nobody won or lost
     penalties = result.get("penalties") or [0] * len(facts)
     for seat, entry in enumerate(facts):
@@ -25,26 +27,31 @@ def _doudizhu(result: dict[str, Any], facts: list[Facts]) -> None:
                      penalty=-penalties[seat])
 
 
-def _shengji(result: dict[str, Any], facts: list[Facts]) -> None:
+def _shengji(result: dict[str, Any], standing: dict[str, Any] | None, facts: list[Facts]) -> None:
     redeal = bool(result.get("redeal"))
-    levels = result["levels"] if redeal else result["new_levels"]
+    # The match's levels: S001's 加赛 restarts at 2 in its own deal, but moves no level of the match.
+    levels = standing["levels"] if standing else result["levels"] if redeal else result["new_levels"]
+    end = (standing or {}).get("end") or {}
     for seat, entry in enumerate(facts):
         team = team_of(seat)
         entry.update(team=team, level=levels[team], dealer=int(not redeal and result["dealer"] == seat),
                      won=int(not redeal and result["winner_team"] == team),
                      big_points=0 if redeal else result["big_points"][team],
-                     small_points=0 if redeal else result["small_points"][team])
+                     small_points=0 if redeal else result["small_points"][team],
+                     extra_deal=int(end.get("by") == "extra_deal" and end.get("winner") == team))
 
 
-ADAPTERS: dict[str, Callable[[dict[str, Any], list[Facts]], None]] = {"doudizhu": _doudizhu, "shengji": _shengji}
+Adapter = Callable[[dict[str, Any], "dict[str, Any] | None", list[Facts]], None]
+ADAPTERS: dict[str, Adapter] = {"doudizhu": _doudizhu, "shengji": _shengji}
 
 
-def seat_facts(game: str, result: dict[str, Any]) -> list[Facts]:
-    """One dict of facts per seat, from a finished deal's result."""
+def seat_facts(game: str, result: dict[str, Any], standing: dict[str, Any] | None = None) -> list[Facts]:
+    """One dict of facts per seat, from a finished deal's result and the table's standing after it (None: a
+    deal not counted at a table, or scored before tables recorded their standing)."""
     facts: list[Facts] = [{"score": score} for score in result["scores"]]
     adapter = ADAPTERS.get(game)
     if adapter is not None:
-        adapter(result, facts)
+        adapter(result, standing, facts)
     for name, values in (result.get("seat_facts") or {}).items():
         for seat, value in enumerate(values):
             facts[seat][name] = value

@@ -35,7 +35,7 @@ IDLE_GAP = 1000
 TOPICS = [
     Tournament.Created.TOPIC, Tournament.PlayerRegistered.TOPIC, Tournament.RoundStarted.TOPIC,
     Tournament.MatchOpened.TOPIC, Tournament.Adjusted.TOPIC, Match.Created.TOPIC, Match.DealStarted.TOPIC,
-    Match.DealScored.TOPIC, Deal.Finished.TOPIC,
+    Match.DealScored.TOPIC, Match.Ended.TOPIC, Deal.Finished.TOPIC,
 ]
 
 
@@ -90,12 +90,12 @@ class Follower:
         """Decode the page, then write its rows, the touched standings and the new position in one transaction."""
         rows: dict[str, list[tuple[Any, ...]]] = {kind: [] for kind in WRITES}
         touched: set[str] = set()
-        scored_at: set[str] = set()  # tables that scored a deal: their tournaments' standings changed
+        scored_at: set[str] = set()  # tables that scored a deal or ended: their tournaments' standings changed
         for notification in page:
             event = self.mapper.to_domain_event(notification)
             kind, row = self._row(notification.id, event)
             rows[kind].append(row)
-            if kind == "scored":
+            if kind in ("scored", "ended"):
                 scored_at.add(str(event.originator_id))
             elif kind == "seats":
                 touched.add(str(event.tournament_id))
@@ -121,7 +121,10 @@ class Follower:
             return "deal", (str(event.deal_id), event.number, nid, me)
         if isinstance(event, Match.DealScored):
             return "scored", (nid, dumps({"scores": event.scores, "chips": event.chips, "winner": event.winner,
-                                          **who}), str(event.deal_id))
+                                          "standing": event.standing, **who}), str(event.deal_id))
+        if isinstance(event, Match.Ended):
+            return "ended", (me, nid, dumps({"winner": event.winner, "winners": event.winners, "by": event.by,
+                                             "time_up": event.time_up, **who}), me)
         if isinstance(event, Match.Created):
             return "seats", (nid, dumps({"seats": event.seats, "start_chips": event.start_chips,
                                          "first": event.first, **who}), me)

@@ -47,6 +47,20 @@ class Criterion:
 
 
 @dataclass(frozen=True)
+class Direction:
+    """Seats that form one direction of the table (E-W, N-S): a format with directions also ranks the pairs of
+    each direction among themselves."""
+
+    code: str
+    zh: str
+    en: str
+    seats: tuple[int, ...]
+
+    def describe(self) -> dict[str, Any]:
+        return {"code": self.code, "zh": self.zh, "en": self.en, "seats": list(self.seats)}
+
+
+@dataclass(frozen=True)
 class Format:
     """How one kind of tournament ranks its players.
 
@@ -55,6 +69,7 @@ class Format:
     `advance`: how many of each finished table go on (knockout). `team_size` > 1: partners share their team's
     figures and draw one lot together. `start_chips`: the total starts from the table's starting chips (a chip
     table). `duplicate`: the comparison group of duplicate scoring (deal facts `mp` and `mp_rate`).
+    `directions`: the pairs of each direction are also ranked among themselves (S004's E-W and N-S awards).
     """
 
     code: str
@@ -72,6 +87,7 @@ class Format:
     team_size: int = 1
     start_chips: bool = False
     duplicate: tuple[str, ...] = ()
+    directions: tuple[Direction, ...] = ()
     notes: tuple[str, ...] = field(default=())
 
     def __post_init__(self) -> None:
@@ -91,6 +107,7 @@ class Format:
             "code": self.code, "game": self.game, "zh": self.zh, "en": self.en, "source": self.source,
             "structure": self.structure, "table_size": self.table_size, "advance": self.advance,
             "team_size": self.team_size, "start_chips": self.start_chips, "duplicate": list(self.duplicate),
+            "directions": [d.describe() for d in self.directions],
             "total": self.total.describe(), "tiebreaks": [c.describe() for c in self.tiebreaks],
             "default_tiebreaks": list(self.default_tiebreaks), "facts": dict(self.facts), "notes": list(self.notes),
         }
@@ -141,8 +158,12 @@ SHENGJI_S004 = Format(
     ),
     default_tiebreaks=("small_points", "lots"),
     facts={"big_points": "result.big_points[team]", "small_points": "result.small_points[team]",
-           "level": "result.new_levels[team]", "won": "result.winner_team == team", "team": "seat % 2"},
-    notes=("Pairs (E-W, N-S) are the unit: partners share every figure.",),
+           "level": "the table's standing.levels[team] after the deal (without one: result.new_levels[team])",
+           "won": "result.winner_team == team", "team": "seat % 2"},
+    # The seats are named 东 南 西 北 in playing order, so team 0 (seats 0, 2) sits East-West.
+    directions=(Direction("ew", "东西", "E-W", (0, 2)), Direction("ns", "南北", "N-S", (1, 3))),
+    notes=("Pairs (E-W, N-S) are the unit: partners share every figure.",
+           "S004 三: awards rank the E-W and the N-S pairs separately (top 8 each)."),
 )
 
 SHENGJI_S001 = Format(
@@ -151,11 +172,15 @@ SHENGJI_S001 = Format(
     total=Criterion("level", "级别", "level reached", "max", "level",
                     source="S001: first to level 5, or the higher level at the 1-hour cap"),
     tiebreaks=(
-        _playoff("won", "加赛", "play-off deal", "S001: equal levels → one 加赛 deal from scratch"),
+        Criterion("extra_deal", "加赛", "extra deal (加赛)", "sum", "extra_deal",
+                  source="S001: equal levels at the 1-hour cap → one 加赛 deal from scratch, at the table"),
+        _playoff("won", "附加赛", "play-off round", "[REC]: a play-off round the organiser adds"),
         LOTS,
     ),
-    default_tiebreaks=("playoff", "lots"),
-    facts={"level": "result.new_levels[team]", "won": "result.winner_team == team", "team": "seat % 2"},
+    default_tiebreaks=("extra_deal", "playoff", "lots"),
+    facts={"level": "the table's standing.levels[team] after the deal (without one: result.new_levels[team])",
+           "extra_deal": "1 for the team that won the table's 加赛 (standing.end.by = extra_deal)",
+           "won": "result.winner_team == team", "team": "seat % 2"},
 )
 
 SANDAYI_S002 = Format(

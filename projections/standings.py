@@ -6,13 +6,17 @@ on; the figures are measures over per-seat facts of finished deals (projections/
 
 Rules that hold for every format:
 
-- A deal counts once its table recorded its score (`Match.DealScored`); its facts come from `Deal.Finished`.
+- A deal counts once its table recorded its score (`Match.DealScored`); its facts come from `Deal.Finished`
+  and the table's standing after it. A table is over once it recorded its end (`Match.Ended`; tables scored
+  before that event existed: once their last scored deal named a winner).
 - Knockout: a player is ranked by the deepest round they reached (advancing from a finished table counts as
   reaching the next one), then by the total and tiebreaks of that round's table. A play-off round belongs to
   the round before it and only feeds `playoff` tiebreaks.
 - An adjustment counts from its round on: in a knockout, toward the round that ranks the player (so one
   recorded in an earlier round only decided who advanced then).
 - Equal on every declared criterion means an equal rank (1, 2, 2, 4); declaring `lots` makes that impossible.
+- A format with `directions` (S004: E-W and N-S pairs) also ranks the pairs of each direction among
+  themselves, by the same criteria, each pair in the direction it sat in at the table that ranks it.
 """
 
 from __future__ import annotations
@@ -92,7 +96,7 @@ class Standings:
         self.stage_of = {r: i for i, r in enumerate((r for r, info in self.rounds.items()
                                                      if info["kind"] != "playoff"), start=1)}
         self.seated: dict[str, list[Line]] = {}  # match id → a line per seat
-        self.over: dict[str, bool] = {}  # match id → the table has ended (its last scored deal named a winner)
+        self.over: dict[str, bool] = {}  # match id → the table has ended
         self.lines = self._lines()
         self.owner = {r: self._owner(r) for r, info in self.rounds.items() if info["kind"] == "playoff"}
         self.ranking = {player: self._ranking_rounds(player) for player in self.lines}
@@ -103,6 +107,7 @@ class Standings:
         self.advanced: dict[int, set[str]] = {}  # round → the players who went on from its tables
         for table in self.tables:
             self.advanced.setdefault(table["round"], set()).update(table["advancing"])
+        self.keys: dict[str, tuple[Number, ...]] = {}  # player → (stage, total, tiebreaks…): larger ranks higher
         self.rows = self._rows()
 
     # --- structure ------------------------------------------------------------------------------------
@@ -125,10 +130,11 @@ class Standings:
         for match in self.matches:
             seated = self.seated[match["match_id"]] = [Line(match, seat) for seat in range(len(match["seats"]))]
             deals = sorted(deals_by_match.get(match["match_id"], ()), key=lambda d: d["number"])
-            self.over[match["match_id"]] = bool(deals) and deals[-1]["winner"] is not None
+            self.over[match["match_id"]] = match.get("ended") is not None or (
+                bool(deals) and deals[-1]["winner"] is not None)
             for deal in deals:
-                for line, entry in zip(seated, seat_facts(self.facts.tournament["game"], deal["result"]),
-                                       strict=True):
+                facts = seat_facts(self.facts.tournament["game"], deal["result"], deal["scored"].get("standing"))
+                for line, entry in zip(seated, facts, strict=True):
                     line.deals.append((deal, entry))
                     every.append((line, deal, entry))
             for player, line in zip(match["seats"], seated, strict=True):
@@ -234,7 +240,8 @@ class Standings:
             "match_id": match["match_id"], "round": r, "label": self.rounds[r]["label"], "kind": kind,
             "table": match["table"], "seats": list(seats), "names": [self.names.get(p, p) for p in seats],
             "start_chips": match["start_chips"], "totals": [plain(figures[p].total) for p in seats], "deals": deals,
-            "over": over, "ranking": order, "advancing": order[:advance] if advance else [],
+            "over": over, "ended": match.get("ended"), "ranking": order,
+            "advancing": order[:advance] if advance else [],
         }
 
     def _rows(self) -> list[dict[str, Any]]:
@@ -246,6 +253,7 @@ class Standings:
             if self.format.structure == "knockout" and rounds:
                 stage = self.stage_of[rounds[-1]] + (1 if pid in self.advanced.get(rounds[-1], ()) else 0)
             entries.append((pid, rounds, figures, (stage, *self._key(figures))))
+            self.keys[pid] = entries[-1][3]
         entries.sort(key=lambda e: (e[3], -self.numbers[e[0]]), reverse=True)
         rows: list[dict[str, Any]] = []
         for index, (pid, rounds, figures, key) in enumerate(entries):
@@ -265,6 +273,32 @@ class Standings:
                 "decided_by": decided_by, "matches": self._row_matches(pid),
             })
         return rows
+
+    def _directions(self) -> list[dict[str, Any]]:
+        """Each direction's pairs ranked among themselves (S004's awards): a pair is the partners who sat in the
+        direction's seats at the table that ranks them, with their shared figures."""
+        out = []
+        for direction in self.format.directions:
+            pairs: dict[str, list[dict[str, Any]]] = {}
+            for row in self.rows:  # rank order, so pairs come out in rank order too
+                lines = [line for line in self.lines.get(row["player_id"], ())
+                         if line.round in self.ranking[row["player_id"]]]
+                if lines and lines[-1].seat in direction.seats:
+                    pairs.setdefault(lines[-1].match["match_id"], []).append(row)
+            entries: list[dict[str, Any]] = []
+            previous: tuple[Number, ...] | None = None
+            for index, (match_id, members) in enumerate(pairs.items()):
+                key = self.keys[members[0]["player_id"]]
+                first = members[0]
+                entries.append({
+                    "rank": entries[-1]["rank"] if entries and key == previous else index + 1,
+                    "player_ids": [m["player_id"] for m in members], "names": [m["name"] for m in members],
+                    "match_id": match_id, "table": next(t["table"] for t in self.tables if t["match_id"] == match_id),
+                    "total": first["total"], "tiebreak_values": first["tiebreak_values"], "status": first["status"],
+                })
+                previous = key
+            out.append({**direction.describe(), "rows": entries})
+        return out
 
     def _status(self, player: str, rounds: list[int]) -> str:
         lines = [line for line in self.lines.get(player, ()) if line.round in rounds]
@@ -312,8 +346,11 @@ class Standings:
                       for row in self._at_round(r).rows]}
             for r, info in self.rounds.items()
         ]
-        return {**self.header(), "rounds": list(self.rounds.values()), "rows": self.rows, "tables": self.tables,
-                "progression": progression}
+        document = {**self.header(), "rounds": list(self.rounds.values()), "rows": self.rows, "tables": self.tables,
+                    "progression": progression}
+        if self.format.directions:
+            document["directions"] = self._directions()
+        return document
 
     def _at_round(self, r: int) -> Standings:
         if r == max(self.rounds):

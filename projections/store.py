@@ -15,7 +15,9 @@ rebuild uses another prefix):
 - position(name, notification_id) — how far the read model has followed the notification log;
 - tournaments, players, rounds, adjustments — from the Tournament's events;
 - matches — a table opened in a round (`Tournament.MatchOpened`) and its seats (`Match.Created`);
-- deals — a deal of a table: started, its result (`Deal.Finished`), its score at the table (`Match.DealScored`);
+- deals — a deal of a table: started, its result (`Deal.Finished`), its score at the table (`Match.DealScored`,
+  with the table's standing after it);
+- ends — a table that is over (`Match.Ended`): the side that won, its seats and why;
 - standings(tournament_id, document) — the standings page, recomputed from the facts in the same transaction.
 """
 
@@ -49,9 +51,11 @@ TABLES: dict[str, tuple[str, str]] = {
               "deal_id"),
     "adjustments": ("tournament_id TEXT NOT NULL, version INTEGER NOT NULL, nid BIGINT NOT NULL, body TEXT NOT NULL",
                     "tournament_id, version"),
+    "ends": ("match_id TEXT NOT NULL, tournament_id TEXT NOT NULL, nid BIGINT NOT NULL, body TEXT NOT NULL",
+             "match_id"),
     "standings": ("tournament_id TEXT NOT NULL, document TEXT NOT NULL", "tournament_id"),
 }
-INDEXED = {"matches": "tournament_id", "deals": "tournament_id"}
+INDEXED = {"matches": "tournament_id", "deals": "tournament_id", "ends": "tournament_id"}
 
 # What a page of events writes, per kind of row, applied kind by kind in this order. Every row is inserted
 # once and every column set once (a deal finishes once, a table is seated once), and each statement only
@@ -67,6 +71,8 @@ WRITES: dict[str, str] = {
     # A deal outside any table (standalone, imported) has no row: its result updates nothing.
     "finished": "UPDATE {deals} SET finished_nid = ?, finished = ? WHERE deal_id = ?",
     "scored": "UPDATE {deals} SET scored_nid = ?, scored = ? WHERE deal_id = ?",
+    "ended": "INSERT INTO {ends} (match_id, tournament_id, nid, body) "
+             "SELECT ?, tournament_id, ?, ? FROM {matches} WHERE match_id = ?",
     "adjustment": "INSERT INTO {adjustments} (tournament_id, version, nid, body) VALUES (?, ?, ?, ?)",
 }
 
@@ -191,13 +197,17 @@ class ViewStore:
                       (tournament_id, as_of))
             return [json.loads(row["body"]) for row in c.fetchall()]
 
+        c.execute(self.sql("SELECT match_id, body FROM {ends} WHERE tournament_id = ? AND nid <= ?"),
+                  (tournament_id, as_of))
+        ends = {row["match_id"]: json.loads(row["body"]) for row in c.fetchall()}
         c.execute(self.sql("SELECT match_id, body, created_nid, created FROM {matches} "
                            "WHERE tournament_id = ? AND nid <= ? ORDER BY nid"), (tournament_id, as_of))
         matches = []
         for row in c.fetchall():
             created = json.loads(row["created"]) if row["created"] and row["created_nid"] <= as_of else {}
             matches.append({**json.loads(row["body"]), "match_id": row["match_id"], "seats": created.get("seats"),
-                            "start_chips": created.get("start_chips"), "created": created or None})
+                            "start_chips": created.get("start_chips"), "created": created or None,
+                            "ended": ends.get(row["match_id"])})
         c.execute(self.sql("SELECT deal_id, match_id, number, finished, scored FROM {deals} WHERE tournament_id = ? "
                            "AND scored_nid <= ? AND finished_nid <= ? ORDER BY scored_nid"),
                   (tournament_id, as_of, as_of))
