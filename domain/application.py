@@ -741,8 +741,11 @@ class FupanApplication(Application):
             view = engine.view(state, view_as)
             view["viewpoint"] = viewpoint
             action = actions[step - 1] if step else None
+            # A seat's viewpoint is what that seat could know: another seat's action in the form the table saw
+            # it (a buried kitty as its size), even once the deal is published.
+            whole = full and (view_as.kind == "referee" or (action is not None and action.get("seat") == view_as.seat))
             frames.append({
-                "step": step, "action": action if full or action is None else public_action(engine, action),
+                "step": step, "action": action if whole or action is None else public_action(engine, action),
                 "status": engine.status(state),
                 "annotations": [a for a in annotations if a["at"] == step - 1] if full else [], "view": view,
             })

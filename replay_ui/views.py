@@ -21,10 +21,9 @@ from markupsafe import Markup
 
 from api.auth import ANYONE, current_principal, requires
 from domain.application import FupanApplication, NotFound
-from domain.match import TARGET
 from replay_ui import i18n
 from replay_ui.cards import card_text, is_red
-from replay_ui.games import notation_for
+from replay_ui.games import ui_for
 
 STATIC = Path(__file__).with_name("static")
 PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
@@ -92,7 +91,7 @@ def deal_context(deal_id: str) -> dict[str, Any]:
     match = app.get_match(deal["match_id"]) if deal["match_id"] else None
     tournament = app.get_tournament(match["tournament_id"]) if match else None
     chips_before = chips_after = None
-    if match:
+    if match and match["start_chips"] is not None:
         chips = [match["start_chips"]] * len(match["seats"])
         for entry in match["deals"]:
             if entry["number"] == deal["number"]:
@@ -109,7 +108,7 @@ def described_frames(deal_id: str, viewpoint: str, names: list[str]) -> dict[str
     """`replay_all` for the viewpoint, each frame with its step in words (zh, en) and timeline tags."""
     folded = service().replay_all(deal_id, viewpoint, current_principal())
     frames = folded["frames"]
-    describe = notation_for(frames[0]["view"]["game"]).describe
+    describe = ui_for(frames[0]["view"]["game"]).describe
     previous = None
     for frame in frames:
         notation = describe(frame, previous, names).as_json()
@@ -118,41 +117,6 @@ def described_frames(deal_id: str, viewpoint: str, names: list[str]) -> dict[str
         frame["notation"] = notation
         previous = frame
     return folded
-
-
-def match_rows(match: dict[str, Any], names: list[str]) -> list[dict[str, Any]]:
-    """One row per deal: first bidder, landlord, multiplier, the deal's scores and the chips after it."""
-    rows = []
-    for deal in service().list_match_deals(match["id"], current_principal()):
-        result = deal["result"] or {}
-        landlord = result.get("landlord")
-        entry = next(d for d in match["deals"] if d["deal_id"] == deal["id"])
-        rows.append({
-            "number": deal["number"], "id": deal["id"], "finished": deal["finished"],
-            "first": names[deal["first"]], "landlord": names[landlord] if landlord is not None else None,
-            "redeal": bool(result.get("redeal")), "multiplier": (result.get("multipliers") or {}).get("total"),
-            "scores": entry["scores"], "chips": entry["chips"], "bombs": result.get("bombs", 0),
-            "spring": bool(result.get("spring") or result.get("anti_spring")),
-        })
-    return rows
-
-
-def chips_chart(match: dict[str, Any], names: list[str]) -> dict[str, Any]:
-    """Chips of each player at the start and after every scored deal, and the table's target line."""
-    numbers = [0]
-    series = [[match["start_chips"]] for _ in names]
-    for entry in match["deals"]:
-        if entry["chips"] is None:
-            continue  # the live deal has no score yet
-        numbers.append(entry["number"])
-        for seat, chips in enumerate(entry["chips"]):
-            series[seat].append(chips)
-    target = None
-    if match["game"] == "doudizhu":
-        # hold20: hold 20 chips; net20: be 20 up on the start (domain.match.table_winner).
-        net = match["options"].get("ddz.tableTarget") == "net20"
-        target = match["start_chips"] + TARGET if net else TARGET
-    return {"numbers": numbers, "names": names, "series": series, "target": target}
 
 
 # --- pages --------------------------------------------------------------------------------------------
@@ -169,7 +133,9 @@ def index() -> str:
 def tournament_page(tournament_id: str) -> str:
     app = service()
     tournament = app.get_tournament(tournament_id)
-    return render_template("tournament.html", tournament=tournament, matches=app.list_matches(tournament_id))
+    matches = app.list_matches(tournament_id)
+    standings = {m["id"]: ui_for(m["game"]).standing_text(m, m["seat_names"]) for m in matches}
+    return render_template("tournament.html", tournament=tournament, matches=matches, standings=standings)
 
 
 @pages.get("/tournaments/<tournament_id>/standings")
@@ -186,8 +152,10 @@ def match_page(match_id: str) -> str:
     match = app.get_match(match_id)
     tournament = app.get_tournament(match["tournament_id"])
     names = list(match["seat_names"])
-    return render_template("match.html", match=match, tournament=tournament, names=names,
-                           rows=match_rows(match, names), chart=chips_chart(match, names))
+    ui = ui_for(match["game"])
+    rows = ui.match_rows(match, app.list_match_deals(match_id, current_principal()), names)
+    return render_template("match.html", match=match, tournament=tournament, names=names, rows=rows,
+                           chart=ui.match_chart(match, names))
 
 
 @pages.get("/deals/<deal_id>")
@@ -212,7 +180,7 @@ def deal_record(deal_id: str) -> str:
     context = deal_context(deal_id)
     replay = described_frames(deal_id, "public", context["names"])
     final = replay["frames"][-1]["view"]
-    summary = [n.as_json() for n in notation_for(final["game"]).summarize(final, context["names"])]
+    summary = [n.as_json() for n in ui_for(final["game"]).summarize(final, context["names"])]
     return render_template("record.html", **context, replay=replay, dealt=replay["frames"][0]["view"],
                            summary=summary)
 

@@ -245,11 +245,13 @@ def test_switching_viewpoint_drops_the_hidden_cards_from_the_page(site: DemoSite
 
 
 def test_a_game_without_its_own_renderer_steps_through_the_generic_one(site: DemoSite, offline: Offline) -> None:
-    """升级 has an engine but no viewer module of its own yet: its deals still open, step and hide hands."""
+    """A game whose renderer script is missing (here 升级's, answered empty) falls back to the generic renderer:
+    its deals still open, step and hide hands."""
     assert site.live.service is not None
     deal, _ = site.live.service.import_record(random_record(random.Random(7)))
     middle = deal["actions"] // 2
     page = offline.page()
+    page.route("**/ui/static/games/shengji.js", lambda route: route.fulfill(content_type="text/javascript", body=""))
     open_viewer(page, site, f"?step={middle}&view=seat:1", deal=deal["id"])
     assert page.locator("#table .generic .seat").count() == 4
     view = frames_of(site, "seat:1", deal["id"])["frames"][middle]["view"]
@@ -284,9 +286,9 @@ def test_a_live_deal_offers_the_public_view_only_to_an_anonymous_browser(site: D
 def test_match_page_draws_the_chips_chart_with_plotly(site: DemoSite, offline: Offline) -> None:
     page = offline.page()
     page.goto(f"{site.url}/matches/{site.match['id']}")
-    page.wait_for_selector("#chips-chart svg.main-svg")
-    assert page.locator("#chips-chart .scatterlayer .trace").count() == len(site.match["seat_names"])
-    legend = " ".join(page.locator("#chips-chart .legend .legendtext").all_text_contents())
+    page.wait_for_selector("#match-chart svg.main-svg")
+    assert page.locator("#match-chart .scatterlayer .trace").count() == len(site.match["seat_names"])
+    legend = " ".join(page.locator("#match-chart .legend .legendtext").all_text_contents())
     assert all(name in legend for name in site.match["seat_names"])
     assert page.locator("table.deals tbody tr").count() == len(site.deals)
     assert any("/ui/vendor/plotly.min.js" in url for url in offline.requested)
@@ -374,7 +376,7 @@ def test_every_page_renders_fully_with_the_network_cut_off(site: DemoSite, offli
     page.goto(f"{site.url}/")
     page.click(f"a[href='/tournaments/{site.tournament['id']}']")
     page.click(f"a[href='/matches/{site.match['id']}']")
-    page.wait_for_selector("#chips-chart svg.main-svg")
+    page.wait_for_selector("#match-chart svg.main-svg")
     page.click(f"a[href='/deals/{site.demo_deal}']")
     page.wait_for_selector('body[data-ready="1"]')
     assert page.locator("#table [data-card]").count() > 0 and page.locator("#timeline li").count() > 0

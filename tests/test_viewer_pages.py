@@ -55,7 +55,7 @@ def test_every_page_renders_from_the_tournament_list_down_to_the_record(site: De
     page = get(site, f"/matches/{match['id']}").text
     for entry in site.deals:  # every deal has a replay and a record link, with its chips after the deal
         assert f"/deals/{entry['deal_id']}" in page and f"/deals/{entry['deal_id']}/record" in page
-    assert 'id="chips-chart"' in page and "/ui/vendor/plotly.min.js" in page
+    assert 'id="match-chart"' in page and "/ui/vendor/plotly.min.js" in page
 
     page = get(site, f"/deals/{site.demo_deal}").text
     assert 'id="deal-boot"' in page and 'data-view="seat:2"' in page and 'data-view="public"' in page
@@ -75,7 +75,7 @@ def test_unknown_ids_get_a_404_page_in_both_languages(site: DemoSite) -> None:
 
 def test_match_page_lists_each_deal_with_scores_chips_and_the_chart_data(site: DemoSite) -> None:
     page = get(site, f"/matches/{site.match['id']}").text
-    data = re.search(r'<script type="application/json" id="chips-data">(.*?)</script>', page, re.S)
+    data = re.search(r'<script type="application/json" id="match-chart-data">(.*?)</script>', page, re.S)
     assert data is not None
     chart = json.loads(data.group(1))
     assert chart["names"] == site.match["seat_names"]

@@ -1,31 +1,47 @@
-"""Per-game presentation: how each game's actions read in notation (the scripts draw the table).
+"""Per-game presentation: how each game's actions read in notation and how its matches are shown (the scripts
+draw the table).
 
-A game plugs into the viewer with two modules and one line in NOTATION below:
+A game plugs into the viewer with these and one line in GAMES below:
 
-- `replay_ui/games/<game>.py` with `describe(frame, previous, names) -> Notation` (one step in words) and
-  `summarize(view, names) -> list[Notation]` (the outcome lines of the printable record);
+- `replay_ui/games/<game>.py` with `describe(frame, previous, names) -> Notation` (one step in words),
+  `summarize(view, names) -> list[Notation]` (the outcome lines of the printable record), `match_rows(match,
+  deals, names)` (the match page's table of deals, drawn by `templates/games/<game>_deals.html`),
+  `match_chart(match, names)` (the match page's chart, drawn by static/charts.js) and `standing_text(match,
+  names)` (a table's standing in one line, on the tournament page);
 - `replay_ui/static/games/<game>.js`, which registers `Fupan.games.<game>` with `render(frame, ctx)`.
 
-Games without them fall back to `replay_ui.notation.generic_describe` and `static/games/generic.js`, which show any
-engine's view (hands or counts, the last action) — enough to step through a new game's deals from day one.
+Games without them fall back to the generic ones (`replay_ui.notation`, `replay_ui.games.generic`,
+`static/games/generic.js`), which show any engine's view and any match's scores — enough to step through a
+new game's deals from day one.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
-from replay_ui.games import doudizhu
+from replay_ui.games import doudizhu, generic, shengji
 from replay_ui.notation import Describer, Summarizer, generic_describe, generic_summarize
 
+Match = dict[str, Any]
 
-class GameNotation(NamedTuple):
+
+class GameUI(NamedTuple):
     describe: Describer
     summarize: Summarizer
+    match_rows: Callable[[Match, list[dict[str, Any]], list[str]], list[dict[str, Any]]]
+    match_chart: Callable[[Match, list[str]], dict[str, Any]]
+    standing_text: Callable[[Match, list[str]], str]
 
 
-GENERIC = GameNotation(generic_describe, generic_summarize)
-NOTATION: dict[str, GameNotation] = {"doudizhu": GameNotation(doudizhu.describe, doudizhu.summarize)}
+GENERIC = GameUI(generic_describe, generic_summarize, generic.match_rows, generic.match_chart, generic.standing_text)
+GAMES: dict[str, GameUI] = {
+    "doudizhu": GameUI(doudizhu.describe, doudizhu.summarize, doudizhu.match_rows, doudizhu.match_chart,
+                       doudizhu.standing_text),
+    "shengji": GameUI(shengji.describe, shengji.summarize, shengji.match_rows, shengji.match_chart,
+                      shengji.standing_text),
+}
 
 
-def notation_for(game: str) -> GameNotation:
-    return NOTATION.get(game, GENERIC)
+def ui_for(game: str) -> GameUI:
+    return GAMES.get(game, GENERIC)

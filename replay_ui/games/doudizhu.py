@@ -1,4 +1,5 @@
-"""斗地主 in words: 叫地主/不叫/抢地主/不抢, 明牌, plays with their pattern (单顺, 炸弹 …), fouls, the outcome.
+"""斗地主 in words: 叫地主/不叫/抢地主/不抢, 明牌, plays with their pattern (单顺, 炸弹 …), fouls, the outcome; and a
+chip table's match page (each deal's landlord, multiplier, scores and chips; the chips chart).
 
 Only the filtered frame is read (the action and the engine's view for the chosen viewpoint), never the deal
 itself, so a description cannot carry a card the viewpoint may not see.
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.match import TARGET
 from replay_ui.cards import cards_text
 from replay_ui.i18n import text
 from replay_ui.notation import Frame, Notation, join, say
@@ -121,3 +123,44 @@ def summarize(view: dict[str, Any], names: list[str]) -> list[Notation]:
     if view["landlord"] is not None:
         lines.append(say("n.summary.multipliers", **view["multipliers"]))
     return lines
+
+
+# --- the match page: a chip table --------------------------------------------------------------------------
+
+
+def match_rows(match: dict[str, Any], deals: list[dict[str, Any]], names: list[str]) -> list[dict[str, Any]]:
+    """One row per deal: first bidder, landlord, multiplier, the deal's scores and the chips after it."""
+    rows = []
+    for deal in deals:
+        result = deal["result"] or {}
+        landlord = result.get("landlord")
+        entry = next(d for d in match["deals"] if d["deal_id"] == deal["id"])
+        rows.append({
+            "number": deal["number"], "id": deal["id"], "finished": deal["finished"],
+            "first": names[deal["first"]], "landlord": names[landlord] if landlord is not None else None,
+            "redeal": bool(result.get("redeal")), "multiplier": (result.get("multipliers") or {}).get("total"),
+            "scores": entry["scores"], "chips": entry["chips"], "bombs": result.get("bombs", 0),
+            "spring": bool(result.get("spring") or result.get("anti_spring")),
+        })
+    return rows
+
+
+def match_chart(match: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """Chips of each player at the start and after every scored deal, and the table's target line."""
+    numbers = [0]
+    series = [[match["start_chips"]] for _ in names]
+    for entry in match["deals"]:
+        if entry["chips"] is None:
+            continue  # the live deal has no score yet
+        numbers.append(entry["number"])
+        for seat, chips in enumerate(entry["chips"]):
+            series[seat].append(chips)
+    # hold20: hold 20 chips; net20: be 20 up on the start (domain.match.table_winner).
+    net = match["options"].get("ddz.tableTarget") == "net20"
+    target = match["start_chips"] + TARGET if net else TARGET
+    return {"numbers": numbers, "names": names, "series": series, "target": target, "title": "match.chart",
+            "y_title": "chart.chips"}
+
+
+def standing_text(match: dict[str, Any], names: list[str]) -> str:
+    return " / ".join(str(chips) for chips in match["chips"])

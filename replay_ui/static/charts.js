@@ -1,5 +1,5 @@
-/* plotly charts: chips after each deal (match page) and the standings with their progression by round
- * (standings page). plotly.js is the copy shipped in the installed `plotly` Python package. */
+/* plotly charts: the standing after each deal (match page: chips, levels …) and the standings with their
+ * progression by round (standings page). plotly.js is the copy shipped in the installed `plotly` Python package. */
 (function () {
   "use strict";
 
@@ -21,32 +21,40 @@
     );
   }
 
-  /* --- match: chips after each deal -------------------------------------------------------------------- */
+  /* --- match: the standing after each deal (chips, levels, running totals: the game says which) ------- */
 
-  function chipsChart() {
-    const host = document.getElementById("chips-chart");
-    const data = JSON.parse(document.getElementById("chips-data").textContent);
+  function matchChart() {
+    const host = document.getElementById("match-chart");
+    const data = JSON.parse(document.getElementById("match-chart-data").textContent);
     const labels = data.numbers.map((n) => (n === 0 ? t("chart.start") : t("match.dealN", { n })));
-    const traces = data.names.map((name, seat) => ({
-      x: labels, y: data.series[seat], name, type: "scatter", mode: "lines+markers",
-      line: { color: COLOURS[seat % COLOURS.length], width: 3, shape: "linear" }, marker: { size: 7 },
+    const traces = data.names.map((name, index) => ({
+      x: labels, y: data.series[index], name, type: "scatter", mode: "lines+markers",
+      line: { color: COLOURS[index % COLOURS.length], width: 3, shape: data.step ? "hv" : "linear" },
+      marker: { size: 7 },
     }));
     const shapes = [];
     const annotations = [];
     if (data.target) {
+      const label = data.ticks ? data.ticks.text[data.ticks.vals.indexOf(data.target)] : data.target;
       shapes.push({
         type: "line", xref: "paper", x0: 0, x1: 1, y0: data.target, y1: data.target,
         line: { color: "#b3261e", width: 1.5, dash: "dash" },
       });
       annotations.push({
         xref: "paper", x: 1, xanchor: "right", y: data.target, yanchor: "bottom", showarrow: false,
-        text: `${t("chart.target")} ${data.target}`, font: { color: "#b3261e" },
+        text: `${t("chart.target")} ${label}`, font: { color: "#b3261e" },
       });
     }
-    window.Plotly.react(host, traces, layout({
-      shapes, annotations, yaxis: { title: { text: t("chart.chips") }, zeroline: true, gridcolor: "#e6e2d8" },
-      xaxis: { type: "category", gridcolor: "#eeeae0" },
-    }), F.plotlyConfig);
+    if (data.time_called !== null && data.time_called !== undefined) {
+      // Time was called during or after this deal (a clock reading the referee recorded).
+      const at = t("match.dealN", { n: data.time_called });
+      shapes.push({ type: "line", x0: at, x1: at, yref: "paper", y0: 0, y1: 1, line: { color: "#6a6f76", dash: "dot" } });
+      annotations.push({ x: at, yref: "paper", y: 1, yanchor: "bottom", showarrow: false, text: t("match.timeUp") });
+    }
+    const yaxis = { title: { text: t(data.y_title) }, zeroline: !data.ticks, gridcolor: "#e6e2d8" };
+    if (data.ticks) Object.assign(yaxis, { tickvals: data.ticks.vals, ticktext: data.ticks.text });
+    window.Plotly.react(host, traces, layout({ shapes, annotations, yaxis,
+      xaxis: { type: "category", gridcolor: "#eeeae0" } }), F.plotlyConfig);
   }
 
   /* --- standings ------------------------------------------------------------------------------------- */
@@ -134,9 +142,9 @@
     return standings;
   }
 
-  if (document.getElementById("chips-chart")) {
-    chipsChart();
-    document.addEventListener("fupan:lang", chipsChart);
+  if (document.getElementById("match-chart")) {
+    matchChart();
+    document.addEventListener("fupan:lang", matchChart);
   }
   const standingsHost = document.getElementById("standings");
   if (standingsHost) {

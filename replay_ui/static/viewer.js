@@ -3,7 +3,8 @@
  * Game-agnostic. The table itself is drawn by the game's renderer, Fupan.games[game] (static/games/*.js),
  * falling back to Fupan.games.generic. A renderer is an object with render(ctx), where ctx carries the
  * frame (the engine's view for this viewpoint, the action, the step in words), the previous frame, the
- * seat names and two elements to fill: ctx.table and ctx.info.
+ * seat names and two elements to fill: ctx.table and ctx.info; optionally `marks`, the notation tags the
+ * timeline marks in its game, most telling first.
  *
  * Hidden cards: frames come from /ui-api/deals/<id>/frames?viewpoint=…, filtered on the server. Changing
  * the viewpoint drops the frames held so far and fetches the new viewpoint's, so the page never keeps a
@@ -23,8 +24,9 @@
     viewNote: $("view-note"),
   };
 
-  // Timeline marks, most telling first: one step may carry several (a bomb that also ends the deal).
-  const MARK_ORDER = ["foul", "bomb", "rocket", "spring", "end", "reveal", "landlord", "note"];
+  // Timeline marks, most telling first: one step may carry several (a bomb that also ends the deal). A game's
+  // renderer names the tags worth a mark in its game (`marks`); these are what every game has.
+  const MARK_ORDER = renderer.marks || ["foul", "end", "note"];
 
   const state = { view: null, step: 0, data: null, timer: null, active: null, loading: 0 };
 

@@ -165,6 +165,8 @@
   }
 
   F.games.doudizhu = {
+    // Timeline marks, most telling first (viewer.js).
+    marks: ["foul", "bomb", "rocket", "spring", "end", "reveal", "landlord", "note"],
     render(ctx) {
       const view = ctx.frame.view;
       const pos = positions(ctx.anchor);

@@ -1,0 +1,28 @@
+"""The match page of a game without its own: each deal's scores, and their running totals as the chart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def match_rows(match: dict[str, Any], deals: list[dict[str, Any]], names: list[str]) -> list[dict[str, Any]]:
+    return [{"number": deal["number"], "id": deal["id"], "finished": deal["finished"], "first": names[deal["first"]],
+             "scores": (deal["result"] or {}).get("scores")} for deal in deals]
+
+
+def match_chart(match: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """Each seat's running total of its deal scores, from 0."""
+    numbers, series = [0], [[0] for _ in names]
+    for entry in match["deals"]:
+        if entry["scores"] is None:
+            continue  # the live deal has no score yet
+        numbers.append(entry["number"])
+        for seat, score in enumerate(entry["scores"]):
+            series[seat].append(series[seat][-1] + score)
+    return {"numbers": numbers, "names": names, "series": series, "target": None, "title": "match.chart.scores",
+            "y_title": "chart.score"}
+
+
+def standing_text(match: dict[str, Any], names: list[str]) -> str:
+    totals = match_chart(match, names)["series"]
+    return " / ".join(str(values[-1]) for values in totals)
