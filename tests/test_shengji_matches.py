@@ -259,3 +259,18 @@ def test_the_clock_over_http_ends_a_match_at_the_cap(server: LiveServer):
                                                                                     "small_points", "tie")
     assert server.get(f"/api/matches/{match}").json()["clock"][-1] == {"minutes": 120, "note": "时间到",
                                                                       "time_up": True, "after_deal": 1}
+
+
+def test_a_seats_replay_shows_another_seats_bury_by_its_size_even_once_published(service: FupanApplication):
+    match = open_match(service, {"sj.preset": "s004"})
+    deal, _, last = play_next(service, match["id"], random.Random(2))
+    assert last["finished"] and not last["result"].get("redeal")
+    dealer = last["result"]["dealer"]
+
+    def bury_action(viewpoint: str) -> dict[str, Any]:
+        frames = service.replay_all(deal["id"], viewpoint)["frames"]
+        return next(f["action"] for f in frames if f["action"] and f["action"]["type"] == "bury")
+
+    assert len(bury_action(f"seat:{dealer}")["cards"]) == 8 == len(bury_action("referee")["cards"])
+    assert bury_action(f"seat:{(dealer + 1) % 4}") == {"seat": dealer, "type": "bury", "count": 8}
+    assert len(bury_action("public")["cards"]) == 8  # the public view of a published deal is the whole record
