@@ -437,7 +437,8 @@ class Match(Aggregate):
     def _refuse_if_over(self) -> None:
         if self.over:
             raise IllegalAction(
-                "match_over", "This table is over; no more deals.", "本桌比赛已结束，不能再开新局。",
+                "match_over", "This table is over: no more deals or clock readings.",
+                "本桌比赛已结束，不能再开新局或记录比赛时间。",
                 {"winner": self.winner, "standing": self.standing},
             )
 

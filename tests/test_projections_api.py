@@ -12,7 +12,7 @@ from test_projections import deal_where
 
 from api.cli import main as fupan
 from domain.application import FupanApplication
-from fixtures import load_demo
+from fixtures import DEMOS, HERE, load_demo
 
 ERROR_KEYS = {"code", "message", "message_zh", "details"}
 
@@ -120,9 +120,11 @@ def test_rebuild_and_verify_over_http_are_the_organisers(server, demo):
     assert server.get("/api/admin/verify").status_code == 401
     assert server.post("/api/admin/rebuild", anonymous=True).status_code == 401
     verified = server.get("/api/admin/verify", token=server.organiser).json()
-    assert verified["ok"] and verified["deals"] == 56
+    demos = [json.loads((HERE / name).read_text(encoding="utf-8")) for name in DEMOS]
+    deals = sum(len(table["deals"]) for demo in demos for stage in demo["rounds"] for table in stage["tables"])
+    assert verified["ok"] and verified["deals"] == deals
     rebuilt = server.post("/api/admin/rebuild")
-    assert rebuilt.status_code == 200 and rebuilt.json()["tournaments"] == 1
+    assert rebuilt.status_code == 200 and rebuilt.json()["tournaments"] == len(demos)
 
 
 def test_the_fupan_command_standings_explain_verify_rebuild(tmp_path: Path, capsys):
