@@ -121,6 +121,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "standings.asOf": ("截至第 {when} 条事件", "As of event {when}"),
     "standings.format": ("赛制：{format}", "Format: {format}"),
     "standings.progression": ("各轮积分走势", "Standings progression by round"),
+    "standings.direction": ("{direction}方向排名", "{direction} pairs"),
+    "col.pair": ("搭档", "Pair"),
     # deal viewer
     "viewer.title": ("第 {n} 局复盘", "Replay of deal {n}"),
     "viewer.standalone": ("单独牌局", "Stand-alone deal"),

@@ -189,3 +189,18 @@ def test_the_match_page_charts_both_teams_levels_per_deal(shengji: ShengjiSite, 
     assert "违规判负" in page.inner_text("table.sj-deals")
     shot(page, "match-shengji-levels-chart", full_page=True)
     assert offline.errors == []
+
+
+def test_the_standings_page_ranks_each_directions_pairs(shengji: ShengjiSite, offline: Offline) -> None:
+    page = offline.page()
+    page.goto(f"{shengji.site.url}/tournaments/{shengji.tournament['id']}/standings")
+    page.wait_for_selector("#standings-table tbody tr")
+    assert page.locator("#standings-table tbody tr").count() == 4
+    for code, seats in (("ew", (0, 2)), ("ns", (1, 3))):
+        pairs = page.locator(f"#standings-directions table[data-direction='{code}'] tbody tr")
+        assert pairs.count() == 1
+        names = shengji.match["seat_names"]
+        assert "·".join(names[seat] for seat in seats) in pairs.first.inner_text()
+    assert "东西方向排名" in page.inner_text("#standings-directions")
+    shot(page, "standings-shengji-directions", full_page=True)
+    assert offline.errors == []

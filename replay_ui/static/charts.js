@@ -89,6 +89,24 @@
     document.getElementById("standings-meta").textContent = meta.join(" · ");
   }
 
+  /* Formats with directions (S004): each direction's pairs ranked among themselves. */
+  function directionsTables(standings) {
+    const host = document.getElementById("standings-directions");
+    const directions = standings.directions || [];
+    host.hidden = !directions.length;
+    const tiebreaks = standings.tiebreaks || [];
+    host.innerHTML = directions.map((direction) => {
+      const head = `<thead><tr><th class="num">${esc(t("col.rank"))}</th><th>${esc(t("col.pair"))}</th>` +
+        `<th>${esc(t("col.table"))}</th><th class="num">${esc(totalLabel(standings))}</th>` +
+        tiebreaks.map((tb) => `<th class="num">${esc(localized(tb))}</th>`).join("") + "</tr></thead>";
+      const body = direction.rows.map((pair) => `<tr><td class="num rank">${esc(pair.rank)}</td>` +
+        `<td>${esc(pair.names.join("·"))}</td><td>${esc(pair.table)}</td><td class="num"><b>${esc(pair.total)}</b></td>` +
+        pair.tiebreak_values.map((value) => `<td class="num">${esc(value)}</td>`).join("") + "</tr>").join("");
+      return `<h3>${esc(t("standings.direction", { direction: localized(direction) }))}</h3>` +
+        `<div class="scroll-x"><table class="data" data-direction="${esc(direction.code)}">${head}<tbody>${body}</tbody></table></div>`;
+    }).join("");
+  }
+
   function progressionChart(standings) {
     const rounds = standings.progression || [];
     if (!rounds.length) return false;
@@ -135,6 +153,7 @@
     status.hidden = true;
     document.getElementById("standings-table-panel").hidden = false;
     standingsTable(standings);
+    directionsTables(standings);
     // Shown before drawing: plotly sizes the chart to its container, which has no width while hidden.
     const chartPanel = document.getElementById("standings-chart-panel");
     chartPanel.hidden = false;
@@ -152,6 +171,7 @@
       if (!standings) return;
       document.addEventListener("fupan:lang", () => {
         standingsTable(standings);
+        directionsTables(standings);
         progressionChart(standings);
       });
     });
