@@ -84,11 +84,6 @@ def table_winner(chips: list[int], start: list[int], target_rule: str) -> int | 
     return top[0] if len(top) == 1 else None
 
 
-def places(chips: list[int]) -> list[int]:
-    """Final places by chips remaining (1 = most), equal chips sharing a place until extra deals split them."""
-    return [1 + sum(1 for other in chips if other > mine) for mine in chips]
-
-
 class ChipTable:
     """A 斗地主 chip table (seed 001, digest §2.5–2.6): 10 chips each, chips move by each deal's scores, the
     table ends per `ddz.tableTarget`. Balances may go to 0 or below and nobody is eliminated [REC]. Seed 001
