@@ -79,6 +79,20 @@ def test_s001_equal_levels_at_the_cap_play_the_extra_deal_which_alone_decides():
     assert decided["end"] == {"winner": 1, "by": "extra_deal"} and decided["levels"] == [4, 4]
 
 
+def test_a_deal_that_wins_the_match_says_whether_by_the_goal_or_by_a_revoke():
+    deal = {"levels": [4, 4], "next_dealer": 1, "big_points": [0, 2], "small_points": [0, 35]}
+    s001 = ENGINE.resolve_options({"sj.preset": "s001", "sj.revokeEndsMatch": True})
+    standing = {**RULES.start(s001, 4), "levels": [4, 4], "next": {"levels": [4, 4], "dealer": 0, "deal_number": 3}}
+    goal = {**deal, "new_levels": [4, 5], "level_change": {"team": 1, "steps": 1}, "match_winner": 1}
+    after = RULES.after_deal(standing, s001, goal)
+    assert after["end"] == {"winner": 1, "by": "goal"} and after["next"] == {"levels": [4, 5], "dealer": 1,
+                                                                             "deal_number": 4}
+    # S004: a dealer-team revoke hands the deal to the attackers at +0; with sj.revokeEndsMatch it ends the match.
+    s004 = ENGINE.resolve_options({"sj.preset": "s004", "sj.revokeEndsMatch": True})
+    revoke = {**deal, "new_levels": [4, 4], "level_change": {"team": 1, "steps": 0}, "match_winner": 1}
+    assert RULES.after_deal(standing, s004, revoke)["end"] == {"winner": 1, "by": "revoke"}
+
+
 # --- recorded through the service, on both stores -----------------------------------------------------------
 
 
