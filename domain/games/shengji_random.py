@@ -128,7 +128,8 @@ def _wrong_follow(state: ShengjiState, seat: int, rng: random.Random) -> list[st
     return cards if ENGINE.follow_obligation(state, seat, cards) in ("must_play_pair", "must_play_tractor") else None
 
 
-def _revoke(state: ShengjiState, seat: int, rng: random.Random) -> list[str] | None:
+def revoke_cards(state: ShengjiState, seat: int, rng: random.Random) -> list[str] | None:
+    """Cards of other suits the seat plays although it holds the led suit (a revoke), if it can."""
     shape, order = state.shape, state.order
     assert shape is not None and order is not None
     hand = state.hands[seat]
@@ -177,7 +178,7 @@ def play_out(state: ShengjiState, rng: random.Random, actions: list[dict[str, An
         else:
             action = {"seat": seat, "type": "play", "cards": random_follow(state, seat, rng)}
             if adjudicate and rng.random() < irregularity_rate:
-                if rng.random() < 0.1 and (cards := _revoke(state, seat, rng)):
+                if rng.random() < 0.1 and (cards := revoke_cards(state, seat, rng)):
                     action = {"seat": seat, "type": "irregularity", "kind": "revoke", "cards": cards,
                               "note": "有红桃却垫牌 / revoke"}
                 elif cards := _wrong_follow(state, seat, rng):
