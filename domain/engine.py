@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from domain.errors import IllegalAction
+from domain.errors import IllegalAction, illegal
 
 Action = dict[str, Any]
 
@@ -58,6 +58,18 @@ class Viewpoint:
 
     def sees_hand(self, seat: int, exposed: bool) -> bool:
         return self.kind == "referee" or exposed or (self.kind == "seat" and self.seat == seat)
+
+
+def foul_fields(action: Action, penalty_unit: tuple[str, str]) -> Action:
+    """The checked fields of a `foul` (common to all games, RECORD-FORMAT.md): `code`, `note`, and a `penalty`
+    in the game's unit (`penalty_unit` = (en, zh), e.g. chips / 筹码) when there is one."""
+    code, note, penalty = action.get("code"), action.get("note", ""), action.get("penalty", 0)
+    if not isinstance(code, str) or not code or not isinstance(note, str):
+        raise illegal("bad_action", "A foul needs a `code` and a text `note`.", "犯规需要 `code` 和文字 `note`。")
+    if type(penalty) is not int or penalty < 0:
+        raise illegal("bad_action", f"`penalty` is a whole number of {penalty_unit[0]} ≥ 0.",
+                      f"`penalty` 是非负整数{penalty_unit[1]}。")
+    return {"code": code, "note": note, **({"penalty": penalty} if penalty else {})}
 
 
 class RulesEngine(Protocol):

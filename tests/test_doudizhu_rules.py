@@ -430,3 +430,15 @@ def test_timeouts_pass_or_play_lowest():
     assert state.current_round[0]["cards"] == ["H3"]  # the leader's lowest single
     run(state, (2, "timeout"))
     assert state.current_round[1]["type"] == "pass"
+
+
+@pytest.mark.parametrize(
+    "foul",
+    [{"note": "no code"}, {"code": "", "note": "empty code"}, {"code": "talking", "note": 3},
+     {"code": "talking", "note": "x", "penalty": -1}, {"code": "talking", "note": "x", "penalty": True}],
+)
+def test_malformed_fouls_are_refused(foul):
+    record = example_record()
+    record["actions"].insert(3, {"seat": 0, "type": "foul", **foul})
+    report = check_record(record)
+    assert report["action"] == 3 and report["code"] == "bad_action"

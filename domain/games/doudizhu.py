@@ -13,7 +13,7 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from domain.cards import check_complete, normalize_all, remove_from
-from domain.engine import Action, DealSetup, Viewpoint
+from domain.engine import Action, DealSetup, Viewpoint, foul_fields
 from domain.errors import illegal
 from domain.games.doudizhu_patterns import (
     PATTERN_NAMES,
@@ -178,15 +178,7 @@ class DoudizhuEngine:
             elif "received" in action:
                 raise illegal("bad_action", "`received` belongs to stage `deal` only.", "只有发牌明牌带 `received`。")
         elif kind == "foul":
-            code, note, penalty = action.get("code"), action.get("note", ""), action.get("penalty", 0)
-            if not isinstance(code, str) or not code or not isinstance(note, str):
-                raise illegal("bad_action", "A foul needs a `code` and a text `note`.",
-                               "犯规需要 `code` 和文字 `note`。")
-            if not isinstance(penalty, int) or isinstance(penalty, bool) or penalty < 0:
-                raise illegal("bad_action", "`penalty` is a whole number of chips ≥ 0.", "`penalty` 是非负整数筹码。")
-            out.update(code=code, note=note)
-            if penalty:
-                out["penalty"] = penalty
+            out.update(foul_fields(action, ("chips", "筹码")))
         return out
 
     def apply(self, state: DoudizhuState, action: Action) -> None:

@@ -25,7 +25,7 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from domain.cards import JOKERS, check_complete, normalize_all, remove_from
-from domain.engine import Action, DealSetup, Viewpoint
+from domain.engine import Action, DealSetup, Viewpoint, foul_fields
 from domain.errors import IllegalAction, illegal
 from domain.games.shengji_cards import (
     LEVEL_RANK,
@@ -319,15 +319,7 @@ class ShengjiEngine:
             if note:
                 out["note"] = note
         elif kind == "foul":
-            code, note, penalty = action.get("code"), action.get("note", ""), action.get("penalty", 0)
-            if not isinstance(code, str) or not code or not isinstance(note, str):
-                raise illegal("bad_action", "A foul needs a `code` and a text `note`.",
-                               "犯规需要 `code` 和文字 `note`。")
-            if type(penalty) is not int or penalty < 0:
-                raise illegal("bad_action", "`penalty` is a whole number of points ≥ 0.", "`penalty` 是非负整数分。")
-            out.update(code=code, note=note)
-            if penalty:
-                out["penalty"] = penalty
+            out.update(foul_fields(action, ("points", "分")))
         return out
 
     def apply(self, state: ShengjiState, action: Action) -> None:
