@@ -14,8 +14,16 @@ Speed: commands change the cached aggregates in place instead of deep-copying th
 copy cost more than the SQLite write). That is safe because (1) one lock per application serialises the
 commands and the reads of cached aggregates in this process, (2) refusals (IllegalAction, NotFound, Conflict
 before saving) happen before any aggregate changes, and (3) when anything fails after a change — a stale
-write, a bug — the touched aggregates are evicted, so the next request reloads them from the store. Other
-processes' writes reach the cache through the library's fast-forward on every `get`.
+write, a bug — the touched aggregates are evicted, so the next request reloads them from the store.
+
+Other processes' writes (the CLI revoking a token, a second server worker) reach the cache through the
+notification log, which numbers every stored event of every aggregate in commit order: each command first
+asks the store for the highest number (`_synchronise`, one indexed query). If it is the last one this process
+has seen, nobody else wrote, and the cached aggregates are current; otherwise the cached aggregates named by
+the notifications in between are evicted and reloaded on use. That replaces the library's fast-forward
+(one query per aggregate per `get`), so a request that authenticates and records an action asks the store
+once instead of twice before writing. Whatever slips past this (a write committed between the check and our
+save) is still caught by the store's version constraint: the save fails, Conflict, nothing written.
 
 Hidden information (DESIGN §6): every read that can carry hands takes a `reader` (a `Principal`), and it
 defaults to the anonymous public, so a caller that forgets to say who is asking gets the public answer. While
@@ -150,6 +158,7 @@ class FupanApplication(Application):
         # not re-read the whole deal; fast-forwarding keeps several server processes consistent.
         "AGGREGATE_CACHE_MAXSIZE": "4096",
         "DEEPCOPY_FROM_AGGREGATE_CACHE": "n",  # see "Speed" above
+        "AGGREGATE_CACHE_FASTFORWARD": "n",  # `_synchronise` keeps the cache current instead
     }
 
     def __init__(self, env: dict[str, str] | None = None):
@@ -157,6 +166,8 @@ class FupanApplication(Application):
         self._lock = threading.RLock()
         self._depth = 0  # nesting of _command (public methods call each other)
         self._touched: list[Aggregate] = []
+        self._seen = self.recorder.max_notification_id() or 0  # the cache is empty: nothing to evict yet
+        self._own: set[int] = set()  # notification ids of our own saves after `_seen` (their aggregates are current)
 
     @classmethod
     def for_sqlite(cls, path: str) -> FupanApplication:
@@ -168,6 +179,8 @@ class FupanApplication(Application):
     def _command(self) -> Iterator[None]:
         """Run a command under the lock; if it fails after changing aggregates, forget those aggregates."""
         with self._lock:
+            if not self._depth:
+                self._synchronise()
             self._depth += 1
             try:
                 yield
@@ -181,12 +194,32 @@ class FupanApplication(Application):
                 if not self._depth:
                     self._touched = []
 
+    def _synchronise(self) -> None:
+        """Evict the cached aggregates that others changed since this process last looked (see "Speed")."""
+        latest = self.recorder.max_notification_id() or 0
+        if latest == self._seen:
+            return
+        changed: set[UUID] = set()
+        start = self._seen + 1
+        while start <= latest:
+            page = self.recorder.select_notifications(start, 1000, stop=latest)
+            changed.update(n.originator_id for n in page if n.id not in self._own)
+            if not page:
+                break
+            start = page[-1].id + 1
+        self._evict(changed)
+        self._seen = latest
+        self._own = {n for n in self._own if n > latest}
+
     def _forget(self, aggregates: Iterable[Aggregate]) -> None:
+        self._evict(aggregate.id for aggregate in aggregates)
+
+    def _evict(self, aggregate_ids: Iterable[UUID]) -> None:
         cache = self.repository.cache
-        for aggregate in aggregates:
-            if cache is not None:
+        if cache is not None:
+            for aggregate_id in aggregate_ids:
                 with contextlib.suppress(KeyError):
-                    cache.get(aggregate.id, evict=True)
+                    cache.get(aggregate_id, evict=True)
 
     def _get(self, kind: type[A], aggregate_id: UUID | str, label: str) -> A:
         """The cached aggregate itself (callers hold the lock)."""
@@ -211,13 +244,17 @@ class FupanApplication(Application):
 
     def _commit(self, *aggregates: Aggregate) -> None:
         try:
-            self.save(*aggregates)
+            recordings = self.save(*aggregates)
         except IntegrityError:
             self._forget(aggregates)
             raise Conflict(
                 "Someone else changed this at the same time; nothing was written. Reload and retry.",
                 "同时有其他人修改了这一记录，本次未写入任何内容。请刷新后重试。",
             ) from None
+        self._own.update(r.notification.id for r in recordings)
+        while self._seen + 1 in self._own:  # our own writes, in order: the cache already holds their result
+            self._seen += 1
+            self._own.discard(self._seen)
 
     def _ids_by_topic(self, topic: str) -> Iterator[UUID]:
         start = 1

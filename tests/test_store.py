@@ -16,13 +16,13 @@ from conftest import EXAMPLE_SCORES
 
 from api.cli import main as fupan
 from domain.aggregates import verify_chain
-from domain.application import Conflict, FupanApplication, NotFound
+from domain.application import Conflict, FupanApplication, NotFound, Unauthenticated
 from domain.dealing import deal_from_seed
 from domain.engine import Viewpoint
 from domain.errors import IllegalAction
 from domain.games import get_engine
 from domain.record import check_record, fold, parse_record
-from domain.tokens import LOCAL
+from domain.tokens import LOCAL, parse_token
 
 PLAYERS = ["张三", "李四", "王五"]
 
@@ -123,6 +123,35 @@ def test_a_concurrent_write_from_another_process_is_a_conflict(store, example_re
         assert store.stored_events() == before
         # The second process catches up from the store and carries on.
         assert second.record_action(deal["id"], example_record["actions"][1])["version"] == 3
+    finally:
+        first.close()
+        second.close()
+
+
+def test_processes_taking_turns_see_each_others_writes_at_once(store, example_record):
+    """Cached aggregates stay current across processes: each command first checks the notification log, so
+    alternating writers never conflict, and a revocation or a new token elsewhere counts at the next request."""
+    first, second = store.open(), store.open()
+    try:
+        match = open_table(first)
+        deal, _ = first.start_deal(match=match["id"], hands=example_record["hands"], kitty=example_record["kitty"],
+                                   first=2)
+        assert second.get_deal(deal["id"])["version"] == 1  # now cached by both
+        for n, action in enumerate(example_record["actions"]):
+            writer, reader = (first, second) if n % 2 == 0 else (second, first)
+            version = writer.record_action(deal["id"], action)["version"]
+            assert reader.get_deal(deal["id"])["version"] == version
+        assert version == len(example_record["actions"]) + 2  # the created event, the actions, the end
+        for app in (first, second):
+            assert app.get_match(match["id"])["chips"] == [10 + s for s in EXAMPLE_SCORES]
+            assert app.verify_deal(deal["id"])["ok"]
+
+        _, bearer = first.create_token("organiser")
+        assert second.authenticate(bearer).role == "organiser"  # created after `second` started
+        token = str(parse_token(bearer)[0])  # type: ignore[index]
+        second.revoke_token(token)
+        with pytest.raises(Unauthenticated):
+            first.authenticate(bearer)
     finally:
         first.close()
         second.close()
