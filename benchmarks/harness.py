@@ -45,16 +45,23 @@ def organiser_token(db: Path) -> str:
     return done.stdout.strip()
 
 
-def start_server(kind: str, db: Path) -> tuple[subprocess.Popen, int]:
+def start_server(kind: str, db: Path, app: str = "fupan") -> tuple[subprocess.Popen, int]:
+    """Serve fupan (`app="fupan"`) or benchmark (b)'s floor app (`app="floor"`, floor_app.py) on `db` with
+    the server software `kind`: waitress for "fupan-serve" (what `fupan serve` runs), or gunicorn."""
     port = free_port()
-    env = {**os.environ, "PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db)}
-    if kind == "fupan-serve":
+    here = str(Path(__file__).parent)
+    env = {**os.environ, "PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db),
+           "PYTHONPATH": os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")]))}
+    if kind == "fupan-serve" and app == "fupan":
         argv = [sys.executable, "-m", "api.cli", "serve", "--db", str(db), "--port", str(port)]
+    elif kind == "fupan-serve":
+        argv = [sys.executable, str(Path(here) / "floor_app.py"), "--db", str(db), "--port", str(port)]
     else:
+        target = "api.app:create_app()" if app == "fupan" else f"floor_app:create_floor_app({str(db)!r})"
         argv = [sys.executable, "-m", "gunicorn", "-k", "gthread", "--threads", "4", "-w", "1", "-b",
-                f"127.0.0.1:{port}", "--log-level", "warning", "api.app:create_app()"]
+                f"127.0.0.1:{port}", "--log-level", "warning", target]
     # The server's log goes to a file: an unread pipe would fill up and block the server.
-    log = db.with_suffix(f".{kind}.log")
+    log = db.with_suffix(f".{kind}.{app}.log")
     with log.open("w") as sink:
         process = subprocess.Popen(argv, env=env, stdout=sink, stderr=sink)
     wait_for(port, process, log)
