@@ -154,8 +154,7 @@ class FupanApplication(Application):
     env = {  # the library reads this class attribute, overridden by os.environ and the env argument
         "PERSISTENCE_MODULE": "eventsourcing.sqlite",
         "SQLITE_DBNAME": "fupan.sqlite",
-        # Hot aggregates stay in memory and are fast-forwarded from the store, so recording an action does
-        # not re-read the whole deal; fast-forwarding keeps several server processes consistent.
+        # Hot aggregates stay in memory, so recording an action does not re-read the whole deal.
         "AGGREGATE_CACHE_MAXSIZE": "4096",
         "DEEPCOPY_FROM_AGGREGATE_CACHE": "n",  # see "Speed" above
         "AGGREGATE_CACHE_FASTFORWARD": "n",  # `_synchronise` keeps the cache current instead
@@ -858,8 +857,8 @@ class FupanApplication(Application):
     def authenticate(self, bearer: str) -> Principal:
         """The principal of a bearer token; Unauthenticated if it is malformed, unknown, wrong or revoked.
 
-        Loading the token through the repository fast-forwards it from the store, so a revocation by another
-        process (the CLI, another worker) is seen by the next request.
+        A revocation by another process (the CLI, another worker) is seen by the next request: the command
+        starts with `_synchronise`, which evicts the cached token when the notification log shows it changed.
         """
         parsed = parse_token(bearer)
         token = self._exists(parsed[0]) if parsed else None
