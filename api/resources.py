@@ -82,6 +82,7 @@ def reply(schema: Schema, data: Any, status: int = 200, *, many: bool = False) -
 # Schemas are instantiated once (instantiation costs more than a load); they are safe to share between requests.
 TOURNAMENT_IN, PLAYER_IN, MATCH_IN = s.TournamentCreateSchema(), s.PlayerCreateSchema(), s.MatchCreateSchema()
 CLOCK_IN = s.ClockCreateSchema()
+CLOSE_IN = s.CloseMatchSchema()
 DEAL_IN, STANDALONE_DEAL_IN = s.DealCreateSchema(), s.StandaloneDealCreateSchema()
 ACTION_IN, ANNOTATION_IN = s.RecordActionSchema(), s.AnnotationCreateSchema()
 REPLAY_QUERY, REPLAY_ALL_QUERY = s.ReplayQuerySchema(), s.ReplayAllQuerySchema()
@@ -186,6 +187,17 @@ def get_match(match_id: str) -> tuple[Response, int]:
 def record_clock(match_id: str) -> tuple[Response, int]:
     body = load(CLOCK_IN, json_body())
     match = service().record_clock(match_id, body["minutes"], body["note"], recorded_by=current_principal().recorded_by)
+    return reply(MATCH, match, 201)
+
+
+@matches.post("/<match_id>/close")
+@requires(ORGANISER_ONLY)
+@doc("End the table now, with the reason (the organiser's decision; e.g. a play-off table once its extra deals "
+     "have separated the tied players). Refused while a deal is in play or when the table is already over",
+     body=CLOSE_IN, response=MATCH, status=201, errors=(400, 404, 409, 422))
+def close_match(match_id: str) -> tuple[Response, int]:
+    body = load(CLOSE_IN, json_body())
+    match = service().close_match(match_id, body["reason"], recorded_by=current_principal().recorded_by)
     return reply(MATCH, match, 201)
 
 

@@ -132,6 +132,8 @@ class MatchSchema(Schema):
     winner = fields.Integer(allow_none=True, metadata={"description": _SIDE})
     winners = fields.List(fields.Integer(), required=True, metadata={"description": "the winning seats"})
     ended_by = fields.String(allow_none=True, metadata={"description": "why the match ended (standing.end.by)"})
+    closed_because = fields.String(allow_none=True, metadata={"description": "the organiser's reason, when "
+                                                                              "ended_by is `closed`"})
     time_limit = fields.Integer(allow_none=True, metadata={"description": "minutes; null: no time cap"})
     time_up = fields.Boolean(required=True)
     clock = fields.List(fields.Nested(ClockReadingSchema), required=True)
@@ -145,6 +147,11 @@ class ClockCreateSchema(Schema):
                              metadata={"description": "minutes played on the match clock; at or past the game's "
                                                       "time limit this calls time"})
     note = fields.String(load_default="", validate=validate.Length(max=500))
+
+
+class CloseMatchSchema(Schema):
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=500),
+                           metadata={"description": "why the table ends now, e.g. 加赛已分出名次"})
 
 
 # --- deals --------------------------------------------------------------------------------------------

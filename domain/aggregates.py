@@ -339,6 +339,20 @@ class Match(Aggregate):
                                     "after_deal": len(aggregate.deals)})
             aggregate.standing = self.standing
 
+    class Closed(Event):
+        """The organiser ended the table before its own end rule did, for the reason given — e.g. a play-off
+        table of extra deals once they have separated the tied players (S001 §2.6 [REC]), which no chip
+        target ends. The standing's end is `{"winner": None, "by": "closed", "reason": …}`: the table's
+        ranking (chips, then the declared tiebreaks) places its players."""
+
+        TOPIC = "fupan:Match.Closed"
+        reason: str
+        standing: dict[str, Any]
+        recorded_by: dict[str, Any]
+
+        def apply(self, aggregate: Match) -> None:
+            aggregate.standing = self.standing
+
     class Ended(Event):
         """The match is over: the side that won (None: a draw), its seats, and why. The aggregate's own state
         follows from the standing recorded with the event before it; this one is for readers of the log."""
@@ -481,6 +495,23 @@ class Match(Aggregate):
             standing = self.rules.time_up(standing, self.options)
         self.trigger_event(self.ClockRecorded, minutes=minutes, note=note, time_up=time_up, standing=standing,
                            recorded_by=recorded_by)
+        self._ended(recorded_by)
+
+    def close(self, reason: str, recorded_by: dict[str, Any]) -> None:
+        """End the table now (the organiser's decision, with its reason); never while a deal is in play."""
+        self._refuse_if_over()
+        live = self.live_deal
+        if live is not None:
+            raise IllegalAction(
+                "deal_in_progress", f"Deal {live['number']} is still being played: finish it first.",
+                f"第 {live['number']} 局尚未结束，请先打完这一局。", {"deal_id": str(live["deal_id"])},
+            )
+        reason = reason.strip()
+        if not reason or len(reason) > 500:
+            raise IllegalAction("bad_reason", "Say why the table ends (1–500 characters).",
+                                "请写明结束本桌的理由（1–500 个字符）。", {"length": len(reason)})
+        standing = {**self.standing, "end": {"winner": None, "by": "closed", "reason": reason}}
+        self.trigger_event(self.Closed, reason=reason, standing=standing, recorded_by=recorded_by)
         self._ended(recorded_by)
 
     def _ended(self, recorded_by: dict[str, Any]) -> None:

@@ -408,6 +408,7 @@ class FupanApplication(Application):
             "standing": copy.deepcopy(m.standing), "next_context": None if m.over else m.next_context(),
             "status": "over" if m.over else "live", "winner": m.winner, "winners": m.winners,
             "ended_by": m.standing["end"]["by"] if m.over else None,
+            "closed_because": m.standing["end"].get("reason") if m.over else None,
             "time_limit": m.time_limit, "time_up": m.time_up, "clock": [dict(reading) for reading in m.clock],
             "current_deal": str(live["deal_id"]) if live else None,
             "deals": [
@@ -417,6 +418,15 @@ class FupanApplication(Application):
             ],
             "version": m.version,
         }
+
+    @_serialised
+    def close_match(self, match: UUID | str, reason: str, recorded_by: dict[str, Any] = LOCAL_RECORDER
+                    ) -> dict[str, Any]:
+        """End a table by the organiser's decision, with the reason (Match.close)."""
+        m = self._get(Match, match, "match")
+        m.close(reason, recorded_by)
+        self._commit(m)
+        return self._match_dict(m, self._get(Tournament, m.tournament_id, "tournament"))
 
     @_serialised
     def record_clock(self, match: UUID | str, minutes: int, note: str = "",

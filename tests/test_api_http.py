@@ -171,6 +171,26 @@ def test_an_action_after_the_deal_ended_is_refused(server, example_record):
     assert event_count(server, deal) == count
 
 
+def test_the_organiser_closes_a_table_over_http_and_the_viewer_says_why(server, example_record):
+    _, match = open_table(server)
+    deal = start_example(server, example_record, match)
+    stored = server.get(f"/api/matches/{match}").json()["version"]
+    for body, status, code in (({"reason": "加赛已分出名次"}, 422, "deal_in_progress"),
+                               ({}, 400, "invalid_body"), ({"reason": ""}, 400, "invalid_body")):
+        assert_error(server.post(f"/api/matches/{match}/close", body), status, code)
+    assert server.get(f"/api/matches/{match}").json()["version"] == stored
+    for action in example_record["actions"]:
+        assert server.post(f"/api/deals/{deal}/actions", {"action": action}).status_code == 201
+    closed = server.post(f"/api/matches/{match}/close", {"reason": "加赛已分出名次"})
+    assert closed.status_code == 201, closed.text
+    assert (closed.json()["status"], closed.json()["ended_by"], closed.json()["closed_because"]) == (
+        "over", "closed", "加赛已分出名次")
+    assert_error(server.post(f"/api/matches/{match}/deals", {"seed": "more"}), 422, "match_over")
+    page = server.get(f"/matches/{match}")
+    assert page.status_code == 200 and "组织者结束本桌" in page.text and "加赛已分出名次" in page.text
+    assert 'class="badge winner"' not in page.text  # closed names no winner, and is not a draw either
+
+
 def test_unknown_deals_routes_and_methods(server):
     missing = "00000000-0000-0000-0000-000000000000"
     assert_error(server.post(f"/api/deals/{missing}/actions", {"action": {"seat": 0, "type": "pass"}}), 404,

@@ -317,6 +317,8 @@ def test_the_demo_tournament_ranks_its_final_and_explains_down_to_single_events(
         ("champion", "final"), ("placed", "final"), ("placed", "final")]
     second, third = rows[1], rows[2]
     assert second["total"] == third["total"] and third["decided_by"] == "playoff"  # equal chips → extra deals
+    (playoff,) = [table for table in standings["tables"] if table["kind"] == "playoff"]
+    assert playoff["over"] and playoff["ended"]["by"] == "closed"  # the organiser closed it once the tie broke
     assert [p["label"] for p in standings["progression"]] == [r["label"] for r in standings["rounds"]]
     assert projections.verify()["ok"]
 

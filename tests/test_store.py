@@ -226,6 +226,39 @@ def test_the_table_ends_by_hold20_breaking_ties_with_extra_deals(service, exampl
     assert len(service.get_match(match["id"])["deals"]) == 6
 
 
+def test_the_organiser_closes_a_table_with_a_reason_never_over_a_live_deal(service, store, example_record):
+    match = open_table(service)
+    deal, _ = service.start_deal(match=match["id"], hands=example_record["hands"], kitty=example_record["kitty"],
+                                 first=2)
+    before = store.stored_events()
+    with pytest.raises(IllegalAction) as refused:
+        service.close_match(match["id"], "加赛已分出名次")
+    assert refused.value.code == "deal_in_progress"
+    for action in example_record["actions"]:
+        service.record_action(deal["id"], action)
+    for reason in ("", "   ", "长" * 501):
+        with pytest.raises(IllegalAction) as refused:
+            service.close_match(match["id"], reason)
+        assert refused.value.code == "bad_reason"
+    assert [e for e in store.stored_events() if e[2].startswith("fupan:Match.")][-1][2] == "fupan:Match.DealScored"
+    assert len(store.stored_events()) == len(before) + len(example_record["actions"]) + 2  # + Finished, DealScored
+
+    closed = service.close_match(match["id"], " 加赛已分出名次 ")
+    assert (closed["status"], closed["ended_by"], closed["closed_because"]) == ("over", "closed", "加赛已分出名次")
+    assert closed["winner"] is None and closed["winners"] == [] and closed["chips"] == [12, 12, 4]
+    assert [e[2] for e in store.stored_events()[-2:]] == ["fupan:Match.Closed", "fupan:Match.Ended"]
+    for attempt in (lambda: service.close_match(match["id"], "again"),
+                    lambda: service.start_deal(match=match["id"], seed="one more")):
+        with pytest.raises(IllegalAction) as over:
+            attempt()
+        assert over.value.code == "match_over"
+    fresh = store.open()
+    try:
+        assert fresh.get_match(match["id"]) == service.get_match(match["id"])  # as stored
+    finally:
+        fresh.close()
+
+
 def test_net20_needs_twenty_above_the_start(service, example_record):
     match = open_table(service, options={"ddz.tableTarget": "net20"})
     assert service.get_match(match["id"])["options"]["ddz.tableTarget"] == "net20"
