@@ -169,6 +169,7 @@ def deal_viewer(deal_id: str) -> str:
         "number": deal["number"], "finished": deal["finished"], "chips_before": context["chips_before"],
         "chips_after": context["chips_after"],
         "frames_url": url_for("replay_ui_api.frames", deal_id=deal["id"]),
+        "deal_url": url_for("deals.get_deal", deal_id=deal["id"]), "version": deal["version"],
     }
     return render_template("deal.html", **context, boot=boot,
                            game_script=game_script if (STATIC / game_script).is_file() else None)

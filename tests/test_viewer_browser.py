@@ -10,13 +10,14 @@ import json
 import os
 import platform
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
 import pytest
 import requests
+from conftest import EXAMPLE_RECORD
 from playwright.sync_api import Browser, BrowserContext, Page, Request, Response, Route, sync_playwright
 from viewer_support import ARTIFACTS, DemoSite, quoted_cards, start_demo_site, start_live_deal, unseen_cards
 
@@ -278,6 +279,53 @@ def test_a_live_deal_offers_the_public_view_only_to_an_anonymous_browser(site: D
     assert not dom_cards(page) & in_hands and not quoted_cards(page.content()) & in_hands
     assert page.locator("#table .card.back").count() > 0
     shot(page, "viewer-live-public")
+
+
+def total_of(page: Page) -> int:
+    return int(page.get_attribute("body", "data-total") or "-1")
+
+
+def wait_until(check: Callable[[], bool], page: Page, what: str, timeout_ms: int = 15_000) -> None:
+    for _ in range(timeout_ms // 100):
+        if check():
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def test_a_live_deal_follows_the_play_until_it_ends(site: DemoSite, offline: Offline) -> None:
+    deal, in_hands = start_live_deal(site, "browser-follow", actions=5)
+    service = site.live.service
+    assert service is not None
+    following, looking_back = offline.page(), offline.page()
+    following.goto(f"{site.url}/deals/{deal}?step=5&view=public")
+    looking_back.goto(f"{site.url}/deals/{deal}?step=2&view=public")
+    for page in (following, looking_back):
+        page.wait_for_selector('body[data-ready="1"]')
+        assert page.is_visible("#following") and "进行中" in page.inner_text("#deal-status")
+
+    service.record_action(deal, EXAMPLE_RECORD["actions"][5])  # recorded at the table, elsewhere
+    wait_until(lambda: step_of(following) == 6, following, "the reader at the last step to move on")
+    wait_until(lambda: total_of(looking_back) == 6, looking_back, "the other reader's timeline to grow")
+    assert step_of(looking_back) == 2  # looking back: left where they were
+    assert "6." in following.inner_text("#step-no") and following.locator("#timeline li").count() == 7
+    shot(following, "viewer-live-following")
+
+    for action in EXAMPLE_RECORD["actions"][6:]:
+        service.record_action(deal, action)
+    total = len(EXAMPLE_RECORD["actions"])
+    wait_until(lambda: step_of(following) == total, following, "the last action")
+    wait_until(lambda: "已结束" in following.inner_text("#deal-status"), following, "the deal to show as over")
+    assert not following.is_visible("#following")
+    # Published: the public view now shows every hand (DESIGN §6), which it never did while in play.
+    wait_until(lambda: following.is_visible("#view-note"), following, "the published note")
+    following.click("#btn-first")
+    assert dom_cards(following) >= in_hands
+    shot(following, "viewer-live-followed-to-the-end")
+    requests = len(offline.requested)
+    following.wait_for_timeout(5000)
+    assert len(offline.requested) == requests  # over: no more asking
+    assert offline.errors == []
 
 
 # --- charts, standings, record, language, layout -----------------------------------------------------------

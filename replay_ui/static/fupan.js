@@ -28,6 +28,12 @@
     return text;
   };
 
+  /* Both languages as spans, as the server renders them; the stylesheet shows the chosen one. */
+  Fupan.bilingualHTML = function (key) {
+    const entry = strings[key] || { zh: key, en: key };
+    return `<span class="zh" lang="zh-CN">${Fupan.esc(entry.zh)}</span><span class="en" lang="en">${Fupan.esc(entry.en)}</span>`;
+  };
+
   const ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
   Fupan.esc = function (value) {
     return String(value).replace(/[&<>"']/g, (c) => ESCAPES[c]);

@@ -9,6 +9,10 @@
  * Hidden cards: frames come from /ui-api/deals/<id>/frames?viewpoint=…, filtered on the server. Changing
  * the viewpoint drops the frames held so far and fetches the new viewpoint's, so the page never keeps a
  * view it was not asked for.
+ *
+ * A deal in play is followed: every FOLLOW_MS the page asks for the deal's version (one cheap read) and
+ * fetches the frames again only when something was recorded. A reader at the last step moves on with the
+ * play; one looking at an earlier step stays there. When the deal ends the page says so and stops asking.
  */
 (function () {
   "use strict";
@@ -21,14 +25,18 @@
     table: $("table"), info: $("game-info"), stepNo: $("step-no"), stepText: $("step-text"),
     notes: $("step-notes"), label: $("step-label"), slider: $("slider"), marks: $("marks"),
     timeline: $("timeline"), play: $("btn-play"), speed: $("speed"), viewpoints: $("viewpoints"),
-    viewNote: $("view-note"),
+    viewNote: $("view-note"), status: $("deal-status"), following: $("following"),
   };
+  const FOLLOW_MS = 2000;
 
   // Timeline marks, most telling first: one step may carry several (a bomb that also ends the deal). A game's
   // renderer names the tags worth a mark in its game (`marks`); these are what every game has.
   const MARK_ORDER = renderer.marks || ["foul", "end", "note"];
 
-  const state = { view: null, step: 0, data: null, timer: null, active: null, loading: 0 };
+  const state = {
+    view: null, step: 0, data: null, timer: null, active: null, loading: 0,
+    version: boot.version, finished: boot.finished, follow: null,
+  };
 
   // Exposed for the browser tests and for anyone measuring: render time of every step drawn (ms).
   const probe = (window.fupanViewer = { renderTimes: [], state });
@@ -143,6 +151,10 @@
 
   /* --- loading a viewpoint --------------------------------------------------------------------------- */
 
+  function framesURL(view) {
+    return `${boot.frames_url}?viewpoint=${encodeURIComponent(view)}`;
+  }
+
   async function load(view, step) {
     const ticket = ++state.loading; // a slower earlier answer must not overwrite a later choice
     state.view = view;
@@ -151,7 +163,7 @@
     markViewButtons();
     document.body.dataset.ready = "0";
     try {
-      const data = await F.getJSON(`${boot.frames_url}?viewpoint=${encodeURIComponent(view)}`);
+      const data = await F.getJSON(framesURL(view));
       if (ticket !== state.loading) return;
       state.data = data;
     } catch (error) {
@@ -170,7 +182,43 @@
     el.viewNote.hidden = !(view === "public" && state.data.closed);
     buildTimeline();
     go(step);
+    document.body.dataset.total = String(state.data.total);
     document.body.dataset.ready = "1";
+    scheduleFollow();
+  }
+
+  /* --- following a deal in play ------------------------------------------------------------------------- */
+
+  function scheduleFollow() {
+    clearTimeout(state.follow);
+    state.follow = state.finished ? null : setTimeout(follow, FOLLOW_MS);
+    el.following.hidden = state.finished;
+  }
+
+  async function follow() {
+    const ticket = state.loading;
+    try {
+      const deal = await F.getJSON(boot.deal_url);
+      if (deal.version !== state.version && state.data) {
+        const data = await F.getJSON(framesURL(state.view));
+        if (ticket !== state.loading || !state.data) return; // another viewpoint was chosen meanwhile
+        const atEnd = state.step >= state.data.total;
+        state.data = data;
+        state.version = deal.version;
+        el.viewNote.hidden = !(state.view === "public" && data.closed);
+        buildTimeline();
+        go(atEnd ? data.total : state.step);
+        document.body.dataset.total = String(data.total);
+      }
+      if (deal.finished && !state.finished) {
+        state.finished = true;
+        el.status.className = "badge over";
+        el.status.innerHTML = F.bilingualHTML("status.over");
+      }
+    } catch (error) {
+      // A dropped connection or a restarting server: ask again at the next tick.
+    }
+    if (ticket === state.loading) scheduleFollow();
   }
 
   /* --- autoplay -------------------------------------------------------------------------------------- */
