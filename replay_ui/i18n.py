@@ -26,6 +26,17 @@ STRINGS: dict[str, tuple[str, str]] = {
     "error.load": ("加载失败：{detail}", "Could not load: {detail}"),
     "error.notfound": ("找不到该页面", "Not found"),
     "error.hiddenView": ("无法以这个视角查看：{detail}", "This viewpoint is not available: {detail}"),
+    "error.badToken": ("令牌无效或已被吊销，已从本页删除：{detail}",
+                       "The token is not valid or has been revoked, so this page dropped it: {detail}"),
+    "token.open": ("使用令牌", "Use a token"),
+    "token.label": ("令牌", "Token"),
+    "token.use": ("使用", "Use"),
+    "token.forget": ("删除令牌", "Forget the token"),
+    "token.held": ("正在使用令牌", "Using a token"),
+    "token.hint": ("裁判、仲裁委员会或组织者的令牌可以查看进行中牌局的座位视角和裁判视角。"
+                   "令牌只保存在本标签页，关闭即删除。",
+                   "A referee's, the appeals committee's or the organiser's token shows the seat and referee views "
+                   "of a deal in play. It is kept in this tab only and is gone when the tab is closed."),
     "error.notfound.tournament": ("没有 id 为 {id} 的赛事。", "There is no tournament with id {id}."),
     "error.notfound.match": ("没有 id 为 {id} 的牌桌。", "There is no table with id {id}."),
     "error.notfound.deal": ("没有 id 为 {id} 的牌局。", "There is no deal with id {id}."),

@@ -22,6 +22,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Request, Response
 from viewer_support import ARTIFACTS, DemoSite, quoted_cards, start_demo_site, start_live_deal, unseen_cards
 
 from domain.games.shengji_random import random_record
+from domain.tokens import parse_token
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -279,6 +280,46 @@ def test_a_live_deal_offers_the_public_view_only_to_an_anonymous_browser(site: D
     assert not dom_cards(page) & in_hands and not quoted_cards(page.content()) & in_hands
     assert page.locator("#table .card.back").count() > 0
     shot(page, "viewer-live-public")
+
+
+def test_a_token_opens_the_hidden_views_of_a_deal_in_play_in_this_tab_only(site: DemoSite,
+                                                                           offline: Offline) -> None:
+    deal, _ = start_live_deal(site, "browser-token", actions=3)
+    service = site.live.service
+    assert service is not None
+    _, bearer = service.create_token("appeals", label="仲裁委员会 · 浏览器")
+    mine, theirs = set(EXAMPLE_RECORD["hands"][0]), set(EXAMPLE_RECORD["hands"][1])
+    page = offline.page()
+    page.goto(f"{site.url}/deals/{deal}?step=3&view=seat:0")
+    page.wait_for_selector('body[data-ready="error"]')
+    page.click("#error-token")  # the refusal offers the token form
+    page.fill("#token-input", bearer)
+    page.click('#token-form button[type="submit"]')
+    page.wait_for_selector('body[data-ready="1"][data-viewpoint="seat:0"]')
+    assert dom_cards(page) >= mine and not dom_cards(page) & theirs  # seat 0's hand, nobody else's
+    assert page.is_visible("#token-held") and bearer not in page.url
+    page.click('[data-view="referee"]')
+    page.wait_for_selector('body[data-ready="1"][data-viewpoint="referee"]')
+    assert dom_cards(page) >= mine | theirs
+    shot(page, "viewer-live-with-token")
+
+    other_tab = offline.page()  # sessionStorage belongs to the tab: another tab has no token
+    other_tab.goto(f"{site.url}/deals/{deal}?step=3&view=seat:0")
+    other_tab.wait_for_selector('body[data-ready="error"]')
+
+    page.click("#token summary")
+    page.click("#token-forget")
+    page.wait_for_selector('body[data-ready="1"][data-viewpoint="public"]')
+    assert not dom_cards(page) & (mine | theirs) and page.is_visible("#token-none")
+
+    service.revoke_token(str(parse_token(bearer)[0]))  # type: ignore[index]
+    page.goto(f"{site.url}/deals/{deal}?step=3&view=seat:0")
+    page.wait_for_selector('body[data-ready="error"]')
+    page.click("#error-token")
+    page.fill("#token-input", bearer)
+    page.click('#token-form button[type="submit"]')
+    page.wait_for_selector('body[data-ready="error"]')
+    assert "已被吊销" in page.inner_text("#table") and page.is_visible("#token-none")  # refused, so dropped
 
 
 def total_of(page: Page) -> int:

@@ -120,8 +120,30 @@
 
   /* --- data ------------------------------------------------------------------------------------------- */
 
+  /* A bearer token the reader pasted into the viewer (a referee's, the appeals committee's): kept in this tab's
+   * sessionStorage only, sent only as a header on this page's own requests, never put in a URL. */
+  const TOKEN_KEY = "fupan.token";
+  Fupan.token = function () {
+    try {
+      return sessionStorage.getItem(TOKEN_KEY);
+    } catch (e) {
+      return null;
+    }
+  };
+  Fupan.setToken = function (token) {
+    try {
+      if (token) sessionStorage.setItem(TOKEN_KEY, token);
+      else sessionStorage.removeItem(TOKEN_KEY);
+    } catch (e) {
+      /* storage refused: the token cannot be kept */
+    }
+  };
+
   Fupan.getJSON = async function (url) {
-    const response = await fetch(url, { headers: { Accept: "application/json" } });
+    const headers = { Accept: "application/json" };
+    const token = Fupan.token();
+    if (token) headers.Authorization = `Bearer ${token}`;
+    const response = await fetch(url, { headers });
     let body = null;
     try {
       body = await response.json();

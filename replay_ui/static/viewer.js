@@ -13,6 +13,10 @@
  * A deal in play is followed: every FOLLOW_MS the page asks for the deal's version (one cheap read) and
  * fetches the frames again only when something was recorded. A reader at the last step moves on with the
  * play; one looking at an earlier step stays there. When the deal ends the page says so and stops asking.
+ *
+ * The seat and referee views of a deal in play need a token with rights over its match (DESIGN §6). A reader
+ * may paste one (static/fupan.js keeps it in this tab's sessionStorage and sends it as a header); the server
+ * decides what it shows. A token the server refuses is dropped at once.
  */
 (function () {
   "use strict";
@@ -25,7 +29,7 @@
     table: $("table"), info: $("game-info"), stepNo: $("step-no"), stepText: $("step-text"),
     notes: $("step-notes"), label: $("step-label"), slider: $("slider"), marks: $("marks"),
     timeline: $("timeline"), play: $("btn-play"), speed: $("speed"), viewpoints: $("viewpoints"),
-    viewNote: $("view-note"), status: $("deal-status"), following: $("following"),
+    viewNote: $("view-note"), status: $("deal-status"), following: $("following"), token: $("token"),
   };
   const FOLLOW_MS = 2000;
 
@@ -171,8 +175,15 @@
       // 401/403: the server will not show this viewpoint of a deal still in play to this reader (DESIGN §6).
       const body = error.body && error.body.error;
       const detail = (body && body[F.lang() === "zh" ? "message_zh" : "message"]) || error.message;
-      const key = error.status === 401 || error.status === 403 ? "error.hiddenView" : "error.load";
-      el.table.innerHTML = `<p class="error">${F.esc(F.t(key, { detail }))}</p>`;
+      let key = error.status === 401 || error.status === 403 ? "error.hiddenView" : "error.load";
+      if (error.status === 401 && F.token() && body && ["invalid_token", "revoked_token"].includes(body.code)) {
+        F.setToken(null);
+        showToken();
+        key = "error.badToken";
+      }
+      const offer = key !== "error.load" && el.token
+        ? ` <button type="button" class="linkish" id="error-token">${F.esc(F.t("token.open"))}</button>` : "";
+      el.table.innerHTML = `<p class="error">${F.esc(F.t(key, { detail }))}${offer}</p>`;
       el.info.innerHTML = "";
       el.timeline.innerHTML = "";
       el.marks.innerHTML = "";
@@ -219,6 +230,41 @@
       // A dropped connection or a restarting server: ask again at the next tick.
     }
     if (ticket === state.loading) scheduleFollow();
+  }
+
+  /* --- a token for the hidden views of a deal in play ----------------------------------------------------- */
+
+  function showToken() {
+    if (!el.token) return;
+    const held = !!F.token();
+    $("token-none").hidden = held;
+    $("token-held").hidden = !held;
+    $("token-forget").hidden = !held;
+  }
+
+  if (el.token) {
+    $("token-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const input = $("token-input");
+      F.setToken(input.value.trim());
+      input.value = "";
+      el.token.open = false;
+      showToken();
+      load(state.view, state.step);
+    });
+    $("token-forget").addEventListener("click", () => {
+      F.setToken(null);
+      el.token.open = false;
+      showToken();
+      load("public", state.step); // back to what anyone may see
+    });
+    el.table.addEventListener("click", (event) => {
+      if (event.target.closest("#error-token")) {
+        el.token.open = true;
+        $("token-input").focus();
+      }
+    });
+    showToken();
   }
 
   /* --- autoplay -------------------------------------------------------------------------------------- */
