@@ -20,6 +20,7 @@ from domain.games.shengji_random import play_deal
 from domain.match import match_rules
 from domain.shengji_match import first_context, time_cap_outcome, totals
 from domain.tokens import LOCAL
+from projections import Projections
 
 ENGINE = ShengjiEngine()
 RULES = match_rules("shengji")
@@ -198,6 +199,21 @@ def test_a_match_deal_takes_its_context_from_the_match(service: FupanApplication
     assert wrong.value.code == "context_from_match"
     deal, _ = service.start_deal(match=match["id"], seed="x", context=first_context())
     assert deal["context"] == first_context()
+
+
+def test_a_closed_shengji_match_keeps_its_levels_and_names_no_winner(service: FupanApplication):
+    match = open_match(service, {"sj.preset": "s001"})
+    play_next(service, match["id"], random.Random(5))
+    levels = service.get_match(match["id"])["standing"]["levels"]
+    closed = service.close_match(match["id"], "场地到时，组委会决定结束本桌")
+    assert (closed["status"], closed["ended_by"], closed["winners"]) == ("over", "closed", [])
+    assert closed["standing"]["levels"] == levels and closed["next_context"] is None
+    with pytest.raises(IllegalAction) as over:
+        service.record_clock(match["id"], 10)
+    assert over.value.code == "match_over"
+    standings = Projections(service).standings(match["tournament_id"])
+    (table,) = standings["tables"]
+    assert table["over"] and table["ended"]["by"] == "closed" and table["ended"]["winners"] == []
 
 
 def test_a_chip_table_records_clock_readings_and_has_no_time_cap(service: FupanApplication):
