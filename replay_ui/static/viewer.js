@@ -39,7 +39,7 @@
 
   const state = {
     view: null, step: 0, data: null, timer: null, active: null, loading: 0,
-    version: boot.version, finished: boot.finished, follow: null,
+    version: boot.version, finished: boot.finished, follow: null, refusal: null,
   };
 
   // Exposed for the browser tests and for anyone measuring: render time of every step drawn (ms).
@@ -174,28 +174,36 @@
       if (ticket !== state.loading) return;
       // 401/403: the server will not show this viewpoint of a deal still in play to this reader (DESIGN §6).
       const body = error.body && error.body.error;
-      const detail = (body && body[F.lang() === "zh" ? "message_zh" : "message"]) || error.message;
       let key = error.status === 401 || error.status === 403 ? "error.hiddenView" : "error.load";
       if (error.status === 401 && F.token() && body && ["invalid_token", "revoked_token"].includes(body.code)) {
         F.setToken(null);
         showToken();
         key = "error.badToken";
       }
-      const offer = key !== "error.load" && el.token
-        ? ` <button type="button" class="linkish" id="error-token">${F.esc(F.t("token.open"))}</button>` : "";
-      el.table.innerHTML = `<p class="error">${F.esc(F.t(key, { detail }))}${offer}</p>`;
+      const said = (field) => (body && body[field]) || error.message;
+      state.refusal = { key, zh: said("message_zh"), en: said("message") };
+      showRefusal();
       el.info.innerHTML = "";
       el.timeline.innerHTML = "";
       el.marks.innerHTML = "";
       document.body.dataset.ready = "error";
       return;
     }
+    state.refusal = null;
     el.viewNote.hidden = !(view === "public" && state.data.closed);
     buildTimeline();
     go(step);
     document.body.dataset.total = String(state.data.total);
     document.body.dataset.ready = "1";
     scheduleFollow();
+  }
+
+  function showRefusal() {
+    const { key, zh, en } = state.refusal;
+    const offer = key !== "error.load" && el.token
+      ? ` <button type="button" class="linkish" id="error-token">${F.esc(F.t("token.open"))}</button>` : "";
+    const detail = F.lang() === "zh" ? zh : en;
+    el.table.innerHTML = `<p class="error">${F.esc(F.t(key, { detail }))}${offer}</p>`;
   }
 
   /* --- following a deal in play ------------------------------------------------------------------------- */
@@ -344,7 +352,10 @@
   });
 
   document.addEventListener("fupan:lang", () => {
-    if (!state.data) return;
+    if (!state.data) {
+      if (state.refusal) showRefusal();
+      return;
+    }
     buildTimeline();
     render(state.step);
   });
