@@ -315,14 +315,17 @@ def test_a_token_opens_the_hidden_views_of_a_deal_in_play_in_this_tab_only(site:
     page.wait_for_selector('body[data-ready="1"][data-viewpoint="public"]')
     assert not dom_cards(page) & (mine | theirs) and page.is_visible("#token-none")
 
-    service.revoke_token(str(parse_token(bearer)[0]))  # type: ignore[index]
-    page.goto(f"{site.url}/deals/{deal}?step=3&view=seat:0")
-    page.wait_for_selector('body[data-ready="error"]')
-    page.click("#error-token")
+    page.click("#token summary")
     page.fill("#token-input", bearer)
     page.click('#token-form button[type="submit"]')
-    page.wait_for_selector('body[data-ready="error"]')
-    assert "已被吊销" in page.inner_text("#table") and page.is_visible("#token-none")  # refused, so dropped
+    page.wait_for_selector('body[data-ready="1"][data-viewpoint="public"]')
+    page.click('[data-view="referee"]')
+    page.wait_for_selector('body[data-ready="1"][data-viewpoint="referee"]')
+    service.revoke_token(str(parse_token(bearer)[0]))  # type: ignore[index]
+    # The page is following the deal: its next poll is refused, and it says why and drops the token.
+    page.wait_for_selector('body[data-ready="error"]', timeout=15_000)
+    assert "已被吊销" in page.inner_text("#table") and page.is_visible("#token-none")
+    assert not dom_cards(page) & (mine | theirs)
 
 
 def total_of(page: Page) -> int:

@@ -235,7 +235,11 @@
         el.status.innerHTML = F.bilingualHTML("status.over");
       }
     } catch (error) {
-      // A dropped connection or a restarting server: ask again at the next tick.
+      if (error.status === 401 && F.token()) {
+        load(state.view, state.step); // the token was revoked meanwhile: the reload says so and drops it
+        return;
+      }
+      // Otherwise a dropped connection or a restarting server: ask again at the next tick.
     }
     if (ticket === state.loading) scheduleFollow();
   }
