@@ -7,10 +7,12 @@ headers on every response with a Content-Security-Policy that allows no other or
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask, Response, current_app, request
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api import auth
 from api.errors import register_error_handlers
@@ -33,7 +35,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
       window in seconds (10 per 60 s) before 429;
     - `FUPAN_CORS_ORIGINS`: origins allowed to call the API from a browser (none by default);
     - `FUPAN_PROJECTION_POLL`: seconds between checks for events stored by other processes (0.02; 0: only
-      when standings are read).
+      when standings are read);
+    - `FUPAN_PROXY_HOPS`: how many reverse proxies in front of the server set `X-Forwarded-For` / `-Proto`
+      (default: the environment variable of that name, else 0). Only then is the client's address (the
+      failed-login limit) and HTTPS (HSTS) taken from those headers; without a proxy they could be forged.
 
     Without any of them the process environment decides, falling back to ./fupan.sqlite.
     """
@@ -60,6 +65,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     install_standings(app)  # the projections of `service` and their routes
     app.after_request(_security_headers)
     app.after_request(_cors)
+    hops = int(config.get("FUPAN_PROXY_HOPS", os.environ.get("FUPAN_PROXY_HOPS", 0)))
+    if hops:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
     return app
 
 

@@ -89,6 +89,26 @@ def test_failed_authentication_is_rate_limited_per_client(small_server):
     assert server.get("/api/tournaments", headers={"Authorization": "Basic dXNlcjpwYXNz"}).status_code == 401
 
 
+@pytest.mark.parametrize("hops", [0, 1])
+def test_forwarded_headers_count_only_behind_a_declared_proxy(store: Store, hops: int):
+    """With FUPAN_PROXY_HOPS=1 the failed-login limit counts the client named by X-Forwarded-For and HTTPS is
+    taken from X-Forwarded-Proto; with no proxy declared both headers are ignored (anyone could forge them)."""
+    live = LiveServer(store, {"FUPAN_AUTH_FAILURES": 2, "FUPAN_AUTH_WINDOW": 60.0, "FUPAN_PROXY_HOPS": hops}).start()
+    try:
+        wrong = "Bearer fupan_" + "0" * 32 + "_" + "x" * 43
+        guesser = {"Authorization": wrong, "X-Forwarded-For": "203.0.113.7"}
+        for _ in range(2):
+            assert_error(live.get("/api/tournaments", headers=guesser), 401, "invalid_token")
+        assert_error(live.get("/api/tournaments", headers=guesser), 429, "too_many_failures")
+        # Another client behind the same proxy: its own count behind a declared proxy, the guesser's without one.
+        other = live.get("/api/tokens", token=live.organiser, headers={"X-Forwarded-For": "198.51.100.2"})
+        assert other.status_code == (200 if hops else 429)
+        secure = live.get("/api/tournaments", headers={"X-Forwarded-Proto": "https"})
+        assert ("Strict-Transport-Security" in secure.headers) == bool(hops)
+    finally:
+        live.stop()
+
+
 def test_the_failure_limiter_forgets_old_failures_and_bounds_its_memory():
     now = [0.0]
     limiter = FailureLimiter(limit=2, window=10.0, clock=lambda: now[0])
