@@ -82,7 +82,7 @@ def reply(schema: Schema, data: Any, status: int = 200, *, many: bool = False) -
 # Schemas are instantiated once (instantiation costs more than a load); they are safe to share between requests.
 TOURNAMENT_IN, PLAYER_IN, MATCH_IN = s.TournamentCreateSchema(), s.PlayerCreateSchema(), s.MatchCreateSchema()
 CLOCK_IN = s.ClockCreateSchema()
-CLOSE_IN = s.CloseMatchSchema()
+CLOSE_IN, MISDEAL_IN = s.CloseMatchSchema(), s.MisdealCreateSchema()
 DEAL_IN, STANDALONE_DEAL_IN = s.DealCreateSchema(), s.StandaloneDealCreateSchema()
 ACTION_IN, ANNOTATION_IN = s.RecordActionSchema(), s.AnnotationCreateSchema()
 REPLAY_QUERY, REPLAY_ALL_QUERY = s.ReplayQuerySchema(), s.ReplayAllQuerySchema()
@@ -187,6 +187,17 @@ def get_match(match_id: str) -> tuple[Response, int]:
 def record_clock(match_id: str) -> tuple[Response, int]:
     body = load(CLOCK_IN, json_body())
     match = service().record_clock(match_id, body["minutes"], body["note"], recorded_by=current_principal().recorded_by)
+    return reply(MATCH, match, 201)
+
+
+@matches.post("/<match_id>/misdeals")
+@requires(MATCH_RECORDER)
+@doc("Record a misdeal (a wrong number of cards found while dealing) by the seat that dealt, before the deal is "
+     "recorded; it is dealt again. 升级 (S004 13, digest §3.13): a side that misdeals more than three times is "
+     "disqualified", body=MISDEAL_IN, response=MATCH, status=201, errors=(400, 404, 409, 422))
+def record_misdeal(match_id: str) -> tuple[Response, int]:
+    body = load(MISDEAL_IN, json_body())
+    match = service().record_misdeal(match_id, body["seat"], body["note"], recorded_by=current_principal().recorded_by)
     return reply(MATCH, match, 201)
 
 

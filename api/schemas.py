@@ -115,6 +115,12 @@ class ClockReadingSchema(Schema):
     after_deal = fields.Integer(required=True, metadata={"description": "deals started when it was recorded"})
 
 
+class MisdealSchema(Schema):
+    seat = fields.Integer(required=True, metadata={"description": "the seat that dealt"})
+    note = fields.String(required=True)
+    before_deal = fields.Integer(required=True, metadata={"description": "the number of the deal dealt again"})
+
+
 class MatchSchema(Schema):
     id = fields.String(required=True)
     tournament_id = fields.String(required=True)
@@ -137,6 +143,8 @@ class MatchSchema(Schema):
     time_limit = fields.Integer(allow_none=True, metadata={"description": "minutes; null: no time cap"})
     time_up = fields.Boolean(required=True)
     clock = fields.List(fields.Nested(ClockReadingSchema), required=True)
+    misdeals = fields.List(fields.Nested(MisdealSchema), required=True,
+                           metadata={"description": "wrong card counts found while dealing; each was dealt again"})
     current_deal = fields.String(allow_none=True)
     deals = fields.List(fields.Nested(MatchDealSchema), required=True)
     version = fields.Integer(required=True)
@@ -146,6 +154,12 @@ class ClockCreateSchema(Schema):
     minutes = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=100_000),
                              metadata={"description": "minutes played on the match clock; at or past the game's "
                                                       "time limit this calls time"})
+    note = fields.String(load_default="", validate=validate.Length(max=500))
+
+
+class MisdealCreateSchema(Schema):
+    seat = fields.Integer(required=True, strict=True, validate=validate.Range(min=0),
+                          metadata={"description": "the seat that dealt the wrong number of cards"})
     note = fields.String(load_default="", validate=validate.Length(max=500))
 
 

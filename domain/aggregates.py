@@ -339,6 +339,21 @@ class Match(Aggregate):
                                     "after_deal": len(aggregate.deals)})
             aggregate.standing = self.standing
 
+    class MisdealRecorded(Event):
+        """A wrong number of cards found while dealing, by the seat that dealt: the deal is dealt again (no deal
+        was recorded for it) and the game's match rules may count it against that seat's side (升级: §3.13,
+        more than three disqualify the side)."""
+
+        TOPIC = "fupan:Match.MisdealRecorded"
+        seat: int
+        note: str
+        standing: dict[str, Any]
+        recorded_by: dict[str, Any]
+
+        def apply(self, aggregate: Match) -> None:
+            aggregate.misdeals.append({"seat": self.seat, "note": self.note, "before_deal": len(aggregate.deals) + 1})
+            aggregate.standing = self.standing
+
     class Closed(Event):
         """The organiser ended the table before its own end rule did, for the reason given — e.g. a play-off
         table of extra deals once they have separated the tied players (S001 §2.6 [REC]), which no chip
@@ -378,6 +393,7 @@ class Match(Aggregate):
         self.standing: Standing = self.rules.start(options, len(seats))
         self.deals: list[dict[str, Any]] = []
         self.clock: list[dict[str, Any]] = []
+        self.misdeals: list[dict[str, Any]] = []
 
     @classmethod
     def open(
@@ -451,18 +467,20 @@ class Match(Aggregate):
     def _refuse_if_over(self) -> None:
         if self.over:
             raise IllegalAction(
-                "match_over", "This table is over: no more deals or clock readings.",
-                "本桌比赛已结束，不能再开新局或记录比赛时间。",
+                "match_over", "This table is over: no more deals, clock readings or misdeals.",
+                "本桌比赛已结束，不能再开新局、记录比赛时间或发牌错误。",
                 {"winner": self.winner, "standing": self.standing},
             )
 
+    def _refuse_if_live(self, message: str, message_zh: str) -> None:
+        live = self.live_deal
+        if live is not None:
+            raise IllegalAction("deal_in_progress", message.format(n=live["number"]),
+                                message_zh.format(n=live["number"]), {"deal_id": str(live["deal_id"])})
+
     def start_deal(self, deal: UUID, number: int, first: int, recorded_by: dict[str, Any]) -> None:
         self._refuse_if_over()
-        if self.live_deal is not None:
-            raise IllegalAction(
-                "deal_in_progress", f"Deal {self.live_deal['number']} is still being played.",
-                f"第 {self.live_deal['number']} 局尚未结束。", {"deal_id": str(self.live_deal["deal_id"])},
-            )
+        self._refuse_if_live("Deal {n} is still being played.", "第 {n} 局尚未结束。")
         self.trigger_event(self.DealStarted, deal_id=deal, number=number, first=first, recorded_by=recorded_by)
 
     def score_deal(self, deal: UUID, number: int, result: dict[str, Any], recorded_by: dict[str, Any]) -> None:
@@ -497,15 +515,22 @@ class Match(Aggregate):
                            recorded_by=recorded_by)
         self._ended(recorded_by)
 
+    def record_misdeal(self, seat: int, note: str, recorded_by: dict[str, Any]) -> None:
+        """Record that `seat` misdealt (found while dealing, before the deal is recorded); it is dealt again."""
+        self._refuse_if_over()
+        self._refuse_if_live("The misdeal belongs before the deal: deal {n} is already being recorded.",
+                             "发牌错误应在开局前记录：第 {n} 局已在记录中。")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.seats):
+            raise IllegalAction("bad_seat", f"`seat` must be a seat 0–{len(self.seats) - 1}.",
+                                f"`seat` 必须是座位 0–{len(self.seats) - 1}。", {"seat": seat})
+        standing = self.rules.misdeal(self.standing, seat, len(self.seats))
+        self.trigger_event(self.MisdealRecorded, seat=seat, note=note, standing=standing, recorded_by=recorded_by)
+        self._ended(recorded_by)
+
     def close(self, reason: str, recorded_by: dict[str, Any]) -> None:
         """End the table now (the organiser's decision, with its reason); never while a deal is in play."""
         self._refuse_if_over()
-        live = self.live_deal
-        if live is not None:
-            raise IllegalAction(
-                "deal_in_progress", f"Deal {live['number']} is still being played: finish it first.",
-                f"第 {live['number']} 局尚未结束，请先打完这一局。", {"deal_id": str(live["deal_id"])},
-            )
+        self._refuse_if_live("Deal {n} is still being played: finish it first.", "第 {n} 局尚未结束，请先打完这一局。")
         reason = reason.strip()
         if not reason or len(reason) > 500:
             raise IllegalAction("bad_reason", "Say why the table ends (1–500 characters).",

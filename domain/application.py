@@ -410,6 +410,7 @@ class FupanApplication(Application):
             "ended_by": m.standing["end"]["by"] if m.over else None,
             "closed_because": m.standing["end"].get("reason") if m.over else None,
             "time_limit": m.time_limit, "time_up": m.time_up, "clock": [dict(reading) for reading in m.clock],
+            "misdeals": [dict(misdeal) for misdeal in m.misdeals],
             "current_deal": str(live["deal_id"]) if live else None,
             "deals": [
                 {"number": d["number"], "deal_id": str(d["deal_id"]), "first": d["first"], "status": d["status"],
@@ -418,6 +419,15 @@ class FupanApplication(Application):
             ],
             "version": m.version,
         }
+
+    @_serialised
+    def record_misdeal(self, match: UUID | str, seat: int, note: str = "",
+                       recorded_by: dict[str, Any] = LOCAL_RECORDER) -> dict[str, Any]:
+        """Record a misdeal by `seat` before the deal is recorded; it is dealt again (Match.record_misdeal)."""
+        m = self._get(Match, match, "match")
+        m.record_misdeal(seat, note, recorded_by)
+        self._commit(m)
+        return self._match_dict(m, self._get(Tournament, m.tournament_id, "tournament"))
 
     @_serialised
     def close_match(self, match: UUID | str, reason: str, recorded_by: dict[str, Any] = LOCAL_RECORDER

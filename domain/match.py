@@ -59,6 +59,11 @@ class MatchRules(Protocol):
         """The seats of one side (the players a match win belongs to)."""
         ...
 
+    def misdeal(self, standing: Standing, seat: int, seat_count: int) -> Standing:
+        """The standing after `seat` misdealt (a wrong number of cards found while dealing): the deal is dealt
+        again with the same context and first seat; the game may count it against the seat's side."""
+        ...
+
 
 # --- 斗地主: the chip table ---------------------------------------------------------------------------------
 
@@ -114,6 +119,9 @@ class ChipTable:
 
     def side_seats(self, side: int, seat_count: int) -> list[int]:
         return [side]
+
+    def misdeal(self, standing: Standing, seat: int, seat_count: int) -> Standing:
+        return standing  # seed 001 is silent: dealt again, nothing counted
 
 
 MATCH_RULES: dict[str, MatchRules] = {rules.game: rules for rules in (ChipTable(), ShengjiMatch())}

@@ -11,8 +11,11 @@ The standing (domain.match) of a 升级 match:
 - `next`: the context of the next deal (levels, dealer — null for 抢庄 —, deal number);
 - `big_points`, `small_points`: S004 大分 and 小分 summed over the counted deals (§3.12);
 - `extra_deal`: S001, time is up on equal levels: the next deal is the 加赛, from scratch (§3.11);
+- `misdeals`: dealing miscounts by team (§3.13, S004 13: each is dealt again; more than MISDEALS_ALLOWED
+  disqualify the team); absent in standings recorded before misdeals were;
 - `end`: `{"winner": team or None, "by": …}` — `goal` (a team reached `sj.goalLevel` or passed A), `revoke`
-  (`sj.revokeEndsMatch`), or at the time cap `level`, `big_points`, `small_points` (S004: equal levels, then
+  (`sj.revokeEndsMatch`), `misdeals` (the other team misdealt more than MISDEALS_ALLOWED times), or at the
+  time cap `level`, `big_points`, `small_points` (S004: equal levels, then
   大分, then 小分), `tie` (S004: equal on all three: a drawn match) or `extra_deal` (S001: the 加赛's winner).
 
 When time is called during a deal, that deal is played to its end and counts; the cap applies after it
@@ -29,6 +32,9 @@ Standing = dict[str, Any]
 
 START_LEVEL = 2  # both seeds start at 2 (S001 [REC]; S004 "从2开始打")
 TEAMS = 2
+# S004 13: "发牌时若出现数目错误，则重新发牌，出现三次错误以上的一方，取消比赛资格" — digest §3.13 reads it as "more
+# than 3" (the 4th disqualifies). S001 is silent; the digest states the rule for 升级 without a ruleset option.
+MISDEALS_ALLOWED = 3
 
 
 def first_context() -> dict[str, Any]:
@@ -99,7 +105,7 @@ class ShengjiMatch:
 
     def start(self, options: dict[str, Any], seat_count: int) -> Standing:
         return {"levels": [START_LEVEL] * TEAMS, "next": first_context(), **zero_totals(), "extra_deal": False,
-                "end": None}
+                "misdeals": [0] * TEAMS, "end": None}
 
     def first_seat(self, standing: Standing, first: int, number: int, seat_count: int) -> int:
         """The dealer deals (record-format: `first` is normally the dealer); a 抢庄 deal starts from the seat
@@ -119,6 +125,7 @@ class ShengjiMatch:
         return {
             "levels": list(result["new_levels"]), "next": next_context(standing["next"], result),
             **add_to_totals(standing, result), "extra_deal": False,
+            "misdeals": list(standing.get("misdeals", [0] * TEAMS)),
             "end": None if winner is None else {"winner": winner, "by": _won_by(result, winner,
                                                                                 options["sj.goalLevel"])},
         }
@@ -136,3 +143,10 @@ class ShengjiMatch:
 
     def side_seats(self, side: int, seat_count: int) -> list[int]:
         return [seat for seat in range(seat_count) if seat % TEAMS == side]
+
+    def misdeal(self, standing: Standing, seat: int, seat_count: int) -> Standing:
+        team = seat % TEAMS
+        misdeals = list(standing.get("misdeals", [0] * TEAMS))
+        misdeals[team] += 1
+        end = {"winner": 1 - team, "by": "misdeals"} if misdeals[team] > MISDEALS_ALLOWED else None
+        return {**standing, "misdeals": misdeals, "end": end}

@@ -47,6 +47,7 @@ KINDS: dict[str, str] = {
     "matches.start_match_deal": "recorder",
     "matches.record_clock": "recorder",
     "matches.close_match": "organiser",
+    "matches.record_misdeal": "recorder",
     "matches.list_match_deals": "public",
     "matches.export_match": "public",
     "deals.start_deal": "organiser",
@@ -79,24 +80,25 @@ RULE_OF_KIND = {"public": {ANYONE}, "hidden": {ANYONE}, "organiser": {ORGANISER_
 
 
 class Table:
-    """A tournament with two tables; table 1 has a live deal two actions in; tokens for every caller."""
+    """A tournament with three tables; table 1 has a live deal two actions in, table 3 none (for what may only
+    be recorded between deals); the referee's token covers tables 1 and 3; tokens for every caller."""
 
     def __init__(self, server: LiveServer):
         self.server = server
         self.tournament = server.post("/api/tournaments", {"name": "权限杯", "game": "doudizhu"}).json()["id"]
         for name in PLAYERS:
             server.post(f"/api/tournaments/{self.tournament}/players", {"name": name})
-        self.match, self.other_match = (
+        self.match, self.other_match, self.quiet_match = (
             server.post(f"/api/tournaments/{self.tournament}/matches",
                         {"table": table, "seats": PLAYERS, "first": 2}).json()["id"]
-            for table in ("1", "2"))
+            for table in ("1", "2", "3"))
         body = {"hands": EXAMPLE_RECORD["hands"], "kitty": EXAMPLE_RECORD["kitty"], "first": 2}
         self.deal = server.post(f"/api/matches/{self.match}/deals", body).json()["id"]
         for action in EXAMPLE_RECORD["actions"][:2]:
             assert server.post(f"/api/deals/{self.deal}/actions", {"action": action}).status_code == 201
         service = server.service
         assert service is not None
-        _, referee = service.create_token("referee", [self.match], "table 1")
+        _, referee = service.create_token("referee", [self.match, self.quiet_match], "tables 1 and 3")
         _, other = service.create_token("referee", [self.other_match], "table 2")
         _, appeals = service.create_token("appeals", label="仲裁委员会")
         revoked_token, revoked = service.create_token("referee", [self.match], "lost phone")
@@ -108,8 +110,11 @@ class Table:
                                               "organiser": server.organiser}
 
     def path_value(self, name: str, endpoint: str = "") -> str:
-        if endpoint == "matches.close_match":  # table 1 has a live deal, which no one may close over
+        # Table 1 has a live deal: no one may close it or record a misdeal at it then.
+        if endpoint == "matches.close_match":
             return self.other_match
+        if endpoint == "matches.record_misdeal":
+            return self.quiet_match
         values = {"tournament_id": self.tournament, "match_id": self.match, "deal_id": self.deal,
                   "token_id": self.victim["id"], "filename": "fupan.css", "player_id": PLAYERS[0]}
         assert name in values, f"no sample value for the path parameter <{name}>: add one to Table.path_value"
@@ -130,6 +135,7 @@ BODIES: dict[str, Callable[[Table], Any]] = {
                                            "first": 2},
     "matches.record_clock": lambda t: {"minutes": 25, "note": "第一局进行中"},
     "matches.close_match": lambda t: {"reason": "加赛已分出名次"},
+    "matches.record_misdeal": lambda t: {"seat": 0, "note": "发牌数目错误"},
     "deals.start_deal": lambda t: {"game": "doudizhu", "seats": PLAYERS, "hands": EXAMPLE_RECORD["hands"],
                                    "kitty": EXAMPLE_RECORD["kitty"], "key": "matrix"},
     "deals.record_action": Table.next_action,

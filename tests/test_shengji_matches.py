@@ -291,6 +291,55 @@ def test_the_clock_over_http_ends_a_match_at_the_cap(server: LiveServer):
                                                                       "time_up": True, "after_deal": 1}
 
 
+def test_a_side_that_misdeals_more_than_three_times_is_disqualified(service: FupanApplication):
+    """S004 13 / digest §3.13: a wrong number of cards found while dealing is dealt again with the same context;
+    a side with more than three such errors is disqualified (the other side wins the match)."""
+    match = open_match(service, {"sj.preset": "s004"})
+    rng = random.Random(11)
+    play_next(service, match["id"], rng)
+    before = service.get_match(match["id"])
+    for n in (1, 2, 3):
+        m = service.record_misdeal(match["id"], 1, f"第 {n} 次少发一张")
+        assert (m["status"], m["standing"]["misdeals"]) == ("live", [0, n])
+        assert m["next_context"] == before["next_context"] and m["standing"]["levels"] == before["standing"]["levels"]
+    assert service.record_misdeal(match["id"], 2)["standing"]["misdeals"] == [1, 3]  # each side counts its own
+    listed = service.get_match(match["id"])["misdeals"]
+    assert [(x["seat"], x["before_deal"]) for x in listed] == [(1, 2)] * 3 + [(2, 2)]
+    for seat in (4, -1, True):
+        with pytest.raises(IllegalAction) as bad:
+            service.record_misdeal(match["id"], seat)  # type: ignore[arg-type]
+        assert bad.value.code == "bad_seat"
+
+    deal, actions, _ = play_next(service, match["id"], rng, until=2)
+    with pytest.raises(IllegalAction) as live:
+        service.record_misdeal(match["id"], 3)
+    assert live.value.code == "deal_in_progress"  # a misdeal is found while dealing, before the deal is recorded
+    for action in actions[2:]:
+        service.record_action(deal["id"], action)
+    assert service.get_match(match["id"])["status"] == "live"
+
+    out = service.record_misdeal(match["id"], 3, "第四次发牌错误")  # seat 3: team 1 again, its fourth
+    assert (out["status"], out["winner"], out["winners"], out["ended_by"]) == ("over", 0, [0, 2], "misdeals")
+    for attempt in (lambda: service.record_misdeal(match["id"], 0), lambda: service.start_deal(match=match["id"])):
+        with pytest.raises(IllegalAction) as over:
+            attempt()
+        assert over.value.code == "match_over"
+    standings = Projections(service).standings(match["tournament_id"])
+    (table,) = standings["tables"]
+    assert table["over"] and table["ended"]["by"] == "misdeals" and table["ended"]["winners"] == [0, 2]
+
+
+def test_misdeals_over_http_and_on_the_match_page(server: LiveServer):
+    match = http_match(server, {"sj.preset": "s004"})
+    for body, status in (({"seat": "1"}, 400), ({}, 400), ({"seat": 7}, 422)):
+        assert server.post(f"/api/matches/{match}/misdeals", body).status_code == status
+    recorded = server.post(f"/api/matches/{match}/misdeals", {"seat": 1, "note": "少发一张"})
+    assert recorded.status_code == 201 and recorded.json()["misdeals"] == [{"seat": 1, "note": "少发一张",
+                                                                          "before_deal": 1}]
+    page = server.get(f"/matches/{match}").text
+    assert "第 1 局发牌数目错误（南 发牌），重新发牌" in page and "少发一张" in page
+
+
 def test_a_seats_replay_shows_another_seats_bury_by_its_size_even_once_published(service: FupanApplication):
     match = open_match(service, {"sj.preset": "s004"})
     deal, _, last = play_next(service, match["id"], random.Random(2))

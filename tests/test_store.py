@@ -257,6 +257,17 @@ def test_the_table_ends_by_hold20_breaking_ties_with_extra_deals(service, exampl
     assert len(service.get_match(match["id"])["deals"]) == 6
 
 
+def test_a_misdeal_at_a_chip_table_is_dealt_again_and_changes_nothing_else(service, store, example_record):
+    match = open_table(service)
+    before = service.get_match(match["id"])
+    after = service.record_misdeal(match["id"], 1, "少发一张，重新发牌")
+    assert after["misdeals"] == [{"seat": 1, "note": "少发一张，重新发牌", "before_deal": 1}]
+    assert (after["standing"], after["status"]) == (before["standing"], "live")  # seed 001 counts nothing
+    assert store.stored_events()[-1][2] == "fupan:Match.MisdealRecorded"
+    deal, _ = service.start_deal(match=match["id"], hands=example_record["hands"], kitty=example_record["kitty"])
+    assert deal["first"] == 2 and deal["number"] == 1  # the same deal, dealt again: same number, same first bidder
+
+
 def test_the_organiser_closes_a_table_with_a_reason_never_over_a_live_deal(service, store, example_record):
     match = open_table(service)
     deal, _ = service.start_deal(match=match["id"], hands=example_record["hands"], kitty=example_record["kitty"],
