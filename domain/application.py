@@ -40,13 +40,14 @@ import functools
 import hashlib
 import secrets
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Concatenate, ParamSpec, TypeVar
 from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.persistence import ApplicationRecorder, DatabaseError, IntegrityError
 
 from domain.aggregates import (
     LOCAL_RECORDER,
@@ -134,6 +135,22 @@ def _incomplete_zh(code: str) -> str:
             "result_mismatch": "记录中的结果与规则计算的结果不一致。"}.get(code, "记录无效。")
 
 
+def created_by_whoever_comes_first(create: Callable[[], R], attempts: int = 60, pause: float = 0.05) -> R:
+    """Run `create` (CREATE … IF NOT EXISTS) when other processes may run it at the same moment — several
+    workers starting on a fresh store. SQLite then refuses the slower one with "database is locked" (its read
+    snapshot went stale under the other's commit), PostgreSQL with a unique violation in its catalogue or
+    "tuple concurrently updated"; all mean that someone else is creating the same tables, so try again until
+    they are there (a store that is really unreachable still fails, after `attempts` tries)."""
+    for attempt in range(attempts):
+        try:
+            return create()
+        except DatabaseError:
+            if attempt == attempts - 1:
+                raise
+            time.sleep(pause)
+    raise AssertionError("unreachable")
+
+
 def _serialised(
     method: Callable[Concatenate[FupanApplication, P], R],
 ) -> Callable[Concatenate[FupanApplication, P], R]:
@@ -167,6 +184,9 @@ class FupanApplication(Application):
         self._touched: list[Aggregate] = []
         self._seen = self.recorder.max_notification_id() or 0  # the cache is empty: nothing to evict yet
         self._own: set[int] = set()  # notification ids of our own saves after `_seen` (their aggregates are current)
+
+    def construct_recorder(self) -> ApplicationRecorder:
+        return created_by_whoever_comes_first(super().construct_recorder)  # creates the tables if missing
 
     @classmethod
     def for_sqlite(cls, path: str) -> FupanApplication:

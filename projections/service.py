@@ -15,7 +15,7 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from domain.aggregates import ADJUSTMENT_KINDS, Deal
-from domain.application import FupanApplication, NotFound, ServiceError
+from domain.application import FupanApplication, NotFound, ServiceError, created_by_whoever_comes_first
 from domain.errors import IllegalAction
 from projections.follower import Follower
 from projections.standings import Standings, TournamentFacts
@@ -62,7 +62,7 @@ class Projections:
     def __init__(self, app: FupanApplication, *, follow_every: float | None = None, page_size: int = 1000):
         self.app = app
         self.live = ViewStore(app.factory.datastore)  # type: ignore[attr-defined]
-        self.live.create()
+        created_by_whoever_comes_first(self.live.create)
         self.follower = Follower(app.recorder, app.mapper, self.live, page_size)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None

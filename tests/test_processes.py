@@ -150,6 +150,16 @@ def test_a_token_revoked_from_the_cli_is_refused_by_every_process_at_its_next_re
         assert refused.status_code == 401 and refused.json()["error"]["code"] == "revoked_token"
 
 
+def test_workers_starting_together_on_a_fresh_store_all_come_up(store):
+    """Each process creates the tables it needs (events, read models) if they are missing; started at the same
+    moment on an empty store they race, and every one of them must still come up."""
+    start = "from api.app import create_app; create_app({'FUPAN_PROJECTION_POLL': 0})"
+    workers = [subprocess.Popen([sys.executable, "-c", start], cwd=ROOT, env={**os.environ, **store.env},
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(6)]
+    failed = [err[-800:] for worker in workers for _, err in [worker.communicate(timeout=120)] if worker.returncode]
+    assert not failed, failed
+
+
 def test_the_documented_production_command_two_gunicorn_workers_records_a_deal(store, tmp_path):
     token = fupan_cli(store, "token", "create", "--role", "organiser")
     port = free_port()
