@@ -690,7 +690,7 @@ class Deal(Aggregate):
         engine.apply(self._state, normal)
         self._validated = normal
         self._trigger_chained(self.ActionRecorded, action=normal, recorded_by=recorded_by)
-        result = engine.result(self._state)
+        result = None if self.finished else engine.result(self._state)  # a foul after the end changes nothing
         if result is not None:
             self._trigger_chained(self.Finished, result=result, recorded_by=recorded_by)
             if self._sealed_seed is not None:

@@ -627,12 +627,13 @@ class FupanApplication(Application):
         same save."""
         d = self._get(Deal, deal, "deal")
         self._expect(d, expected_version)
+        was_finished = d.finished
         d.record(action, recorded_by)
         answer: dict[str, Any] = {
             "deal_id": str(d.id), "version": d.version, "step": len(d.actions), "action": dict(d.actions[-1]),
             "status": d.status(), "finished": d.finished, "result": copy.deepcopy(d.result), "digest": d.digest,
         }
-        if d.finished and d.match_id is not None:
+        if d.finished and not was_finished and d.match_id is not None:
             m = self._get(Match, d.match_id, "match")
             assert d.result is not None and d.number is not None
             m.score_deal(d.id, d.number, d.result, recorded_by)
@@ -641,7 +642,7 @@ class FupanApplication(Application):
                                "status": "over" if m.over else "live", "winner": m.winner, "winners": m.winners}
         else:
             self._commit(d)
-        if d.seed is not None:
+        if d.seed is not None and not was_finished:
             answer["seed"] = d.seed
         return answer
 

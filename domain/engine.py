@@ -72,6 +72,21 @@ def foul_fields(action: Action, penalty_unit: tuple[str, str]) -> Action:
     return {"code": code, "note": note, **({"penalty": penalty} if penalty else {})}
 
 
+def after_the_end(action: Action) -> Action:
+    """What may still be recorded once a deal is over: a referee's `foul`, which RECORD-FORMAT.md allows "at
+    any point" — the last card does not end the referee's duty. It carries no penalty: the result is final by
+    then (a chip or point penalty is then an adjustment of the standings). Anything else: `deal_finished`."""
+    if action["type"] != "foul":
+        raise illegal("deal_finished", "The deal is over: only a referee's foul can still be recorded.",
+                      "本局已结束，只能再记录裁判判定的犯规。")
+    if action.get("penalty"):
+        raise illegal("penalty_after_end",
+                      "The deal is over and its result is final: record the penalty as an adjustment of the "
+                      "standings, and the foul here without one.",
+                      "本局已结束，结果不能再改变：处罚请作为积分调整记录，这里只记录犯规本身（不带罚分）。")
+    return action
+
+
 class RulesEngine(Protocol):
     """One per game. How 升级 and the other games fit is sketched in docs/ARCHITECTURE.md.
 

@@ -19,6 +19,7 @@ from conftest import EXAMPLE_SCORES, LiveServer, Store, token_id
 
 from domain.dealing import deal_from_seed
 from domain.games import get_engine
+from domain.record import check_record
 
 PLAYERS = ["张三", "李四", "王五"]
 VIEWPOINTS = ["referee", "public", "seat:0", "seat:1", "seat:2"]
@@ -169,6 +170,27 @@ def test_an_action_after_the_deal_ended_is_refused(server, example_record):
                          "deal_finished")
     assert "已结束" in error["message_zh"]
     assert event_count(server, deal) == count
+
+
+def test_a_foul_after_the_last_card_is_recorded_and_scores_nothing_twice(server, example_record):
+    _, match = open_table(server)
+    deal = start_example(server, example_record, match)
+    for action in example_record["actions"]:
+        assert server.post(f"/api/deals/{deal}/actions", {"action": action}).status_code == 201
+    scored = server.get(f"/api/matches/{match}").json()
+    foul = {"seat": 0, "type": "foul", "code": "conduct", "note": "终局后摔牌"}
+    late = server.post(f"/api/deals/{deal}/actions", {"action": foul})
+    assert late.status_code == 201, late.text
+    assert late.json()["result"]["scores"] == EXAMPLE_SCORES and "match" not in late.json()
+    after = server.get(f"/api/matches/{match}").json()
+    assert (after["chips"], after["version"]) == (scored["chips"], scored["version"])  # the match moved not
+    count = event_count(server, deal)
+    assert_error(server.post(f"/api/deals/{deal}/actions", {"action": {**foul, "penalty": 1}}), 422,
+                 "penalty_after_end")
+    assert event_count(server, deal) == count
+    exported = server.get(f"/api/deals/{deal}/record").json()
+    assert exported["actions"][-1] == foul and check_record(exported)["ok"]
+    assert server.get(f"/api/deals/{deal}/verify").json()["ok"]
 
 
 def test_the_organiser_closes_a_table_over_http_and_the_viewer_says_why(server, example_record):

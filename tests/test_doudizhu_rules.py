@@ -241,6 +241,17 @@ def test_action_after_the_end_is_refused():
     assert report["action"] == len(record["actions"]) - 1 and report["code"] == "deal_finished"
 
 
+def test_a_foul_may_be_recorded_after_the_last_card_without_changing_the_result():
+    """RECORD-FORMAT.md: a foul "may occur at any point". After the end it carries no penalty: the result is
+    final (a penalty then is an adjustment of the standings)."""
+    record = example_record()
+    record["actions"].append({"seat": 0, "type": "foul", "code": "conduct", "note": "终局后摔牌"})
+    assert check_record(record) == {"ok": True, "result": {"scores": [2, 2, -6]}}
+    record["actions"].append({"seat": 1, "type": "foul", "code": "conduct", "note": "罚一张", "penalty": 1})
+    report = check_record(record)
+    assert (report["action"], report["code"]) == (len(record["actions"]) - 1, "penalty_after_end")
+
+
 # -- patterns and constraints of §2.2 -------------------------------------------------------------------------
 
 

@@ -142,6 +142,15 @@ def test_adjudicated_revoke_and_wrong_follow_records_carry_their_penalties():
         assert check_record(rejected)["code"] == "irregularity_not_allowed"
 
 
+def test_a_foul_after_the_last_card_is_recorded_and_changes_nothing():
+    record = random_record(random.Random(8), {"sj.preset": "s004"})
+    scores = check_record(record)["result"]["scores"]
+    record["actions"].append({"seat": 3, "type": "foul", "code": "signalling", "note": "终局后示意"})
+    assert check_record(record) == {"ok": True, "result": {"scores": scores}}
+    record["actions"].append({"seat": 3, "type": "foul", "code": "signalling", "note": "罚分", "penalty": 10})
+    assert check_record(record)["code"] == "penalty_after_end"
+
+
 def test_a_wrong_declared_result_and_a_short_record_are_refused():
     record = random_record(random.Random(5), {}, context={"levels": [4, 6], "dealer": 1})
     assert check_record(record)["ok"]

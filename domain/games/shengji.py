@@ -25,7 +25,7 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from domain.cards import JOKERS, check_complete, normalize_all, remove_from
-from domain.engine import Action, DealSetup, Viewpoint, foul_fields
+from domain.engine import Action, DealSetup, Viewpoint, after_the_end, foul_fields
 from domain.errors import IllegalAction, illegal
 from domain.games.shengji_cards import (
     LEVEL_RANK,
@@ -323,10 +323,11 @@ class ShengjiEngine:
         return out
 
     def apply(self, state: ShengjiState, action: Action) -> None:
-        if state.phase == "finished":
-            raise illegal("deal_finished", "The deal is over; nothing more can be recorded.",
-                           "本局已结束，不能再记录动作。")
         action = self.normalize_action(action)
+        if state.phase == "finished":
+            state.fouls.append({"at": state.actions, **after_the_end(action)})
+            state.actions += 1
+            return
         kind, seat = action["type"], action["seat"]
         if kind == "play":
             self._play(state, seat, action["cards"], action.get("forced"))
