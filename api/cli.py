@@ -259,17 +259,27 @@ def cmd_rebuild(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    """Exit 1 when the live read models differ from a rebuild, after printing the first difference."""
-    report = open_projections(args.db).verify()
+    """Recompute every deal's hash chain, then compare the live read models with a rebuild (DESIGN §9); exit 1
+    if a chain breaks or the read models differ, after printing what."""
+    projections = open_projections(args.db)
+    chains = projections.app.verify_chains()
+    report = projections.verify()
     if args.json:
-        print(json.dumps(report, ensure_ascii=False))
-    elif report["ok"]:
+        print(json.dumps({**report, "ok": report["ok"] and chains["ok"], "chains": chains}, ensure_ascii=False))
+        return 0 if report["ok"] and chains["ok"] else 1
+    if chains["ok"]:
+        print(f"fupan verify: hash chains ok — {chains['deals']} deals recomputed from storage")
+    for deal in chains["broken"]:
+        where = (f"first bad event: version {deal['first_bad_version']}" if deal["first_bad_version"] is not None
+                 else f"unreadable: {deal['error']}")
+        print(f"fupan verify: hash chain BROKEN in deal {deal['deal_id']} — {where}", file=sys.stderr)
+    if report["ok"]:
         print(f"fupan verify: ok — a rebuild up to notification {report['position']} equals the live read models "
               f"({report['tournaments']} tournaments, {report['deals']} deals)")
     else:
         print(f"fupan verify: DIFFERENT at notification {report['position']}: "
               + json.dumps(report["difference"], ensure_ascii=False), file=sys.stderr)
-    return 0 if report["ok"] else 1
+    return 0 if report["ok"] and chains["ok"] else 1
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -334,8 +344,9 @@ def build_parser() -> argparse.ArgumentParser:
     rebuild = commands.add_parser("rebuild", help="replay the whole event log into fresh read models")
     rebuild.add_argument("--db")
     rebuild.set_defaults(handler=cmd_rebuild)
-    verify = commands.add_parser("verify", help="rebuild into scratch tables and compare with the live read "
-                                                "models; exit 1 at the first difference")
+    verify = commands.add_parser("verify", help="recompute every deal's hash chain, and rebuild the read models "
+                                                "into scratch tables to compare with the live ones; exit 1 if a "
+                                                "chain breaks or they differ")
     verify.add_argument("--json", action="store_true")
     verify.add_argument("--db")
     verify.set_defaults(handler=cmd_verify)

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import random
+import sqlite3
 from pathlib import Path
+from uuid import UUID
 
 import pytest
 from test_projections import deal_where
@@ -150,4 +152,17 @@ def test_the_fupan_command_standings_explain_verify_rebuild(tmp_path: Path, caps
     assert '"table": "deals"' in capsys.readouterr().err
     assert fupan(["rebuild", "--db", db]) == 0
     assert fupan(["verify", "--db", db]) == 0
+    assert "hash chains ok" in capsys.readouterr().out
+
+    # Someone edits a stored action in the file: the chain names the deal and the first event that changed.
+    with sqlite3.connect(db) as raw:
+        rowid, state = raw.execute("SELECT rowid, state FROM stored_events WHERE topic = 'fupan:Deal.ActionRecorded' "
+                                   "AND CAST(state AS TEXT) LIKE '%\"play\"%' ORDER BY rowid LIMIT 1").fetchone()
+        raw.execute("UPDATE stored_events SET state = ? WHERE rowid = ?",
+                    (state.replace(b'"type":"play"', b'"type":"pass"'), rowid))
+        deal_id, version = raw.execute("SELECT originator_id, originator_version FROM stored_events WHERE rowid = ?",
+                                       (rowid,)).fetchone()
+    assert fupan(["verify", "--db", db, "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["chains"]["broken"] == [{"deal_id": str(UUID(deal_id)), "first_bad_version": version}]
     assert fupan(["standings", "no such tournament", "--db", db]) == 1
