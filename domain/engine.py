@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from domain.cards import check_complete, normalize_all
 from domain.errors import IllegalAction, illegal
 
 Action = dict[str, Any]
@@ -58,6 +59,27 @@ class Viewpoint:
 
     def sees_hand(self, seat: int, exposed: bool) -> bool:
         return self.kind == "referee" or exposed or (self.kind == "seat" and self.seat == seat)
+
+
+def checked_deal(engine: RulesEngine, setup: DealSetup, kitty_size: int, source: str
+                 ) -> tuple[list[list[str]], list[str]]:
+    """The setup's hands and kitty, normalised, once the parts every game checks alike hold: one name and one
+    hand per seat, `first` a seat (a whole number, not a boolean), the game's hand and kitty sizes (as `source`
+    states them) and a complete deck."""
+    seats = engine.seat_count
+    if len(setup.seats) != seats or len(setup.hands) != seats:
+        raise illegal("bad_setup", f"{engine.name_en} needs exactly {seats} seats and {seats} hands.",
+                      f"{engine.name_zh}需要 {seats} 个座位和 {seats} 手牌。")
+    if type(setup.first) is not int or not 0 <= setup.first < seats:
+        raise illegal("bad_setup", f"`first` must be a seat 0–{seats - 1}.", f"`first` 必须是座位 0–{seats - 1}。")
+    hands = [normalize_all(hand) for hand in setup.hands]
+    kitty = normalize_all(setup.kitty)
+    if any(len(hand) != engine.hand_size for hand in hands) or len(kitty) != kitty_size:
+        raise illegal("bad_deal", f"{engine.name_en} deals {engine.hand_size} cards to each seat and {kitty_size} to "
+                      f"the kitty [{source}].", f"{engine.name_zh}每人 {engine.hand_size} 张，底牌 {kitty_size} 张"
+                      f" [{source}]。", sizes=[len(h) for h in hands], kitty=len(kitty))
+    check_complete(hands, kitty, decks=engine.decks, jokers=engine.jokers)
+    return hands, kitty
 
 
 def foul_fields(action: Action, penalty_unit: tuple[str, str]) -> Action:

@@ -232,6 +232,8 @@ def test_check_rejects_bad_records_without_an_action_index():
     record["options"] = {"ddz.payout": "triple"}
     assert check_record(record)["code"] == "bad_options"
     assert check_record([])["code"] == "bad_record"
+    for first in (True, 3, -1, 1.0):  # `true` is not seat 1
+        assert check_record({**example_record(), "first": first})["code"] in ("bad_setup", "bad_record")
 
 
 def test_action_after_the_end_is_refused():

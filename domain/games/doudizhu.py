@@ -12,8 +12,8 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from domain.cards import check_complete, normalize_all, remove_from
-from domain.engine import Action, DealSetup, Viewpoint, after_the_end, foul_fields
+from domain.cards import normalize_all, remove_from
+from domain.engine import Action, DealSetup, Viewpoint, after_the_end, checked_deal, foul_fields
 from domain.errors import illegal
 from domain.games.doudizhu_patterns import (
     PATTERN_NAMES,
@@ -121,18 +121,7 @@ class DoudizhuEngine:
         return OPTIONS.resolve(options)
 
     def new_deal(self, setup: DealSetup) -> DoudizhuState:
-        if len(setup.seats) != SEATS or len(setup.hands) != SEATS:
-            raise illegal("bad_setup", "斗地主 needs exactly 3 seats and 3 hands.", "斗地主需要 3 个座位和 3 手牌。")
-        if not isinstance(setup.first, int) or not 0 <= setup.first < SEATS:
-            raise illegal("bad_setup", "`first` must be a seat 0–2.", "`first` 必须是座位 0–2。")
-        hands = [normalize_all(hand) for hand in setup.hands]
-        kitty = normalize_all(setup.kitty)
-        if any(len(hand) != HAND_SIZE for hand in hands) or len(kitty) != 3:
-            raise illegal(
-                "bad_deal", "斗地主 deals 17 cards to each seat and 3 to the kitty [S001].",
-                "斗地主每人 17 张，底牌 3 张 [S001]。", sizes=[len(h) for h in hands], kitty=len(kitty),
-            )
-        check_complete(hands, kitty, decks=1, jokers=True)
+        hands, kitty = checked_deal(self, setup, 3, "S001")
         options = self.resolve_options(setup.options)
         return DoudizhuState(options, list(setup.seats), setup.first, hands, kitty, to_act=setup.first)
 

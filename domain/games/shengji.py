@@ -24,8 +24,8 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from domain.cards import JOKERS, check_complete, normalize_all, remove_from
-from domain.engine import Action, DealSetup, Viewpoint, after_the_end, foul_fields
+from domain.cards import JOKERS, normalize_all, remove_from
+from domain.engine import Action, DealSetup, Viewpoint, after_the_end, checked_deal, foul_fields
 from domain.errors import IllegalAction, illegal
 from domain.games.shengji_cards import (
     LEVEL_RANK,
@@ -229,16 +229,7 @@ class ShengjiEngine:
         return OPTIONS.resolve(options)
 
     def new_deal(self, setup: DealSetup) -> ShengjiState:
-        if len(setup.seats) != SEATS or len(setup.hands) != SEATS:
-            raise illegal("bad_setup", "升级 needs exactly 4 seats and 4 hands.", "升级需要 4 个座位和 4 手牌。")
-        if type(setup.first) is not int or not 0 <= setup.first < SEATS:
-            raise illegal("bad_setup", "`first` must be a seat 0–3.", "`first` 必须是座位 0–3。")
-        hands = [normalize_all(hand) for hand in setup.hands]
-        kitty = normalize_all(setup.kitty)
-        if any(len(hand) != HAND_SIZE for hand in hands) or len(kitty) != KITTY_SIZE:
-            raise illegal("bad_deal", "升级 deals 25 cards to each seat and 8 to the kitty [S001; S004 rule 1].",
-                           "升级每人 25 张，底牌 8 张。", sizes=[len(h) for h in hands], kitty=len(kitty))
-        check_complete(hands, kitty, decks=2, jokers=True)
+        hands, kitty = checked_deal(self, setup, KITTY_SIZE, "S001; S004 rule 1")
         levels, dealer, deal_number = self._context(setup.context)
         options = self.resolve_options(setup.options)
         level = levels[0] if dealer is None else levels[team_of(dealer)]
