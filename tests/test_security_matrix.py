@@ -110,11 +110,10 @@ class Table:
                                               "organiser": server.organiser}
 
     def path_value(self, name: str, endpoint: str = "") -> str:
-        # Table 1 has a live deal: no one may close it or record a misdeal at it then.
-        if endpoint == "matches.close_match":
-            return self.other_match
-        if endpoint == "matches.record_misdeal":
-            return self.quiet_match
+        # Table 1 has a live deal, so what may only happen between deals goes to another table.
+        between_deals = {"matches.close_match": self.other_match, "matches.record_misdeal": self.quiet_match}
+        if name == "match_id" and endpoint in between_deals:
+            return between_deals[endpoint]
         values = {"tournament_id": self.tournament, "match_id": self.match, "deal_id": self.deal,
                   "token_id": self.victim["id"], "filename": "fupan.css", "player_id": PLAYERS[0]}
         assert name in values, f"no sample value for the path parameter <{name}>: add one to Table.path_value"

@@ -216,32 +216,36 @@
 
   async function follow() {
     const ticket = state.loading;
+    let deal = null;
+    let data = null;
     try {
-      const deal = await F.getJSON(boot.deal_url);
-      if (deal.version !== state.version && state.data) {
-        const data = await F.getJSON(framesURL(state.view));
-        if (ticket !== state.loading || !state.data) return; // another viewpoint was chosen meanwhile
-        const atEnd = state.step >= state.data.total;
-        state.data = data;
-        state.version = deal.version;
-        el.viewNote.hidden = !(state.view === "public" && data.closed);
-        buildTimeline();
-        go(atEnd ? data.total : state.step);
-        document.body.dataset.total = String(data.total);
-      }
-      if (deal.finished && !state.finished) {
-        state.finished = true;
-        el.status.className = "badge over";
-        el.status.innerHTML = F.bilingualHTML("status.over");
-      }
+      deal = await F.getJSON(boot.deal_url);
+      if (deal.version !== state.version && state.data) data = await F.getJSON(framesURL(state.view));
     } catch (error) {
       if (error.status === 401 && F.token()) {
         load(state.view, state.step); // the token was revoked meanwhile: the reload says so and drops it
         return;
       }
       // Otherwise a dropped connection or a restarting server: ask again at the next tick.
+      if (ticket === state.loading) scheduleFollow();
+      return;
     }
-    if (ticket === state.loading) scheduleFollow();
+    if (ticket !== state.loading) return; // another viewpoint was chosen meanwhile; its load follows on
+    if (data && state.data) {
+      const atEnd = state.step >= state.data.total;
+      state.data = data;
+      state.version = deal.version;
+      el.viewNote.hidden = !(state.view === "public" && data.closed);
+      buildTimeline();
+      go(atEnd ? data.total : state.step);
+      document.body.dataset.total = String(data.total);
+    }
+    if (deal.finished && !state.finished) {
+      state.finished = true;
+      el.status.className = "badge over";
+      el.status.innerHTML = F.bilingualHTML("status.over");
+    }
+    scheduleFollow();
   }
 
   /* --- a token for the hidden views of a deal in play ----------------------------------------------------- */
