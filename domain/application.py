@@ -39,6 +39,7 @@ import dataclasses
 import functools
 import hashlib
 import secrets
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -135,18 +136,23 @@ def _incomplete_zh(code: str) -> str:
             "result_mismatch": "记录中的结果与规则计算的结果不一致。"}.get(code, "记录无效。")
 
 
-def created_by_whoever_comes_first(create: Callable[[], R], attempts: int = 60, pause: float = 0.05) -> R:
+def created_by_whoever_comes_first(create: Callable[[], R], attempts: int = 60, pause: float = 0.05,
+                                   start_again: Callable[[], None] = lambda: None) -> R:
     """Run `create` (CREATE … IF NOT EXISTS) when other processes may run it at the same moment — several
     workers starting on a fresh store. SQLite then refuses the slower one with "database is locked" (its read
-    snapshot went stale under the other's commit), PostgreSQL with a unique violation in its catalogue or
-    "tuple concurrently updated"; all mean that someone else is creating the same tables, so try again until
-    they are there (a store that is really unreachable still fails, after `attempts` tries)."""
+    snapshot went stale under the other's commit, or two connections deadlocked switching the new file to
+    WAL), PostgreSQL with a unique violation in its catalogue or "tuple concurrently updated"; all mean that
+    someone else is creating the same tables, so try again until they are there (a store that is really
+    unreachable still fails, after `attempts` tries). `start_again` runs before each new try."""
     for attempt in range(attempts):
         try:
             return create()
-        except DatabaseError:
+        except (DatabaseError, sqlite3.OperationalError):
+            # eventsourcing switches a new SQLite file to WAL outside its error translation, so that
+            # "database is locked" arrives as the driver's own error.
             if attempt == attempts - 1:
                 raise
+            start_again()
             time.sleep(pause)
     raise AssertionError("unreachable")
 
@@ -186,7 +192,14 @@ class FupanApplication(Application):
         self._own: set[int] = set()  # notification ids of our own saves after `_seen` (their aggregates are current)
 
     def construct_recorder(self) -> ApplicationRecorder:
-        return created_by_whoever_comes_first(super().construct_recorder)  # creates the tables if missing
+        def with_a_new_datastore() -> None:
+            # A failed first connection can leave eventsourcing's connection pool holding its writer lock
+            # (it is taken before the connection is made and not given back), so the next try would wait on it.
+            self.factory.close()
+            self.factory = self.construct_factory(self.env)
+
+        # Creates the tables if missing.
+        return created_by_whoever_comes_first(super().construct_recorder, start_again=with_a_new_datastore)
 
     @classmethod
     def for_sqlite(cls, path: str) -> FupanApplication:

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,6 +23,8 @@ from typing import Any
 import pytest
 import requests
 from conftest import EXAMPLE_RECORD, EXAMPLE_SCORES, Store, token_id
+
+from domain.application import FupanApplication
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = EXAMPLE_RECORD["seats"]
@@ -158,6 +162,29 @@ def test_workers_starting_together_on_a_fresh_store_all_come_up(store):
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(6)]
     failed = [err[-800:] for worker in workers for _, err in [worker.communicate(timeout=120)] if worker.returncode]
     assert not failed, failed
+
+
+def test_a_new_sqlite_file_locked_while_a_worker_starts_is_waited_for(tmp_path):
+    """The race above, made certain: another process holds the new file's lock while a worker starts, past the
+    worker's lock timeout, so switching the file to WAL hears "database is locked" (from the driver itself:
+    eventsourcing does that switch outside its error translation). The worker must try again and come up once
+    the lock is released, not crash — CI once lost this race."""
+    path = tmp_path / "new.sqlite"
+    holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    holder.execute("BEGIN EXCLUSIVE")
+    release = threading.Timer(1.5, holder.rollback)
+    release.start()
+    began = time.monotonic()
+    app = FupanApplication(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(path),
+                                "SQLITE_LOCK_TIMEOUT": "1"})
+    try:
+        assert time.monotonic() - began >= 1.4  # it did meet the lock, and waited it out
+        app.create_tournament("加锁的新库", "doudizhu")
+        assert [t["name"] for t in app.list_tournaments()] == ["加锁的新库"]
+    finally:
+        release.join()
+        holder.close()
+        app.close()
 
 
 def test_the_documented_production_command_two_gunicorn_workers_records_a_deal(store, tmp_path):
