@@ -10,6 +10,7 @@ then mutates the state, so a refused action (IllegalAction) leaves the state exa
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -82,6 +83,22 @@ def checked_deal(engine: RulesEngine, setup: DealSetup, kitty_size: int, source:
     return hands, kitty
 
 
+def action_head(engine: RulesEngine, action: object, kinds: Iterable[str]) -> Action:
+    """`{"seat", "type"}` of an action, checked alike for every game: an object, a type of the game (`kinds`),
+    a seat of its table. The rest is the game's to check; fields no type uses are dropped, not refused
+    (records from other tools carry extras such as timestamps; the API's schemas refuse them at the door)."""
+    if not isinstance(action, dict):
+        raise illegal("bad_action", "An action must be an object.", "动作必须是对象。")
+    kind = action.get("type")
+    if kind not in kinds:
+        raise illegal("unknown_action", f"Unknown action type {kind!r} for {engine.name_en}.",
+                      f"{engine.name_zh}没有动作类型 {kind!r}。", type=repr(kind), known=sorted(kinds))
+    seat, last = action.get("seat"), engine.seat_count - 1
+    if type(seat) is not int or not 0 <= seat <= last:
+        raise illegal("bad_seat", f"`seat` must be a seat 0–{last}.", f"`seat` 必须是座位 0–{last}。", seat=repr(seat))
+    return {"seat": seat, "type": kind}
+
+
 def foul_fields(action: Action, penalty_unit: tuple[str, str]) -> Action:
     """The checked fields of a `foul` (common to all games, RECORD-FORMAT.md): `code`, `note`, and a `penalty`
     in the game's unit (`penalty_unit` = (en, zh), e.g. chips / 筹码) when there is one."""
@@ -114,6 +131,8 @@ class RulesEngine(Protocol):
 
     Optional: `public_action(action) -> Action`, what everyone at the table sees of an action while the deal
     is live. Without it the public sees only each action's seat and type (domain.application.public_action).
+    Optional: `first_from_hands(hands) -> seat`, for a game whose first actor follows from the cards (挖坑: the
+    lowest heart); a deal started without an explicit `first` then takes that seat.
     """
 
     game: str  # record-format code: doudizhu, shengji, sandayi, daguai, wakeng

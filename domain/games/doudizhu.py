@@ -13,7 +13,7 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from domain.cards import normalize_all, remove_from
-from domain.engine import Action, DealSetup, Viewpoint, after_the_end, checked_deal, foul_fields
+from domain.engine import Action, DealSetup, Viewpoint, action_head, after_the_end, checked_deal, foul_fields
 from domain.errors import illegal
 from domain.games.doudizhu_patterns import (
     PATTERN_NAMES,
@@ -132,20 +132,8 @@ class DoudizhuEngine:
         return dict(action)
 
     def normalize_action(self, action: Action) -> Action:
-        if not isinstance(action, dict):
-            raise illegal("bad_action", "An action must be an object.", "动作必须是对象。")
-        kind = action.get("type")
-        if kind not in ACTION_FIELDS:
-            raise illegal(
-                "unknown_action", f"Unknown action type {kind!r} for 斗地主.", f"斗地主没有动作类型 {kind!r}。",
-                type=repr(kind), known=sorted(ACTION_FIELDS),
-            )
-        seat = action.get("seat")
-        if type(seat) is not int or not 0 <= seat < SEATS:
-            raise illegal("bad_seat", "`seat` must be 0, 1 or 2.", "`seat` 必须是 0、1 或 2。", seat=repr(seat))
-        # Fields other than ACTION_FIELDS are dropped, not refused: records from other tools may carry extras
-        # (timestamps, comments); the API's schemas refuse them at the door.
-        out: Action = {"seat": seat, "type": kind}
+        out = action_head(self, action, ACTION_FIELDS)
+        kind = out["type"]
         if kind == "play":
             cards = normalize_all(action.get("cards"))
             if not cards:

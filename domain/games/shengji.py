@@ -25,7 +25,7 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from domain.cards import JOKERS, normalize_all, remove_from
-from domain.engine import Action, DealSetup, Viewpoint, after_the_end, checked_deal, foul_fields
+from domain.engine import Action, DealSetup, Viewpoint, action_head, after_the_end, checked_deal, foul_fields
 from domain.errors import IllegalAction, illegal
 from domain.games.shengji_cards import (
     LEVEL_RANK,
@@ -266,17 +266,8 @@ class ShengjiEngine:
         return dict(action)
 
     def normalize_action(self, action: Action) -> Action:
-        if not isinstance(action, dict):
-            raise illegal("bad_action", "An action must be an object.", "动作必须是对象。")
-        kind = action.get("type")
-        if kind not in ACTION_FIELDS:
-            raise illegal("unknown_action", f"Unknown action type {kind!r} for 升级.", f"升级没有动作类型 {kind!r}。",
-                           type=repr(kind), known=list(ACTION_FIELDS))
-        seat = action.get("seat")
-        if type(seat) is not int or not 0 <= seat < SEATS:
-            raise illegal("bad_seat", "`seat` must be 0–3.", "`seat` 必须是 0–3。", seat=repr(seat))
-        # Fields outside each type's own are dropped, not refused (as for 斗地主: other tools add extras).
-        out: Action = {"seat": seat, "type": kind}
+        out = action_head(self, action, ACTION_FIELDS)
+        kind = out["type"]
         if kind in ("declare", "bury", "play"):
             cards = normalize_all(action.get("cards"))
             if not cards:
