@@ -93,9 +93,11 @@ class MatchCreateSchema(Schema):
                            metadata={"description": "the round it belongs to (default: the current round)"})
 
 
-_STANDING = ("the game's running figures between deals (斗地主: chips; 升级: levels, next context, 大分/小分) "
+_STANDING = ("the game's running figures between deals (斗地主: chips; 升级: levels, next context, 大分/小分; "
+             "三打一: totals, deals, deals as dealer and their bids; 挖坑: raw totals and boards played) "
              "and `end`: null, or {winner, by} (docs/ARCHITECTURE.md, match layer)")
-_SIDE = "the side that won: a seat (斗地主) or a team, seats {0, 2} = 0 and {1, 3} = 1 (升级); null: live or a draw"
+_SIDE = ("the side that won: a seat (斗地主, 三打一: the first at the table) or a team, seats {0, 2} = 0 and "
+         "{1, 3} = 1 (升级); null: live, a draw, a 三打一 tie at the top or a 挖坑 table (ranked by the standings)")
 
 
 class MatchDealSchema(Schema):

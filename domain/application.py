@@ -496,7 +496,7 @@ class FupanApplication(Application):
         its match rules name (the 斗地主 rotation, the 升级 dealer).
         Outside a match `game` and `seats` are required. Re-submitting the same create returns the deal.
         """
-        explicit = hands is not None
+        explicit, first_given = hands is not None, first is not None
         if explicit != (kitty is not None):
             raise IllegalAction("bad_setup", "Give both `hands` and `kitty`, or neither (server-dealt).",
                                 "`hands` 与 `kitty` 要么都给出，要么都不给（由服务器发牌）。")
@@ -551,6 +551,11 @@ class FupanApplication(Application):
                                     f"`first` 必须是座位 0–{engine.seat_count - 1}。", {"first": first})
             hands, kitty = deal_from_seed(seed, engine, first)
         assert hands is not None and kitty is not None
+        from_hands = getattr(engine, "first_from_hands", None)
+        if from_hands is not None and (not explicit or not first_given):
+            # The game names its first actor from the cards (挖坑: the lowest heart); `first` was where dealing
+            # started. A seat the caller chose for explicit hands is kept, and refused by the engine if wrong.
+            first = from_hands(hands)
         setup = DealSetup(game, options or {}, list(seats), first,
                           [normalize_all(hand) for hand in hands], normalize_all(kitty), dict(context or {}))
         deal = Deal.start(deal_id, setup, match=m.id if m else None, number=number if m else None, seed=seed,
@@ -584,6 +589,8 @@ class FupanApplication(Application):
 
     @staticmethod
     def _check_same(deal: Deal, hands: Any, kitty: Any, first: int | None, seed: str | None) -> None:
+        if hands is None and hasattr(get_engine(deal.setup.game), "first_from_hands"):
+            first = None  # with a seed, `first` said where dealing started; the cards named the first actor
         same = (
             (hands is None or [normalize_all(h) for h in hands] == deal.setup.hands)
             and (kitty is None or normalize_all(kitty) == deal.setup.kitty)

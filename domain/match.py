@@ -9,7 +9,8 @@ The Match aggregate (domain/aggregates.py) knows no game: it asks its game's `Ma
 deal starts and with which context, folds each finished deal's result into the standing, and, when the
 recorded clock reaches the game's time limit, lets the rules decide what the time cap means.
 
-The 斗地主 chip table (seed 001, digest §2.5–2.6) is here; 升级 is in domain/shengji_match.py.
+The 斗地主 chip table (seed 001, digest §2.5–2.6) and the 快乐三打一 table (digest §1.9) are here; 升级 is in
+domain/shengji_match.py.
 """
 
 from __future__ import annotations
@@ -124,7 +125,115 @@ class ChipTable:
         return standing  # seed 001 is silent: dealt again, nothing counted
 
 
-MATCH_RULES: dict[str, MatchRules] = {rules.game: rules for rules in (ChipTable(), ShengjiMatch())}
+# --- 快乐三打一: a table of a fixed number of deals ----------------------------------------------------------
+
+
+class SandayiTable:
+    """A 快乐三打一 knockout table (seeds 000/002, digest §1.9): `sdy.earlyRoundDeals` deals (8 by default, S002;
+    S000's first two rounds play 4, and its tables from the last 16 on play 8: set it per table), each player for
+    themselves. The first bidder moves one seat per deal (§1.1: deal k starts at seat (k−1) mod 4); a voided
+    deal (a second foul before the dealer is known, §1.10a.8) is redealt with the same first bidder and counts
+    nothing. Ranking at the table: total score, then 庄家数量, then 庄家难度 (§1.9, §1.10a.10); the top 2 advance,
+    which the standings decide (projections/formats.py). The standing's `end.winner` names the first-ranked seat
+    when it is alone there (lots are drawn by the standings, not here)."""
+
+    game = "sandayi"
+    start_chips: int | None = None
+
+    def start(self, options: dict[str, Any], seat_count: int) -> Standing:
+        zeros = [0] * seat_count
+        return {"scores": zeros, "deals": 0, "dealt": zeros, "dealer_bids": [[] for _ in range(seat_count)],
+                "end": None}
+
+    def first_seat(self, standing: Standing, first: int, number: int, seat_count: int) -> int:
+        return (first + standing["deals"]) % seat_count
+
+    def context(self, standing: Standing) -> dict[str, Any]:
+        return {}
+
+    def after_deal(self, standing: Standing, options: dict[str, Any], result: dict[str, Any]) -> Standing:
+        if result.get("redeal"):
+            return standing
+        dealer, bid = result["dealer"], result["bid"]
+        after = {**standing, "scores": chips_after(standing["scores"], result["scores"]),
+                 "deals": standing["deals"] + 1,
+                 "dealt": [n + (s == dealer) for s, n in enumerate(standing["dealt"])],
+                 "dealer_bids": [bids + [bid] * (s == dealer) for s, bids in enumerate(standing["dealer_bids"])]}
+        if after["deals"] >= options.get("sdy.earlyRoundDeals", 8):
+            after["end"] = {"winner": self._alone_on_top(after), "by": "deals"}
+        return after
+
+    @staticmethod
+    def _alone_on_top(standing: Standing) -> int | None:
+        """The seat ranked first by total, then 庄家数量 (more), then 庄家难度 (the sum of its bids as dealer) — the
+        format's default order (§1.9 [REC]) — if no other seat equals it there. A tournament that declared other
+        tiebreaks is ranked by them in its standings."""
+        keys = [(score, dealt, sum(bids)) for score, dealt, bids
+                in zip(standing["scores"], standing["dealt"], standing["dealer_bids"], strict=True)]
+        best = max(keys)
+        return keys.index(best) if keys.count(best) == 1 else None
+
+    def time_limit(self, options: dict[str, Any]) -> int | None:
+        return None  # the seeds count deals, not minutes
+
+    def time_up(self, standing: Standing, options: dict[str, Any]) -> Standing:
+        return standing
+
+    def side_seats(self, side: int, seat_count: int) -> list[int]:
+        return [side]
+
+    def misdeal(self, standing: Standing, seat: int, seat_count: int) -> Standing:
+        return standing  # seeds 000/002 are silent: dealt again, nothing counted
+
+
+# --- 竞技挖坑: a table of one Swiss round's duplicate boards -------------------------------------------------
+
+
+class WakengTable:
+    """A 挖坑 table in one round of the seed-003 Swiss event (digest B7–B8, B11.8): every table of the round plays
+    the same boards, board k being the table's k-th deal (`context.board` = k), `wk.tableDeals` of them. The cards
+    of a board are the organiser's to deal alike at every table (the same hands, or the same dealing seed); the
+    first bidder follows from the cards (the lowest heart), so the table passes no rotation. Each seat is ranked
+    against the same board and seat at the round's other tables by the standings (matchpoints), not here: the
+    standing only sums the raw scores, and the table has no winner of its own."""
+
+    game = "wakeng"
+    start_chips: int | None = None
+
+    def start(self, options: dict[str, Any], seat_count: int) -> Standing:
+        return {"scores": [0] * seat_count, "deals": 0, "end": None}
+
+    def first_seat(self, standing: Standing, first: int, number: int, seat_count: int) -> int:
+        # Where server dealing starts, always seat 0: the cards name the first bidder (the engine's
+        # `first_from_hands`), and a board's seed must deal each seat the same cards at every table of the round
+        # (B1, B11.8) whatever `first` a table was opened with.
+        return 0
+
+    def context(self, standing: Standing) -> dict[str, Any]:
+        return {"board": standing["deals"] + 1}
+
+    def after_deal(self, standing: Standing, options: dict[str, Any], result: dict[str, Any]) -> Standing:
+        deals = standing["deals"] + 1
+        done = deals >= options.get("wk.tableDeals", 6)
+        return {"scores": chips_after(standing["scores"], result["scores"]), "deals": deals,
+                "end": {"winner": None, "by": "boards"} if done else None}
+
+    def time_limit(self, options: dict[str, Any]) -> int | None:
+        return None
+
+    def time_up(self, standing: Standing, options: dict[str, Any]) -> Standing:
+        return standing
+
+    def side_seats(self, side: int, seat_count: int) -> list[int]:
+        return [side]
+
+    def misdeal(self, standing: Standing, seat: int, seat_count: int) -> Standing:
+        return standing  # the seed's software deals: nothing to count
+
+
+MATCH_RULES: dict[str, MatchRules] = {
+    rules.game: rules for rules in (ChipTable(), ShengjiMatch(), SandayiTable(), WakengTable())
+}
 
 
 def match_rules(game: str) -> MatchRules:

@@ -108,6 +108,30 @@ def test_sandayi_dealer_count_then_difficulty_digest_vector_14():
     assert [r["tiebreak_values"][:2] for r in rows[:2]] == [[3, 6], [3, 5]]
 
 
+def test_sandayi_the_digests_other_tiebreak_readings_are_declarable_codes():
+    """§1.9's switches `sdy.tiebreak.dealerCount = fewer` and `sdy.tiebreak.difficulty = maxBid |
+    sumBidOfWonDeals` are tiebreak codes a tournament declares, like every other game's."""
+    players = ["A", "B", "C", "D"]
+
+    def deal(scores: list[int], dealer: int, bid: int, won: bool) -> dict[str, Any]:
+        return {"scores": scores, "seat_facts": {
+            "dealer": [int(s == dealer) for s in range(4)], "dealer_bid": [bid if s == dealer else 0 for s in range(4)],
+            "dealer_won_bid": [bid if s == dealer and won else 0 for s in range(4)]}}
+
+    level = [0, 0, 0, 0]
+    # A dealt three times (bids 1, 1, 1; won one), B twice (bids 3 and 1; lost both), tied on 0 with the others.
+    deals = [deal(level, 0, 1, True), deal(level, 0, 1, False), deal(level, 0, 1, False), deal(level, 1, 3, False),
+             deal(level, 1, 1, False)]
+    table = [(1, players, deals, False)]
+    assert ranking(tournament("sandayi", "sandayi.s002", [], players, table))[:2] == ["A", "B"]  # more dealing
+    fewer = ranking(tournament("sandayi", "sandayi.s002", ["dealer_count_fewer", "lots"], players, table))
+    assert fewer.index("B") < fewer.index("A") and set(fewer[:2]) == {"C", "D"}  # never dealt: fewest
+    highest = ranking(tournament("sandayi", "sandayi.s002", ["dealer_difficulty_max", "lots"], players, table))
+    assert highest[0] == "B" and highest[1] == "A"
+    won = ranking(tournament("sandayi", "sandayi.s002", ["dealer_difficulty_won", "lots"], players, table))
+    assert won[0] == "A"
+
+
 def test_wakeng_duplicate_rates_digest_vector_w19():
     players = [f"p{i}" for i in range(12)]
     tables = []

@@ -5,9 +5,13 @@ from __future__ import annotations
 from domain.engine import RulesEngine
 from domain.errors import IllegalAction
 from domain.games.doudizhu import DoudizhuEngine
+from domain.games.sandayi import SandayiEngine
 from domain.games.shengji import ShengjiEngine
+from domain.games.wakeng import WakengEngine
 
-ENGINES: dict[str, RulesEngine] = {engine.game: engine for engine in (DoudizhuEngine(), ShengjiEngine())}
+ENGINES: dict[str, RulesEngine] = {
+    engine.game: engine for engine in (DoudizhuEngine(), ShengjiEngine(), SandayiEngine(), WakengEngine())
+}
 
 
 def get_engine(game: object) -> RulesEngine:

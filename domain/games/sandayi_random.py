@@ -1,0 +1,135 @@
+"""Random legal 快乐三打一 deals: the generator behind the property tests, the benchmarks and sample data.
+
+`candidate_plays` builds plays shaped like every pattern of §1.3 from a hand and keeps those the rules
+accept (`parse`, `beats`), so every action it emits is legal; the engine checks it again anyway (a generated
+deal that the engine refused would be a bug in one of the two, and the tests say so).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from domain.dealing import deal_from_seed
+from domain.engine import DealSetup
+from domain.games.sandayi import SandayiEngine, SandayiState
+from domain.games.sandayi_patterns import BIG, LITTLE, Pattern, beats, card_value, is_bomb, parse
+
+ENGINE = SandayiEngine()
+NAMES = ["甲", "乙", "丙", "丁"]
+
+
+def _at(position: int) -> int:
+    return 14 if position in (1, 14) else 15 if position == 2 else position
+
+
+def _runs(groups: dict[int, list[str]], width: int, shortest: int) -> list[list[str]]:
+    """Every run of `width` cards per sequence position (A at 1 or 14, §1.2) the hand can make."""
+    out = []
+    for low in range(1, 15):
+        body: list[str] = []
+        used: dict[int, int] = {}
+        for position in range(low, 15):
+            rank = _at(position)
+            have = groups.get(rank, [])
+            if len(have) < used.get(rank, 0) + width:
+                break
+            body += have[used.get(rank, 0):used.get(rank, 0) + width]
+            used[rank] = used.get(rank, 0) + width
+            if position - low + 1 >= shortest:
+                out.append(list(body))
+    return out
+
+
+def candidate_plays(hand: list[str], target: Pattern | None, full_house_compare: str = "tripleOnly"
+                    ) -> list[list[str]]:
+    """Plays from `hand`: every lead shape when `target` is None, else those that beat `target`."""
+    groups: dict[int, list[str]] = {}
+    for code in hand:
+        groups.setdefault(card_value(code), []).append(code)
+    out: list[list[str]] = []
+    for cards in groups.values():
+        for n in range(1, min(len(cards), 8) + 1):
+            out.append(cards[:n])
+    if len(groups.get(LITTLE, [])) == 2 and len(groups.get(BIG, [])) == 2:
+        out.append(groups[LITTLE] + groups[BIG])
+    triples = [r for r, cards in groups.items() if len(cards) >= 3 and r < LITTLE]
+    pairs = [r for r, cards in groups.items() if len(cards) >= 2]
+    out += [groups[t][:3] + groups[p][:2] for t in triples for p in pairs if p != t]
+    out += _runs(groups, 1, 5) + _runs(groups, 2, 3)
+    for body in _runs(groups, 3, 2):
+        k = len(body) // 3
+        body_ranks = {card_value(c) for c in body}
+        rest = {r: cards for r, cards in groups.items() if r not in body_ranks and r < LITTLE}
+        out.append(body)
+        out += [body + wings for wings in _runs(rest, 2, k) if len(wings) == 2 * k]
+    found = []
+    for play in out:
+        pattern = parse(play)
+        if pattern is not None and (target is None or beats(pattern, target, full_house_compare)):
+            found.append(play)
+    return found
+
+
+def play_out(state: SandayiState, rng: random.Random, actions: list[dict[str, Any]], *, foul_rate: float = 0.0,
+             timeout_rate: float = 0.0, declare_rate: float = 0.3) -> None:
+    """Play the deal in `state` to its end with random legal actions, appending each to `actions`."""
+    engine = ENGINE
+    while state.phase != "finished":
+        seat = state.to_act
+        assert seat is not None
+        action: dict[str, Any]
+        if rng.random() < foul_rate:
+            action = {"seat": rng.randrange(4), "type": "foul", "code": "talking", "note": "说话 / spoke during play"}
+        elif rng.random() < timeout_rate:
+            action = {"seat": seat, "type": "timeout"}
+        elif state.phase == "bidding":
+            choices = engine.legal_actions(state, seat)
+            action = rng.choice(choices) if rng.random() < 0.5 else choices[0]
+        else:
+            declarations = [a for a in engine.legal_actions(state, seat) if a["type"] == "declare"]
+            if declarations and rng.random() < declare_rate:
+                action = rng.choice(declarations)
+            else:
+                action = _play(state, seat, rng)
+        engine.apply(state, action)
+        actions.append(action)
+
+
+def _play(state: SandayiState, seat: int, rng: random.Random) -> dict[str, Any]:
+    following = state.last_seat is not None and state.last_seat != seat
+    options = candidate_plays(state.hands[seat], state.last_pattern if following else None,
+                              state.options["sdy.fullHouseCompare"])
+    allowed = state.allowance[seat]
+    if allowed is not None and state.bombs_by_seat[seat] >= allowed:
+        options = [p for p in options if not is_bomb(parse(p))]  # type: ignore[arg-type]
+    if seat == state.dealer and state.locked:
+        locked = [sorted(s) for s in state.locked]
+        options = [p for p in options if not any(c in s for s in state.locked for c in p) or sorted(p) in locked]
+    if following and (not options or rng.random() < 0.2):
+        return {"seat": seat, "type": "pass"}
+    # Choose the pattern kind first, so that runs and planes are not drowned by singles.
+    by_kind: dict[str, list[list[str]]] = {}
+    for play in options:
+        by_kind.setdefault(parse(play).kind, []).append(play)  # type: ignore[union-attr]
+    kind = rng.choice(sorted(by_kind))
+    return {"seat": seat, "type": "play", "cards": rng.choice(by_kind[kind])}
+
+
+def random_record(rng: random.Random, options: dict[str, Any] | None = None, *, foul_rate: float = 0.01,
+                  timeout_rate: float = 0.01, first: int | None = None) -> dict[str, Any]:
+    """One complete, legal `fupan.deal/1` record of a random deal."""
+    first = rng.randrange(4) if first is None else first
+    hands, kitty = deal_from_seed(f"{rng.getrandbits(64):x}", ENGINE, first)
+    setup = DealSetup("sandayi", ENGINE.resolve_options(options or {}), list(NAMES), first, hands, kitty, {})
+    state = ENGINE.new_deal(setup)
+    actions: list[dict[str, Any]] = []
+    play_out(state, rng, actions, foul_rate=foul_rate, timeout_rate=timeout_rate)
+    result = ENGINE.result(state)
+    assert result is not None
+    return {
+        "format": "fupan.deal/1", "game": "sandayi", "options": setup.options, "seats": setup.seats, "first": first,
+        "hands": hands, "kitty": kitty, "context": {}, "actions": actions,
+        "result": {"scores": result["scores"], **({"redeal": True} if result.get("redeal") else {})},
+    }
+

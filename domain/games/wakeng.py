@@ -1,0 +1,397 @@
+"""竞技挖坑 (3 players, one deck without jokers, 16 each + a 4-card kitty) — rules digest Part B, seed 003.
+
+Phases (B4, clarifications B11.1–4): `reveal` (pre-bid 明牌: each player once, in bidding order, `reveal` or
+`pass`) → `bidding` (each once: `pass` or a `bid` above the highest; a 3 ends it; all pass → 烂挖, the first
+bidder digs at 1) → the digger takes the kitty, shown to all → `post_reveal` (the digger alone: `reveal` or
+`pass`; skipped when it already showed) → `doubling` (each once, digger first: `double` or `pass`) → `play`
+(the ♥4 holder leads; two passes end a round; the first player out ends the deal) → `finished`.
+
+The first bidder is the holder of the lowest heart among the 48 dealt cards (4 < 5 < … < A < 2 < 3), so a
+record's `first` must name that seat (B11.1). The software of the seed blocks every illegal action, so there
+are no rule fouls; a referee's `foul` (discipline, B9) is recorded without points: a penalty is an adjustment
+of the standings. Scores are the digest's [REC] stakes (B6, B11.7).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from marshmallow import Schema, fields, validate
+
+from domain.cards import normalize_all, remove_from
+from domain.engine import Action, DealSetup, Viewpoint, action_head, after_the_end, checked_deal, foul_fields
+from domain.errors import illegal
+from domain.games.wakeng_patterns import Pattern, beats, card_order, card_value, describe, parse
+from domain.options import OptionsResolver
+
+SEATS = 3
+HAND_SIZE = 16
+KITTY_SIZE = 4
+TOP_BID = 3
+LEAD_CARD = "H4"  # the ♥4 holder leads (B5.1)
+SHOW_FACTOR = 2  # MP_MULT: ×2 per player who showed the hand (B6)
+DOUBLE_FACTOR = 2  # DBL_MULT
+
+
+class WakengOptions(Schema):
+    """Ruleset switches of digest B3–B6 with their defaults."""
+
+    quad_is_bomb = fields.Boolean(data_key="wk.quadIsBomb", load_default=False)
+    must_dig = fields.Boolean(data_key="wk.mustDig", load_default=False)
+    global_doubling = fields.Boolean(data_key="wk.globalDoubling", load_default=False)
+    # Read by the match layer (WakengTable): the boards each table plays in a round. The seed's figure is lost
+    # (附录二), so it is the organiser's [REC].
+    table_deals = fields.Integer(data_key="wk.tableDeals", load_default=6, validate=validate.Range(min=1, max=99))
+
+
+OPTIONS = OptionsResolver(WakengOptions())
+
+ACTION_FIELDS: dict[str, set[str]] = {
+    "reveal": set(),
+    "bid": {"value"},
+    "double": set(),
+    "pass": set(),
+    "play": {"cards"},
+    "foul": {"code", "note"},
+    "timeout": set(),
+}
+
+
+def first_bidder(hands: list[list[str]]) -> int:
+    """The seat holding the lowest heart dealt (B4.1, B11.1): ♥4, or ♥5 when ♥4 is in the kitty, and so on."""
+    hearts = [(card_value(c), seat) for seat, hand in enumerate(hands) for c in hand if c[0] == "H"]
+    return min(hearts)[1]
+
+
+def must_dig(hand: list[str]) -> bool:
+    """`wk.mustDig` (S-WK1 必挖场, off by default): a hand with 333, or with 33 and 22, must bid 3 (B4.8)."""
+    threes = sum(1 for c in hand if c[1:] == "3")
+    twos = sum(1 for c in hand if c[1:] == "2")
+    return threes >= 3 or (threes >= 2 and twos >= 2)
+
+
+@dataclass
+class WakengState:
+    options: dict[str, Any]
+    seats: list[str]
+    first: int
+    hands: list[list[str]]
+    kitty: list[str]
+    board: Any = None  # the duplicate board (context), carried into the result
+    phase: str = "reveal"  # reveal | bidding | post_reveal | doubling | play | finished
+    to_act: int | None = None
+    decisions: list[dict[str, Any]] = field(default_factory=list)  # every reveal / bid / double decision in order
+    revealed: list[int] = field(default_factory=list)  # seats that showed their hand, in order
+    bids: list[tuple[int, int | None]] = field(default_factory=list)
+    bid: int = 0
+    digger: int | None = None
+    lanwa: bool = False  # 烂挖: everyone passed, the first bidder digs at 1
+    doubled: list[int] = field(default_factory=list)
+    doubling_done: list[int] = field(default_factory=list)
+    leader: int | None = None
+    last_seat: int | None = None
+    last_pattern: Pattern | None = None
+    current_round: list[dict[str, Any]] = field(default_factory=list)
+    rounds: list[list[dict[str, Any]]] = field(default_factory=list)
+    passes_in_row: int = 0
+    plays_by_seat: list[int] = field(default_factory=lambda: [0] * SEATS)
+    played: list[list[str]] = field(default_factory=lambda: [[] for _ in range(SEATS)])
+    fouls: list[dict[str, Any]] = field(default_factory=list)
+    winner: int | None = None
+    actions: int = 0
+
+
+class WakengEngine:
+    game = "wakeng"
+    name_zh = "竞技挖坑"
+    name_en = "Wakeng"
+    seat_count = SEATS
+    hand_size = HAND_SIZE
+    decks = 1
+    jokers = False
+
+    # -- setup ---------------------------------------------------------------------------------------------
+
+    def resolve_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        return OPTIONS.resolve(options)
+
+    def first_from_hands(self, hands: list[list[str]]) -> int:
+        """The deal's `first` follows from its hands (the lowest heart); the application asks before setting up."""
+        return first_bidder([normalize_all(hand) for hand in hands])
+
+    def new_deal(self, setup: DealSetup) -> WakengState:
+        hands, kitty = checked_deal(self, setup, KITTY_SIZE, "S003")
+        first = first_bidder(hands)
+        if setup.first != first:
+            raise illegal("bad_setup", f"The first bidder holds the lowest heart dealt: seat {first}, not "
+                          f"{setup.first} (B4.1).", f"首叫是手中红心最小的玩家：座位 {first}，不是 {setup.first}。",
+                          first=first)
+        unknown = set(setup.context) - {"board"}
+        if unknown:
+            raise illegal("bad_setup", "A 挖坑 deal's context holds only its duplicate `board`.",
+                          "挖坑牌局的 context 只含复式的 `board`（牌号）。", fields=sorted(unknown))
+        return WakengState(self.resolve_options(setup.options), list(setup.seats), first, hands, kitty,
+                           board=setup.context.get("board"), to_act=first)
+
+    # -- actions -------------------------------------------------------------------------------------------
+
+    def public_action(self, action: Action) -> Action:
+        """Every decision and play is shown to all three players by the software."""
+        return dict(action)
+
+    def normalize_action(self, action: Action) -> Action:
+        out = action_head(self, action, ACTION_FIELDS)
+        kind = out["type"]
+        if kind == "bid":
+            value = action.get("value")
+            if type(value) is not int or not 1 <= value <= TOP_BID:
+                raise illegal("bad_bid", "A bid is 1, 2 or 3 (不叫 is `pass`).",
+                              "叫分只能是 1、2 或 3（不叫用 pass）。", value=repr(value))
+            out["value"] = value
+        elif kind == "play":
+            cards = normalize_all(action.get("cards"))
+            if not cards:
+                raise illegal("bad_cards", "A play needs at least one card; use `pass` for 过牌.",
+                              "出牌至少一张；过牌请用 pass。")
+            out["cards"] = cards
+        elif kind == "foul":
+            out.update(foul_fields(action, ("points", "分")))
+            if "penalty" in out:
+                raise illegal("bad_action", "挖坑 fouls carry no points in the deal: a penalty is an adjustment of the "
+                              "standings (B9).", "挖坑犯规不在牌局内罚分，处罚作为积分调整记录（B9）。")
+        return out
+
+    def apply(self, state: WakengState, action: Action) -> None:
+        action = self.normalize_action(action)
+        if state.phase == "finished":
+            state.fouls.append({"at": state.actions, **after_the_end(action)})
+            state.actions += 1
+            return
+        kind, seat = action["type"], action["seat"]
+        if kind == "foul":
+            state.fouls.append({"at": state.actions, **action})
+        else:
+            self._check_turn(state, seat)
+            if kind == "timeout":
+                action = self._timeout_action(state, seat)
+                kind = action["type"]
+            {"reveal": self._reveal_phase, "bidding": self._bid, "post_reveal": self._post_reveal,
+             "doubling": self._double, "play": self._play}[state.phase](state, seat, kind, action)
+        state.actions += 1
+
+    def _check_turn(self, state: WakengState, seat: int) -> None:
+        if state.to_act != seat:
+            raise illegal("not_your_turn", f"It is seat {state.to_act}'s turn, not seat {seat}'s.",
+                          f"现在轮到座位 {state.to_act}，不是座位 {seat}。", to_act=state.to_act, seat=seat)
+
+    @staticmethod
+    def _wrong_phase(state: WakengState, allowed: str, allowed_zh: str) -> None:
+        raise illegal("wrong_phase", f"Now ({state.phase}) the choice is {allowed}.", f"现在只能{allowed_zh}。",
+                      phase=state.phase)
+
+    def _timeout_action(self, state: WakengState, seat: int) -> Action:
+        """Timeouts (B11.6): 明牌 and 加倍 → no, bidding → 不叫 (a 必挖 hand bids 3, its only call), following →
+        pass, leading → the single lowest card (lowest rank; ties ♦ < ♣ < ♥ < ♠)."""
+        if state.phase == "bidding" and state.options["wk.mustDig"] and must_dig(state.hands[seat]):
+            return {"seat": seat, "type": "bid", "value": TOP_BID}
+        if state.phase == "play" and (state.last_seat is None or state.last_seat == seat):
+            return {"seat": seat, "type": "play", "cards": [min(state.hands[seat], key=card_order)]}
+        return {"seat": seat, "type": "pass"}
+
+    def _next(self, seat: int) -> int:
+        return (seat + 1) % SEATS
+
+    def _reveal_phase(self, state: WakengState, seat: int, kind: str, action: Action) -> None:
+        if kind not in ("reveal", "pass"):
+            self._wrong_phase(state, "to show the hand (reveal) or not (pass), before bidding",
+                              "在叫分前决定是否明牌（reveal 或 pass）")
+        state.decisions.append({"seat": seat, "type": kind, "phase": "reveal"})
+        if kind == "reveal":
+            state.revealed.append(seat)
+        state.to_act = self._next(seat)
+        if len(state.decisions) == SEATS:
+            state.phase = "bidding"
+
+    def _bid(self, state: WakengState, seat: int, kind: str, action: Action) -> None:
+        if kind not in ("bid", "pass"):
+            self._wrong_phase(state, "a bid of 1–3 or 不叫 (pass)", "叫分（1–3）或不叫（pass）")
+        value = action.get("value") if kind == "bid" else None
+        if state.options["wk.mustDig"] and must_dig(state.hands[seat]) and value != TOP_BID:
+            raise illegal("must_dig", "必挖: a hand with 333, or with 33 and 22, must bid 3 (wk.mustDig).",
+                          "必挖：有三个 3，或两个 3 加两个 2 的手牌必须叫 3 分。")
+        if value is not None and value <= state.bid:
+            raise illegal("bid_too_low", f"A bid must be higher than {state.bid}.", f"叫分必须高于 {state.bid} 分。",
+                          highest=state.bid, value=value)
+        state.bids.append((seat, value))
+        state.decisions.append({"seat": seat, "type": kind, "phase": "bidding", **({"value": value} if value else {})})
+        if value is not None:
+            state.bid, state.digger = value, seat
+        if state.bid == TOP_BID or len(state.bids) == SEATS:
+            if state.digger is None:  # 烂挖: the system bids 1 for the first bidder (B4.4)
+                state.digger, state.bid, state.lanwa = state.first, 1, True
+            self._take_kitty(state)
+        else:
+            state.to_act = self._next(seat)
+
+    def _take_kitty(self, state: WakengState) -> None:
+        digger = state.digger
+        assert digger is not None
+        state.hands[digger] = state.hands[digger] + state.kitty  # shown face up to all three (B4.5)
+        if digger in state.revealed:
+            self._start_doubling(state)
+        else:
+            state.phase, state.to_act = "post_reveal", digger
+
+    def _post_reveal(self, state: WakengState, seat: int, kind: str, action: Action) -> None:
+        if kind not in ("reveal", "pass"):
+            self._wrong_phase(state, "the digger's 明牌 after the kitty (reveal) or not (pass)",
+                              "庄家决定收底后是否明牌（reveal 或 pass）")
+        state.decisions.append({"seat": seat, "type": kind, "phase": "post_reveal"})
+        if kind == "reveal":
+            state.revealed.append(seat)
+        self._start_doubling(state)
+
+    def _start_doubling(self, state: WakengState) -> None:
+        state.phase, state.to_act = "doubling", state.digger
+
+    def _double(self, state: WakengState, seat: int, kind: str, action: Action) -> None:
+        if kind not in ("double", "pass"):
+            self._wrong_phase(state, "to double (double) or not (pass)", "决定是否加倍（double 或 pass）")
+        state.decisions.append({"seat": seat, "type": kind, "phase": "doubling"})
+        state.doubling_done.append(seat)
+        if kind == "double":
+            state.doubled.append(seat)
+        if len(state.doubling_done) < SEATS:
+            state.to_act = self._next(seat)
+            return
+        leader = next(s for s in range(SEATS) if LEAD_CARD in state.hands[s])  # B5.1, after the kitty
+        state.phase, state.to_act, state.leader = "play", leader, leader
+
+    def _play(self, state: WakengState, seat: int, kind: str, action: Action) -> None:
+        if kind not in ("play", "pass"):
+            self._wrong_phase(state, "a play or a pass (过牌)", "出牌或过牌（pass）")
+        following = state.last_seat is not None and state.last_seat != seat
+        if kind == "pass":
+            if not following:
+                raise illegal("must_lead", "The leader must play (引牌); a pass is only for following.",
+                              "引牌者必须出牌，不能过牌。")
+            state.current_round.append({"seat": seat, "type": "pass"})
+            state.passes_in_row += 1
+            state.to_act = self._next(seat)
+            if state.passes_in_row == SEATS - 1:  # two passes: the last player leads (B5.3)
+                state.rounds.append(state.current_round)
+                state.current_round, state.passes_in_row = [], 0
+                state.last_seat, state.last_pattern = None, None
+                state.leader = state.to_act
+            return
+        cards = action["cards"]
+        rest = remove_from(state.hands[seat], cards)
+        pattern = parse(cards)
+        if pattern is None:
+            raise illegal("not_a_pattern", f"{cards} is not a 挖坑 pattern.", f"{cards} 不是合法牌型。", cards=cards)
+        if following:
+            assert state.last_pattern is not None
+            if not beats(pattern, state.last_pattern, state.options["wk.quadIsBomb"]):
+                raise illegal("does_not_beat", f"{cards} does not beat the last play: same pattern, same size, "
+                              "higher (B3).", f"{cards} 管不上上一手牌：须同牌型、同张数、更大。", cards=cards,
+                              last=describe(state.last_pattern))
+        state.hands[seat] = rest
+        state.played[seat].extend(cards)
+        state.plays_by_seat[seat] += 1
+        if not state.current_round:
+            state.leader = seat
+        state.current_round.append({"seat": seat, "type": "play", "cards": cards, "pattern": pattern})
+        state.last_seat, state.last_pattern, state.passes_in_row = seat, pattern, 0
+        if rest:
+            state.to_act = self._next(seat)
+            return
+        state.rounds.append(state.current_round)  # the first player out ends the deal (B5.4)
+        state.current_round = []
+        state.phase, state.to_act, state.winner = "finished", None, seat
+
+    # -- queries -------------------------------------------------------------------------------------------
+
+    def status(self, state: WakengState) -> dict[str, Any]:
+        return {"phase": state.phase, "to_act": state.to_act, "finished": state.phase == "finished"}
+
+    def legal_actions(self, state: WakengState, seat: int) -> list[Action]:
+        if state.phase == "finished" or state.to_act != seat:
+            return []
+        if state.phase in ("reveal", "post_reveal"):
+            return [{"seat": seat, "type": "reveal"}, {"seat": seat, "type": "pass"}]
+        if state.phase == "bidding":
+            bids = [{"seat": seat, "type": "bid", "value": v} for v in range(state.bid + 1, TOP_BID + 1)]
+            if state.options["wk.mustDig"] and must_dig(state.hands[seat]):
+                return bids[-1:]
+            return [{"seat": seat, "type": "pass"}, *bids]
+        if state.phase == "doubling":
+            return [{"seat": seat, "type": "double"}, {"seat": seat, "type": "pass"}]
+        following = state.last_seat is not None and state.last_seat != seat
+        return [{"seat": seat, "type": "pass"}] if following else []
+
+    def stakes(self, state: WakengState) -> list[int]:
+        """s_i, the stake between the digger and each seat (0 for the digger's own): b · m · d_digger · d_i, with
+        m = 2^(players who showed) (B6, B11.7); `wk.globalDoubling` takes 2^(doubles) on every stake instead."""
+        digger = state.digger
+        if digger is None:
+            return [0] * SEATS
+        shown = SHOW_FACTOR ** len(set(state.revealed))
+        if state.options["wk.globalDoubling"]:
+            doubles = DOUBLE_FACTOR ** len(state.doubled)
+            return [0 if s == digger else state.bid * shown * doubles for s in range(SEATS)]
+        own = DOUBLE_FACTOR if digger in state.doubled else 1
+        return [0 if s == digger else state.bid * shown * own * (DOUBLE_FACTOR if s in state.doubled else 1)
+                for s in range(SEATS)]
+
+    def result(self, state: WakengState) -> dict[str, Any] | None:
+        if state.phase != "finished":
+            return None
+        digger = state.digger
+        assert digger is not None and state.winner is not None
+        won = state.winner == digger
+        stakes = self.stakes(state)
+        sign = 1 if won else -1
+        scores = [sign * sum(stakes) if s == digger else -sign * stakes[s] for s in range(SEATS)]
+        result: dict[str, Any] = {
+            "scores": scores, "digger": digger, "bid": state.bid, "lanwa": state.lanwa,
+            "revealed": list(state.revealed), "doubled": list(state.doubled), "stakes": stakes,
+            "winner": state.winner, "digger_won": won,
+            "seat_facts": {"won": [int(won == (s == digger)) for s in range(SEATS)],
+                           "digger": [int(s == digger) for s in range(SEATS)]},
+        }
+        if state.board is not None:
+            result["board"] = state.board  # duplicate scoring compares the same board and seat (B7, B11.8)
+        return result
+
+    def view(self, state: WakengState, viewpoint: Viewpoint) -> dict[str, Any]:
+        seats = []
+        for s in range(SEATS):
+            shown = s in state.revealed
+            seat_view: dict[str, Any] = {
+                "seat": s, "name": state.seats[s], "count": len(state.hands[s]), "exposed": shown,
+                "role": None if state.digger is None or state.phase in ("reveal", "bidding")
+                else ("digger" if s == state.digger else "defender"),
+                "doubled": s in state.doubled, "played": list(state.played[s]),
+            }
+            if viewpoint.sees_hand(s, shown):
+                seat_view["hand"] = sorted(state.hands[s], key=card_order, reverse=True)
+            seats.append(seat_view)
+        kitty_public = state.phase not in ("reveal", "bidding")
+        return {
+            "game": self.game, "viewpoint": str(viewpoint), "phase": state.phase, "to_act": state.to_act,
+            "first": state.first, "board": state.board, "seats": seats,
+            "kitty": list(state.kitty) if kitty_public or viewpoint.kind == "referee" else None,
+            "digger": state.digger if kitty_public else None, "bid": state.bid, "lanwa": state.lanwa,
+            "decisions": [dict(d) for d in state.decisions], "revealed": list(state.revealed),
+            "doubled": list(state.doubled), "stakes": self.stakes(state) if kitty_public else None,
+            "round": {"leader": state.leader, "plays": _round_json(state.current_round)},
+            "rounds_played": len(state.rounds),
+            "last_round": _round_json(state.rounds[-1]) if state.rounds else None,
+            "fouls": list(state.fouls),
+            "result": self.result(state),
+        }
+
+
+def _round_json(plays: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{**p, "pattern": describe(p["pattern"])} if "pattern" in p else dict(p) for p in plays]
