@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from replay_ui.games import doudizhu, generic, shengji
+from replay_ui.games import doudizhu, generic, sandayi, shengji, wakeng
 from replay_ui.notation import Describer, Summarizer, generic_describe, generic_summarize
 
 Match = dict[str, Any]
@@ -40,6 +40,10 @@ GAMES: dict[str, GameUI] = {
                        doudizhu.standing_text),
     "shengji": GameUI(shengji.describe, shengji.summarize, shengji.match_rows, shengji.match_chart,
                       shengji.standing_text),
+    "sandayi": GameUI(sandayi.describe, sandayi.summarize, sandayi.match_rows, sandayi.match_chart,
+                      sandayi.standing_text),
+    "wakeng": GameUI(wakeng.describe, wakeng.summarize, wakeng.match_rows, wakeng.match_chart,
+                     wakeng.standing_text),
 }
 
 
