@@ -103,7 +103,8 @@ class SandayiState:
     phase: str = "bidding"  # bidding | play | finished
     to_act: int | None = None
     bids: list[tuple[int, int | None]] = field(default_factory=list)  # (seat, value; None = 不叫) in order
-    dealer: int | None = None
+    high_bidder: int | None = None  # the highest bidder so far; the dealer once bidding is over
+    dealer: int | None = None  # set when the dealer takes the kitty (a deal voided in bidding has none)
     bid: int = 0  # the winning bid
     toulu: bool = False  # 头撂: the first bidder opened with 3
     allowance: list[int | None] = field(default_factory=lambda: [None] * SEATS)  # bomb plays allowed; None = any
@@ -224,14 +225,14 @@ class SandayiEngine:
         state.bids.append((seat, value))
         if value is not None:
             state.bid = value
-            state.dealer = seat
+            state.high_bidder = seat
         if state.bid == TOP_BID or len(state.bids) == SEATS:  # a 3 ends bidding at once
             self._take_kitty(state)
         else:
             state.to_act = (seat + 1) % SEATS
 
     def _take_kitty(self, state: SandayiState) -> None:
-        dealer = state.dealer
+        dealer = state.dealer = state.high_bidder
         assert dealer is not None  # the first bidder always bids: there is no deal without a dealer (无荒番局)
         state.toulu = state.bids[0] == (state.first, TOP_BID)
         said = dict(state.bids)
@@ -363,7 +364,7 @@ class SandayiEngine:
         state.fouls.append({"at": state.actions, **action})
         if sum(1 for f in state.fouls if f["seat"] == seat) < FOULS_TO_LOSE:
             return
-        if state.dealer is None or state.phase == "bidding":
+        if state.dealer is None:
             self._finish(state, "void", offender=seat)  # no dealer yet: void, redealt with the same first bidder
         else:
             self._finish(state, "foul", offender=seat)
@@ -485,16 +486,15 @@ class SandayiEngine:
                 # Sizes above 10 are not announced (§1.10a.12); whoever sees the hand knows its size.
                 "count": count if visible or count <= PUBLIC_COUNT_LIMIT else f">{PUBLIC_COUNT_LIMIT}",
                 "exposed": state.exposed[s],
-                "role": None if state.dealer is None or state.phase == "bidding"
-                else ("dealer" if s == state.dealer else "defender"),
-                "bombs_allowed": state.allowance[s] if state.phase != "bidding" else None,
+                "role": None if state.dealer is None else ("dealer" if s == state.dealer else "defender"),
+                "bombs_allowed": state.allowance[s] if state.dealer is not None else None,
                 "bombs_played": state.bombs_by_seat[s],
                 "played": list(state.played[s]),
             }
             if visible:
                 seat_view["hand"] = sorted(state.hands[s], key=card_value, reverse=True)
             seats.append(seat_view)
-        dealer_known = state.phase != "bidding" and state.dealer is not None
+        dealer_known = state.dealer is not None
         kitty_visible = viewpoint.kind == "referee" or (viewpoint.kind == "seat" and dealer_known
                                                          and viewpoint.seat == state.dealer)
         return {
