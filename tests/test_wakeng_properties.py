@@ -36,6 +36,8 @@ OPTIONS = st.fixed_dictionaries(
         "wk.quadIsBomb": st.booleans(),
         "wk.mustDig": st.booleans(),
         "wk.globalDoubling": st.booleans(),
+        "wk.showFactor": st.integers(1, 3),
+        "wk.doubleFactor": st.integers(1, 3),
         "wk.tableDeals": st.integers(1, 99),
     }
 )
@@ -128,15 +130,16 @@ class Facts:
                 self.winner, self.phase = seat, "over"
 
     def scores(self) -> list[int]:
-        """B6 / B11.7: s_i = b · 2^(players who showed) · d_digger · d_i, or b · m · 2^(doubles) with
-        wk.globalDoubling; the digger wins iff it went out first."""
+        """B6 / B11.7: s_i = b · show^(players who showed) · d_digger · d_i (d = the double factor for a player who
+        doubled), or b · m · double^(doubles) with wk.globalDoubling; the digger wins iff it went out first."""
         digger = self.digger
         assert digger is not None and self.winner is not None
-        m = 2 ** len(set(self.shown))
+        show, double = self.options["wk.showFactor"], self.options["wk.doubleFactor"]
+        m = show ** len(set(self.shown))
         if self.options["wk.globalDoubling"]:
-            stake = [self.bid * m * 2 ** len(self.doubles)] * 3
+            stake = [self.bid * m * double ** len(self.doubles)] * 3
         else:
-            d = [2 if s in self.doubles else 1 for s in range(3)]
+            d = [double if s in self.doubles else 1 for s in range(3)]
             stake = [self.bid * m * d[digger] * d[s] for s in range(3)]
         sign = 1 if self.winner == digger else -1
         return [sign * sum(stake[s] for s in range(3) if s != digger) if s == digger else -sign * stake[s]

@@ -715,10 +715,10 @@ def test_quad_is_bomb_switch_makes_a_quad_beat_every_other_kind():
 
 def test_options_defaults_and_bounds():
     assert ENGINE.resolve_options({}) == {"wk.quadIsBomb": False, "wk.mustDig": False, "wk.globalDoubling": False,
-                                          "wk.tableDeals": 6}
+                                          "wk.showFactor": 2, "wk.doubleFactor": 2, "wk.tableDeals": 6}
     for deals in (1, 99):
         assert ENGINE.resolve_options({"wk.tableDeals": deals})["wk.tableDeals"] == deals
-    for bad in ({"wk.tableDeals": 0}, {"wk.tableDeals": 100}, {"wk.tableDeals": "many"},
+    for bad in ({"wk.tableDeals": 0}, {"wk.tableDeals": 100}, {"wk.tableDeals": "many"}, {"wk.showFactor": 0},
                 {"wk.quadIsBomb": "sometimes"}, {"wk.unknown": True}, []):
         with pytest.raises(IllegalAction) as error:
             ENGINE.resolve_options(bad)
@@ -765,6 +765,8 @@ def test_must_dig_timeout_bids_3():
     ({"wk.globalDoubling": True}, ("double", "double", "pass"), [0, 8, 8]),  # 2·2²
     ({"wk.globalDoubling": True}, ("double", "double", "double"), [0, 16, 16]),
     ({"wk.globalDoubling": True}, ("pass", "pass", "pass"), [0, 2, 2]),
+    ({"wk.doubleFactor": 3}, ("double", "double", "pass"), [0, 18, 6]),  # B6's DBL_MULT as a switch: 2·1·3·3
+    ({"wk.doubleFactor": 3, "wk.globalDoubling": True}, ("double", "double", "pass"), [0, 18, 18]),  # 2·3²
 ])
 def test_doubling_per_pair_or_global(options, doubles, stakes):
     deck = digger_out(0)

@@ -30,8 +30,6 @@ HAND_SIZE = 16
 KITTY_SIZE = 4
 TOP_BID = 3
 LEAD_CARD = "H4"  # the ♥4 holder leads (B5.1)
-SHOW_FACTOR = 2  # MP_MULT: ×2 per player who showed the hand (B6)
-DOUBLE_FACTOR = 2  # DBL_MULT
 
 
 class WakengOptions(Schema):
@@ -40,6 +38,9 @@ class WakengOptions(Schema):
     quad_is_bomb = fields.Boolean(data_key="wk.quadIsBomb", load_default=False)
     must_dig = fields.Boolean(data_key="wk.mustDig", load_default=False)
     global_doubling = fields.Boolean(data_key="wk.globalDoubling", load_default=False)
+    # B6's MP_MULT and DBL_MULT: 附录一 is lost, so the factors are [REC] switches with the digest's defaults.
+    show_factor = fields.Integer(data_key="wk.showFactor", load_default=2, validate=validate.Range(min=1, max=10))
+    double_factor = fields.Integer(data_key="wk.doubleFactor", load_default=2, validate=validate.Range(min=1, max=10))
     # Read by the match layer (WakengTable): the boards each table plays in a round. The seed's figure is lost
     # (附录二), so it is the organiser's [REC].
     table_deals = fields.Integer(data_key="wk.tableDeals", load_default=6, validate=validate.Range(min=1, max=99))
@@ -332,16 +333,18 @@ class WakengEngine:
 
     def stakes(self, state: WakengState) -> list[int]:
         """s_i, the stake between the digger and each seat (0 for the digger's own): b · m · d_digger · d_i, with
-        m = 2^(players who showed) (B6, B11.7); `wk.globalDoubling` takes 2^(doubles) on every stake instead."""
+        m = showFactor^(players who showed) and d = doubleFactor for a player who doubled (B6, B11.7; both 2);
+        `wk.globalDoubling` takes doubleFactor^(doubles) on every stake instead."""
         digger = state.digger
         if digger is None:
             return [0] * SEATS
-        shown = SHOW_FACTOR ** len(set(state.revealed))
+        show, double = state.options["wk.showFactor"], state.options["wk.doubleFactor"]
+        shown = show ** len(set(state.revealed))
         if state.options["wk.globalDoubling"]:
-            doubles = DOUBLE_FACTOR ** len(state.doubled)
+            doubles = double ** len(state.doubled)
             return [0 if s == digger else state.bid * shown * doubles for s in range(SEATS)]
-        own = DOUBLE_FACTOR if digger in state.doubled else 1
-        return [0 if s == digger else state.bid * shown * own * (DOUBLE_FACTOR if s in state.doubled else 1)
+        own = double if digger in state.doubled else 1
+        return [0 if s == digger else state.bid * shown * own * (double if s in state.doubled else 1)
                 for s in range(SEATS)]
 
     def result(self, state: WakengState) -> dict[str, Any] | None:
