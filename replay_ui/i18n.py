@@ -382,7 +382,7 @@ STRINGS: dict[str, tuple[str, str]] = {
                           "double × that defender's double"),
     "wk.stakes.total": ("庄家合计", "Digger's total"),
     "wk.foul.note": ("挖坑犯规不在牌局内计分，处罚记入积分调整",
-                     "挖坑 fouls score nothing in the deal: a penalty is an adjustment of the standings"),
+                     "Wakeng fouls score nothing in the deal: a penalty is an adjustment of the standings"),
     "wk.diggerWins": ("庄家胜", "the digger wins"),
     "wk.defendersWin": ("闲家胜", "the defenders win"),
     "wk.result.diggerWins": ("庄家胜", "Digger wins"),

@@ -369,6 +369,9 @@ def test_a_live_deal_follows_the_play_until_it_ends(site: DemoSite, offline: Off
     following.click("#btn-first")
     assert dom_cards(following) >= in_hands
     shot(following, "viewer-live-followed-to-the-end")
+    # The other reader polls on its own 2 s clock, up to a poll behind: count once it too has seen the end.
+    wait_until(lambda: "已结束" in looking_back.inner_text("#deal-status"), looking_back,
+               "the other reader to see the end")
     requests = len(offline.requested)
     following.wait_for_timeout(5000)
     assert len(offline.requested) == requests  # over: no more asking
