@@ -94,10 +94,12 @@ class MatchCreateSchema(Schema):
 
 
 _STANDING = ("the game's running figures between deals (斗地主: chips; 升级: levels, next context, 大分/小分; "
-             "三打一: totals, deals, deals as dealer and their bids; 挖坑: raw totals and boards played) "
+             "三打一: totals, deals, deals as dealer and their bids; 挖坑: raw totals and boards played; "
+             "大怪路子: team points and 跑头家 deals) "
              "and `end`: null, or {winner, by} (docs/ARCHITECTURE.md, match layer)")
 _SIDE = ("the side that won: a seat (斗地主, 三打一: the first at the table) or a team, seats {0, 2} = 0 and "
-         "{1, 3} = 1 (升级); null: live, a draw, a 三打一 tie at the top or a 挖坑 table (ranked by the standings)")
+         "{1, 3} = 1 (升级), seats {0, 2, 4} = 0 and {1, 3, 5} = 1 (大怪路子); null: live, a draw, a 三打一 tie at "
+         "the top or a 挖坑 table (ranked by the standings)")
 
 
 class MatchDealSchema(Schema):

@@ -1,10 +1,11 @@
 """Benchmark (a): `fupan check` throughput on 10,000 random legal deals per game, single process.
 
-Run: python benchmarks/bench_check.py [--game doudizhu|shengji|sandayi|wakeng|all] [--deals N]. Prints the machine,
-Python and deals/s per game; docs/PERFORMANCE.md records the figures. 斗地主 deals come with bids, 明牌, robs, fouls and
-time-outs; 升级 deals mix both presets and both enforcement modes, with declarations during the deal, throws,
-tractors and trumping; 三打一 deals come with bids, 摊打/报到, bombs within the allowances, fouls and
-time-outs; 挖坑 deals with 明牌, 加倍 and 烂挖 under three option sets.
+Run: python benchmarks/bench_check.py [--game doudizhu|shengji|sandayi|wakeng|daguai|all] [--deals N]. Prints
+the machine, Python and deals/s per game; docs/PERFORMANCE.md records the figures. 斗地主 deals come with bids,
+明牌, robs, fouls and time-outs; 升级 deals mix both presets and both enforcement modes, with declarations
+during the deal, throws, tractors and trumping; 三打一 deals come with bids, 摊打/报到, bombs within the
+allowances, fouls and time-outs; 挖坑 deals with 明牌, 加倍 and 烂挖 under three option sets; 大怪路子 deals with
+wildcards, 接风, fouls and time-outs.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from domain.games import doudizhu_random, sandayi_random, shengji_random, wakeng_random
+from domain.games import daguai_random, doudizhu_random, sandayi_random, shengji_random, wakeng_random
 from domain.record import check_text
 
 SHENGJI_OPTION_SETS = [{"sj.preset": "s004"}, {"sj.preset": "s001"}, {"sj.illegalPlay": "adjudicate"}]
@@ -30,6 +31,7 @@ GENERATORS: dict[str, Callable[[random.Random, int], dict[str, Any]]] = {
     "shengji": lambda rng, n: shengji_random.random_record(rng, SHENGJI_OPTION_SETS[n % len(SHENGJI_OPTION_SETS)]),
     "sandayi": lambda rng, n: sandayi_random.random_record(rng),
     "wakeng": lambda rng, n: wakeng_random.random_record(rng, WAKENG_OPTION_SETS[n % len(WAKENG_OPTION_SETS)]),
+    "daguai": lambda rng, n: daguai_random.random_record(rng),
 }
 
 

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from domain.engine import RulesEngine
 from domain.errors import IllegalAction
+from domain.games.daguai import DaguaiEngine
 from domain.games.doudizhu import DoudizhuEngine
 from domain.games.sandayi import SandayiEngine
 from domain.games.shengji import ShengjiEngine
 from domain.games.wakeng import WakengEngine
 
 ENGINES: dict[str, RulesEngine] = {
-    engine.game: engine for engine in (DoudizhuEngine(), ShengjiEngine(), SandayiEngine(), WakengEngine())
+    engine.game: engine
+    for engine in (DoudizhuEngine(), ShengjiEngine(), SandayiEngine(), WakengEngine(), DaguaiEngine())
 }
 
 
