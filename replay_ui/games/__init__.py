@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from replay_ui.games import doudizhu, generic, sandayi, shengji, wakeng
+from replay_ui.games import daguai, doudizhu, generic, sandayi, shengji, wakeng
 from replay_ui.notation import Describer, Summarizer, generic_describe, generic_summarize
 
 Match = dict[str, Any]
@@ -44,6 +44,8 @@ GAMES: dict[str, GameUI] = {
                       sandayi.standing_text),
     "wakeng": GameUI(wakeng.describe, wakeng.summarize, wakeng.match_rows, wakeng.match_chart,
                      wakeng.standing_text),
+    "daguai": GameUI(daguai.describe, daguai.summarize, daguai.match_rows, daguai.match_chart,
+                     daguai.standing_text),
 }
 
 
