@@ -111,10 +111,13 @@ def foul_fields(action: Action, penalty_unit: tuple[str, str]) -> Action:
     return {"code": code, "note": note, **({"penalty": penalty} if penalty else {})}
 
 
-def after_the_end(action: Action) -> Action:
-    """What may still be recorded once a deal is over: a referee's `foul`, which RECORD-FORMAT.md allows "at
-    any point" — the last card does not end the referee's duty. It carries no penalty: the result is final by
-    then (a chip or point penalty is then an adjustment of the standings). Anything else: `deal_finished`."""
+def recorded_after_the_end(state: Any, action: Action) -> bool:
+    """Once `state` (an engine's deal state: `phase`, `fouls`, `actions`) is finished, record what may still be
+    recorded and say so: a referee's `foul`, which RECORD-FORMAT.md allows "at any point" — the last card does
+    not end the referee's duty. It carries no penalty: the result is final by then (a chip or point penalty is
+    then an adjustment of the standings). Anything else: `deal_finished`. False while the deal is live."""
+    if state.phase != "finished":
+        return False
     if action["type"] != "foul":
         raise illegal("deal_finished", "The deal is over: only a referee's foul can still be recorded.",
                       "本局已结束，只能再记录裁判判定的犯规。")
@@ -123,7 +126,36 @@ def after_the_end(action: Action) -> Action:
                       "The deal is over and its result is final: record the penalty as an adjustment of the "
                       "standings, and the foul here without one.",
                       "本局已结束，结果不能再改变：处罚请作为积分调整记录，这里只记录犯规本身（不带罚分）。")
-    return action
+    state.fouls.append({"at": state.actions, **action})
+    state.actions += 1
+    return True
+
+
+def played_cards(action: Action) -> list[str]:
+    """The normalised `cards` of a `play`: at least one (a pass is the `pass` action)."""
+    cards = normalize_all(action.get("cards"))
+    if not cards:
+        raise illegal("bad_cards", "A play needs at least one card; a pass is the `pass` action.",
+                      "出牌至少一张；不出请用 pass。")
+    return cards
+
+
+def pointless_foul(action: Action, rule_en: str, rule_zh: str) -> Action:
+    """The fields of a `foul` in a game whose fouls carry no points of their own (`rule_*` says what they do
+    instead): a `penalty` is refused."""
+    out = foul_fields(action, ("points", "分"))
+    if "penalty" in out:
+        raise illegal("bad_action", f"Fouls carry no points here: {rule_en}", f"本项目犯规不另计分：{rule_zh}")
+    return out
+
+
+def bid_value(action: Action, top: int) -> int:
+    """A `bid`'s `value`: a whole number 1…top (declining is the `pass` action)."""
+    value = action.get("value")
+    if type(value) is not int or not 1 <= value <= top:
+        raise illegal("bad_bid", f"A bid is a whole number 1–{top}; 不叫 is the `pass` action.",
+                      f"叫分只能是 1–{top} 的整数（不叫用 pass）。", value=repr(value))
+    return value
 
 
 class RulesEngine(Protocol):

@@ -16,8 +16,17 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from domain.cards import normalize_all, remove_from
-from domain.engine import Action, DealSetup, Viewpoint, action_head, after_the_end, checked_deal, foul_fields
+from domain.cards import remove_from
+from domain.engine import (
+    Action,
+    DealSetup,
+    Viewpoint,
+    action_head,
+    checked_deal,
+    played_cards,
+    pointless_foul,
+    recorded_after_the_end,
+)
 from domain.errors import illegal
 from domain.games.daguai_patterns import Pattern, beats, card_value, describe, parse
 from domain.options import OptionsResolver
@@ -96,24 +105,15 @@ class DaguaiEngine:
     def normalize_action(self, action: Action) -> Action:
         out = action_head(self, action, ACTION_FIELDS)
         if out["type"] == "play":
-            cards = normalize_all(action.get("cards"))
-            if not cards:
-                raise illegal("bad_cards", "A play needs at least one card; use `pass` to knock.",
-                              "出牌至少一张；不出请用 pass（敲桌）。")
-            out["cards"] = cards
+            out["cards"] = played_cards(action)
         elif out["type"] == "foul":
-            out.update(foul_fields(action, ("points", "分")))
-            if "penalty" in out:
-                raise illegal("bad_action", "大怪路子 fouls carry no points of their own: a side's second foul in a "
-                              "deal scores it as caught three (A7).",
-                              "大怪路子犯规不另计分：同一方一局两次犯规按被抓三家计分。")
+            out.update(pointless_foul(action, "a side's second foul in a deal scores it as caught three (A7).",
+                                      "同一方一局两次犯规按被抓三家计分（A7）。"))
         return out
 
     def apply(self, state: DaguaiState, action: Action) -> None:
         action = self.normalize_action(action)
-        if state.phase == "finished":
-            state.fouls.append({"at": state.actions, **after_the_end(action)})
-            state.actions += 1
+        if recorded_after_the_end(state, action):
             return
         kind, seat = action["type"], action["seat"]
         if kind == "foul":

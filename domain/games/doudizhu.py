@@ -12,8 +12,17 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from domain.cards import normalize_all, remove_from
-from domain.engine import Action, DealSetup, Viewpoint, action_head, after_the_end, checked_deal, foul_fields
+from domain.cards import remove_from
+from domain.engine import (
+    Action,
+    DealSetup,
+    Viewpoint,
+    action_head,
+    checked_deal,
+    foul_fields,
+    played_cards,
+    recorded_after_the_end,
+)
 from domain.errors import illegal
 from domain.games.doudizhu_patterns import (
     PATTERN_NAMES,
@@ -135,11 +144,7 @@ class DoudizhuEngine:
         out = action_head(self, action, ACTION_FIELDS)
         kind = out["type"]
         if kind == "play":
-            cards = normalize_all(action.get("cards"))
-            if not cards:
-                raise illegal("bad_cards", "A play needs at least one card; use `pass` for 不出.",
-                               "出牌至少一张；不出请用 pass。")
-            out["cards"] = cards
+            out["cards"] = played_cards(action)
         elif kind == "reveal":
             stage = action.get("stage")
             if stage not in ("start", "deal", "after_kitty"):
@@ -160,9 +165,7 @@ class DoudizhuEngine:
 
     def apply(self, state: DoudizhuState, action: Action) -> None:
         action = self.normalize_action(action)
-        if state.phase == "finished":
-            state.fouls.append({"at": state.actions, **after_the_end(action)})
-            state.actions += 1
+        if recorded_after_the_end(state, action):
             return
         kind, seat = action["type"], action["seat"]
         if kind == "foul":

@@ -18,20 +18,21 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from domain.cards import normalize_all, remove_from
-from domain.engine import Action, DealSetup, Viewpoint, action_head, after_the_end, checked_deal, foul_fields
-from domain.errors import illegal
-from domain.games.sandayi_patterns import (
-    BIG,
-    LITTLE,
-    Pattern,
-    beats,
-    card_value,
-    describe,
-    is_bomb,
-    parse,
-    rank_counts,
+from domain.cards import remove_from
+from domain.engine import (
+    Action,
+    DealSetup,
+    Viewpoint,
+    action_head,
+    bid_value,
+    checked_deal,
+    played_cards,
+    pointless_foul,
+    recorded_after_the_end,
 )
+from domain.errors import illegal
+from domain.games.doudizhu_patterns import BIG, LITTLE, card_value, rank_counts  # the same rank values (§1.2)
+from domain.games.sandayi_patterns import Pattern, beats, describe, is_bomb, parse
 from domain.options import OptionsResolver
 
 SEATS = 4
@@ -160,11 +161,7 @@ class SandayiEngine:
         out = action_head(self, action, ACTION_FIELDS)
         kind = out["type"]
         if kind == "bid":
-            value = action.get("value")
-            if type(value) is not int or not 1 <= value <= TOP_BID:
-                raise illegal("bad_bid", "A bid is 1, 2 or 3 (不叫 is `pass`) [§1.10a.7].",
-                              "叫分只能是 1、2 或 3（不叫用 pass）。", value=repr(value))
-            out["value"] = value
+            out["value"] = bid_value(action, TOP_BID)  # §1.10a.7: 0 is out of range, 不叫 is `pass`
         elif kind == "declare":
             what = action.get("kind")
             if what not in DECLARATIONS:
@@ -172,23 +169,15 @@ class SandayiEngine:
                               "`kind` 必须是 tanda（摊打）或 baodao（报到）。", kind=repr(what))
             out["kind"] = what
         elif kind == "play":
-            cards = normalize_all(action.get("cards"))
-            if not cards:
-                raise illegal("bad_cards", "A play needs at least one card; use `pass` for 不出.",
-                              "出牌至少一张；不出请用 pass。")
-            out["cards"] = cards
+            out["cards"] = played_cards(action)
         elif kind == "foul":
-            out.update(foul_fields(action, ("points", "分")))
-            if "penalty" in out:
-                raise illegal("bad_action", "三打一 fouls carry no points: a player's second foul in a deal decides "
-                              "the deal (§1.8).", "三打一犯规不另罚分：同一局第二次犯规按输方处理（§1.8）。")
+            out.update(pointless_foul(action, "a player's second foul in a deal decides the deal (§1.8).",
+                                      "同一局第二次犯规按输方处理（§1.8）。"))
         return out
 
     def apply(self, state: SandayiState, action: Action) -> None:
         action = self.normalize_action(action)
-        if state.phase == "finished":
-            state.fouls.append({"at": state.actions, **after_the_end(action)})
-            state.actions += 1
+        if recorded_after_the_end(state, action):
             return
         kind, seat = action["type"], action["seat"]
         if kind == "foul":

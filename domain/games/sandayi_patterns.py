@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-# Rank values for singles, pairs, triples, bombs [S]: 3..10, J=11, Q=12, K=13, A=14, 2=15, LJ=16, BJ=17.
-RANK_VALUE = {str(n): n for n in range(3, 11)} | {"J": 11, "Q": 12, "K": 13, "A": 14, "2": 15, "LJ": 16, "BJ": 17}
-LITTLE, BIG = 16, 17
+from domain.games.doudizhu_patterns import BIG, LITTLE, rank_counts
+
+# Singles, pairs, triples and bombs rank as in 斗地主 (§1.2 = §2.1): 3..10, J=11, Q=12, K=13, A=14, 2=15, LJ=16,
+# BJ=17 — the same values, so the same helpers.
 ACE, TWO = 14, 15
 BOMB_SIZES = range(4, 9)  # 4–8 of one rank; two decks hold 8 of each (§1.3)
 
@@ -38,18 +39,6 @@ PATTERN_NAMES: dict[str, tuple[str, str]] = {
     "triple_run": ("三顺", "triple run"),
     "plane": ("飞机带翅膀", "airplane with pair wings"),
 }
-
-
-def card_value(code: str) -> int:
-    return RANK_VALUE[code if code in ("LJ", "BJ") else code[1:]]
-
-
-def rank_counts(cards: list[str]) -> dict[int, int]:
-    counts: dict[int, int] = {}
-    for code in cards:
-        value = RANK_VALUE[code if code in ("LJ", "BJ") else code[1:]]
-        counts[value] = counts.get(value, 0) + 1
-    return counts
 
 
 def _rank_at(position: int) -> int:

@@ -25,7 +25,7 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from domain.cards import JOKERS, normalize_all, remove_from
-from domain.engine import Action, DealSetup, Viewpoint, action_head, after_the_end, checked_deal, foul_fields
+from domain.engine import Action, DealSetup, Viewpoint, action_head, checked_deal, foul_fields, recorded_after_the_end
 from domain.errors import IllegalAction, illegal
 from domain.games.shengji_cards import (
     LEVEL_RANK,
@@ -306,9 +306,7 @@ class ShengjiEngine:
 
     def apply(self, state: ShengjiState, action: Action) -> None:
         action = self.normalize_action(action)
-        if state.phase == "finished":
-            state.fouls.append({"at": state.actions, **after_the_end(action)})
-            state.actions += 1
+        if recorded_after_the_end(state, action):
             return
         kind, seat = action["type"], action["seat"]
         if kind == "play":

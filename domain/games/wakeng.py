@@ -20,7 +20,17 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from domain.cards import normalize_all, remove_from
-from domain.engine import Action, DealSetup, Viewpoint, action_head, after_the_end, checked_deal, foul_fields
+from domain.engine import (
+    Action,
+    DealSetup,
+    Viewpoint,
+    action_head,
+    bid_value,
+    checked_deal,
+    played_cards,
+    pointless_foul,
+    recorded_after_the_end,
+)
 from domain.errors import illegal
 from domain.games.wakeng_patterns import Pattern, beats, card_order, card_value, describe, parse
 from domain.options import OptionsResolver
@@ -145,29 +155,17 @@ class WakengEngine:
         out = action_head(self, action, ACTION_FIELDS)
         kind = out["type"]
         if kind == "bid":
-            value = action.get("value")
-            if type(value) is not int or not 1 <= value <= TOP_BID:
-                raise illegal("bad_bid", "A bid is 1, 2 or 3 (不叫 is `pass`).",
-                              "叫分只能是 1、2 或 3（不叫用 pass）。", value=repr(value))
-            out["value"] = value
+            out["value"] = bid_value(action, TOP_BID)
         elif kind == "play":
-            cards = normalize_all(action.get("cards"))
-            if not cards:
-                raise illegal("bad_cards", "A play needs at least one card; use `pass` for 过牌.",
-                              "出牌至少一张；过牌请用 pass。")
-            out["cards"] = cards
+            out["cards"] = played_cards(action)
         elif kind == "foul":
-            out.update(foul_fields(action, ("points", "分")))
-            if "penalty" in out:
-                raise illegal("bad_action", "挖坑 fouls carry no points in the deal: a penalty is an adjustment of the "
-                              "standings (B9).", "挖坑犯规不在牌局内罚分，处罚作为积分调整记录（B9）。")
+            out.update(pointless_foul(action, "a penalty is an adjustment of the standings (B9).",
+                                      "处罚作为积分调整记录（B9）。"))
         return out
 
     def apply(self, state: WakengState, action: Action) -> None:
         action = self.normalize_action(action)
-        if state.phase == "finished":
-            state.fouls.append({"at": state.actions, **after_the_end(action)})
-            state.actions += 1
+        if recorded_after_the_end(state, action):
             return
         kind, seat = action["type"], action["seat"]
         if kind == "foul":
