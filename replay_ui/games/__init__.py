@@ -40,9 +40,10 @@ GAMES: dict[str, GameUI] = {
                        doudizhu.standing_text),
     "shengji": GameUI(shengji.describe, shengji.summarize, shengji.match_rows, shengji.match_chart,
                       shengji.standing_text),
-    "sandayi": GameUI(sandayi.describe, sandayi.summarize, sandayi.match_rows, sandayi.match_chart,
+    # Tables summed seat by seat: the generic running totals are their chart.
+    "sandayi": GameUI(sandayi.describe, sandayi.summarize, sandayi.match_rows, generic.match_chart,
                       sandayi.standing_text),
-    "wakeng": GameUI(wakeng.describe, wakeng.summarize, wakeng.match_rows, wakeng.match_chart,
+    "wakeng": GameUI(wakeng.describe, wakeng.summarize, wakeng.match_rows, generic.match_chart,
                      wakeng.standing_text),
     "daguai": GameUI(daguai.describe, daguai.summarize, daguai.match_rows, daguai.match_chart,
                      daguai.standing_text),

@@ -1,4 +1,5 @@
-"""The match page of a game without its own: each deal's scores, and their running totals as the chart."""
+"""The match page of a game without its own: each deal's scores, and their running totals as the chart. The
+chart and the signed totals also serve the games whose table is a sum of per-seat scores (三打一, 挖坑)."""
 
 from __future__ import annotations
 
@@ -26,3 +27,10 @@ def match_chart(match: dict[str, Any], names: list[str]) -> dict[str, Any]:
 def standing_text(match: dict[str, Any], names: list[str]) -> str:
     totals = match_chart(match, names)["series"]
     return " / ".join(str(values[-1]) for values in totals)
+
+
+def signed_totals(match: dict[str, Any], length: int) -> str:
+    """Each seat's total from the table's standing, then its counted deals of `length`: '+12 / -3 / 0 · 6/8'."""
+    standing = match["standing"]
+    totals = " / ".join(f"{score:+d}" if score else "0" for score in standing["scores"])
+    return f"{totals} · {standing['deals']}/{length}"

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from replay_ui.cards import cards_text
+from replay_ui.games import generic
 from replay_ui.i18n import text
 from replay_ui.notation import Frame, Notation, join, say
 
@@ -204,22 +205,6 @@ def match_rows(match: dict[str, Any], deals: list[dict[str, Any]], names: list[s
     return rows
 
 
-def match_chart(match: dict[str, Any], names: list[str]) -> dict[str, Any]:
-    """Every player's running raw total at the start and after each finished board."""
-    numbers = [0]
-    series: list[list[int]] = [[0] for _ in names]
-    for entry in match["deals"]:
-        if entry["standing"] is None:
-            continue  # the live deal has no score yet
-        numbers.append(entry["number"])
-        for seat, total in enumerate(entry["standing"]["scores"]):
-            series[seat].append(total)
-    return {"numbers": numbers, "names": names, "series": series, "target": None, "title": "match.chart.scores",
-            "y_title": "chart.score"}
-
-
 def standing_text(match: dict[str, Any], names: list[str]) -> str:
     """Each seat's raw total, then the boards played of the round's: '+12 / -3 / -9 · 6/6'."""
-    standing = match["standing"]
-    totals = " / ".join(f"{score:+d}" if score else "0" for score in standing["scores"])
-    return f"{totals} · {standing['deals']}/{table_length(match)}"
+    return generic.signed_totals(match, table_length(match))
