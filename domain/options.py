@@ -10,9 +10,19 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from marshmallow import Schema, ValidationError
+from marshmallow import Schema, ValidationError, fields
 
 from domain.errors import IllegalAction
+
+
+def switch(**kwargs: Any) -> fields.Boolean:
+    """A yes/no ruleset switch: JSON `true` or `false`; "yes", "on" or "true" are refused, not guessed."""
+    return fields.Boolean(truthy={True}, falsy={False}, **kwargs)
+
+
+def whole(**kwargs: Any) -> fields.Integer:
+    """A whole-number ruleset option: `2`, not "2" or 2.0."""
+    return fields.Integer(strict=True, **kwargs)
 
 
 class OptionsResolver:

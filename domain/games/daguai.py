@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, validate
 
 from domain.cards import remove_from
 from domain.engine import (
@@ -29,7 +29,7 @@ from domain.engine import (
 )
 from domain.errors import illegal
 from domain.games.daguai_patterns import Pattern, beats, card_value, describe, parse
-from domain.options import OptionsResolver
+from domain.options import OptionsResolver, whole
 
 SEATS = 6
 HAND_SIZE = 27
@@ -48,7 +48,7 @@ def team_of(seat: int) -> int:
 class DaguaiOptions(Schema):
     """Read by the match layer (DaguaiTable): deals per table. S000: 4 per round, 6 in the semifinal and final."""
 
-    table_deals = fields.Integer(data_key="dg.tableDeals", load_default=4, validate=validate.OneOf([4, 6]))
+    table_deals = whole(data_key="dg.tableDeals", load_default=4, validate=validate.OneOf([4, 6]))
 
 
 OPTIONS = OptionsResolver(DaguaiOptions())

@@ -33,7 +33,7 @@ from domain.games.doudizhu_patterns import (
     lead_reading,
     parses,
 )
-from domain.options import OptionsResolver
+from domain.options import OptionsResolver, switch
 
 SEATS = 3
 HAND_SIZE = 17
@@ -54,8 +54,8 @@ class DoudizhuOptions(Schema):
     payout = fields.String(
         data_key="ddz.payout", load_default="literal31", validate=validate.OneOf(["literal31", "zeroSum21"])
     )
-    chip_multiplier = fields.Boolean(data_key="ddz.chipMultiplier", load_default=True)
-    bomb_spring = fields.Boolean(data_key="ddz.bombSpringMultipliers", load_default=True)
+    chip_multiplier = switch(data_key="ddz.chipMultiplier", load_default=True)
+    bomb_spring = switch(data_key="ddz.bombSpringMultipliers", load_default=True)
     table_target = fields.String(
         data_key="ddz.tableTarget", load_default="hold20", validate=validate.OneOf(["hold20", "net20"])
     )

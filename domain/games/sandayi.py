@@ -33,7 +33,7 @@ from domain.engine import (
 from domain.errors import illegal
 from domain.games.doudizhu_patterns import BIG, LITTLE, card_value, rank_counts  # the same rank values (§1.2)
 from domain.games.sandayi_patterns import Pattern, beats, describe, is_bomb, parse
-from domain.options import OptionsResolver
+from domain.options import OptionsResolver, switch, whole
 
 SEATS = 4
 HAND_SIZE = 25
@@ -49,17 +49,17 @@ class SandayiOptions(Schema):
 
     full_house_compare = fields.String(data_key="sdy.fullHouseCompare", load_default="tripleOnly",
                                        validate=validate.OneOf(["tripleOnly", "tripleThenPair"]))
-    baodao_instant_win = fields.Boolean(data_key="sdy.baodao.instantWin", load_default=False)
-    baodao_lock_cards = fields.Boolean(data_key="sdy.baodao.lockCards", load_default=False)
-    baodao_per_set = fields.Boolean(data_key="sdy.baodao.perSet", load_default=False)
+    baodao_instant_win = switch(data_key="sdy.baodao.instantWin", load_default=False)
+    baodao_lock_cards = switch(data_key="sdy.baodao.lockCards", load_default=False)
+    baodao_per_set = switch(data_key="sdy.baodao.perSet", load_default=False)
     bomb_multiplier = fields.String(data_key="sdy.bombMultiplier", load_default="none",
                                     validate=validate.OneOf(["none", "x2each", "tiered"]))
-    spring = fields.Boolean(data_key="sdy.spring", load_default=False)
+    spring = switch(data_key="sdy.spring", load_default=False)
     foul_loss = fields.String(data_key="sdy.foulLoss", load_default="side",
                               validate=validate.OneOf(["side", "offenderOnly"]))
     # Read by the match layer (SandayiTable). The tiebreak switches of §1.9 (`sdy.tiebreak.*`) are the
     # tournament's declared tiebreak codes instead (projections/formats.py), like every other game's.
-    early_round_deals = fields.Integer(data_key="sdy.earlyRoundDeals", load_default=8, validate=validate.OneOf([4, 8]))
+    early_round_deals = whole(data_key="sdy.earlyRoundDeals", load_default=8, validate=validate.OneOf([4, 8]))
 
 
 OPTIONS = OptionsResolver(SandayiOptions())

@@ -45,7 +45,7 @@ from domain.games.shengji_cards import (
     tractor_match,
     wrong_card_count,
 )
-from domain.options import OptionsResolver
+from domain.options import OptionsResolver, switch, whole
 
 SEATS = 4
 HAND_SIZE = 25
@@ -85,14 +85,14 @@ class ShengjiOptions(Schema):
     """Ruleset switches of digest §3.4–3.14a. `None` defaults are filled from `sj.preset`."""
 
     preset = fields.String(data_key="sj.preset", load_default="s004", validate=validate.OneOf(sorted(PRESETS)))
-    self_overcall = fields.Boolean(data_key="sj.selfOvercall", load_default=None)
-    big_joker_pair_overcall = fields.Boolean(data_key="sj.bigJokerPairOvercall", load_default=False)
-    mixed_joker_no_trump = fields.Boolean(data_key="sj.mixedJokerNoTrump", load_default=False)
+    self_overcall = switch(data_key="sj.selfOvercall", load_default=None)
+    big_joker_pair_overcall = switch(data_key="sj.bigJokerPairOvercall", load_default=False)
+    mixed_joker_no_trump = switch(data_key="sj.mixedJokerNoTrump", load_default=False)
     kitty_trump_card = fields.String(data_key="sj.kittyTrumpCard", load_default=None,
                                      validate=validate.OneOf(["first", "third"]))
     kitty_joker = fields.String(data_key="sj.kittyJoker", load_default=None,
                                 validate=validate.OneOf(["nextCard", "noTrump"]))
-    prefer_shorter_tractor = fields.Boolean(data_key="sj.preferShorterTractor", load_default=False)
+    prefer_shorter_tractor = switch(data_key="sj.preferShorterTractor", load_default=False)
     kitty_multiplier = fields.String(data_key="sj.kittyMultiplier", load_default="doubling",
                                      validate=validate.OneOf(["doubling", "linear"]))
     kitty_basis = fields.String(data_key="sj.kittyBasis", load_default="winnerCards",
@@ -102,11 +102,11 @@ class ShengjiOptions(Schema):
     level_table = fields.String(data_key="sj.levelTable", load_default=None, validate=validate.OneOf(["s001", "s004"]))
     illegal_play = fields.String(data_key="sj.illegalPlay", load_default="reject",
                                  validate=validate.OneOf(["reject", "adjudicate"]))
-    revoke_ends_match = fields.Boolean(data_key="sj.revokeEndsMatch", load_default=False)
+    revoke_ends_match = switch(data_key="sj.revokeEndsMatch", load_default=False)
     trick_review = fields.String(data_key="sj.trickReview", load_default="lastTrickOnly",
                                  validate=validate.OneOf(["lastTrickOnly", "none", "all"]))
-    goal_level = fields.Integer(data_key="sj.goalLevel", load_default=None, validate=validate.Range(3, 15))
-    time_limit = fields.Integer(data_key="sj.timeLimitMinutes", load_default=None, validate=validate.Range(0))
+    goal_level = whole(data_key="sj.goalLevel", load_default=None, validate=validate.Range(3, 15))
+    time_limit = whole(data_key="sj.timeLimitMinutes", load_default=None, validate=validate.Range(0))
     equal_levels = fields.String(data_key="sj.equalLevels", load_default=None,
                                  validate=validate.OneOf(["extraDeal", "bigPoints"]))
 

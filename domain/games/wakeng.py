@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, validate
 
 from domain.cards import normalize_all, remove_from
 from domain.engine import (
@@ -33,7 +33,7 @@ from domain.engine import (
 )
 from domain.errors import illegal
 from domain.games.wakeng_patterns import Pattern, beats, card_order, card_value, describe, parse
-from domain.options import OptionsResolver
+from domain.options import OptionsResolver, switch, whole
 
 SEATS = 3
 HAND_SIZE = 16
@@ -45,15 +45,15 @@ LEAD_CARD = "H4"  # the ♥4 holder leads (B5.1)
 class WakengOptions(Schema):
     """Ruleset switches of digest B3–B6 with their defaults."""
 
-    quad_is_bomb = fields.Boolean(data_key="wk.quadIsBomb", load_default=False)
-    must_dig = fields.Boolean(data_key="wk.mustDig", load_default=False)
-    global_doubling = fields.Boolean(data_key="wk.globalDoubling", load_default=False)
+    quad_is_bomb = switch(data_key="wk.quadIsBomb", load_default=False)
+    must_dig = switch(data_key="wk.mustDig", load_default=False)
+    global_doubling = switch(data_key="wk.globalDoubling", load_default=False)
     # B6's MP_MULT and DBL_MULT: 附录一 is lost, so the factors are [REC] switches with the digest's defaults.
-    show_factor = fields.Integer(data_key="wk.showFactor", load_default=2, validate=validate.Range(min=1, max=10))
-    double_factor = fields.Integer(data_key="wk.doubleFactor", load_default=2, validate=validate.Range(min=1, max=10))
+    show_factor = whole(data_key="wk.showFactor", load_default=2, validate=validate.Range(min=1, max=10))
+    double_factor = whole(data_key="wk.doubleFactor", load_default=2, validate=validate.Range(min=1, max=10))
     # Read by the match layer (WakengTable): the boards each table plays in a round. The seed's figure is lost
     # (附录二), so it is the organiser's [REC].
-    table_deals = fields.Integer(data_key="wk.tableDeals", load_default=6, validate=validate.Range(min=1, max=99))
+    table_deals = whole(data_key="wk.tableDeals", load_default=6, validate=validate.Range(min=1, max=99))
 
 
 OPTIONS = OptionsResolver(WakengOptions())
