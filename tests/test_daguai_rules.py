@@ -10,6 +10,8 @@ tests. Seats 0, 2, 4 are team 0 and seats 1, 3, 5 team 1, in play order (counter
 from __future__ import annotations
 
 import copy
+import dataclasses
+import random
 from typing import Any
 
 import pytest
@@ -19,7 +21,9 @@ from domain.engine import DealSetup, Viewpoint
 from domain.errors import IllegalAction
 from domain.games.daguai import DaguaiEngine, DaguaiState
 from domain.games.daguai_patterns import Pattern, beats, parse
+from domain.games.daguai_random import random_record
 from domain.match import DaguaiTable
+from domain.record import fold, parse_record
 
 ENGINE = DaguaiEngine()
 NAMES = ["甲一", "乙一", "甲二", "乙二", "甲三", "乙三"]
@@ -611,8 +615,8 @@ def test_does_not_beat_is_refused_unchanged():
 
 
 def test_options_table_deals_four_or_six():
-    assert ENGINE.resolve_options({}) == {"dg.tableDeals": 4}
-    assert ENGINE.resolve_options({"dg.tableDeals": 6}) == {"dg.tableDeals": 6}
+    assert ENGINE.resolve_options({}) == {"dg.tableDeals": 4, "dg.playOutRemaining": False}
+    assert ENGINE.resolve_options({"dg.tableDeals": 6})["dg.tableDeals"] == 6
     for bad in (5, 0, True):
         with pytest.raises(IllegalAction) as error:
             ENGINE.resolve_options({"dg.tableDeals": bad})
@@ -702,3 +706,27 @@ def test_the_engine_result_feeds_the_table():
         standing = TABLE.after_deal(standing, {}, ENGINE.result(play_finishing_order(order)))
     assert standing["points"] == [8, 5] and standing["first_finishes"] == [2, 2]  # 抓3, 抓2, 被关2, 被关2
     assert standing["end"] == {"winner": 0, "by": "points"}
+
+
+def test_play_out_remaining_plays_on_for_the_record_and_scores_the_deciding_moment():
+    """Part C row 3: with `dg.playOutRemaining` the others play on after a team is out, to the last player; the
+    score is still the one fixed when the team went out (A6), as the default rules give it by stopping there."""
+    rng = random.Random(11)
+    played_on = 0
+    for _ in range(6):
+        record = random_record(rng, {"dg.playOutRemaining": True}, foul_rate=0, timeout_rate=0)
+        setup, actions, _ = parse_record(record)
+        engine, state = fold(setup, actions)
+        result = engine.result(state)
+        assert result is not None and len(result["finish_order"]) == 5  # the sixth holds the last cards
+        deciding = result["deciding_order"]
+        assert result["finish_order"][:len(deciding)] == deciding
+        short = engine.new_deal(dataclasses.replace(setup, options=engine.resolve_options({})))
+        applied = 0
+        while short.phase != "finished":
+            engine.apply(short, actions[applied])
+            applied += 1
+        assert short.finished == deciding and (applied < len(actions)) == (len(deciding) < 5)  # it stops there
+        assert engine.result(short)["scores"] == result["scores"]
+        played_on += len(deciding) < 5
+    assert played_on  # some deal went on past the deciding play

@@ -29,7 +29,7 @@ from domain.engine import (
 )
 from domain.errors import illegal
 from domain.games.daguai_patterns import Pattern, beats, card_value, describe, parse
-from domain.options import OptionsResolver, whole
+from domain.options import OptionsResolver, switch, whole
 
 SEATS = 6
 HAND_SIZE = 27
@@ -49,6 +49,9 @@ class DaguaiOptions(Schema):
     """Read by the match layer (DaguaiTable): deals per table. S000: 4 per round, 6 in the semifinal and final."""
 
     table_deals = whole(data_key="dg.tableDeals", load_default=4, validate=validate.OneOf([4, 6]))
+    # Part C row 3: the seed plays "until everyone is out", but the score is fixed once a team is out, so by
+    # default the deal ends there (A10.8); with this switch the others play on, for the record, to the last.
+    play_out_remaining = switch(data_key="dg.playOutRemaining", load_default=False)
 
 
 OPTIONS = OptionsResolver(DaguaiOptions())
@@ -72,6 +75,7 @@ class DaguaiState:
     rounds: list[list[dict[str, Any]]] = field(default_factory=list)
     played: list[list[str]] = field(default_factory=lambda: [[] for _ in range(SEATS)])
     finished: list[int] = field(default_factory=list)  # seats in the order they went out
+    decided: list[int] | None = None  # the finishing order when the first team was all out: what scores
     fouls: list[dict[str, Any]] = field(default_factory=list)
     team_fouls: list[int] = field(default_factory=lambda: [0, 0])  # while the deal was in progress
     actions: int = 0
@@ -178,10 +182,13 @@ class DaguaiEngine:
         state.passed = set()
         if not rest:
             state.finished.append(seat)
-            if self._team_out(state) is not None:
+            if state.decided is None and self._team_out(state.finished) is not None:
+                state.decided = list(state.finished)  # a team is out: the result is fixed (A10.8)
+            if state.decided is not None and (not state.options["dg.playOutRemaining"]
+                                              or len(self._active(state)) <= 1):
                 state.rounds.append(state.current_round)
                 state.current_round = []
-                state.phase, state.to_act = "finished", None  # a team is out: the result is fixed (A10.8)
+                state.phase, state.to_act = "finished", None
                 return
         self._after_turn(state, seat)
 
@@ -201,9 +208,9 @@ class DaguaiEngine:
         state.to_act = self._next_active(state, seat)
 
     @staticmethod
-    def _team_out(state: DaguaiState) -> int | None:
+    def _team_out(order: list[int]) -> int | None:
         for team in (0, 1):
-            if sum(1 for s in state.finished if team_of(s) == team) == TEAM_SIZE:
+            if sum(1 for s in order if team_of(s) == team) == TEAM_SIZE:
                 return team
         return None
 
@@ -220,15 +227,16 @@ class DaguaiEngine:
     def result(self, state: DaguaiState) -> dict[str, Any] | None:
         if state.phase != "finished":
             return None
-        head = state.finished[0]
+        order = state.decided
+        assert order is not None
+        head = order[0]
         head_team = team_of(head)
-        out_team = self._team_out(state)
-        if out_team == head_team:
-            third = len(state.finished)  # position of the 头家 team's third finisher
+        if self._team_out(order) == head_team:
+            third = len(order)  # position of the 头家 team's third finisher
             outcome, k = "catch", SEATS - third
             natural = CATCH_POINTS[k]
         else:
-            outcome, k = "caught", TEAM_SIZE - sum(1 for s in state.finished if team_of(s) == head_team)
+            outcome, k = "caught", TEAM_SIZE - sum(1 for s in order if team_of(s) == head_team)
             natural = CAUGHT_POINTS[k]
         team_points = [natural if team == head_team else 0 for team in (0, 1)]
         fouls = list(state.team_fouls)
@@ -241,6 +249,7 @@ class DaguaiEngine:
             "scores": [team_points[team_of(s)] for s in range(SEATS)],
             "team_points": team_points,
             "finish_order": list(state.finished),
+            "deciding_order": list(order),
             "first_finisher": head,
             "head_team": head_team,
             "outcome": outcome,
