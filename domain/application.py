@@ -504,6 +504,7 @@ class FupanApplication(Application):
             raise IllegalAction("bad_setup", "Give either explicit hands or a seed, not both.",
                                 "明确的手牌与种子只能二选一。")
         m: Match | None = None
+        twin: Deal | None = None  # the same duplicate board, already dealt at another table of the round
         if match is not None:
             m = self._get(Match, match, "match")
             game, options, seats = m.game, m.options, list(m.seats)
@@ -527,6 +528,10 @@ class FupanApplication(Application):
                                     {"expected": expected, "given": context})
             context = expected
             deal_id = deal_id_in_match(m.id, number)
+            twin = self._board_twin(m, number) if "board" in context else None
+            if twin is not None and hands is None and seed is None:
+                # Duplicate (挖坑 B1, B11.8): the board is dealt once; every table of the round gets its cards.
+                hands, kitty, explicit = twin.setup.hands, twin.setup.kitty, True
         else:
             if game is None or seats is None:
                 raise IllegalAction("bad_setup", "A deal outside a match needs `game` and `seats`.",
@@ -558,6 +563,14 @@ class FupanApplication(Application):
             first = from_hands(hands)
         setup = DealSetup(game, options or {}, list(seats), first,
                           [normalize_all(hand) for hand in hands], normalize_all(kitty), dict(context or {}))
+        if twin is not None and (setup.hands, setup.kitty) != (twin.setup.hands, twin.setup.kitty):
+            raise IllegalAction(
+                "board_mismatch", f"Board {context['board']} was dealt differently at another table of this round: "
+                "in duplicate every table plays the same cards in the same seats. Give the same hands or seed, or "
+                "neither (the server then deals the board's cards).",
+                f"本轮另一桌的第 {context['board']} 副牌与此不同：复式赛每桌同一方位须拿相同的牌。"
+                "请给出相同的手牌或种子，或都不给（由服务器按该副牌发牌）。",
+                {"board": context["board"], "deal_id": str(twin.id)})
         deal = Deal.start(deal_id, setup, match=m.id if m else None, number=number if m else None, seed=seed,
                           seed_commitment=commitment, recorded_by=recorded_by)
         if m is None:
@@ -566,6 +579,17 @@ class FupanApplication(Application):
             m.start_deal(deal.id, number, first, recorded_by)  # type: ignore[arg-type]
             self._commit(m, deal)
         return self._deal_dict(deal, full=True), True
+
+    def _board_twin(self, m: Match, number: int) -> Deal | None:
+        """Deal `number` of another table in `m`'s round, if one has started: the same duplicate board."""
+        tournament = self._get(Tournament, m.tournament_id, "tournament")
+        rounds = {entry["id"]: entry["round"] for entry in tournament.matches}
+        for other_id, other_round in rounds.items():
+            if other_id != m.id and other_round == rounds.get(m.id):
+                other = self._get(Match, other_id, "match")
+                if len(other.deals) >= number:
+                    return self._get(Deal, deal_id_in_match(other.id, number), "deal")
+        return None
 
     @staticmethod
     def _existing_match_deal(m: Match, number: int | None) -> int | None:

@@ -161,7 +161,9 @@ def start_wakeng_site(db_path: Path) -> WakengSite:
         assert service.get_deal(deal["id"])["finished"], (number, plan["name"])
     match = service.get_match(match["id"])
     assert match["status"] == "over" and match["ended_by"] == "boards" and match["winners"] == []
-    # Table 2: a deal left in play after one player showed before bidding, the bidding and a few plays.
+    # Table 2, in round 2 (its board 1 is another deal: in one round every table plays the same boards): a deal
+    # left in play after one player showed before bidding, the bidding and a few plays.
+    service.start_round(tournament["id"], "第2轮", "tables")
     live_match, _ = service.create_match(tournament["id"], "2", PLAYERS, first=0)
     state, hands, kitty = new_state("wakeng-viewer-live")
     actions = scripted(state, {"name": "live", "reveal": [False, True, False], "bids": [1, None, 2], "post": False,

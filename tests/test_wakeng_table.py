@@ -212,6 +212,29 @@ def test_a_seed_deals_each_seat_the_same_cards_whatever_first_the_table_was_open
     assert dealt[0] == dealt[1]
 
 
+def test_a_board_is_dealt_once_for_its_round_and_a_different_deal_of_it_is_refused(service: FupanApplication):
+    """Duplicate (B1, B11.8): every table of a round plays board k with the same cards in the same seats. A table
+    whose board k would differ from one already dealt in the round is refused (nothing stored); giving neither
+    hands nor seed deals the board's cards; another round's board k is another board."""
+    tournament = open_event(service, "一副牌", PLAYERS, 1)
+    first_table, _ = service.create_match(tournament, "1", PLAYERS[:3], first=0)
+    dealt, _ = service.start_deal(match=first_table["id"], seed="r1-b1")
+    board = setup_of(service, dealt["id"])[0]
+    second_table, _ = service.create_match(tournament, "2", PLAYERS[3:], first=0)
+    other_hands, other_kitty = deal_from_seed("another", ENGINE, 0)
+    for different in ({"seed": "another"}, {"hands": other_hands, "kitty": other_kitty}):
+        with pytest.raises(IllegalAction) as error:
+            service.start_deal(match=second_table["id"], **different)
+        assert error.value.code == "board_mismatch" and error.value.details["board"] == 1
+        assert service.get_match(second_table["id"])["deals"] == []
+    twin, _ = service.start_deal(match=second_table["id"])  # neither: the board's cards
+    assert (setup_of(service, twin["id"])[0].hands, twin["first"]) == (board.hands, dealt["first"])
+    service.start_round(tournament, "第2轮")
+    later, _ = service.create_match(tournament, "3", PLAYERS[:3], first=0)
+    fresh, _ = service.start_deal(match=later["id"], seed="r2-b1")  # round 2's board 1: its own cards
+    assert setup_of(service, fresh["id"])[0].hands != board.hands
+
+
 def test_the_first_bidder_comes_from_the_cards_and_a_wrong_first_is_refused(service: FupanApplication):
     tournament = open_event(service, "首叫", PLAYERS[:3], 2)
     table, _ = service.create_match(tournament, "1", PLAYERS[:3], first=2)
