@@ -226,3 +226,27 @@ def server(store: Store) -> Iterator[LiveServer]:
     live = LiveServer(store).start()
     yield live
     live.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's headless Chromium through Playwright, one per viewer test module (tests/test_viewer_*browser.py)."""
+    from playwright.sync_api import sync_playwright
+    from test_viewer_browser import CHROMIUM, CHROMIUM_ARGS
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def offline(browser: Any, site: Any) -> Iterator[Any]:
+    """A browser context on the module's `site` where only the test server answers (test_viewer_browser.Offline);
+    the test fails if any request tried to leave it."""
+    from test_viewer_browser import LAPTOP, Offline
+
+    context = Offline(browser, site, LAPTOP)
+    yield context
+    context.context.close()
+    assert context.left == [], f"requests left the test server: {context.left}"

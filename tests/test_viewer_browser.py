@@ -17,8 +17,9 @@ from urllib.parse import urlparse
 
 import pytest
 import requests
+import viewer_support
 from conftest import EXAMPLE_RECORD
-from playwright.sync_api import Browser, BrowserContext, Page, Request, Response, Route, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Request, Response, Route
 from viewer_support import ARTIFACTS, DemoSite, quoted_cards, start_demo_site, start_live_deal, unseen_cards
 
 from domain.games.shengji_random import random_record
@@ -42,14 +43,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoSite]:
     demo = start_demo_site(tmp_path_factory.mktemp("viewer-browser") / "demo.sqlite")
     yield demo
     demo.live.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 class Offline:
@@ -77,14 +70,6 @@ class Offline:
         page.on("pageerror", lambda error: self.errors.append(str(error)))
         page.on("console", lambda message: message.type == "error" and self.errors.append(message.text))
         return page
-
-
-@pytest.fixture
-def offline(browser: Browser, site: DemoSite) -> Iterator[Offline]:
-    context = Offline(browser, site, LAPTOP)
-    yield context
-    context.context.close()
-    assert context.left == [], f"requests left the test server: {context.left}"
 
 
 def open_viewer(page: Page, site: DemoSite, query: str = "", deal: str | None = None) -> None:
@@ -198,7 +183,7 @@ def test_a_deep_link_opens_the_step_and_viewpoint_it_names(site: DemoSite, offli
 
 
 def dom_cards(page: Page) -> set[str]:
-    return set(page.eval_on_selector_all("[data-card]", "cards => cards.map(card => card.dataset.card)"))
+    return set(viewer_support.dom_cards(page))
 
 
 @pytest.mark.parametrize("seat", [0, 2])

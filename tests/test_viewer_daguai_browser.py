@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Response, sync_playwright
-from test_viewer_browser import CHROMIUM, CHROMIUM_ARGS, LAPTOP, Offline, open_viewer, shot, step_of
+from playwright.sync_api import Page, Response
+from test_viewer_browser import CHROMIUM, Offline, open_viewer, shot, step_of
 from test_viewer_daguai_pages import PLAYERS, TEAM_A, TEAM_B, DaguaiSite, start_daguai_site
-from viewer_support import quoted_cards
+from viewer_support import dom_cards, quoted_cards
 
 MANY_BACKS = 4  # static/games/daguai.js: a hand of ">10" cards is drawn as this many backs
 WHERE = ["bottom", "right-low", "right-high", "top", "left-high", "left-low"]  # counter-clockwise from the bottom
@@ -29,27 +29,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DaguaiSite]:
     built = start_daguai_site(tmp_path_factory.mktemp("viewer-daguai") / "daguai.sqlite")
     yield built
     built.live.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def offline(browser: Browser, site: DaguaiSite) -> Iterator[Offline]:
-    context = Offline(browser, site.demo, LAPTOP)
-    yield context
-    context.context.close()
-    assert context.left == [], f"requests left the test server: {context.left}"
-
-
-def dom_cards(page: Page, selector: str = "") -> list[str]:
-    return page.eval_on_selector_all(f"{selector} [data-card]".strip(),
-                                     "cards => cards.map(card => card.dataset.card)")
 
 
 def go_to(page: Page, step: int) -> None:

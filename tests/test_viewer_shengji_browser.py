@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Response, sync_playwright
-from test_viewer_browser import CHROMIUM, CHROMIUM_ARGS, LAPTOP, Offline, open_viewer, shot, step_of
+from playwright.sync_api import Response
+from test_viewer_browser import CHROMIUM, Offline, dom_cards, open_viewer, shot, step_of
 from viewer_support import DemoSite, quoted_cards, start_demo_site
 
 from replay_ui.cards import cards_text
@@ -50,26 +50,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoSite]:
 @pytest.fixture(scope="module")
 def shengji(site: DemoSite) -> ShengjiSite:
     return ShengjiSite(site)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def offline(browser: Browser, site: DemoSite) -> Iterator[Offline]:
-    context = Offline(browser, site, LAPTOP)
-    yield context
-    context.context.close()
-    assert context.left == [], f"requests left the test server: {context.left}"
-
-
-def dom_cards(page: Page) -> set[str]:
-    return set(page.eval_on_selector_all("[data-card]", "cards => cards.map(card => card.dataset.card)"))
 
 
 def hidden_from(view: dict[str, Any], seat: int) -> set[str]:

@@ -83,3 +83,8 @@ CARD_TOKEN = re.compile(r'"((?:[SHCD](?:10|[2-9JQKA]))|LJ|BJ)"')
 def quoted_cards(text: str) -> set[str]:
     """Card codes that appear as JSON/HTML string values ("S10", "BJ") in a response body or a page."""
     return set(CARD_TOKEN.findall(text))
+
+
+def dom_cards(page: Any, selector: str = "") -> list[str]:
+    """The card codes drawn on `page` (inside `selector`), one per card drawn: a multiset, as decks repeat."""
+    return page.eval_on_selector_all(f"{selector} [data-card]".strip(), "cards => cards.map(card => card.dataset.card)")
