@@ -111,6 +111,13 @@ def foul_fields(action: Action, penalty_unit: tuple[str, str]) -> Action:
     return {"code": code, "note": note, **({"penalty": penalty} if penalty else {})}
 
 
+def check_turn(state: Any, seat: int) -> None:
+    """Refuse `seat` acting when `state.to_act` (an engine's deal state) names another seat."""
+    if state.to_act != seat:
+        raise illegal("not_your_turn", f"It is seat {state.to_act}'s turn, not seat {seat}'s.",
+                      f"现在轮到座位 {state.to_act}，不是座位 {seat}。", to_act=state.to_act, seat=seat)
+
+
 def recorded_after_the_end(state: Any, action: Action) -> bool:
     """Once `state` (an engine's deal state: `phase`, `fouls`, `actions`) is finished, record what may still be
     recorded and say so: a referee's `foul`, which RECORD-FORMAT.md allows "at any point" — the last card does

@@ -22,6 +22,7 @@ from domain.engine import (
     DealSetup,
     Viewpoint,
     action_head,
+    check_turn,
     checked_deal,
     played_cards,
     pointless_foul,
@@ -124,9 +125,7 @@ class DaguaiEngine:
             state.fouls.append({"at": state.actions, **action})
             state.team_fouls[team_of(seat)] += 1  # any seat, out or not: counted per team (A10.7)
         else:
-            if state.to_act != seat:
-                raise illegal("not_your_turn", f"It is seat {state.to_act}'s turn, not seat {seat}'s.",
-                              f"现在轮到座位 {state.to_act}，不是座位 {seat}。", to_act=state.to_act, seat=seat)
+            check_turn(state, seat)
             leading = state.last_seat is None
             if kind == "timeout":
                 if leading:

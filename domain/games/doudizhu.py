@@ -18,6 +18,7 @@ from domain.engine import (
     DealSetup,
     Viewpoint,
     action_head,
+    check_turn,
     checked_deal,
     foul_fields,
     played_cards,
@@ -182,7 +183,7 @@ class DoudizhuEngine:
 
     def _timeout(self, state: DoudizhuState, seat: int) -> None:
         """Timeout [REC]: in bidding and when following it is a pass; a leader's time-out plays the lowest single."""
-        self._check_turn(state, seat)
+        check_turn(state, seat)
         if state.phase == "bidding":
             self._bid(state, seat, "pass")
         elif state.last_seat is None or state.last_seat == seat:
@@ -191,12 +192,6 @@ class DoudizhuEngine:
         else:
             self._play_phase(state, seat, "pass", None)
 
-    def _check_turn(self, state: DoudizhuState, seat: int) -> None:
-        if state.to_act != seat:
-            raise illegal(
-                "not_your_turn", f"It is seat {state.to_act}'s turn, not seat {seat}'s.",
-                f"现在轮到座位 {state.to_act}，不是座位 {seat}。", to_act=state.to_act, seat=seat,
-            )
 
     def _reveal(self, state: DoudizhuState, seat: int, action: Action) -> None:
         stage = action["stage"]
@@ -236,7 +231,7 @@ class DoudizhuEngine:
         state.exposed[seat] = True
 
     def _bid(self, state: DoudizhuState, seat: int, kind: str) -> None:
-        self._check_turn(state, seat)
+        check_turn(state, seat)
         if state.caller is None:  # 叫地主 round
             if kind not in ("call", "pass"):
                 raise illegal("bad_bid", "In the call round say 叫地主 (call) or 不叫 (pass).",
@@ -294,7 +289,7 @@ class DoudizhuEngine:
     def _play_phase(self, state: DoudizhuState, seat: int, kind: str, cards: list[str] | None) -> None:
         if kind in ("call", "rob"):
             raise illegal("bidding_over", "Bidding is over.", "叫牌已经结束。")
-        self._check_turn(state, seat)
+        check_turn(state, seat)
         following = state.last_seat is not None and state.last_seat != seat
         if kind == "pass":
             if not following:

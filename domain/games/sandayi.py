@@ -25,6 +25,7 @@ from domain.engine import (
     Viewpoint,
     action_head,
     bid_value,
+    check_turn,
     checked_deal,
     played_cards,
     pointless_foul,
@@ -192,15 +193,11 @@ class SandayiEngine:
             self._play_phase(state, seat, kind, action.get("cards"))
         state.actions += 1
 
-    def _check_turn(self, state: SandayiState, seat: int) -> None:
-        if state.to_act != seat:
-            raise illegal("not_your_turn", f"It is seat {state.to_act}'s turn, not seat {seat}'s.",
-                          f"现在轮到座位 {state.to_act}，不是座位 {seat}。", to_act=state.to_act, seat=seat)
 
     # bidding (§1.5)
 
     def _bid(self, state: SandayiState, seat: int, value: int | None, kind: str) -> None:
-        self._check_turn(state, seat)
+        check_turn(state, seat)
         if kind not in ("bid", "pass"):
             # §1.5: bidding comes before play; a `play` here is neither a bid nor 不叫 (it was taken as a pass).
             raise illegal("bad_bid", "During bidding say a bid (1, 2 or 3) or 不叫 (pass); play starts after it.",
@@ -266,7 +263,7 @@ class SandayiEngine:
     def _play_phase(self, state: SandayiState, seat: int, kind: str, cards: list[str] | None) -> None:
         if kind == "bid":
             raise illegal("bidding_over", "Bidding is over.", "叫分已经结束。")
-        self._check_turn(state, seat)
+        check_turn(state, seat)
         following = state.last_seat is not None and state.last_seat != seat
         if kind == "pass":
             if not following:
@@ -334,7 +331,7 @@ class SandayiEngine:
     def _timeout(self, state: SandayiState, seat: int) -> None:
         """Timeout [REC; the seeds set no clock]: the opening bid becomes the minimum 1, a later bidder passes, a
         follower passes, and a leader plays the lowest single it may play."""
-        self._check_turn(state, seat)
+        check_turn(state, seat)
         if state.phase == "bidding":
             self._bid(state, seat, None, "pass") if state.bids else self._bid(state, seat, 1, "bid")
             return

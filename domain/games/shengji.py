@@ -25,7 +25,16 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from domain.cards import JOKERS, normalize_all, remove_from
-from domain.engine import Action, DealSetup, Viewpoint, action_head, checked_deal, foul_fields, recorded_after_the_end
+from domain.engine import (
+    Action,
+    DealSetup,
+    Viewpoint,
+    action_head,
+    check_turn,
+    checked_deal,
+    foul_fields,
+    recorded_after_the_end,
+)
 from domain.errors import IllegalAction, illegal
 from domain.games.shengji_cards import (
     LEVEL_RANK,
@@ -496,16 +505,12 @@ class ShengjiEngine:
 
     # -- play (§3.6–3.9) ------------------------------------------------------------------------------------
 
-    def _check_turn(self, state: ShengjiState, seat: int) -> None:
-        if state.to_act != seat:
-            raise illegal("not_your_turn", f"It is seat {state.to_act}'s turn, not seat {seat}'s.",
-                           f"现在轮到座位 {state.to_act}，不是座位 {seat}。", to_act=state.to_act, seat=seat)
 
     def _play(self, state: ShengjiState, seat: int, cards: list[str], forced: list[str] | None) -> None:
         if state.phase != "playing":
             raise illegal("not_playing", "Play starts after the dealer has buried the kitty.",
                            "庄家扣底之后才开始出牌。", phase=state.phase)
-        self._check_turn(state, seat)
+        check_turn(state, seat)
         rest = remove_from(state.hands[seat], cards)
         if not state.trick:
             self._lead(state, seat, cards, forced, rest)
@@ -723,7 +728,7 @@ class ShengjiEngine:
             self._finish(state, kind, seat)  # 多牌少牌 found in play: 0 : 2 (S004 注意事项 1)
             return
         cards = action["cards"]
-        self._check_turn(state, seat)
+        check_turn(state, seat)
         if not state.trick:
             raise illegal("not_a_follow", "Revokes and wrong follows are follows; a lead is never one.",
                            "花色错误和出错牌都是跟牌时发生的，首家出牌不算。")
@@ -761,7 +766,7 @@ class ShengjiEngine:
         if state.phase in ("dealing", "declaring"):
             self._final_round(state, seat, None)  # nobody is on the clock before the round after the last card
             return
-        self._check_turn(state, seat)
+        check_turn(state, seat)
         if state.phase == "burying":
             self._bury(state, seat, state.hands[seat][-KITTY_SIZE:])
         else:

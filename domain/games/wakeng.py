@@ -26,6 +26,7 @@ from domain.engine import (
     Viewpoint,
     action_head,
     bid_value,
+    check_turn,
     checked_deal,
     played_cards,
     pointless_foul,
@@ -171,7 +172,7 @@ class WakengEngine:
         if kind == "foul":
             state.fouls.append({"at": state.actions, **action})
         else:
-            self._check_turn(state, seat)
+            check_turn(state, seat)
             if kind == "timeout":
                 action = self._timeout_action(state, seat)
                 kind = action["type"]
@@ -179,10 +180,6 @@ class WakengEngine:
              "doubling": self._double, "play": self._play}[state.phase](state, seat, kind, action)
         state.actions += 1
 
-    def _check_turn(self, state: WakengState, seat: int) -> None:
-        if state.to_act != seat:
-            raise illegal("not_your_turn", f"It is seat {state.to_act}'s turn, not seat {seat}'s.",
-                          f"现在轮到座位 {state.to_act}，不是座位 {seat}。", to_act=state.to_act, seat=seat)
 
     @staticmethod
     def _wrong_phase(state: WakengState, allowed: str, allowed_zh: str) -> None:
