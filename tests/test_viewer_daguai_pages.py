@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 from conftest import LiveServer
-from viewer_support import DemoSite, quoted_cards
+from viewer_support import DemoSite, chart_of, page_of, quoted_cards
 
 from domain.dealing import deal_from_seed
 from domain.engine import DealSetup
@@ -210,18 +210,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DaguaiSite]:
     built.live.stop()
 
 
-def page(site: DaguaiSite, path: str) -> str:
-    response = site.live.get(path)
-    assert response.status_code == 200, (path, response.text[:300])
-    return response.text
-
-
-def chart_of(html: str) -> dict[str, Any]:
-    data = re.search(r'<script type="application/json" id="match-chart-data">(.*?)</script>', html, re.S)
-    assert data is not None
-    return json.loads(data.group(1))
-
-
 def cells(row: str) -> list[str]:
     return [re.sub(r"<[^>]+>", "", cell).strip() for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
 
@@ -241,7 +229,7 @@ def test_the_recorded_tables_show_every_wanted_feature(site: DaguaiSite) -> None
 
 
 def test_the_match_page_charts_team_totals_and_lists_every_deal(site: DaguaiSite) -> None:
-    html = page(site, f"/matches/{site.match['id']}")
+    html = page_of(site, f"/matches/{site.match['id']}")
     chart = chart_of(html)
     assert chart["names"] == [TEAM_A, TEAM_B] and chart["target"] is None
     assert chart["title"] == "match.chart.teamPoints" and chart["y_title"] == "chart.teamPoints"
@@ -284,7 +272,7 @@ def test_the_match_page_charts_team_totals_and_lists_every_deal(site: DaguaiSite
 
 
 def test_the_playoff_table_marks_the_playoff_deal_and_how_it_ended(site: DaguaiSite) -> None:
-    html = page(site, f"/matches/{site.playoff_match['id']}")
+    html = page_of(site, f"/matches/{site.playoff_match['id']}")
     rows = re.findall(r'<tr data-deal="(\d+)">(.*?)</tr>', html, re.S)
     assert len(rows) == 5
     assert all("加赛" not in row for _, row in rows[:4]) and "加赛" in rows[4][1] and "play-off" in rows[4][1]
@@ -295,7 +283,7 @@ def test_the_playoff_table_marks_the_playoff_deal_and_how_it_ended(site: DaguaiS
 
 
 def test_the_tournament_page_shows_each_tables_team_totals_and_first_finishes(site: DaguaiSite) -> None:
-    html = page(site, f"/tournaments/{site.tournament['id']}")
+    html = page_of(site, f"/tournaments/{site.tournament['id']}")
     standing = site.match["standing"]
     points, heads = standing["points"], standing["first_finishes"]
     assert f"{TEAM_A} {points[0]} : {points[1]} {TEAM_B} · " in html
@@ -309,7 +297,7 @@ def test_the_tournament_page_shows_each_tables_team_totals_and_first_finishes(si
 def test_the_record_page_writes_a_deal_in_both_languages(site: DaguaiSite) -> None:
     deal = site.deals[0]
     result = deal["result"]
-    html = page(site, f"/deals/{deal['id']}/record")
+    html = page_of(site, f"/deals/{deal['id']}/record")
     assert f"甲队：{TEAM_A}；乙队：{TEAM_B}" in html and f"Team A: {TEAM_A}; Team B: {TEAM_B}" in html
     dealer = PLAYERS[deal["first"]]
     assert f"庄家（首出）：{dealer}" in html and f"Dealer (leads): {dealer}" in html
@@ -328,14 +316,14 @@ def test_the_record_page_writes_a_deal_in_both_languages(site: DaguaiSite) -> No
     assert f"出完顺序：{order}" in html
     assert f"本局积分 甲队 {result['team_points'][0]} : 乙队 {result['team_points'][1]}" in html
     assert deal["digest"] in html
-    caught = page(site, f"/deals/{site.deals[1]['id']}/record")
+    caught = page_of(site, f"/deals/{site.deals[1]['id']}/record")
     assert "接风首出" in caught and "takes over the lead" in caught
     assert f"被关 {site.deals[1]['result']['k']} 家" in caught
-    fouled = page(site, f"/deals/{site.deals[2]['id']}/record")
+    fouled = page_of(site, f"/deals/{site.deals[2]['id']}/record")
     assert "乙队本局第 2 次犯规，按被抓三家计分" in fouled and "#2 this deal: scored as caught three" in fouled
     assert "乙队本局犯规 2 次，按被抓三家计分：甲队 8 分，乙队 0 分" in fouled
     assert "，但按犯规计分" in fouled and "but the fouls decide the score" in fouled
-    one = page(site, f"/deals/{site.deals[3]['id']}/record")
+    one = page_of(site, f"/deals/{site.deals[3]['id']}/record")
     assert "甲队本局第 1 次" in one and "本局第 2 次" not in one  # one foul decides nothing
 
 
@@ -374,7 +362,7 @@ def test_a_deal_in_play_shows_the_public_no_hand_and_refuses_the_seat_views(site
         assert all("hand" not in seat for seat in frame["view"]["seats"])
         assert all(seat["count"] == ">10" for seat in frame["view"]["seats"])
     assert not quoted_cards(response.text) & site.live_hidden
-    viewer = page(site, f"/deals/{site.live_deal}")
+    viewer = page_of(site, f"/deals/{site.live_deal}")
     assert not quoted_cards(viewer) & site.live_hidden and "games/daguai.js" in viewer
     for viewpoint in ("seat:0", "referee"):
         refused = site.live.get(f"/ui-api/deals/{site.live_deal}/frames?viewpoint={viewpoint}")

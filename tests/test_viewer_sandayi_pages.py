@@ -12,7 +12,6 @@ by the random legal players of domain/games/sandayi_random.py, searched until it
 
 from __future__ import annotations
 
-import json
 import random
 import re
 from collections.abc import Iterator
@@ -22,7 +21,7 @@ from typing import Any
 
 import pytest
 from conftest import LiveServer
-from viewer_support import DemoSite, quoted_cards
+from viewer_support import DemoSite, chart_of, page_of, quoted_cards
 
 from domain.dealing import deal_from_seed
 from domain.engine import DealSetup
@@ -176,18 +175,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SandayiSite]:
     built.live.stop()
 
 
-def page(site: SandayiSite, path: str) -> str:
-    response = site.live.get(path)
-    assert response.status_code == 200, (path, response.text[:300])
-    return response.text
-
-
-def chart_of(html: str) -> dict[str, Any]:
-    data = re.search(r'<script type="application/json" id="match-chart-data">(.*?)</script>', html, re.S)
-    assert data is not None
-    return json.loads(data.group(1))
-
-
 def test_the_recorded_table_shows_every_wanted_feature(site: SandayiSite) -> None:
     results = [deal["result"] for deal in site.deals]
     assert len(results) == len(PLAN) == 9
@@ -199,7 +186,7 @@ def test_the_recorded_table_shows_every_wanted_feature(site: SandayiSite) -> Non
 
 
 def test_the_match_page_charts_running_totals_and_lists_every_deal(site: SandayiSite) -> None:
-    html = page(site, f"/matches/{site.match['id']}")
+    html = page_of(site, f"/matches/{site.match['id']}")
     chart = chart_of(html)
     assert chart["names"] == PLAYERS and chart["target"] is None and chart["title"] == "match.chart.scores"
     scored = [entry for entry in site.match["deals"] if entry["standing"]]
@@ -237,7 +224,7 @@ def test_the_match_page_charts_running_totals_and_lists_every_deal(site: Sandayi
 
 
 def test_the_tournament_page_shows_each_tables_totals_and_deals_counted(site: SandayiSite) -> None:
-    html = page(site, f"/tournaments/{site.tournament['id']}")
+    html = page_of(site, f"/tournaments/{site.tournament['id']}")
     scores = site.match["standing"]["scores"]
     expected = " / ".join(f"{s:+d}" if s else "0" for s in scores) + " · 8/8"
     assert expected in html
@@ -247,7 +234,7 @@ def test_the_tournament_page_shows_each_tables_totals_and_deals_counted(site: Sa
 
 def test_the_record_page_writes_a_deal_in_both_languages(site: SandayiSite) -> None:
     tanda = site.deals[0]
-    html = page(site, f"/deals/{tanda['id']}/record")
+    html = page_of(site, f"/deals/{tanda['id']}/record")
     dealer = PLAYERS[tanda["result"]["dealer"]]
     assert f"{dealer} 首叫直接叫 3 分（头撂）" in html and f"{dealer} opens with 3 (toulu)" in html
     assert f"{dealer} 以 3 分坐庄，收底牌" in html and f"{dealer} deals at 3 and takes the kitty" in html
@@ -258,9 +245,9 @@ def test_the_record_page_writes_a_deal_in_both_languages(site: SandayiSite) -> N
     assert f"Stake {result['stake']} × multiplier {result['multipliers']['total']}" in html
     assert "（单牌）" in html or "（对牌）" in html or "（单顺）" in html
     assert tanda["digest"] in html
-    void = page(site, f"/deals/{site.deals[1]['id']}/record")
+    void = page_of(site, f"/deals/{site.deals[1]['id']}/record")
     assert "本局作废" in void and "the deal is void" in void
-    foul = page(site, f"/deals/{site.deals[3]['id']}/record")
+    foul = page_of(site, f"/deals/{site.deals[3]['id']}/record")
     offender = PLAYERS[site.deals[3]["result"]["offender"]]
     assert f"{offender} 第二次犯规（talking）" in foul and f"{offender} fouled twice and loses the deal" in foul
 
@@ -301,7 +288,7 @@ def test_a_deal_in_play_shows_the_public_no_hand_and_refuses_the_seat_views(site
     for frame in response.json()["frames"]:
         assert all("hand" not in seat for seat in frame["view"]["seats"]) and frame["view"]["kitty"] is None
     assert not quoted_cards(body) & site.live_hidden
-    viewer = page(site, f"/deals/{site.live_deal}")
+    viewer = page_of(site, f"/deals/{site.live_deal}")
     assert not quoted_cards(viewer) & site.live_hidden
     assert "games/sandayi.js" in viewer
     for viewpoint in ("seat:0", "referee"):

@@ -3,13 +3,11 @@ table, the tournament page's standing, the printable record in Chinese and Engli
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from viewer_support import DemoSite, start_demo_site
+from viewer_support import DemoSite, chart_of, page_of, start_demo_site
 
 
 @pytest.fixture(scope="module")
@@ -27,17 +25,9 @@ def final(site: DemoSite) -> dict[str, Any]:
     return service.list_matches(tournament["id"])[0]
 
 
-def page(site: DemoSite, path: str) -> str:
-    response = site.live.get(path)
-    assert response.status_code == 200, (path, response.text[:300])
-    return response.text
-
-
 def test_the_match_page_charts_levels_per_deal_up_to_the_goal(site: DemoSite, final: dict[str, Any]) -> None:
-    html = page(site, f"/matches/{final['id']}")
-    data = re.search(r'<script type="application/json" id="match-chart-data">(.*?)</script>', html, re.S)
-    assert data is not None
-    chart = json.loads(data.group(1))
+    html = page_of(site, f"/matches/{final['id']}")
+    chart = chart_of(html)
     names = final["seat_names"]
     assert chart["names"] == [f"{names[0]}·{names[2]}", f"{names[1]}·{names[3]}"] and chart["target"] == 11
     scored = [entry for entry in final["deals"] if entry["standing"]]
@@ -48,7 +38,7 @@ def test_the_match_page_charts_levels_per_deal_up_to_the_goal(site: DemoSite, fi
 
 
 def test_the_tournament_page_shows_each_tables_levels_and_winners(site: DemoSite, final: dict[str, Any]) -> None:
-    html = page(site, f"/tournaments/{final['tournament_id']}")
+    html = page_of(site, f"/tournaments/{final['tournament_id']}")
     names = final["seat_names"]
     ranks = {11: "J", 12: "Q", 13: "K", 14: "A"}
     levels = [ranks.get(level, str(level)) for level in final["standing"]["levels"]]
@@ -61,7 +51,7 @@ def test_the_record_page_writes_a_deal_in_both_languages(site: DemoSite, final: 
     assert service is not None
     dig = next(d for d in (service.get_deal(e["deal_id"]) for e in final["deals"])
                if d["result"].get("points", {}).get("kitty_multiplier", 0) >= 8)
-    html = page(site, f"/deals/{dig['id']}/record")
+    html = page_of(site, f"/deals/{dig['id']}/record")
     assert "（拖拉机）" in html and "闲家抠底：底牌" in html and "×8" in html
     assert "庄家：" in html and "闲家得分" in html and "局后级数" in html
     assert "the attackers dig the kitty" in html and "(tractor)" in html

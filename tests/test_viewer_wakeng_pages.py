@@ -14,7 +14,6 @@ domain/games/wakeng_random.py. `WakengSite` is shared with tests/test_viewer_wak
 
 from __future__ import annotations
 
-import json
 import random
 import re
 from collections.abc import Iterator
@@ -24,7 +23,7 @@ from typing import Any
 
 import pytest
 from conftest import LiveServer
-from viewer_support import DemoSite, quoted_cards
+from viewer_support import DemoSite, chart_of, page_of, quoted_cards
 
 from domain.dealing import deal_from_seed
 from domain.engine import DealSetup
@@ -191,18 +190,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WakengSite]:
     built.live.stop()
 
 
-def page(site: WakengSite, path: str) -> str:
-    response = site.live.get(path)
-    assert response.status_code == 200, (path, response.text[:300])
-    return response.text
-
-
-def chart_of(html: str) -> dict[str, Any]:
-    data = re.search(r'<script type="application/json" id="match-chart-data">(.*?)</script>', html, re.S)
-    assert data is not None
-    return json.loads(data.group(1))
-
-
 def visible(html: str) -> str:
     """The page's words without its tags and without the embedded i18n table (which names every string)."""
     html = re.sub(r"<script\b.*?</script>", " ", html, flags=re.S)
@@ -227,7 +214,7 @@ def test_the_recorded_table_shows_every_wanted_feature(site: WakengSite) -> None
 
 
 def test_the_match_page_charts_raw_totals_and_lists_every_board(site: WakengSite) -> None:
-    html = page(site, f"/matches/{site.match['id']}")
+    html = page_of(site, f"/matches/{site.match['id']}")
     chart = chart_of(html)
     assert chart["names"] == PLAYERS and chart["target"] is None and chart["title"] == "match.chart.scores"
     assert chart["numbers"] == list(range(BOARDS + 1))
@@ -272,7 +259,7 @@ def test_the_match_page_charts_raw_totals_and_lists_every_board(site: WakengSite
 
 
 def test_the_tournament_page_shows_each_tables_raw_totals_and_boards_played(site: WakengSite) -> None:
-    html = page(site, f"/tournaments/{site.tournament['id']}")
+    html = page_of(site, f"/tournaments/{site.tournament['id']}")
     scores = site.match["standing"]["scores"]
     expected = " / ".join(f"{s:+d}" if s else "0" for s in scores) + f" · {BOARDS}/{BOARDS}"
     assert expected in html
@@ -286,7 +273,7 @@ def test_the_record_page_writes_a_deal_in_both_languages(site: WakengSite) -> No
     after = site.board("after")
     result = after["result"]
     digger = PLAYERS[result["digger"]]
-    html = page(site, f"/deals/{after['id']}/record")
+    html = page_of(site, f"/deals/{after['id']}/record")
     kitty = site.frames(after["id"], "referee")[0]["view"]["kitty"]
     assert f"{digger} 叫 3 分；{digger} 以 3 分挖坑，底牌 {cards_text(kitty, 'zh')} 亮给三家" in html
     assert f"{digger} digs at 3; the kitty {cards_text(kitty, 'en')} is shown to all" in html
@@ -303,13 +290,13 @@ def test_the_record_page_writes_a_deal_in_both_languages(site: WakengSite) -> No
     assert after["digest"] in html
     lanwa = site.board("lanwa")
     first = PLAYERS[lanwa["first"]]
-    html = page(site, f"/deals/{lanwa['id']}/record")
+    html = page_of(site, f"/deals/{lanwa['id']}/record")
     assert f"三家都不叫：烂挖，首叫 {first} 以 1 分挖坑" in html
     assert f"lanwa, the first bidder {first} digs at 1" in html
     assert f"庄家：{first}，烂挖" in html and f"Digger: {first}, lanwa" in html
     foul = site.board("foul")
     first = PLAYERS[foul["first"]]
-    html = page(site, f"/deals/{foul['id']}/record")
+    html = page_of(site, f"/deals/{foul['id']}/record")
     assert f"{first} 超时，视为不明牌" in html and f"{first} times out: counted as no open hand" in html
     assert f"{first} 超时，视为不叫" in html and f"{first} times out: counted as no bid" in html
     offender = PLAYERS[(foul["first"] + 1) % 3]
@@ -357,7 +344,7 @@ def test_a_deal_in_play_shows_the_public_only_the_shown_hand_and_refuses_the_sea
     assert last["kitty"] is not None and last["phase"] == "play"
     assert all(f["view"]["kitty"] is None for f in frames if f["view"]["phase"] in ("reveal", "bidding"))
     assert not quoted_cards(response.text) & site.live_hidden
-    viewer = page(site, f"/deals/{site.live_deal}")
+    viewer = page_of(site, f"/deals/{site.live_deal}")
     assert not quoted_cards(viewer) & site.live_hidden
     assert "games/wakeng.js" in viewer
     for viewpoint in ("seat:0", "referee"):

@@ -6,6 +6,7 @@ with `fixtures.load_demo`, the way `fupan serve --demo` does it.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -88,3 +89,17 @@ def quoted_cards(text: str) -> set[str]:
 def dom_cards(page: Any, selector: str = "") -> list[str]:
     """The card codes drawn on `page` (inside `selector`), one per card drawn: a multiset, as decks repeat."""
     return page.eval_on_selector_all(f"{selector} [data-card]".strip(), "cards => cards.map(card => card.dataset.card)")
+
+
+def page_of(site: Any, path: str) -> str:
+    """The HTML of `path` on the site's live server; it must answer 200."""
+    response = site.live.get(path)
+    assert response.status_code == 200, (path, response.text[:300])
+    return response.text
+
+
+def chart_of(html: str) -> dict[str, Any]:
+    """The match chart's data embedded in a match page."""
+    data = re.search(r'<script type="application/json" id="match-chart-data">(.*?)</script>', html, re.S)
+    assert data is not None
+    return json.loads(data.group(1))
