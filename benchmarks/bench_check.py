@@ -20,7 +20,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from domain.games import daguai_random, doudizhu_random, sandayi_random, shengji_random, wakeng_random
+from domain.games.daguai import random_play as daguai_random
+from domain.games.doudizhu import random_play as doudizhu_random
+from domain.games.sandayi import random_play as sandayi_random
+from domain.games.shengji import random_play as shengji_random
+from domain.games.wakeng import random_play as wakeng_random
 from domain.record import check_text
 
 SHENGJI_OPTION_SETS = [{"sj.preset": "s004"}, {"sj.preset": "s001"}, {"sj.illegalPlay": "adjudicate"}]

@@ -33,7 +33,7 @@ from uuid import uuid4
 from domain.aggregates import LOCAL_RECORDER, Deal, Match, Tournament, deal_id_in_match
 from domain.application import FupanApplication
 from domain.engine import DealSetup
-from domain.games.doudizhu_random import random_record
+from domain.games.doudizhu.random_play import random_record
 from projections import Projections
 from projections.store import ViewStore
 

@@ -21,9 +21,9 @@ from eventsourcing.domain import Aggregate
 
 from domain.engine import Action, DealSetup, RulesEngine
 from domain.errors import IllegalAction
-from domain.games import get_engine
+from domain.games import get_engine, get_table
 from domain.integrity import GENESIS, next_digest
-from domain.match import MatchRules, Standing, match_rules
+from domain.match import MatchRules, Standing
 
 # Fixed forever: changing it would change every deterministic ID.
 NAMESPACE = UUID("6f1d4c2e-5b7a-5e0c-9a51-46757061e1a0")
@@ -401,7 +401,7 @@ class Match(Aggregate):
         recorded_by: dict[str, Any],
     ) -> Match:
         engine = get_engine(tournament.game)
-        rules = match_rules(engine.game)
+        rules = get_table(engine.game)
         if len(seats) != engine.seat_count or len(set(seats)) != len(seats):
             raise IllegalAction(
                 "bad_seats", f"{engine.name_en} needs {engine.seat_count} different players.",
@@ -425,7 +425,7 @@ class Match(Aggregate):
 
     @property
     def rules(self) -> MatchRules:
-        return match_rules(self.game)
+        return get_table(self.game)
 
     @property
     def chips(self) -> list[int] | None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from conftest import EXAMPLE_RECORD
 
-from domain.games.doudizhu_random import random_record
+from domain.games.doudizhu.random_play import random_record
 
 
 def fupan_check(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:

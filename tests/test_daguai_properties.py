@@ -22,9 +22,9 @@ from hypothesis import strategies as st
 from domain.cards import full_deck
 from domain.engine import Viewpoint
 from domain.errors import IllegalAction
-from domain.games.daguai import DaguaiEngine
-from domain.games.daguai_patterns import Pattern, parse
-from domain.games.daguai_random import random_record
+from domain.games.daguai.engine import DaguaiEngine
+from domain.games.daguai.patterns import Pattern, parse
+from domain.games.daguai.random_play import random_record
 from domain.record import check_record, parse_record
 
 ENGINE = DaguaiEngine()

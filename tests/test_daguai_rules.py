@@ -19,10 +19,10 @@ import pytest
 from domain.dealing import deal_from_seed
 from domain.engine import DealSetup, Viewpoint
 from domain.errors import IllegalAction
-from domain.games.daguai import DaguaiEngine, DaguaiState
-from domain.games.daguai_patterns import Pattern, beats, parse
-from domain.games.daguai_random import random_record
-from domain.match import DaguaiTable
+from domain.games.daguai.engine import DaguaiEngine, DaguaiState
+from domain.games.daguai.patterns import Pattern, beats, parse
+from domain.games.daguai.random_play import random_record
+from domain.games.daguai.table import DaguaiTable
 from domain.record import fold, parse_record
 
 ENGINE = DaguaiEngine()

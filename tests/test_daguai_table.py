@@ -16,8 +16,8 @@ from domain.application import FupanApplication
 from domain.dealing import deal_from_seed
 from domain.engine import DealSetup
 from domain.errors import IllegalAction
-from domain.games.daguai import DaguaiEngine
-from domain.games.daguai_random import play_out
+from domain.games.daguai.engine import DaguaiEngine
+from domain.games.daguai.random_play import play_out
 from domain.record import check_record, parse_record
 from domain.tokens import LOCAL
 from projections import Projections

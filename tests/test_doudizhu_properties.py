@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from domain.cards import full_deck
 from domain.engine import Viewpoint
-from domain.games.doudizhu_random import random_record
+from domain.games.doudizhu.random_play import random_record
 from domain.record import check_record, fold, parse_record
 
 OPTIONS = st.fixed_dictionaries(

@@ -10,8 +10,8 @@ from conftest import EXAMPLE_RECORD
 
 from domain.engine import DealSetup, Viewpoint
 from domain.errors import IllegalAction
-from domain.games.doudizhu import DoudizhuEngine
-from domain.games.doudizhu_patterns import answers, parses
+from domain.games.doudizhu.engine import DoudizhuEngine
+from domain.games.doudizhu.patterns import answers, parses
 from domain.record import check_record, public_result
 
 ENGINE = DoudizhuEngine()
@@ -176,7 +176,7 @@ def test_v11_anti_spring():
 
 
 def test_v12_table_ends_at_20_chips():
-    from domain.match import table_winner
+    from domain.games.doudizhu.table import table_winner
 
     assert table_winner([21, 5, 4], [10, 10, 10], "hold20") == 0
     assert table_winner([19, 6, 5], [10, 10, 10], "hold20") is None

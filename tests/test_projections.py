@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from domain.application import FupanApplication, NotFound
 from domain.errors import IllegalAction
-from domain.games.doudizhu_random import random_record
+from domain.games.doudizhu.random_play import random_record
 from fixtures import load_demo
 from projections import Projections
 from projections.follower import TOPICS

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from domain.errors import IllegalAction
-from domain.games.shengji_random import random_record as shengji_record
+from domain.games.shengji.random_play import random_record as shengji_record
 from domain.record import fold, parse_record
 from projections.formats import FORMATS, declare, resolve
 from projections.standings import Standings, TournamentFacts

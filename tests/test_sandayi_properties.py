@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 from domain.cards import full_deck
 from domain.engine import DealSetup, Viewpoint
 from domain.errors import IllegalAction
-from domain.games.sandayi import SandayiEngine
-from domain.games.sandayi_random import candidate_plays, random_record
+from domain.games.sandayi.engine import SandayiEngine
+from domain.games.sandayi.random_play import candidate_plays, random_record
 from domain.record import check_record, parse_record
 
 ENGINE = SandayiEngine()

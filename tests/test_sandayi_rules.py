@@ -17,9 +17,9 @@ import pytest
 from domain.cards import full_deck
 from domain.engine import DealSetup, Viewpoint
 from domain.errors import IllegalAction
-from domain.games.sandayi import SandayiEngine, baodao_sets
-from domain.games.sandayi_patterns import beats, parse
-from domain.match import SandayiTable
+from domain.games.sandayi.engine import SandayiEngine, baodao_sets
+from domain.games.sandayi.patterns import beats, parse
+from domain.games.sandayi.table import SandayiTable
 from domain.record import check_record, public_result
 
 ENGINE = SandayiEngine()

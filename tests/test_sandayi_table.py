@@ -14,8 +14,8 @@ from typing import Any
 from test_api_http import assert_error, event_count
 
 from domain.application import FupanApplication
-from domain.games.sandayi import SandayiEngine
-from domain.games.sandayi_random import random_record
+from domain.games.sandayi.engine import SandayiEngine
+from domain.games.sandayi.random_play import random_record
 from domain.record import check_record, fold, parse_record
 from fixtures import HERE, load_demo
 from fixtures.sandayi_table import WANTED, features

@@ -19,7 +19,7 @@ from conftest import EXAMPLE_RECORD, LiveServer, Store
 
 from api.cli import main as fupan
 from domain.cards import JOKERS
-from domain.games.shengji_random import random_record
+from domain.games.shengji.random_play import random_record
 from domain.tokens import LOCAL
 from replay_ui.cards import card_text
 

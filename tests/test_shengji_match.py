@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
-from domain.games.shengji import ShengjiEngine
-from domain.games.shengji_random import random_record
+from domain.games.shengji.engine import ShengjiEngine
+from domain.games.shengji.random_play import random_record
+from domain.games.shengji.table import first_context, next_context, time_cap_outcome, totals
 from domain.record import fold, parse_record
-from domain.shengji_match import first_context, next_context, time_cap_outcome, totals
 
 ENGINE = ShengjiEngine()
 

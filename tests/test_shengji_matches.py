@@ -1,7 +1,7 @@
 """升级 matches end to end: levels and dealers carried from deal to deal, the first deal's 抢庄, the end by
 level, the time cap from recorded clock readings and its tie rules — on SQLite and PostgreSQL, and over HTTP.
 
-The deals are random legal deals (domain.games.shengji_random) played from the setup the match gave them.
+The deals are random legal deals (domain.games.shengji.random_play) played from the setup the match gave them.
 """
 
 from __future__ import annotations
@@ -15,15 +15,15 @@ from conftest import LiveServer, Store
 from domain.application import FupanApplication
 from domain.engine import DealSetup
 from domain.errors import IllegalAction
-from domain.games.shengji import ShengjiEngine
-from domain.games.shengji_random import play_deal
-from domain.match import match_rules
-from domain.shengji_match import first_context, time_cap_outcome, totals
+from domain.games import get_table
+from domain.games.shengji.engine import ShengjiEngine
+from domain.games.shengji.random_play import play_deal
+from domain.games.shengji.table import first_context, time_cap_outcome, totals
 from domain.tokens import LOCAL
 from projections import Projections
 
 ENGINE = ShengjiEngine()
-RULES = match_rules("shengji")
+RULES = get_table("shengji")
 PLAYERS = ["东", "南", "西", "北"]
 QUIET = {"foul_rate": 0.0, "timeout_rate": 0.0, "irregularity_rate": 0.0}
 

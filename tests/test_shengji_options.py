@@ -10,7 +10,7 @@ from test_shengji_rules import ENGINE, deal_with, declare, final_round, play, re
 
 from domain.engine import Viewpoint
 from domain.errors import IllegalAction
-from domain.games.shengji import PRESETS, ShengjiState
+from domain.games.shengji.engine import PRESETS, ShengjiState
 
 PRESET_NAMES = sorted(PRESETS)
 

@@ -17,8 +17,7 @@ from hypothesis import strategies as st
 
 from domain.cards import full_deck
 from domain.engine import Viewpoint
-from domain.games.shengji import ShengjiState, big_points, level_change
-from domain.games.shengji_cards import (
+from domain.games.shengji.cards import (
     POINTS,
     Shape,
     decompose,
@@ -26,7 +25,8 @@ from domain.games.shengji_cards import (
     order_for,
     shape_of,
 )
-from domain.games.shengji_random import random_record
+from domain.games.shengji.engine import ShengjiState, big_points, level_change
+from domain.games.shengji.random_play import random_record
 from domain.record import check_record, fold, parse_record
 
 OPTIONS = st.fixed_dictionaries(

@@ -14,8 +14,8 @@ from typing import Any
 from test_shengji_rules import ENGINE, deal_with
 
 from domain.cards import full_deck
-from domain.games.shengji import ShengjiState
-from domain.games.shengji_random import random_record
+from domain.games.shengji.engine import ShengjiState
+from domain.games.shengji.random_play import random_record
 from domain.record import check_record, check_text, fold, parse_record
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "record-format.md"
@@ -162,7 +162,7 @@ def test_a_wrong_declared_result_and_a_short_record_are_refused():
 
 
 def test_a_jsonl_stream_of_shengji_and_doudizhu_records_checks_line_by_line():
-    from domain.games.doudizhu_random import random_record as doudizhu_record
+    from domain.games.doudizhu.random_play import random_record as doudizhu_record
 
     rng = random.Random(11)
     lines = [json.dumps(random_record(rng)), json.dumps(doudizhu_record(rng)), json.dumps(random_record(rng))]

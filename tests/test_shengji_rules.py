@@ -14,8 +14,8 @@ import pytest
 from domain.cards import full_deck
 from domain.engine import DealSetup
 from domain.errors import IllegalAction
-from domain.games.shengji import ShengjiEngine, ShengjiState, big_points, kitty_factor, level_change
-from domain.games.shengji_cards import TRUMP, decompose, order_for
+from domain.games.shengji.cards import TRUMP, decompose, order_for
+from domain.games.shengji.engine import ShengjiEngine, ShengjiState, big_points, kitty_factor, level_change
 
 ENGINE = ShengjiEngine()
 NAMES = ["甲", "乙", "丙", "丁"]

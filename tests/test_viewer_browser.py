@@ -22,7 +22,7 @@ from conftest import EXAMPLE_RECORD
 from playwright.sync_api import Browser, BrowserContext, Page, Request, Response, Route
 from viewer_support import ARTIFACTS, DemoSite, quoted_cards, start_demo_site, start_live_deal, unseen_cards
 
-from domain.games.shengji_random import random_record
+from domain.games.shengji.random_play import random_record
 from domain.tokens import parse_token
 
 CHROMIUM = Path("/usr/bin/chromium")

@@ -33,13 +33,13 @@ from viewer_support import DemoSite, chart_of, page_of, quoted_cards
 
 from domain.dealing import deal_from_seed
 from domain.engine import DealSetup
-from domain.games.daguai import DaguaiEngine, DaguaiState
-from domain.games.daguai_random import play_out
-from domain.match import match_rules
+from domain.games import get_table
+from domain.games.daguai.engine import DaguaiEngine, DaguaiState
+from domain.games.daguai.random_play import play_out
 from replay_ui.cards import cards_text
 
 ENGINE = DaguaiEngine()
-RULES = match_rules("daguai")
+RULES = get_table("daguai")
 # Teams alternate round the table: 甲 in seats 0, 2, 4 and 乙 in seats 1, 3, 5.
 PLAYERS = ["张伟", "王磊", "李娜", "刘洋", "陈静", "杨帆"]
 TEAM_A = "张伟·李娜·陈静"

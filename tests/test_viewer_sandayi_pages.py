@@ -25,13 +25,13 @@ from viewer_support import DemoSite, chart_of, page_of, quoted_cards
 
 from domain.dealing import deal_from_seed
 from domain.engine import DealSetup
-from domain.games.sandayi import SandayiEngine, SandayiState
-from domain.games.sandayi_random import candidate_plays, play_out
-from domain.match import match_rules
+from domain.games import get_table
+from domain.games.sandayi.engine import SandayiEngine, SandayiState
+from domain.games.sandayi.random_play import candidate_plays, play_out
 from replay_ui.cards import cards_text
 
 ENGINE = SandayiEngine()
-RULES = match_rules("sandayi")
+RULES = get_table("sandayi")
 PLAYERS = ["周立新", "钱美玲", "孙浩", "李雪梅"]
 TALKING = {"code": "talking", "note": "出牌时说话 / spoke during play"}
 # Table 1, deal by deal: what each deal must show. `void` and `foul` are recorded by hand (a second foul).

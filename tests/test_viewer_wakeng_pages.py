@@ -27,8 +27,8 @@ from viewer_support import DemoSite, chart_of, page_of, quoted_cards
 
 from domain.dealing import deal_from_seed
 from domain.engine import DealSetup
-from domain.games.wakeng import WakengEngine, WakengState, first_bidder
-from domain.games.wakeng_random import play_out
+from domain.games.wakeng.engine import WakengEngine, WakengState, first_bidder
+from domain.games.wakeng.random_play import play_out
 from replay_ui.cards import cards_text
 
 ENGINE = WakengEngine()

@@ -22,8 +22,8 @@ from domain.cards import full_deck
 from domain.dealing import deal_from_seed
 from domain.engine import DealSetup, Viewpoint
 from domain.errors import IllegalAction
-from domain.games.wakeng import WakengEngine
-from domain.games.wakeng_random import candidate_plays, random_record
+from domain.games.wakeng.engine import WakengEngine
+from domain.games.wakeng.random_play import candidate_plays, random_record
 from domain.record import check_record, parse_record
 
 ENGINE = WakengEngine()

@@ -16,8 +16,8 @@ import pytest
 from domain.cards import full_deck
 from domain.engine import DealSetup, Viewpoint
 from domain.errors import IllegalAction
-from domain.games.wakeng import WakengEngine, first_bidder, must_dig
-from domain.games.wakeng_patterns import beats, card_order, parse
+from domain.games.wakeng.engine import WakengEngine, first_bidder, must_dig
+from domain.games.wakeng.patterns import beats, card_order, parse
 from domain.record import check_record
 
 ENGINE = WakengEngine()

@@ -17,8 +17,8 @@ from domain.application import FupanApplication
 from domain.dealing import deal_from_seed
 from domain.engine import DealSetup
 from domain.errors import IllegalAction
-from domain.games.wakeng import WakengEngine
-from domain.games.wakeng_random import play_out
+from domain.games.wakeng.engine import WakengEngine
+from domain.games.wakeng.random_play import play_out
 from domain.record import check_record, parse_record
 from domain.tokens import LOCAL
 from projections import Projections

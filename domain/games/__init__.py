@@ -1,28 +1,52 @@
-"""The registry of rules engines, by record-format game code."""
+"""The registry: a record-format game code → its rules engine and its table (how its deals chain into a match).
+
+Each game lives in its own package, `domain/games/<game>/`: `engine.py` (the rules of a deal), `table.py` (the
+match rules), `random_play.py` (a random legal player for tests, fixtures and benchmarks) and whatever else only
+that game needs (its patterns or card order). Adding a game adds its package and one line here.
+"""
 
 from __future__ import annotations
 
 from domain.engine import RulesEngine
 from domain.errors import IllegalAction
-from domain.games.daguai import DaguaiEngine
-from domain.games.doudizhu import DoudizhuEngine
-from domain.games.sandayi import SandayiEngine
-from domain.games.shengji import ShengjiEngine
-from domain.games.wakeng import WakengEngine
+from domain.games.daguai.engine import DaguaiEngine
+from domain.games.daguai.table import DaguaiTable
+from domain.games.doudizhu.engine import DoudizhuEngine
+from domain.games.doudizhu.table import DoudizhuTable
+from domain.games.sandayi.engine import SandayiEngine
+from domain.games.sandayi.table import SandayiTable
+from domain.games.shengji.engine import ShengjiEngine
+from domain.games.shengji.table import ShengjiTable
+from domain.games.wakeng.engine import WakengEngine
+from domain.games.wakeng.table import WakengTable
+from domain.match import MatchRules
 
-ENGINES: dict[str, RulesEngine] = {
-    engine.game: engine
-    for engine in (DoudizhuEngine(), ShengjiEngine(), SandayiEngine(), WakengEngine(), DaguaiEngine())
+GAMES: dict[str, tuple[RulesEngine, MatchRules]] = {
+    engine.game: (engine, table) for engine, table in (
+        (DoudizhuEngine(), DoudizhuTable()),
+        (ShengjiEngine(), ShengjiTable()),
+        (SandayiEngine(), SandayiTable()),
+        (WakengEngine(), WakengTable()),
+        (DaguaiEngine(), DaguaiTable()),
+    )
 }
 
 
-def get_engine(game: object) -> RulesEngine:
-    engine = ENGINES.get(game) if isinstance(game, str) else None
-    if engine is None:
+def _known(game: object) -> tuple[RulesEngine, MatchRules]:
+    entry = GAMES.get(game) if isinstance(game, str) else None
+    if entry is None:
         raise IllegalAction(
             "unknown_game",
-            f"Unknown game {game!r}; known: {sorted(ENGINES)}.",
-            f"未知的游戏 {game!r}；支持：{sorted(ENGINES)}。",
-            {"game": repr(game), "known": sorted(ENGINES)},
+            f"Unknown game {game!r}; known: {sorted(GAMES)}.",
+            f"未知的游戏 {game!r}；支持：{sorted(GAMES)}。",
+            {"game": repr(game), "known": sorted(GAMES)},
         )
-    return engine
+    return entry
+
+
+def get_engine(game: object) -> RulesEngine:
+    return _known(game)[0]
+
+
+def get_table(game: object) -> MatchRules:
+    return _known(game)[1]

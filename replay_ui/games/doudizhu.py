@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.match import TARGET
+from domain.games.doudizhu.table import TARGET
 from replay_ui.cards import cards_text
 from replay_ui.i18n import text
 from replay_ui.notation import Frame, Notation, join, say

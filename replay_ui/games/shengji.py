@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.games.shengji_cards import LEVEL_RANK, NO_TRUMP, TRUMP, decompose, order_for
+from domain.games.shengji.cards import LEVEL_RANK, NO_TRUMP, TRUMP, decompose, order_for
 from replay_ui.cards import cards_text
 from replay_ui.i18n import text
 from replay_ui.notation import Frame, Notation, join, say

@@ -60,7 +60,7 @@ def build(path: Path) -> dict:
     # A stand-alone server-dealt deal played to its end (seed revealed), by the game's random legal player.
     import random
 
-    from domain.games.doudizhu_random import random_record
+    from domain.games.doudizhu.random_play import random_record
     rng = random.Random(7)  # random_record draws `first`, then the seed, from its rng: the same cards here
     first, seed = rng.randrange(3), f"{rng.getrandbits(64):x}"
     record = random_record(random.Random(7))

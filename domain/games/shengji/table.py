@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.games.shengji import TOP_LEVEL
+from domain.games.shengji.engine import TOP_LEVEL
 
 Standing = dict[str, Any]
 
@@ -97,7 +97,7 @@ def _won_by(result: dict[str, Any], team: int, goal: int) -> str:
     return "goal" if reached else "revoke"
 
 
-class ShengjiMatch:
+class ShengjiTable:
     """The 升级 match rules (domain.match.MatchRules)."""
 
     game = "shengji"

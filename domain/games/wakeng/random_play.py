@@ -11,8 +11,8 @@ from typing import Any
 
 from domain.dealing import deal_from_seed
 from domain.engine import DealSetup
-from domain.games.wakeng import WakengEngine, WakengState, first_bidder
-from domain.games.wakeng_patterns import RUN_TOP, Pattern, beats, card_value, parse
+from domain.games.wakeng.engine import WakengEngine, WakengState, first_bidder
+from domain.games.wakeng.patterns import RUN_TOP, Pattern, beats, card_value, parse
 
 ENGINE = WakengEngine()
 NAMES = ["东", "南", "西"]

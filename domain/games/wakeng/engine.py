@@ -33,7 +33,7 @@ from domain.engine import (
     recorded_after_the_end,
 )
 from domain.errors import illegal
-from domain.games.wakeng_patterns import Pattern, beats, card_order, card_value, describe, parse
+from domain.games.wakeng.patterns import Pattern, beats, card_order, card_value, describe, parse
 from domain.options import OptionsResolver, switch, whole
 
 SEATS = 3

@@ -32,8 +32,8 @@ from domain.engine import (
     recorded_after_the_end,
 )
 from domain.errors import illegal
-from domain.games.doudizhu_patterns import BIG, LITTLE, card_value, rank_counts  # the same rank values (§1.2)
-from domain.games.sandayi_patterns import Pattern, beats, describe, is_bomb, parse
+from domain.games.doudizhu.patterns import BIG, LITTLE, card_value, rank_counts  # the same rank values (§1.2)
+from domain.games.sandayi.patterns import Pattern, beats, describe, is_bomb, parse
 from domain.options import OptionsResolver, switch, whole
 
 SEATS = 4

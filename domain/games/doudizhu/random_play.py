@@ -11,8 +11,8 @@ from typing import Any
 
 from domain.dealing import deal_from_seed
 from domain.engine import DealSetup
-from domain.games.doudizhu import DoudizhuEngine, DoudizhuState
-from domain.games.doudizhu_patterns import (
+from domain.games.doudizhu.engine import DoudizhuEngine, DoudizhuState
+from domain.games.doudizhu.patterns import (
     BIG,
     LITTLE,
     SEQUENCE_TOP,

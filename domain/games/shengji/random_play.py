@@ -15,8 +15,8 @@ from typing import Any
 from domain.cards import remove_from
 from domain.dealing import deal_from_seed
 from domain.engine import DealSetup
-from domain.games.shengji import ShengjiEngine, ShengjiState
-from domain.games.shengji_cards import TRUMP, Shape, beats_component, decompose, pair_counts, tractor_match
+from domain.games.shengji.cards import TRUMP, Shape, beats_component, decompose, pair_counts, tractor_match
+from domain.games.shengji.engine import ShengjiEngine, ShengjiState
 
 ENGINE = ShengjiEngine()
 NAMES = ["东", "南", "西", "北"]

@@ -36,7 +36,7 @@ from domain.engine import (
     recorded_after_the_end,
 )
 from domain.errors import IllegalAction, illegal
-from domain.games.shengji_cards import (
+from domain.games.shengji.cards import (
     LEVEL_RANK,
     NO_TRUMP,
     POINTS,

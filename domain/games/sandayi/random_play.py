@@ -12,9 +12,9 @@ from typing import Any
 
 from domain.dealing import deal_from_seed
 from domain.engine import DealSetup
-from domain.games.doudizhu_patterns import BIG, LITTLE, card_value
-from domain.games.sandayi import SandayiEngine, SandayiState
-from domain.games.sandayi_patterns import Pattern, beats, is_bomb, parse
+from domain.games.doudizhu.patterns import BIG, LITTLE, card_value
+from domain.games.sandayi.engine import SandayiEngine, SandayiState
+from domain.games.sandayi.patterns import Pattern, beats, is_bomb, parse
 
 ENGINE = SandayiEngine()
 NAMES = ["甲", "乙", "丙", "丁"]

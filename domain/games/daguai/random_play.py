@@ -11,8 +11,8 @@ from typing import Any
 
 from domain.dealing import deal_from_seed
 from domain.engine import DealSetup
-from domain.games.daguai import DaguaiEngine, DaguaiState
-from domain.games.daguai_patterns import BIG, LITTLE, Pattern, beats, card_value, parse
+from domain.games.daguai.engine import DaguaiEngine, DaguaiState
+from domain.games.daguai.patterns import BIG, LITTLE, Pattern, beats, card_value, parse
 
 ENGINE = DaguaiEngine()
 NAMES = ["甲一", "乙一", "甲二", "乙二", "甲三", "乙三"]

@@ -29,7 +29,7 @@ from domain.engine import (
     recorded_after_the_end,
 )
 from domain.errors import illegal
-from domain.games.daguai_patterns import Pattern, beats, card_value, describe, parse
+from domain.games.daguai.patterns import Pattern, beats, card_value, describe, parse
 from domain.options import OptionsResolver, switch, whole
 
 SEATS = 6

@@ -25,7 +25,7 @@ from domain.engine import (
     recorded_after_the_end,
 )
 from domain.errors import illegal
-from domain.games.doudizhu_patterns import (
+from domain.games.doudizhu.patterns import (
     PATTERN_NAMES,
     Pattern,
     answers,

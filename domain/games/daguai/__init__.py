@@ -1,0 +1,1 @@
+"""daguai: its engine, table, random legal player and helpers."""

@@ -1,0 +1,1 @@
+"""doudizhu: its engine, table, random legal player and helpers."""

@@ -1,0 +1,1 @@
+"""sandayi: its engine, table, random legal player and helpers."""

@@ -1,0 +1,1 @@
+"""shengji: its engine, table, random legal player and helpers."""

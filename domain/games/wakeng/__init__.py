@@ -1,0 +1,1 @@
+"""wakeng: its engine, table, random legal player and helpers."""
