@@ -19,7 +19,7 @@ from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate
 
-from domain.engine import Action, DealSetup, RulesEngine
+from domain.engine import Action, DealSetup, Engine
 from domain.errors import IllegalAction
 from domain.games import get_engine, get_table
 from domain.integrity import GENESIS, next_digest
@@ -586,7 +586,7 @@ class Deal(Aggregate):
         def apply(self, aggregate: Deal) -> None:
             # The command already ran the engine on this very action object: don't do the work twice.
             if aggregate._validated is not self.action:
-                aggregate.engine.apply(aggregate._state, self.action)
+                aggregate.engine.apply_normalized(aggregate._state, self.action)
             aggregate._validated = None
             aggregate.actions.append(self.action)
             aggregate.digest = self.digest
@@ -664,7 +664,7 @@ class Deal(Aggregate):
         return cls._create(cls.Created, id=deal, timestamp=timestamp, digest=digest, **fields)
 
     @property
-    def engine(self) -> RulesEngine:
+    def engine(self) -> Engine:
         return get_engine(self.setup.game)
 
     @property
@@ -679,15 +679,19 @@ class Deal(Aggregate):
         payload = digest_payload(event_class.TOPIC, self.id, self.version + 1, timestamp, fields)
         self.trigger_event(event_class, timestamp=timestamp, digest=next_digest(self.digest, payload), **fields)
 
-    def record(self, action: Action, recorded_by: dict[str, Any]) -> None:
+    def record(self, action: Action, recorded_by: dict[str, Any], *, normalized: bool = False) -> None:
         """Validate `action` with the engine, then record it; when it ends the deal, record the end too.
+        `normalized`: the action is already in its stored form (an import normalises a record's actions first).
 
         An IllegalAction leaves the aggregate exactly as it was: the engine validates completely before it
         mutates, and no event has been triggered yet.
         """
         engine = self.engine
-        normal = engine.normalize_action(action)
-        engine.apply(self._state, normal)
+        if normalized:
+            normal = action
+            engine.apply_normalized(self._state, normal)
+        else:
+            normal = engine.apply(self._state, action)
         self._validated = normal
         self._trigger_chained(self.ActionRecorded, action=normal, recorded_by=recorded_by)
         result = None if self.finished else engine.result(self._state)  # a foul after the end changes nothing

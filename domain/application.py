@@ -62,11 +62,11 @@ from domain.aggregates import (
 )
 from domain.cards import normalize_all
 from domain.dealing import deal_from_seed, seed_commitment
-from domain.engine import Action, DealSetup, RulesEngine, Viewpoint
+from domain.engine import Action, DealSetup, Engine, Viewpoint
 from domain.errors import IllegalAction
 from domain.games import get_engine
 from domain.integrity import canonical_json
-from domain.record import build_record, check_record, parse_record
+from domain.record import build_record, judge, parse_record
 from domain.tokens import PUBLIC, REFEREE, ROLES, AccessToken, Principal, format_token, parse_token
 
 A = TypeVar("A", bound=Aggregate)
@@ -118,7 +118,7 @@ def published(deal: Deal) -> bool:
     return deal.finished
 
 
-def public_action(engine: RulesEngine, action: Action) -> Action:
+def public_action(engine: Engine, action: Action) -> Action:
     """What everyone at the table sees of an action while the deal is live.
 
     An engine whose actions are all announced at the table says so with a `public_action` method; for any
@@ -129,11 +129,6 @@ def public_action(engine: RulesEngine, action: Action) -> Action:
     if shown is not None:
         return shown(action)
     return {key: action[key] for key in ("seat", "type") if key in action}
-
-
-def _incomplete_zh(code: str) -> str:
-    return {"incomplete": "记录的动作在本局结束前就停止了。",
-            "result_mismatch": "记录中的结果与规则计算的结果不一致。"}.get(code, "记录无效。")
 
 
 def created_by_whoever_comes_first(create: Callable[[], R], attempts: int = 60, pause: float = 0.05,
@@ -556,11 +551,10 @@ class FupanApplication(Application):
                                     f"`first` 必须是座位 0–{engine.seat_count - 1}。", {"first": first})
             hands, kitty = deal_from_seed(seed, engine, first)
         assert hands is not None and kitty is not None
-        from_hands = getattr(engine, "first_from_hands", None)
-        if from_hands is not None and (not explicit or not first_given):
-            # The game names its first actor from the cards (挖坑: the lowest heart); `first` was where dealing
+        if not explicit or not first_given:
+            # A game may name its first actor from the cards (挖坑: the lowest heart); `first` was where dealing
             # started. A seat the caller chose for explicit hands is kept, and refused by the engine if wrong.
-            first = from_hands(hands)
+            first = engine.first_actor(hands, first)
         setup = DealSetup(game, options or {}, list(seats), first,
                           [normalize_all(hand) for hand in hands], normalize_all(kitty), dict(context or {}))
         if twin is not None and (setup.hands, setup.kitty) != (twin.setup.hands, twin.setup.kitty):
@@ -613,8 +607,8 @@ class FupanApplication(Application):
 
     @staticmethod
     def _check_same(deal: Deal, hands: Any, kitty: Any, first: int | None, seed: str | None) -> None:
-        if hands is None and hasattr(get_engine(deal.setup.game), "first_from_hands"):
-            first = None  # with a seed, `first` said where dealing started; the cards named the first actor
+        if hands is None and first is not None:  # with a seed, `first` said where dealing started
+            first = get_engine(deal.setup.game).first_actor(deal.setup.hands, first)
         same = (
             (hands is None or [normalize_all(h) for h in hands] == deal.setup.hands)
             and (kitty is None or normalize_all(kitty) == deal.setup.kitty)
@@ -719,7 +713,7 @@ class FupanApplication(Application):
         Accepts exactly what `fupan check` accepts: every action goes through the engine, and the deal must
         be complete with the declared result (if any) equal to the computed one.
         """
-        setup, actions, _declared = parse_record(doc)
+        setup, actions, declared = parse_record(doc)
         engine = get_engine(setup.game)
         setup = DealSetup(setup.game, setup.options, setup.seats, setup.first,
                           [normalize_all(h) for h in setup.hands], normalize_all(setup.kitty), setup.context)
@@ -741,13 +735,11 @@ class FupanApplication(Application):
         deal = Deal.start(deal_id, setup, meta=meta, recorded_by=recorded_by)
         for index, action in enumerate(normal):
             try:
-                deal.record(action, recorded_by)
+                deal.record(action, recorded_by, normalized=True)
             except IllegalAction as error:
                 raise IllegalAction(error.code, error.message, error.message_zh,
                                     {**error.details, "action": index}) from None
-        report = check_record(doc)  # the single definition of "complete" and "result agrees"
-        if not report["ok"]:
-            raise IllegalAction(report["code"], report["message"], _incomplete_zh(report["code"]))
+        judge(engine, deal._state, declared)  # the single definition of "complete" and "result agrees"
         for note in doc.get("annotations") or []:
             if not isinstance(note, dict):
                 raise IllegalAction("bad_annotation", "Each annotation must be an object.", "每条注释必须是对象。")
@@ -872,7 +864,7 @@ class FupanApplication(Application):
         done = 0
         for step in wanted:
             while done < step:
-                engine.apply(state, actions[done])
+                engine.apply_normalized(state, actions[done])
                 done += 1
             view = engine.view(state, view_as)
             view["viewpoint"] = viewpoint
@@ -985,7 +977,7 @@ class FupanApplication(Application):
 _ZH = {"tournament": "赛事", "match": "对局", "deal": "牌局", "token": "令牌"}
 
 
-def _public_payload(event: Any, payload: dict[str, Any], engine: RulesEngine) -> dict[str, Any]:
+def _public_payload(event: Any, payload: dict[str, Any], engine: Engine) -> dict[str, Any]:
     """The part of a live deal's event payload that anyone may see."""
     hidden: tuple[str, ...] = ()
     if isinstance(event, Deal.Created):

@@ -18,7 +18,7 @@ import hashlib
 import secrets
 
 from domain.cards import full_deck
-from domain.engine import RulesEngine
+from domain.engine import Engine
 
 _SPAN = 1 << 64
 
@@ -47,7 +47,7 @@ def shuffled_deck(seed: str, decks: int, jokers: bool) -> list[str]:
     return cards
 
 
-def deal_from_seed(seed: str, engine: RulesEngine, first: int) -> tuple[list[list[str]], list[str]]:
+def deal_from_seed(seed: str, engine: Engine, first: int) -> tuple[list[list[str]], list[str]]:
     """Hands (in the order received) and kitty for a server-dealt deal of `engine`'s game."""
     cards = shuffled_deck(seed, engine.decks, engine.jokers)
     seats, dealt = engine.seat_count, engine.seat_count * engine.hand_size

@@ -1,8 +1,8 @@
-"""The protocol every game's rules engine follows (DESIGN.md §3).
+"""The rules kernel: the skeleton every game's rules engine extends (`Engine`), and what all of them share.
 
 An engine is pure and deterministic: no I/O, no clock, no randomness. The recording path, the replay
-viewer, `fupan check` and the projections only ever talk to a game through this protocol, so adding a game
-means adding an engine, never a special case elsewhere.
+viewer, `fupan check` and the projections only ever talk to a game through `Engine`, so adding a game
+means adding its package under domain/games/, never a special case elsewhere.
 
 State objects are owned by one caller at a time. `apply` validates the action completely first and only
 then mutates the state, so a refused action (IllegalAction) leaves the state exactly as it was.
@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from domain.cards import check_complete, normalize_all
 from domain.errors import IllegalAction, illegal
+from domain.options import OptionsResolver
 
 Action = dict[str, Any]
 
@@ -62,7 +63,7 @@ class Viewpoint:
         return self.kind == "referee" or exposed or (self.kind == "seat" and self.seat == seat)
 
 
-def checked_deal(engine: RulesEngine, setup: DealSetup, kitty_size: int, source: str
+def checked_deal(engine: Engine, setup: DealSetup, kitty_size: int, source: str
                  ) -> tuple[list[list[str]], list[str]]:
     """The setup's hands and kitty, normalised, once the parts every game checks alike hold: one name and one
     hand per seat, `first` a seat (a whole number, not a boolean), the game's hand and kitty sizes (as `source`
@@ -83,7 +84,7 @@ def checked_deal(engine: RulesEngine, setup: DealSetup, kitty_size: int, source:
     return hands, kitty
 
 
-def action_head(engine: RulesEngine, action: object, kinds: Iterable[str]) -> Action:
+def action_head(engine: Engine, action: object, kinds: Iterable[str]) -> Action:
     """`{"seat", "type"}` of an action, checked alike for every game: an object, a type of the game (`kinds`),
     a seat of its table. The rest is the game's to check; fields no type uses are dropped, not refused
     (records from other tools carry extras such as timestamps; the API's schemas refuse them at the door)."""
@@ -139,11 +140,11 @@ def recorded_after_the_end(state: Any, action: Action) -> bool:
 
 
 def played_cards(action: Action) -> list[str]:
-    """The normalised `cards` of a `play`: at least one (a pass is the `pass` action)."""
+    """The normalised `cards` of an action that carries cards (a play, a declaration, a bury): at least one."""
     cards = normalize_all(action.get("cards"))
     if not cards:
-        raise illegal("bad_cards", "A play needs at least one card; a pass is the `pass` action.",
-                      "出牌至少一张；不出请用 pass。")
+        raise illegal("bad_cards", "At least one card is needed (a pass is the `pass` action).",
+                      "至少需要一张牌（不出请用 pass）。")
     return cards
 
 
@@ -165,38 +166,90 @@ def bid_value(action: Action, top: int) -> int:
     return value
 
 
-class RulesEngine(Protocol):
-    """One per game. How 升级 and the other games fit is sketched in docs/ARCHITECTURE.md.
+class Engine:
+    """The skeleton every game's engine extends: what is the same in every game is written once here.
 
-    Optional: `public_action(action) -> Action`, what everyone at the table sees of an action while the deal
-    is live. Without it the public sees only each action's seat and type (domain.application.public_action).
-    Optional: `first_from_hands(hands) -> seat`, for a game whose first actor follows from the cards (挖坑: the
-    lowest heart); a deal started without an explicit `first` then takes that seat.
+    A game states its table (`seat_count`, `hand_size`, `kitty_size`, `decks`, `jokers`), its options schema
+    (`options`), its action types and their fields (`action_fields`), which types carry cards (`carded`), and
+    how a foul scores (`foul_unit`: a penalty in chips or points; or None, with `foul_rule` saying what a foul
+    does instead). It writes `act` (every action but a foul, once normalised) and, where it needs them, the
+    hooks `normalize_fields`, `record_foul`, `first_actor` and `public_action`.
     """
 
-    game: str  # record-format code: doudizhu, shengji, sandayi, daguai, wakeng
+    game: str
     name_zh: str
     name_en: str
     seat_count: int
-    hand_size: int  # cards dealt to each seat (the kitty is the rest)
+    hand_size: int
+    kitty_size: int
     decks: int
     jokers: bool
+    source: str  # the seed the deal sizes come from, quoted in a refusal
+    options: OptionsResolver
+    action_fields: dict[str, set[str]]
+    carded: frozenset[str] = frozenset({"play"})
+    foul_unit: tuple[str, str] | None = None  # (en, zh) of a foul's `penalty`; None: fouls carry no points
+    foul_rule: tuple[str, str] = ("", "")  # what a foul does instead of points (when `foul_unit` is None)
 
     def resolve_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        """Options with the game's documented defaults filled in; IllegalAction('bad_options') if invalid."""
-        ...
+        return self.options.resolve(options)
+
+    def checked_setup(self, setup: DealSetup) -> tuple[list[list[str]], list[str]]:
+        return checked_deal(self, setup, self.kitty_size, self.source)
+
+    def first_actor(self, hands: list[list[str]], first: int) -> int:
+        """The seat that acts first in a deal of these hands dealt from `first` (most games: `first`)."""
+        return first
+
+    def public_action(self, action: Action) -> Action:
+        """What everyone at the table sees of an action while the deal is live: most games act openly."""
+        return dict(action)
+
+    def normalize_action(self, action: object) -> Action:
+        """The canonical stored form: seat and type checked once, cards normalised, a foul's fields checked."""
+        out = action_head(self, action, self.action_fields)
+        assert isinstance(action, dict)
+        kind = out["type"]
+        if kind in self.carded:
+            out["cards"] = played_cards(action)
+        if kind == "foul":
+            if self.foul_unit is None:
+                out.update(pointless_foul(action, *self.foul_rule))
+            else:
+                out.update(foul_fields(action, self.foul_unit))
+        self.normalize_fields(kind, action, out)
+        return out
+
+    def normalize_fields(self, kind: str, action: Action, out: Action) -> None:
+        """The game's own fields of `action` into `out` (checked); nothing by default."""
+
+    def apply(self, state: Any, action: object) -> Action:
+        """Normalise `action`, then apply it; returns the stored form. A refusal leaves `state` untouched."""
+        normal = self.normalize_action(action)
+        self.apply_normalized(state, normal)
+        return normal
+
+    def apply_normalized(self, state: Any, action: Action) -> None:
+        """Apply an action already in its stored form (a stored event, or `normalize_action`'s answer)."""
+        if recorded_after_the_end(state, action):
+            return
+        if action["type"] == "foul":
+            self.record_foul(state, action)
+        else:
+            self.act(state, action)
+        state.actions += 1
+
+    def record_foul(self, state: Any, action: Action) -> None:
+        """A referee's foul against `action["seat"]`, at any point of the deal; the game adds its consequence."""
+        state.fouls.append({"at": state.actions, **action})
+
+    def act(self, state: Any, action: Action) -> None:
+        """Every action but a foul, in its stored form: validate completely, then change `state`."""
+        raise NotImplementedError
 
     def new_deal(self, setup: DealSetup) -> Any:
-        """The state before the first action; checks the deck (IllegalAction('bad_deck'))."""
-        ...
-
-    def apply(self, state: Any, action: Action) -> None:
-        """Validate `action` completely, then apply it to `state`; IllegalAction leaves `state` untouched."""
-        ...
-
-    def normalize_action(self, action: Action) -> Action:
-        """The canonical stored form of an action (card codes normalised, unknown fields refused)."""
-        ...
+        """The state before the first action; checks seats, sizes and the deck (`checked_setup`)."""
+        raise NotImplementedError
 
     def status(self, state: Any) -> dict[str, Any]:
         """{'phase': str, 'to_act': seat | None, 'finished': bool[, 'first': seat]}.
@@ -204,16 +257,16 @@ class RulesEngine(Protocol):
         `first` is given when the rules can move the first actor away from the setup's (斗地主: the first pre-bid
         明牌 player bids first); an exported record names that seat as its `first`.
         """
-        ...
+        raise NotImplementedError
 
     def legal_actions(self, state: Any, seat: int) -> list[Action]:
         """The enumerable choices of `seat` now (bids, passes); plays are checked by `apply`."""
-        ...
+        raise NotImplementedError
 
     def view(self, state: Any, viewpoint: Viewpoint) -> dict[str, Any]:
         """A JSON-ready picture of the table as `viewpoint` may see it; hidden cards are absent, not masked."""
-        ...
+        raise NotImplementedError
 
     def result(self, state: Any) -> dict[str, Any] | None:
         """None while the deal is live; else {'scores': [...], ...facts the projections and tiebreaks need}."""
-        ...
+        raise NotImplementedError

@@ -10,7 +10,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from domain.engine import Action, DealSetup, RulesEngine
+from domain.engine import Action, DealSetup, Engine
 from domain.errors import IllegalAction
 from domain.games import get_engine
 
@@ -61,7 +61,7 @@ def parse_record(doc: object) -> tuple[DealSetup, list[Action], dict[str, Any] |
     return setup, list(doc["actions"]), result
 
 
-def fold(setup: DealSetup, actions: Iterable[Action]) -> tuple[RulesEngine, Any]:
+def fold(setup: DealSetup, actions: Iterable[Action]) -> tuple[Engine, Any]:
     """The engine and its state after every action; ActionRejected names the first refused one."""
     engine = get_engine(setup.game)
     state = engine.new_deal(setup)
@@ -86,26 +86,29 @@ def check_record(doc: object) -> dict[str, Any]:
     try:
         setup, actions, declared = parse_record(doc)
         engine, state = fold(setup, actions)
+        return {"ok": True, "result": judge(engine, state, declared)}
     except ActionRejected as error:
         return {"ok": False, "action": error.index, "code": error.code, "message": error.message}
     except IllegalAction as error:
         return {"ok": False, "code": error.code, "message": error.message}
+
+
+def judge(engine: Engine, state: Any, declared: dict[str, Any] | None) -> dict[str, Any]:
+    """The result written on the record of a folded deal, once it is complete and its declared result (if
+    any) is the one the rules compute; else IllegalAction `incomplete` or `result_mismatch`."""
     result = engine.result(state)
     if result is None:
         status = engine.status(state)
-        return {"ok": False, "code": "incomplete",
-                "message": f"The actions stop before the deal is over (phase {status['phase']}, "
-                           f"seat {status['to_act']} to act)."}
-    computed = public_result(result)
-    if declared is not None:
-        for key, value in declared.items():
-            # Keys this engine does not compute (another engine's extras) are not judged.
-            known = key in ("scores", "redeal") or key in result
-            if known and result.get(key, False if key == "redeal" else None) != value:
-                return {"ok": False, "code": "result_mismatch",
-                        "message": f"The record's result {key}={value!r} disagrees with the rules: "
-                                   f"{result.get(key)!r}."}
-    return {"ok": True, "result": computed}
+        raise IllegalAction("incomplete", f"The actions stop before the deal is over (phase {status['phase']}, "
+                            f"seat {status['to_act']} to act).", "记录的动作在本局结束前就停止了。")
+    for key, value in (declared or {}).items():
+        # Keys this engine does not compute (another engine's extras) are not judged.
+        known = key in ("scores", "redeal") or key in result
+        if known and result.get(key, False if key == "redeal" else None) != value:
+            raise IllegalAction("result_mismatch", f"The record's result {key}={value!r} disagrees with the "
+                                f"rules: {result.get(key)!r}.",
+                                f"记录中的结果 {key}={value!r} 与规则计算的结果 {result.get(key)!r} 不一致。")
+    return public_result(result)
 
 
 def check_text(text: str) -> list[dict[str, Any]]:

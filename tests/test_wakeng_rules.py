@@ -505,7 +505,7 @@ def test_lanwa_digger_is_the_first_bidder_even_off_seat_0():
 def test_the_first_bidder_holds_the_lowest_heart_dealt(spec, kitty, first):
     hands, kitty_cards = make_deal(spec, kitty)
     assert first_bidder(hands) == first
-    assert ENGINE.first_from_hands(hands) == first
+    assert ENGINE.first_actor(hands, 0) == first
     for wrong in sorted({0, 1, 2} - {first}):
         with pytest.raises(IllegalAction) as error:
             ENGINE.new_deal(DealSetup("wakeng", {}, list(NAMES), wrong, hands, kitty_cards))

@@ -7,7 +7,7 @@ that game needs (its patterns or card order). Adding a game adds its package and
 
 from __future__ import annotations
 
-from domain.engine import RulesEngine
+from domain.engine import Engine
 from domain.errors import IllegalAction
 from domain.games.daguai.engine import DaguaiEngine
 from domain.games.daguai.table import DaguaiTable
@@ -21,7 +21,7 @@ from domain.games.wakeng.engine import WakengEngine
 from domain.games.wakeng.table import WakengTable
 from domain.match import MatchRules
 
-GAMES: dict[str, tuple[RulesEngine, MatchRules]] = {
+GAMES: dict[str, tuple[Engine, MatchRules]] = {
     engine.game: (engine, table) for engine, table in (
         (DoudizhuEngine(), DoudizhuTable()),
         (ShengjiEngine(), ShengjiTable()),
@@ -32,7 +32,7 @@ GAMES: dict[str, tuple[RulesEngine, MatchRules]] = {
 }
 
 
-def _known(game: object) -> tuple[RulesEngine, MatchRules]:
+def _known(game: object) -> tuple[Engine, MatchRules]:
     entry = GAMES.get(game) if isinstance(game, str) else None
     if entry is None:
         raise IllegalAction(
@@ -44,7 +44,7 @@ def _known(game: object) -> tuple[RulesEngine, MatchRules]:
     return entry
 
 
-def get_engine(game: object) -> RulesEngine:
+def get_engine(game: object) -> Engine:
     return _known(game)[0]
 
 

@@ -20,13 +20,9 @@ from domain.cards import remove_from
 from domain.engine import (
     Action,
     DealSetup,
+    Engine,
     Viewpoint,
-    action_head,
     check_turn,
-    checked_deal,
-    played_cards,
-    pointless_foul,
-    recorded_after_the_end,
 )
 from domain.errors import illegal
 from domain.games.daguai.patterns import Pattern, beats, card_value, describe, parse
@@ -82,64 +78,50 @@ class DaguaiState:
     actions: int = 0
 
 
-class DaguaiEngine:
+class DaguaiEngine(Engine):
     game = "daguai"
     name_zh = "大怪路子"
     name_en = "Daguai Luzi"
     seat_count = SEATS
     hand_size = HAND_SIZE
+    kitty_size = 0
     decks = 3
     jokers = True
+    source = "S000"
+    options = OPTIONS
+    action_fields = ACTION_FIELDS  # plays, passes (a knock on the table) and fouls are all seen by the table
+    foul_rule = ("a side's second foul in a deal scores it as caught three (A7).",
+                 "同一方一局两次犯规按被抓三家计分（A7）。")
 
     # -- setup ---------------------------------------------------------------------------------------------
 
-    def resolve_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        return OPTIONS.resolve(options)
-
     def new_deal(self, setup: DealSetup) -> DaguaiState:
-        hands, _ = checked_deal(self, setup, 0, "S000")
+        hands, _ = self.checked_setup(setup)
         return DaguaiState(self.resolve_options(setup.options), list(setup.seats), setup.first, hands,
                            to_act=setup.first, leader=setup.first)
 
     # -- actions -------------------------------------------------------------------------------------------
 
-    def public_action(self, action: Action) -> Action:
-        """Plays, passes (a knock on the table) and fouls are all seen by the table."""
-        return dict(action)
+    def record_foul(self, state: DaguaiState, action: Action) -> None:
+        super().record_foul(state, action)
+        state.team_fouls[team_of(action["seat"])] += 1  # any seat, out or not: counted per team (A10.7)
 
-    def normalize_action(self, action: Action) -> Action:
-        out = action_head(self, action, ACTION_FIELDS)
-        if out["type"] == "play":
-            out["cards"] = played_cards(action)
-        elif out["type"] == "foul":
-            out.update(pointless_foul(action, "a side's second foul in a deal scores it as caught three (A7).",
-                                      "同一方一局两次犯规按被抓三家计分（A7）。"))
-        return out
-
-    def apply(self, state: DaguaiState, action: Action) -> None:
-        action = self.normalize_action(action)
-        if recorded_after_the_end(state, action):
-            return
+    def act(self, state: DaguaiState, action: Action) -> None:
         kind, seat = action["type"], action["seat"]
-        if kind == "foul":
-            state.fouls.append({"at": state.actions, **action})
-            state.team_fouls[team_of(seat)] += 1  # any seat, out or not: counted per team (A10.7)
-        else:
-            check_turn(state, seat)
-            leading = state.last_seat is None
-            if kind == "timeout":
-                if leading:
-                    self._lead_passes_on(state, seat)  # "放弃出牌权利": the next active seat leads (A10.6)
-                else:
-                    self._pass(state, seat)
-            elif kind == "pass":
-                if leading:
-                    raise illegal("must_lead", "The leader must play (A5.1); a pass is only for following.",
-                                  "首家必须出牌，不能不出。")
-                self._pass(state, seat)
+        check_turn(state, seat)
+        leading = state.last_seat is None
+        if kind == "timeout":
+            if leading:
+                self._lead_passes_on(state, seat)  # "放弃出牌权利": the next active seat leads (A10.6)
             else:
-                self._play(state, seat, action["cards"])
-        state.actions += 1
+                self._pass(state, seat)
+        elif kind == "pass":
+            if leading:
+                raise illegal("must_lead", "The leader must play (A5.1); a pass is only for following.",
+                              "首家必须出牌，不能不出。")
+            self._pass(state, seat)
+        else:
+            self._play(state, seat, action["cards"])
 
     def _active(self, state: DaguaiState) -> list[int]:
         return [s for s in range(SEATS) if state.hands[s]]

@@ -16,13 +16,9 @@ from domain.cards import remove_from
 from domain.engine import (
     Action,
     DealSetup,
+    Engine,
     Viewpoint,
-    action_head,
     check_turn,
-    checked_deal,
-    foul_fields,
-    played_cards,
-    recorded_after_the_end,
 )
 from domain.errors import illegal
 from domain.games.doudizhu.patterns import (
@@ -116,62 +112,47 @@ def _round_json(plays: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{**p, "pattern": pattern_json(p["pattern"])} if "pattern" in p else dict(p) for p in plays]
 
 
-class DoudizhuEngine:
+class DoudizhuEngine(Engine):
     game = "doudizhu"
     name_zh = "斗地主"
     name_en = "Dou Dizhu"
     seat_count = SEATS
     hand_size = HAND_SIZE
+    kitty_size = 3
     decks = 1
     jokers = True
-
-    # -- setup ---------------------------------------------------------------------------------------------
-
-    def resolve_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        return OPTIONS.resolve(options)
+    source = "S001"
+    options = OPTIONS
+    action_fields = ACTION_FIELDS
+    foul_unit = ("chips", "筹码")  # every 斗地主 action, fouls included, is announced at the table: all public
 
     def new_deal(self, setup: DealSetup) -> DoudizhuState:
-        hands, kitty = checked_deal(self, setup, 3, "S001")
+        hands, kitty = self.checked_setup(setup)
         options = self.resolve_options(setup.options)
         return DoudizhuState(options, list(setup.seats), setup.first, hands, kitty, to_act=setup.first)
 
     # -- actions -------------------------------------------------------------------------------------------
 
-    def public_action(self, action: Action) -> Action:
-        """Every 斗地主 action is announced at the table (bids, plays, 明牌, fouls): all of it is public."""
-        return dict(action)
-
-    def normalize_action(self, action: Action) -> Action:
-        out = action_head(self, action, ACTION_FIELDS)
-        kind = out["type"]
-        if kind == "play":
-            out["cards"] = played_cards(action)
-        elif kind == "reveal":
-            stage = action.get("stage")
-            if stage not in ("start", "deal", "after_kitty"):
-                raise illegal("bad_action", "`stage` must be start, deal or after_kitty.",
-                               "`stage` 必须是 start（明牌开始）、deal（发牌明牌）或 after_kitty（明牌）。")
-            out["stage"] = stage
-            if stage == "deal":
-                received = action.get("received")
-                if not isinstance(received, int) or isinstance(received, bool) or not 0 <= received <= HAND_SIZE:
-                    raise illegal("bad_action", "发牌明牌 needs `received`: the cards received so far, 0–17.",
-                                   "发牌明牌需要 `received`：已收到的牌数 0–17。")
-                out["received"] = received
-            elif "received" in action:
-                raise illegal("bad_action", "`received` belongs to stage `deal` only.", "只有发牌明牌带 `received`。")
-        elif kind == "foul":
-            out.update(foul_fields(action, ("chips", "筹码")))
-        return out
-
-    def apply(self, state: DoudizhuState, action: Action) -> None:
-        action = self.normalize_action(action)
-        if recorded_after_the_end(state, action):
+    def normalize_fields(self, kind: str, action: Action, out: Action) -> None:
+        if kind != "reveal":
             return
+        stage = action.get("stage")
+        if stage not in ("start", "deal", "after_kitty"):
+            raise illegal("bad_action", "`stage` must be start, deal or after_kitty.",
+                          "`stage` 必须是 start（明牌开始）、deal（发牌明牌）或 after_kitty（明牌）。")
+        out["stage"] = stage
+        if stage == "deal":
+            received = action.get("received")
+            if not isinstance(received, int) or isinstance(received, bool) or not 0 <= received <= HAND_SIZE:
+                raise illegal("bad_action", "发牌明牌 needs `received`: the cards received so far, 0–17.",
+                              "发牌明牌需要 `received`：已收到的牌数 0–17。")
+            out["received"] = received
+        elif "received" in action:
+            raise illegal("bad_action", "`received` belongs to stage `deal` only.", "只有发牌明牌带 `received`。")
+
+    def act(self, state: DoudizhuState, action: Action) -> None:
         kind, seat = action["type"], action["seat"]
-        if kind == "foul":
-            state.fouls.append({"at": state.actions, **action})
-        elif kind == "reveal":
+        if kind == "reveal":
             self._reveal(state, seat, action)
         elif kind == "timeout":
             self._timeout(state, seat)
@@ -179,7 +160,6 @@ class DoudizhuEngine:
             self._bid(state, seat, kind)
         else:
             self._play_phase(state, seat, kind, action.get("cards"))
-        state.actions += 1
 
     def _timeout(self, state: DoudizhuState, seat: int) -> None:
         """Timeout [REC]: in bidding and when following it is a pass; a leader's time-out plays the lowest single."""

@@ -22,14 +22,10 @@ from domain.cards import remove_from
 from domain.engine import (
     Action,
     DealSetup,
+    Engine,
     Viewpoint,
-    action_head,
     bid_value,
     check_turn,
-    checked_deal,
-    played_cards,
-    pointless_foul,
-    recorded_after_the_end,
 )
 from domain.errors import illegal
 from domain.games.doudizhu.patterns import BIG, LITTLE, card_value, rank_counts  # the same rank values (§1.2)
@@ -133,34 +129,30 @@ class SandayiState:
     actions: int = 0
 
 
-class SandayiEngine:
+class SandayiEngine(Engine):
     game = "sandayi"
     name_zh = "快乐三打一"
     name_en = "San Da Yi"
     seat_count = SEATS
     hand_size = HAND_SIZE
+    kitty_size = KITTY_SIZE
     decks = 2
     jokers = True
+    source = "S000/S002"
+    options = OPTIONS
+    action_fields = ACTION_FIELDS  # bids, declarations, plays and fouls are all made openly at the table
+    foul_rule = ("a player's second foul in a deal decides the deal (§1.8).", "同一局第二次犯规按输方处理（§1.8）。")
 
     # -- setup ---------------------------------------------------------------------------------------------
 
-    def resolve_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        return OPTIONS.resolve(options)
-
     def new_deal(self, setup: DealSetup) -> SandayiState:
-        hands, kitty = checked_deal(self, setup, KITTY_SIZE, "S000/S002")
+        hands, kitty = self.checked_setup(setup)
         return SandayiState(self.resolve_options(setup.options), list(setup.seats), setup.first, hands, kitty,
                             to_act=setup.first)
 
     # -- actions -------------------------------------------------------------------------------------------
 
-    def public_action(self, action: Action) -> Action:
-        """Bids, declarations, plays and fouls are all made openly at the table."""
-        return dict(action)
-
-    def normalize_action(self, action: Action) -> Action:
-        out = action_head(self, action, ACTION_FIELDS)
-        kind = out["type"]
+    def normalize_fields(self, kind: str, action: Action, out: Action) -> None:
         if kind == "bid":
             out["value"] = bid_value(action, TOP_BID)  # §1.10a.7: 0 is out of range, 不叫 is `pass`
         elif kind == "declare":
@@ -169,21 +161,10 @@ class SandayiEngine:
                 raise illegal("bad_action", "`kind` must be tanda (摊打) or baodao (报到).",
                               "`kind` 必须是 tanda（摊打）或 baodao（报到）。", kind=repr(what))
             out["kind"] = what
-        elif kind == "play":
-            out["cards"] = played_cards(action)
-        elif kind == "foul":
-            out.update(pointless_foul(action, "a player's second foul in a deal decides the deal (§1.8).",
-                                      "同一局第二次犯规按输方处理（§1.8）。"))
-        return out
 
-    def apply(self, state: SandayiState, action: Action) -> None:
-        action = self.normalize_action(action)
-        if recorded_after_the_end(state, action):
-            return
+    def act(self, state: SandayiState, action: Action) -> None:
         kind, seat = action["type"], action["seat"]
-        if kind == "foul":
-            self._foul(state, seat, action)
-        elif kind == "timeout":
+        if kind == "timeout":
             self._timeout(state, seat)
         elif kind == "declare":
             self._declare(state, seat, action["kind"])
@@ -191,8 +172,6 @@ class SandayiEngine:
             self._bid(state, seat, action.get("value"), kind)
         else:
             self._play_phase(state, seat, kind, action.get("cards"))
-        state.actions += 1
-
 
     # bidding (§1.5)
 
@@ -346,8 +325,9 @@ class SandayiEngine:
 
     # fouls (§1.8, §1.10a.8)
 
-    def _foul(self, state: SandayiState, seat: int, action: Action) -> None:
-        state.fouls.append({"at": state.actions, **action})
+    def record_foul(self, state: SandayiState, action: Action) -> None:
+        super().record_foul(state, action)
+        seat = action["seat"]
         if sum(1 for f in state.fouls if f["seat"] == seat) < FOULS_TO_LOSE:
             return
         if state.dealer is None:

@@ -28,12 +28,9 @@ from domain.cards import JOKERS, normalize_all, remove_from
 from domain.engine import (
     Action,
     DealSetup,
+    Engine,
     Viewpoint,
-    action_head,
     check_turn,
-    checked_deal,
-    foul_fields,
-    recorded_after_the_end,
 )
 from domain.errors import IllegalAction, illegal
 from domain.games.shengji.cards import (
@@ -223,22 +220,25 @@ class ShengjiState:
     actions: int = 0
 
 
-class ShengjiEngine:
+class ShengjiEngine(Engine):
     game = "shengji"
     name_zh = "升级"
     name_en = "Shengji (Tractor)"
     seat_count = SEATS
     hand_size = HAND_SIZE
+    kitty_size = KITTY_SIZE
     decks = 2
     jokers = True
+    source = "S001; S004 rule 1"
+    options = OPTIONS
+    action_fields = ACTION_FIELDS
+    carded = frozenset({"declare", "bury", "play"})
+    foul_unit = ("points", "分")
 
     # -- setup ---------------------------------------------------------------------------------------------
 
-    def resolve_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        return OPTIONS.resolve(options)
-
     def new_deal(self, setup: DealSetup) -> ShengjiState:
-        hands, kitty = checked_deal(self, setup, KITTY_SIZE, "S001; S004 rule 1")
+        hands, kitty = self.checked_setup(setup)
         levels, dealer, deal_number = self._context(setup.context)
         options = self.resolve_options(setup.options)
         level = levels[0] if dealer is None else levels[team_of(dealer)]
@@ -274,14 +274,7 @@ class ShengjiEngine:
             return {"seat": action["seat"], "type": "bury", "count": len(action.get("cards", []))}
         return dict(action)
 
-    def normalize_action(self, action: Action) -> Action:
-        out = action_head(self, action, ACTION_FIELDS)
-        kind = out["type"]
-        if kind in ("declare", "bury", "play"):
-            cards = normalize_all(action.get("cards"))
-            if not cards:
-                raise illegal("bad_cards", "At least one card is needed.", "至少需要一张牌。")
-            out["cards"] = cards
+    def normalize_fields(self, kind: str, action: Action, out: Action) -> None:
         if kind == "declare":
             received = action.get("received")
             if received is not None:
@@ -309,19 +302,11 @@ class ShengjiEngine:
                                    "花色错误或出错牌必须列出实际打出的牌。")
             if note:
                 out["note"] = note
-        elif kind == "foul":
-            out.update(foul_fields(action, ("points", "分")))
-        return out
 
-    def apply(self, state: ShengjiState, action: Action) -> None:
-        action = self.normalize_action(action)
-        if recorded_after_the_end(state, action):
-            return
+    def act(self, state: ShengjiState, action: Action) -> None:
         kind, seat = action["type"], action["seat"]
         if kind == "play":
             self._play(state, seat, action["cards"], action.get("forced"))
-        elif kind == "foul":
-            self._foul(state, seat, action)
         elif kind == "irregularity":
             self._irregularity(state, seat, action)
         elif kind == "timeout":
@@ -342,7 +327,6 @@ class ShengjiEngine:
         else:
             raise illegal("play_phase", "In the play phase only plays (and referee records) are possible.",
                            "出牌阶段只能出牌（及裁判记录）。", type=kind)
-        state.actions += 1
 
     # -- declarations (§3.4) --------------------------------------------------------------------------------
 
@@ -695,14 +679,14 @@ class ShengjiEngine:
 
     # -- referee records ------------------------------------------------------------------------------------
 
-    def _foul(self, state: ShengjiState, seat: int, action: Action) -> None:
+    def record_foul(self, state: ShengjiState, action: Action) -> None:
         penalty = action.get("penalty", 0)
         if penalty and state.dealer is None:
             raise illegal("no_dealer_yet", "A point penalty needs a dealer: its sign depends on the offender's side.",
                            "罚分需要先有庄家：罚分方向取决于犯规者属于哪一方。")
-        state.fouls.append({"at": state.actions, **action})
+        super().record_foul(state, action)
         if penalty:
-            self._penalize(state, seat, "foul", penalty, {"code": action["code"]})
+            self._penalize(state, action["seat"], "foul", penalty, {"code": action["code"]})
 
     def _irregularity(self, state: ShengjiState, seat: int, action: Action) -> None:
         if state.options["sj.illegalPlay"] != "adjudicate":

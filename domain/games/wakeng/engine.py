@@ -23,14 +23,10 @@ from domain.cards import normalize_all, remove_from
 from domain.engine import (
     Action,
     DealSetup,
+    Engine,
     Viewpoint,
-    action_head,
     bid_value,
     check_turn,
-    checked_deal,
-    played_cards,
-    pointless_foul,
-    recorded_after_the_end,
 )
 from domain.errors import illegal
 from domain.games.wakeng.patterns import Pattern, beats, card_order, card_value, describe, parse
@@ -114,26 +110,28 @@ class WakengState:
     actions: int = 0
 
 
-class WakengEngine:
+class WakengEngine(Engine):
     game = "wakeng"
     name_zh = "竞技挖坑"
     name_en = "Wakeng"
     seat_count = SEATS
     hand_size = HAND_SIZE
+    kitty_size = KITTY_SIZE
     decks = 1
     jokers = False
+    source = "S003"
+    options = OPTIONS
+    action_fields = ACTION_FIELDS  # every decision and play is shown to all three players by the software
+    foul_rule = ("a penalty is an adjustment of the standings (B9).", "处罚作为积分调整记录（B9）。")
 
     # -- setup ---------------------------------------------------------------------------------------------
 
-    def resolve_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        return OPTIONS.resolve(options)
-
-    def first_from_hands(self, hands: list[list[str]]) -> int:
-        """The deal's `first` follows from its hands (the lowest heart); the application asks before setting up."""
+    def first_actor(self, hands: list[list[str]], first: int) -> int:
+        """The first bidder follows from the cards (the lowest heart); `first` only said where dealing started."""
         return first_bidder([normalize_all(hand) for hand in hands])
 
     def new_deal(self, setup: DealSetup) -> WakengState:
-        hands, kitty = checked_deal(self, setup, KITTY_SIZE, "S003")
+        hands, kitty = self.checked_setup(setup)
         first = first_bidder(hands)
         if setup.first != first:
             raise illegal("bad_setup", f"The first bidder holds the lowest heart dealt: seat {first}, not "
@@ -148,38 +146,18 @@ class WakengEngine:
 
     # -- actions -------------------------------------------------------------------------------------------
 
-    def public_action(self, action: Action) -> Action:
-        """Every decision and play is shown to all three players by the software."""
-        return dict(action)
-
-    def normalize_action(self, action: Action) -> Action:
-        out = action_head(self, action, ACTION_FIELDS)
-        kind = out["type"]
+    def normalize_fields(self, kind: str, action: Action, out: Action) -> None:
         if kind == "bid":
             out["value"] = bid_value(action, TOP_BID)
-        elif kind == "play":
-            out["cards"] = played_cards(action)
-        elif kind == "foul":
-            out.update(pointless_foul(action, "a penalty is an adjustment of the standings (B9).",
-                                      "处罚作为积分调整记录（B9）。"))
-        return out
 
-    def apply(self, state: WakengState, action: Action) -> None:
-        action = self.normalize_action(action)
-        if recorded_after_the_end(state, action):
-            return
+    def act(self, state: WakengState, action: Action) -> None:
         kind, seat = action["type"], action["seat"]
-        if kind == "foul":
-            state.fouls.append({"at": state.actions, **action})
-        else:
-            check_turn(state, seat)
-            if kind == "timeout":
-                action = self._timeout_action(state, seat)
-                kind = action["type"]
-            {"reveal": self._reveal_phase, "bidding": self._bid, "post_reveal": self._post_reveal,
-             "doubling": self._double, "play": self._play}[state.phase](state, seat, kind, action)
-        state.actions += 1
-
+        check_turn(state, seat)
+        if kind == "timeout":
+            action = self._timeout_action(state, seat)
+            kind = action["type"]
+        {"reveal": self._reveal_phase, "bidding": self._bid, "post_reveal": self._post_reveal,
+         "doubling": self._double, "play": self._play}[state.phase](state, seat, kind, action)
 
     @staticmethod
     def _wrong_phase(state: WakengState, allowed: str, allowed_zh: str) -> None:

@@ -22,7 +22,7 @@ class WakengTable(DealsTable):
 
     def first_seat(self, standing: Standing, first: int, number: int, seat_count: int) -> int:
         # Where server dealing starts, always seat 0: the cards name the first bidder (the engine's
-        # `first_from_hands`), and a board's seed must deal each seat the same cards at every table of the round
+        # `first_actor`), and a board's seed must deal each seat the same cards at every table of the round
         # (B1, B11.8) whatever `first` a table was opened with.
         return 0
 
