@@ -2,6 +2,7 @@
 
 `candidate_plays` builds singles, pairs, triples and five-card plays of every class from a hand (jokers standing
 in where they help) and keeps those the rules accept (`parse`, `beats`); the engine checks each action again.
+The deal, the loop and the record are domain/games/random_play.py's.
 """
 
 from __future__ import annotations
@@ -9,24 +10,18 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from domain.dealing import deal_from_seed
-from domain.engine import DealSetup
+from domain.games import random_play as shared
 from domain.games.daguai.engine import DaguaiEngine, DaguaiState
 from domain.games.daguai.patterns import BIG, LITTLE, Pattern, beats, card_value, parse
 
 ENGINE = DaguaiEngine()
 NAMES = ["甲一", "乙一", "甲二", "乙二", "甲三", "乙三"]
-
-
-def _at(position: int) -> int:
-    return 14 if position in (1, 14) else 15 if position == 2 else position
+TALKING = shared.foul_by_anyone(6, "talking", "说话 / spoke during play")
 
 
 def candidate_plays(hand: list[str], target: Pattern | None, rng: random.Random) -> list[list[str]]:
     """Plays from `hand` (a sample where there are many): every size when leading, else the target's size."""
-    groups: dict[int, list[str]] = {}
-    for code in hand:
-        groups.setdefault(card_value(code), []).append(code)
+    groups = shared.by_value(hand, card_value)
     jokers = groups.get(LITTLE, []) + groups.get(BIG, [])
     naturals = {v: cards for v, cards in groups.items() if v < LITTLE}
     size = None if target is None else target.size
@@ -50,7 +45,7 @@ def candidate_plays(hand: list[str], target: Pattern | None, rng: random.Random)
         for low in range(1, 11):
             picked, spare = [], list(jokers)
             for position in range(low, low + 5):
-                have = naturals.get(_at(position), [])
+                have = naturals.get(shared.sequence_rank(position), [])
                 if have:
                     picked.append(rng.choice(have))
                 elif spare:
@@ -62,50 +57,22 @@ def candidate_plays(hand: list[str], target: Pattern | None, rng: random.Random)
             if card_value(code) < LITTLE:
                 by_suit.setdefault(code[0], []).append(code)
         out += [rng.sample(cards, 5) for cards in by_suit.values() if len(cards) >= 5]
-    found = []
-    for play in out:
-        pattern = parse(play)
-        if pattern is not None and (target is None or beats(pattern, target)):
-            found.append(play)
-    return found
+    return shared.accepted(out, target, parse, beats)
 
 
 def play_out(state: DaguaiState, rng: random.Random, actions: list[dict[str, Any]], *, foul_rate: float = 0.0,
              timeout_rate: float = 0.0) -> None:
     """Play the deal in `state` to its end with random legal actions, appending each to `actions`."""
-    while state.phase != "finished":
-        seat = state.to_act
-        assert seat is not None
-        action: dict[str, Any]
-        if rng.random() < foul_rate:
-            action = {"seat": rng.randrange(6), "type": "foul", "code": "talking", "note": "说话 / spoke during play"}
-        elif rng.random() < timeout_rate:
-            action = {"seat": seat, "type": "timeout"}
-        else:
-            following = state.last_pattern is not None
-            options = candidate_plays(state.hands[seat], state.last_pattern, rng)
-            if following and (not options or rng.random() < 0.3):
-                action = {"seat": seat, "type": "pass"}
-            else:
-                by_kind: dict[str, list[list[str]]] = {}
-                for play in options:
-                    by_kind.setdefault(parse(play).kind, []).append(play)  # type: ignore[union-attr]
-                action = {"seat": seat, "type": "play", "cards": rng.choice(by_kind[rng.choice(sorted(by_kind))])}
-        ENGINE.apply(state, action)
-        actions.append(action)
+
+    def choose(state: DaguaiState, seat: int) -> dict[str, Any]:
+        options = candidate_plays(state.hands[seat], state.last_pattern, rng)
+        return shared.choose_play(seat, options, state.last_pattern is not None, rng, 0.3, shared.kind_of(parse))
+
+    shared.play_out(ENGINE, state, rng, actions, choose, foul=TALKING, foul_rate=foul_rate, timeout_rate=timeout_rate)
 
 
 def random_record(rng: random.Random, options: dict[str, Any] | None = None, *, foul_rate: float = 0.005,
                   timeout_rate: float = 0.005, first: int | None = None) -> dict[str, Any]:
     """One complete, legal `fupan.deal/1` record of a random deal."""
-    first = rng.randrange(6) if first is None else first
-    hands, kitty = deal_from_seed(f"{rng.getrandbits(64):x}", ENGINE, first)
-    setup = DealSetup("daguai", ENGINE.resolve_options(options or {}), list(NAMES), first, hands, kitty, {})
-    state = ENGINE.new_deal(setup)
-    actions: list[dict[str, Any]] = []
-    play_out(state, rng, actions, foul_rate=foul_rate, timeout_rate=timeout_rate)
-    result = ENGINE.result(state)
-    assert result is not None
-    return {"format": "fupan.deal/1", "game": "daguai", "options": setup.options, "seats": setup.seats,
-            "first": first, "hands": hands, "kitty": kitty, "context": {}, "actions": actions,
-            "result": {"scores": result["scores"]}}
+    setup = shared.random_setup(ENGINE, rng, NAMES, rng.randrange(6) if first is None else first, options)
+    return shared.played_record(ENGINE, setup, play_out, rng, foul_rate=foul_rate, timeout_rate=timeout_rate)

@@ -1,7 +1,8 @@
 """Random legal 斗地主 deals: the generator behind the property tests, the benchmarks and sample data.
 
 Every action it emits is legal by construction of `candidate_plays`, and is then checked by the engine
-anyway (a generated deal that the engine refused would be a bug in one of the two, and the tests say so).
+anyway (a generated deal that the engine refused would be a bug in one of the two, and the tests say so). The
+deal, the loop and the record are domain/games/random_play.py's.
 """
 
 from __future__ import annotations
@@ -9,8 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from domain.dealing import deal_from_seed
-from domain.engine import DealSetup
+from domain.games import random_play as shared
 from domain.games.doudizhu.engine import DoudizhuEngine, DoudizhuState
 from domain.games.doudizhu.patterns import (
     BIG,
@@ -23,13 +23,8 @@ from domain.games.doudizhu.patterns import (
 )
 
 ENGINE = DoudizhuEngine()
-
-
-def _by_value(hand: list[str]) -> dict[int, list[str]]:
-    groups: dict[int, list[str]] = {}
-    for code in hand:
-        groups.setdefault(card_value(code), []).append(code)
-    return groups
+NAMES = ["甲", "乙", "丙"]
+TALKING = shared.foul_by_anyone(3, "talking", "说话 / spoke during play")
 
 
 def _kickers(groups: dict[int, list[str]], exclude: set[int], count: int, width: int, rng: random.Random
@@ -55,7 +50,7 @@ def candidate_plays(hand: list[str], target: list[Pattern] | None, rng: random.R
 
     Kickers are chosen at random (one choice per main part), so the list is a sample, not every play.
     """
-    groups = _by_value(hand)
+    groups = shared.by_value(hand, card_value)
     values = sorted(groups)
     out: list[list[str]] = []
     wanted = {(p.kind, p.size) for p in target} if target else None
@@ -102,52 +97,36 @@ def candidate_plays(hand: list[str], target: list[Pattern] | None, rng: random.R
     return [p for p in out if (found := parses(p)) and answers(found, target)]
 
 
+def _foul(rng: random.Random) -> dict[str, Any]:
+    action = TALKING(rng)
+    if rng.random() < 0.5:
+        action["penalty"] = rng.randint(1, 3)
+    return action
+
+
 def play_out(state: DoudizhuState, rng: random.Random, actions: list[dict[str, Any]], *,
              foul_rate: float = 0.0, timeout_rate: float = 0.0) -> None:
     """Play the deal in `state` to its end with random legal actions, appending each to `actions`."""
-    engine = ENGINE
-    while state.phase != "finished":
-        seat = state.to_act
-        assert seat is not None
-        if rng.random() < foul_rate:
-            action: dict[str, Any] = {"seat": rng.randrange(3), "type": "foul", "code": "talking",
-                                      "note": "说话 / spoke during play"}
-            if rng.random() < 0.5:
-                action["penalty"] = rng.randint(1, 3)
-        elif rng.random() < timeout_rate:
-            action = {"seat": seat, "type": "timeout"}
-        elif state.phase == "bidding":
-            kinds = [a["type"] for a in engine.legal_actions(state, seat)]
-            action = {"seat": seat, "type": kinds[0] if rng.random() < 0.45 else "pass"}
-        else:
-            if (state.landlord == seat and state.plays_by_seat[seat] == 0 and not state.exposed[seat]
-                    and rng.random() < 0.1):
-                action = {"seat": seat, "type": "reveal", "stage": "after_kitty"}
-                engine.apply(state, action)
-                actions.append(action)
-                continue
-            following = state.last_seat is not None and state.last_seat != seat
-            options = candidate_plays(state.hands[seat], state.last_readings if following else None, rng)
-            if following and (not options or rng.random() < 0.15):
-                action = {"seat": seat, "type": "pass"}
-            else:
-                # Choose the pattern kind first, so that runs, planes and 四带二 are not drowned by singles.
-                by_kind: dict[str, list[list[str]]] = {}
-                for play in options:
-                    by_kind.setdefault(parses(play)[0].kind, []).append(play)
-                kind = rng.choice(sorted(by_kind))
-                action = {"seat": seat, "type": "play", "cards": rng.choice(by_kind[kind])}
-        engine.apply(state, action)
-        actions.append(action)
+
+    def choose(state: DoudizhuState, seat: int) -> dict[str, Any]:
+        if state.phase == "bidding":
+            kinds = [a["type"] for a in ENGINE.legal_actions(state, seat)]
+            return {"seat": seat, "type": kinds[0] if rng.random() < 0.45 else "pass"}
+        if (state.landlord == seat and state.plays_by_seat[seat] == 0 and not state.exposed[seat]
+                and rng.random() < 0.1):
+            return {"seat": seat, "type": "reveal", "stage": "after_kitty"}
+        following = state.last_seat is not None and state.last_seat != seat
+        options = candidate_plays(state.hands[seat], state.last_readings if following else None, rng)
+        return shared.choose_play(seat, options, following, rng, 0.15, lambda play: parses(play)[0].kind)
+
+    shared.play_out(ENGINE, state, rng, actions, choose, foul=_foul, foul_rate=foul_rate, timeout_rate=timeout_rate)
 
 
 def random_record(rng: random.Random, options: dict[str, Any] | None = None, *, foul_rate: float = 0.01,
                   timeout_rate: float = 0.01, reveal_rate: float = 0.15) -> dict[str, Any]:
     """One complete, legal `fupan.deal/1` record of a random deal."""
-    first = rng.randrange(3)
-    hands, kitty = deal_from_seed(f"{rng.getrandbits(64):x}", ENGINE, first)
+    setup = shared.random_setup(ENGINE, rng, NAMES, rng.randrange(3), options)
     actions: list[dict[str, Any]] = []
-    setup = DealSetup("doudizhu", ENGINE.resolve_options(options or {}), ["甲", "乙", "丙"], first, hands, kitty, {})
     state = ENGINE.new_deal(setup)
     # Pre-bid 明牌: 明牌开始 first, then 发牌明牌 in increasing `received` (§2.7a.1).
     revealers = [s for s in range(3) if rng.random() < reveal_rate]
@@ -161,11 +140,4 @@ def random_record(rng: random.Random, options: dict[str, Any] | None = None, *, 
         ENGINE.apply(state, action)
         actions.append(action)
     play_out(state, rng, actions, foul_rate=foul_rate, timeout_rate=timeout_rate)
-    record = {
-        "format": "fupan.deal/1", "game": "doudizhu", "options": setup.options, "seats": setup.seats,
-        "first": state.first, "hands": hands, "kitty": kitty, "context": {}, "actions": actions,
-    }
-    result = ENGINE.result(state)
-    assert result is not None
-    record["result"] = {"scores": result["scores"], **({"redeal": True} if result.get("redeal") else {})}
-    return record
+    return shared.finished_record(ENGINE, setup, state, actions, first=state.first)  # the effective first bidder

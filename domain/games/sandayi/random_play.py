@@ -2,7 +2,8 @@
 
 `candidate_plays` builds plays shaped like every pattern of §1.3 from a hand and keeps those the rules
 accept (`parse`, `beats`), so every action it emits is legal; the engine checks it again anyway (a generated
-deal that the engine refused would be a bug in one of the two, and the tests say so).
+deal that the engine refused would be a bug in one of the two, and the tests say so). The deal, the loop and the
+record are domain/games/random_play.py's.
 """
 
 from __future__ import annotations
@@ -10,18 +11,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from domain.dealing import deal_from_seed
-from domain.engine import DealSetup
+from domain.games import random_play as shared
 from domain.games.doudizhu.patterns import BIG, LITTLE, card_value
 from domain.games.sandayi.engine import SandayiEngine, SandayiState
 from domain.games.sandayi.patterns import Pattern, beats, is_bomb, parse
 
 ENGINE = SandayiEngine()
 NAMES = ["甲", "乙", "丙", "丁"]
-
-
-def _at(position: int) -> int:
-    return 14 if position in (1, 14) else 15 if position == 2 else position
+TALKING = shared.foul_by_anyone(4, "talking", "说话 / spoke during play")
 
 
 def _runs(groups: dict[int, list[str]], width: int, shortest: int) -> list[list[str]]:
@@ -31,7 +28,7 @@ def _runs(groups: dict[int, list[str]], width: int, shortest: int) -> list[list[
         body: list[str] = []
         used: dict[int, int] = {}
         for position in range(low, 15):
-            rank = _at(position)
+            rank = shared.sequence_rank(position)
             have = groups.get(rank, [])
             if len(have) < used.get(rank, 0) + width:
                 break
@@ -45,9 +42,7 @@ def _runs(groups: dict[int, list[str]], width: int, shortest: int) -> list[list[
 def candidate_plays(hand: list[str], target: Pattern | None, full_house_compare: str = "tripleOnly"
                     ) -> list[list[str]]:
     """Plays from `hand`: every lead shape when `target` is None, else those that beat `target`."""
-    groups: dict[int, list[str]] = {}
-    for code in hand:
-        groups.setdefault(card_value(code), []).append(code)
+    groups = shared.by_value(hand, card_value)
     out: list[list[str]] = []
     for cards in groups.values():
         for n in range(1, min(len(cards), 8) + 1):
@@ -64,37 +59,23 @@ def candidate_plays(hand: list[str], target: Pattern | None, full_house_compare:
         rest = {r: cards for r, cards in groups.items() if r not in body_ranks and r < LITTLE}
         out.append(body)
         out += [body + wings for wings in _runs(rest, 2, k) if len(wings) == 2 * k]
-    found = []
-    for play in out:
-        pattern = parse(play)
-        if pattern is not None and (target is None or beats(pattern, target, full_house_compare)):
-            found.append(play)
-    return found
+    return shared.accepted(out, target, parse, lambda pattern, last: beats(pattern, last, full_house_compare))
 
 
 def play_out(state: SandayiState, rng: random.Random, actions: list[dict[str, Any]], *, foul_rate: float = 0.0,
              timeout_rate: float = 0.0, declare_rate: float = 0.3) -> None:
     """Play the deal in `state` to its end with random legal actions, appending each to `actions`."""
-    engine = ENGINE
-    while state.phase != "finished":
-        seat = state.to_act
-        assert seat is not None
-        action: dict[str, Any]
-        if rng.random() < foul_rate:
-            action = {"seat": rng.randrange(4), "type": "foul", "code": "talking", "note": "说话 / spoke during play"}
-        elif rng.random() < timeout_rate:
-            action = {"seat": seat, "type": "timeout"}
-        elif state.phase == "bidding":
-            choices = engine.legal_actions(state, seat)
-            action = rng.choice(choices) if rng.random() < 0.5 else choices[0]
-        else:
-            declarations = [a for a in engine.legal_actions(state, seat) if a["type"] == "declare"]
-            if declarations and rng.random() < declare_rate:
-                action = rng.choice(declarations)
-            else:
-                action = _play(state, seat, rng)
-        engine.apply(state, action)
-        actions.append(action)
+
+    def choose(state: SandayiState, seat: int) -> dict[str, Any]:
+        if state.phase == "bidding":
+            choices = ENGINE.legal_actions(state, seat)
+            return rng.choice(choices) if rng.random() < 0.5 else choices[0]
+        declarations = [a for a in ENGINE.legal_actions(state, seat) if a["type"] == "declare"]
+        if declarations and rng.random() < declare_rate:
+            return rng.choice(declarations)
+        return _play(state, seat, rng)
+
+    shared.play_out(ENGINE, state, rng, actions, choose, foul=TALKING, foul_rate=foul_rate, timeout_rate=timeout_rate)
 
 
 def _play(state: SandayiState, seat: int, rng: random.Random) -> dict[str, Any]:
@@ -107,30 +88,11 @@ def _play(state: SandayiState, seat: int, rng: random.Random) -> dict[str, Any]:
     if seat == state.dealer and state.locked:
         locked = [sorted(s) for s in state.locked]
         options = [p for p in options if not any(c in s for s in state.locked for c in p) or sorted(p) in locked]
-    if following and (not options or rng.random() < 0.2):
-        return {"seat": seat, "type": "pass"}
-    # Choose the pattern kind first, so that runs and planes are not drowned by singles.
-    by_kind: dict[str, list[list[str]]] = {}
-    for play in options:
-        by_kind.setdefault(parse(play).kind, []).append(play)  # type: ignore[union-attr]
-    kind = rng.choice(sorted(by_kind))
-    return {"seat": seat, "type": "play", "cards": rng.choice(by_kind[kind])}
+    return shared.choose_play(seat, options, following, rng, 0.2, shared.kind_of(parse))
 
 
 def random_record(rng: random.Random, options: dict[str, Any] | None = None, *, foul_rate: float = 0.01,
                   timeout_rate: float = 0.01, first: int | None = None) -> dict[str, Any]:
     """One complete, legal `fupan.deal/1` record of a random deal."""
-    first = rng.randrange(4) if first is None else first
-    hands, kitty = deal_from_seed(f"{rng.getrandbits(64):x}", ENGINE, first)
-    setup = DealSetup("sandayi", ENGINE.resolve_options(options or {}), list(NAMES), first, hands, kitty, {})
-    state = ENGINE.new_deal(setup)
-    actions: list[dict[str, Any]] = []
-    play_out(state, rng, actions, foul_rate=foul_rate, timeout_rate=timeout_rate)
-    result = ENGINE.result(state)
-    assert result is not None
-    return {
-        "format": "fupan.deal/1", "game": "sandayi", "options": setup.options, "seats": setup.seats, "first": first,
-        "hands": hands, "kitty": kitty, "context": {}, "actions": actions,
-        "result": {"scores": result["scores"], **({"redeal": True} if result.get("redeal") else {})},
-    }
-
+    setup = shared.random_setup(ENGINE, rng, NAMES, rng.randrange(4) if first is None else first, options)
+    return shared.played_record(ENGINE, setup, play_out, rng, foul_rate=foul_rate, timeout_rate=timeout_rate)

@@ -13,8 +13,8 @@ import random
 from typing import Any
 
 from domain.cards import remove_from
-from domain.dealing import deal_from_seed
 from domain.engine import DealSetup
+from domain.games import random_play as shared
 from domain.games.shengji.cards import TRUMP, Shape, beats_component, decompose, pair_counts, tractor_match
 from domain.games.shengji.engine import ShengjiEngine, ShengjiState
 
@@ -208,15 +208,8 @@ def random_record(rng: random.Random, options: dict[str, Any] | None = None, *, 
     """One complete, legal `fupan.deal/1` 升级 record of a random deal."""
     context = context if context is not None else random_context(rng)
     dealer = context.get("dealer")
-    first = dealer if dealer is not None else rng.randrange(4)
-    hands, kitty = deal_from_seed(f"{rng.getrandbits(64):x}", ENGINE, first)
-    setup = DealSetup("shengji", ENGINE.resolve_options(options or {}), list(NAMES), first, hands, kitty, context)
+    setup = shared.random_setup(ENGINE, rng, NAMES, dealer if dealer is not None else rng.randrange(4), options,
+                                context)
     state, actions = play_deal(setup, rng, declare_rate=declare_rate, foul_rate=foul_rate, timeout_rate=timeout_rate,
                                irregularity_rate=irregularity_rate)
-    result = ENGINE.result(state)
-    assert result is not None
-    return {
-        "format": "fupan.deal/1", "game": "shengji", "options": setup.options, "seats": list(NAMES),
-        "first": first, "hands": hands, "kitty": kitty, "context": dict(context), "actions": actions,
-        "result": {"scores": result["scores"], **({"redeal": True} if result.get("redeal") else {})},
-    }
+    return shared.finished_record(ENGINE, setup, state, actions)
