@@ -45,7 +45,7 @@ def _t(key: str, **params: Any) -> Any:
 
 @pages.app_template_global("game_name")
 def _game_name(game: str) -> Any:
-    return i18n.bilingual(f"game.{game}") if f"game.{game}" in i18n.STRINGS else game
+    return i18n.bilingual(f"game.{game}") if f"game.{game}" in i18n.catalog() else game
 
 
 @pages.app_template_global("table_name")
@@ -72,7 +72,7 @@ def _page_globals() -> dict[str, Any]:
 @pages.errorhandler(NotFound)
 def _not_found(error: NotFound) -> tuple[str, int]:
     kind = error.details.get("kind")
-    kind = kind if f"error.notfound.{kind}" in i18n.STRINGS else "deal"
+    kind = kind if f"error.notfound.{kind}" in i18n.catalog() else "deal"
     return render_template("error.html", kind=kind, missing=error.details.get("id", "")), 404
 
 

@@ -240,7 +240,7 @@ def test_plotly_js_is_the_installed_package_file_with_long_cache_headers(site: D
 
 
 def test_every_ui_string_exists_in_chinese_and_english_with_the_same_placeholders() -> None:
-    for key, (zh, en) in i18n.STRINGS.items():
+    for key, (zh, en) in i18n.catalog().items():
         assert zh.strip() and en.strip(), key
         assert set(re.findall(r"\{(\w+)\}", zh)) == set(re.findall(r"\{(\w+)\}", en)), key
         assert not re.search(r"[\u4e00-\u9fff]", en) or key in ("lang.switch",), key
@@ -262,6 +262,6 @@ def test_every_string_key_used_by_templates_and_scripts_is_defined() -> None:
     for path in (UI / "games").glob("*.py"):
         used |= set(re.findall(r"""say\(\s*["']([\w.]+)["']""", path.read_text(encoding="utf-8")))
     assert used, "the scan found nothing: the patterns are out of date"
-    assert used - set(i18n.STRINGS) == set()
+    assert used - set(i18n.catalog()) == set()
     for prefix in prefixes:  # t("phase." + view.phase): the family exists
-        assert any(key.startswith(prefix) for key in i18n.STRINGS), prefix
+        assert any(key.startswith(prefix) for key in i18n.catalog()), prefix

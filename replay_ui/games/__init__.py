@@ -1,13 +1,15 @@
 """Per-game presentation: how each game's actions read in notation and how its matches are shown (the scripts
 draw the table).
 
-A game plugs into the viewer with these and one line in GAMES below:
+A game plugs into the viewer with these and one entry in GAMES below:
 
 - `replay_ui/games/<game>.py` with `describe(frame, previous, names) -> Notation` (one step in words),
   `summarize(view, names) -> list[Notation]` (the outcome lines of the printable record), `match_rows(match,
   deals, names)` (the match page's table of deals, drawn by `templates/games/<game>_deals.html`),
   `match_chart(match, names)` (the match page's chart, drawn by static/charts.js) and `standing_text(match,
   names)` (a table's standing in one line, on the tournament page);
+- `replay_ui/games/<game>_strings.py`: `STRINGS`, every UI string only this game uses (its name, its table,
+  its match page, its steps in words), which replay_ui.i18n adds to the common ones;
 - `replay_ui/static/games/<game>.js`, which registers `Fupan.games.<game>` with `render(frame, ctx)`.
 
 Games without them fall back to the generic ones (`replay_ui.notation`, `replay_ui.games.generic`,
@@ -20,7 +22,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from replay_ui.games import daguai, doudizhu, generic, sandayi, shengji, wakeng
+from replay_ui.games import (
+    daguai,
+    daguai_strings,
+    doudizhu,
+    doudizhu_strings,
+    generic,
+    sandayi,
+    sandayi_strings,
+    shengji,
+    shengji_strings,
+    wakeng,
+    wakeng_strings,
+)
 from replay_ui.notation import Describer, Summarizer, generic_describe, generic_summarize
 
 Match = dict[str, Any]
@@ -32,21 +46,23 @@ class GameUI(NamedTuple):
     match_rows: Callable[[Match, list[dict[str, Any]], list[str]], list[dict[str, Any]]]
     match_chart: Callable[[Match, list[str]], dict[str, Any]]
     standing_text: Callable[[Match, list[str]], str]
+    strings: dict[str, tuple[str, str]]
 
 
-GENERIC = GameUI(generic_describe, generic_summarize, generic.match_rows, generic.match_chart, generic.standing_text)
+GENERIC = GameUI(generic_describe, generic_summarize, generic.match_rows, generic.match_chart, generic.standing_text,
+                 {})
 GAMES: dict[str, GameUI] = {
     "doudizhu": GameUI(doudizhu.describe, doudizhu.summarize, doudizhu.match_rows, doudizhu.match_chart,
-                       doudizhu.standing_text),
+                       doudizhu.standing_text, doudizhu_strings.STRINGS),
     "shengji": GameUI(shengji.describe, shengji.summarize, shengji.match_rows, shengji.match_chart,
-                      shengji.standing_text),
+                      shengji.standing_text, shengji_strings.STRINGS),
     # Tables summed seat by seat: the generic running totals are their chart.
     "sandayi": GameUI(sandayi.describe, sandayi.summarize, sandayi.match_rows, generic.match_chart,
-                      sandayi.standing_text),
+                      sandayi.standing_text, sandayi_strings.STRINGS),
     "wakeng": GameUI(wakeng.describe, wakeng.summarize, wakeng.match_rows, generic.match_chart,
-                     wakeng.standing_text),
+                     wakeng.standing_text, wakeng_strings.STRINGS),
     "daguai": GameUI(daguai.describe, daguai.summarize, daguai.match_rows, daguai.match_chart,
-                     daguai.standing_text),
+                     daguai.standing_text, daguai_strings.STRINGS),
 }
 
 

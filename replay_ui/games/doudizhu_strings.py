@@ -1,0 +1,63 @@
+"""斗地主's UI strings in Chinese and English (replay_ui.i18n adds them to the common ones): its name, its
+table, timeline marks, match page and steps in words."""
+
+STRINGS: dict[str, tuple[str, str]] = {
+    # its name
+    "game.doudizhu": ("斗地主", "Dou Dizhu"),
+    # the table (static/games/doudizhu.js)
+    "exposed": ("明牌", "Open hand"),
+    "kitty.hidden": ("底牌未亮出", "Kitty not shown yet"),
+    "phase.bidding": ("叫地主", "Bidding"),
+    "phase.play": ("出牌", "Play"),
+    "role.landlord": ("地主", "Landlord"),
+    "role.farmer": ("农民", "Farmer"),
+    "bid.call": ("叫地主", "calls landlord"),
+    "bid.nocall": ("不叫", "no call"),
+    "bid.rob": ("抢地主", "robs"),
+    "bid.norob": ("不抢", "no rob"),
+    "reveals": ("明牌", "Open hands"),
+    "reveal.start": ("明牌开始", "open from the start"),
+    "reveal.deal": ("发牌明牌", "open while dealing"),
+    "reveal.after_kitty": ("明牌", "open after the kitty"),
+    "reveal.received": ("收到 {n} 张时", "after {n} cards"),
+    "mult.rob": ("抢地主", "Robs"),
+    "mult.reveal": ("明牌", "Open hand"),
+    "foul.penalty": ("罚 {n} 筹码", "{n}-chip penalty"),
+    "result.landlordWins": ("地主胜", "Landlord wins"),
+    "result.farmersWin": ("农民胜", "Farmers win"),
+    "result.spring": ("春天", "Spring"),
+    "result.antiSpring": ("反春天", "Anti-spring"),
+    "result.redeal": ("无人叫地主，重新发牌", "Nobody called: redeal"),
+    "result.chips": ("筹码", "Chips"),
+    # timeline marks (the notation's tags)
+    "tag.rocket": ("火箭", "Rocket"),
+    "tag.landlord": ("定地主", "Landlord set"),
+    "tag.spring": ("春天", "Spring"),
+    # the match page (templates/games/doudizhu_deals.html, its chart)
+    "col.landlord": ("地主", "Landlord"),
+    "match.chart": ("每局后的筹码", "Chips after each deal"),
+    "match.endedBy.chips": ("筹码达到目标", "chip target reached"),
+    "chart.chips": ("筹码", "Chips"),
+    # in words: the timeline and the text record (doudizhu.py)
+    "n.call": ("{who} 叫地主", "{who} calls for landlord"),
+    "n.nocall": ("{who} 不叫", "{who} does not call"),
+    "n.rob": ("{who} 抢地主", "{who} robs the landlord"),
+    "n.norob": ("{who} 不抢", "{who} does not rob"),
+    "n.reveal": ("{who} {stage}（×{factor}）", "{who}: {stage} (×{factor})"),
+    "n.reveal.deal": ("{who} 发牌明牌（收到 {received} 张时，×{factor}）",
+                      "{who}: open while dealing (after {received} cards, ×{factor})"),
+    "n.foul.penalty": ("{who} 犯规（{code}）：{note}；罚 {penalty} 筹码",
+                       "{who} foul ({code}): {note}; {penalty}-chip penalty"),
+    "n.timeout.bid": ("{who} 超时，视为{bid}", "{who} times out: counted as {bid}"),
+    "n.landlord": ("{who} 成为地主，底牌 {kitty}", "{who} becomes landlord and takes the kitty {kitty}"),
+    "n.redeal": ("无人叫地主，本局重新发牌", "Nobody called: the deal is redealt"),
+    "n.end.landlord": ("地主胜", "the landlord wins"),
+    "n.end.farmers": ("农民胜", "the farmers win"),
+    "n.end.spring": ("春天", "spring"),
+    "n.end.antiSpring": ("反春天", "anti-spring"),
+    "n.end": ("{who} 出完，{outcome}", "{who} is out: {outcome}"),
+    "n.summary.landlord": ("地主：{who}；首叫：{first}", "Landlord: {who}; first bidder: {first}"),
+    "n.summary.multipliers": ("倍数 ×{total}（抢地主 ×{rob}，明牌 ×{reveal}，炸弹 ×{bomb}，春天 ×{spring}）",
+                              "Multiplier ×{total} (robs ×{rob}, open hand ×{reveal}, bombs ×{bomb}, "
+                              "spring ×{spring})"),
+}
