@@ -20,7 +20,8 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 from markupsafe import Markup
 
 from api.auth import ANYONE, current_principal, requires
-from domain.application import FupanApplication, NotFound
+from domain.application import FupanApplication
+from domain.errors import NotFound
 from replay_ui import i18n
 from replay_ui.cards import card_text, is_red
 from replay_ui.games import ui_for
@@ -85,22 +86,15 @@ def seat_names(deal: dict[str, Any], match: dict[str, Any] | None) -> list[str]:
 
 
 def deal_context(deal_id: str) -> dict[str, Any]:
-    """What every deal page shows around the table: where it was played, who sat where, chips around it."""
+    """What every deal page shows around the table: where it was played, who sat where, and the game's figures
+    of the table around the deal (`figures`, GameUI.deal_figures)."""
     app = service()
     deal = app.get_deal(deal_id, current_principal())
     match = app.get_match(deal["match_id"]) if deal["match_id"] else None
     tournament = app.get_tournament(match["tournament_id"]) if match else None
-    chips_before = chips_after = None
-    if match and match["start_chips"] is not None:
-        chips = [match["start_chips"]] * len(match["seats"])
-        for entry in match["deals"]:
-            if entry["number"] == deal["number"]:
-                chips_before, chips_after = chips, entry["chips"]
-                break
-            chips = entry["chips"] or chips
     return {
         "deal": deal, "match": match, "tournament": tournament, "names": seat_names(deal, match),
-        "chips_before": chips_before, "chips_after": chips_after,
+        "figures": ui_for(deal["game"]).deal_figures(match, deal),
     }
 
 
@@ -166,8 +160,7 @@ def deal_viewer(deal_id: str) -> str:
     game_script = f"games/{deal['game']}.js"
     boot = {
         "deal_id": deal["id"], "game": deal["game"], "names": context["names"], "seats": len(deal["seats"]),
-        "number": deal["number"], "finished": deal["finished"], "chips_before": context["chips_before"],
-        "chips_after": context["chips_after"],
+        "number": deal["number"], "finished": deal["finished"], **context["figures"],
         "frames_url": url_for("replay_ui_api.frames", deal_id=deal["id"]),
         "deal_url": url_for("deals.get_deal", deal_id=deal["id"]), "version": deal["version"],
     }

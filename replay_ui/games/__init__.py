@@ -6,8 +6,9 @@ A game plugs into the viewer with these and one entry in GAMES below:
 - `replay_ui/games/<game>.py` with `describe(frame, previous, names) -> Notation` (one step in words),
   `summarize(view, names) -> list[Notation]` (the outcome lines of the printable record), `match_rows(match,
   deals, names)` (the match page's table of deals, drawn by `templates/games/<game>_deals.html`),
-  `match_chart(match, names)` (the match page's chart, drawn by static/charts.js) and `standing_text(match,
-  names)` (a table's standing in one line, on the tournament page);
+  `match_chart(match, names)` (the match page's chart, drawn by static/charts.js), `standing_text(match,
+  names)` (a table's standing in one line, on the tournament page) and, if its deal pages show figures of the
+  table around the deal, `deal_figures(match, deal)` (斗地主: the chips before and after it);
 - `replay_ui/games/<game>_strings.py`: `STRINGS`, every UI string only this game uses (its name, its table,
   its match page, its steps in words), which replay_ui.i18n adds to the common ones;
 - `replay_ui/static/games/<game>.js`, which registers `Fupan.games.<game>` with `render(frame, ctx)`.
@@ -47,13 +48,16 @@ class GameUI(NamedTuple):
     match_chart: Callable[[Match, list[str]], dict[str, Any]]
     standing_text: Callable[[Match, list[str]], str]
     strings: dict[str, tuple[str, str]]
+    # The deal pages' figures of the table around one deal (match None for a stand-alone deal): template
+    # variables of the viewer and the record, and keys of the viewer's boot data for the game's script.
+    deal_figures: Callable[[Match | None, dict[str, Any]], dict[str, Any]] = generic.deal_figures
 
 
 GENERIC = GameUI(generic_describe, generic_summarize, generic.match_rows, generic.match_chart, generic.standing_text,
                  {})
 GAMES: dict[str, GameUI] = {
     "doudizhu": GameUI(doudizhu.describe, doudizhu.summarize, doudizhu.match_rows, doudizhu.match_chart,
-                       doudizhu.standing_text, doudizhu_strings.STRINGS),
+                       doudizhu.standing_text, doudizhu_strings.STRINGS, doudizhu.deal_figures),
     "shengji": GameUI(shengji.describe, shengji.summarize, shengji.match_rows, shengji.match_chart,
                       shengji.standing_text, shengji_strings.STRINGS),
     # Tables summed seat by seat: the generic running totals are their chart.

@@ -164,3 +164,16 @@ def match_chart(match: dict[str, Any], names: list[str]) -> dict[str, Any]:
 
 def standing_text(match: dict[str, Any], names: list[str]) -> str:
     return " / ".join(str(chips) for chips in match["chips"])
+
+
+def deal_figures(match: dict[str, Any] | None, deal: dict[str, Any]) -> dict[str, Any]:
+    """Each player's chips before and after the deal (None outside a match, and after a deal not yet scored)."""
+    before = after = None
+    if match is not None:
+        chips = [match["start_chips"]] * len(match["seats"])
+        for entry in match["deals"]:
+            if entry["number"] == deal["number"]:
+                before, after = chips, entry["chips"]
+                break
+            chips = entry["chips"] or chips
+    return {"chips_before": before, "chips_after": after}

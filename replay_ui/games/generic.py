@@ -34,3 +34,8 @@ def signed_totals(match: dict[str, Any], length: int) -> str:
     standing = match["standing"]
     totals = " / ".join(f"{score:+d}" if score else "0" for score in standing["scores"])
     return f"{totals} · {standing['deals']}/{length}"
+
+
+def deal_figures(match: dict[str, Any] | None, deal: dict[str, Any]) -> dict[str, Any]:
+    """No figures of the table around a deal: the deal pages show the deal alone."""
+    return {}
