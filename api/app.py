@@ -58,7 +58,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         else:
             service = FupanApplication(env=config.get("FUPAN_ENV"))
     app.extensions["fupan"] = service
-    register_error_handlers(app)
+    register_error_handlers(app, anonymous=lambda: auth.current_principal().anonymous)
     auth.install(app)
     for blueprint in (*BLUEPRINTS, tokens, docs, *VIEWER_BLUEPRINTS):
         app.register_blueprint(blueprint)

@@ -26,8 +26,8 @@ from uuid import UUID
 
 from flask import Flask, Response, current_app, g, request
 
-from api.errors import ApiError, error_response
-from domain.application import Forbidden, FupanApplication, Unauthenticated
+from domain.application import FupanApplication
+from domain.errors import BadRequest, Forbidden, LengthRequired, TooManyAttempts, Unauthenticated
 from domain.tokens import APPEALS, ORGANISER, PUBLIC, REFEREE, Principal
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -149,17 +149,24 @@ def _authenticate() -> Principal:
     wait = limiter.retry_after(client)
     if wait is not None:
         g.fupan_retry_after = max(int(wait + 0.999), 1)
-        raise ApiError(429, "too_many_failures", "Too many failed authentications from this address; wait.",
-                       "此地址认证失败次数过多，请稍后再试。", {"retry_after": g.fupan_retry_after})
+        raise TooManyAttempts(
+            "too_many_failures",
+            "Too many failed authentications from this address; wait.",
+            "此地址认证失败次数过多，请稍后再试。",
+            {"retry_after": g.fupan_retry_after},
+        )
     scheme, _, token = header.partition(" ")
     try:
         if scheme.lower() != "bearer" or not token.strip():
-            raise Unauthenticated("Send the token as `Authorization: Bearer <token>`.",
-                                  "请以 `Authorization: Bearer <令牌>` 发送令牌。")
+            raise Unauthenticated(
+                "invalid_token",
+                "Send the token as `Authorization: Bearer <token>`.",
+                "请以 `Authorization: Bearer <令牌>` 发送令牌。",
+            )
         return _service().authenticate(token.strip())
     except Unauthenticated as error:
         limiter.failed(client)
-        raise ApiError(401, error.code, error.message, error.message_zh) from None
+        raise Unauthenticated(error.code, error.message, error.message_zh) from None
 
 
 def _scope_match(scope: str) -> str | None:
@@ -177,16 +184,28 @@ def _authorise(rule: Rule, principal: Principal) -> None:
     if principal.role in rule.roles:
         return
     if principal.anonymous:
-        raise ApiError(401, "unauthenticated", "This needs a bearer token (Authorization: Bearer <token>).",
-                       "此操作需要令牌（Authorization: Bearer <令牌>）。", {"requires": rule.name})
+        raise Unauthenticated(
+            "unauthenticated",
+            "This needs a bearer token (Authorization: Bearer <token>).",
+            "此操作需要令牌（Authorization: Bearer <令牌>）。",
+            {"requires": rule.name},
+        )
     if rule.scope is not None and principal.role == REFEREE:
         match = _scope_match(rule.scope)
         if principal.referees(match):
             return
-        raise ApiError(403, "out_of_scope", "This referee token does not cover that match.",
-                       "该裁判令牌无权处理这一对局。", {"requires": rule.name, "match_id": match})
-    raise ApiError(403, "forbidden", f"This needs: {rule.name}.", f"此操作需要相应权限：{rule.name}。",
-                   {"requires": rule.name, "role": principal.role})
+        raise Forbidden(
+            "out_of_scope",
+            "This referee token does not cover that match.",
+            "该裁判令牌无权处理这一对局。",
+            {"requires": rule.name, "match_id": match},
+        )
+    raise Forbidden(
+        "forbidden",
+        f"This needs: {rule.name}.",
+        f"此操作需要相应权限：{rule.name}。",
+        {"requires": rule.name, "role": principal.role},
+    )
 
 
 def _check_body(policy: Policy | None) -> None:
@@ -194,12 +213,19 @@ def _check_body(policy: Policy | None) -> None:
     cross-origin without a CORS preflight, which we never grant by default. Bodies state their length: a
     chunked body over the limit would be cut short silently by the WSGI layer instead of refused with 413."""
     if "chunked" in request.headers.get("Transfer-Encoding", "").lower():
-        raise ApiError(411, "length_required", "Send the body with a Content-Length (not chunked).",
-                       "请求体必须带 Content-Length（不支持分块传输）。")
+        raise LengthRequired(
+            "length_required",
+            "Send the body with a Content-Length (not chunked).",
+            "请求体必须带 Content-Length（不支持分块传输）。",
+        )
     allowed = policy.content_types if policy is not None else (JSON,)
     if request.content_length and request.mimetype not in allowed:
-        raise ApiError(400, "bad_content_type", f"Send the body as {' or '.join(allowed)}.",
-                       f"请求体的内容类型必须是 {' 或 '.join(allowed)}。", {"content_type": request.content_type})
+        raise BadRequest(
+            "bad_content_type",
+            f"Send the body as {' or '.join(allowed)}.",
+            f"请求体的内容类型必须是 {' 或 '.join(allowed)}。",
+            {"content_type": request.content_type},
+        )
 
 
 def _guard() -> None:
@@ -211,8 +237,12 @@ def _guard() -> None:
         request.max_content_length = current_app.config["FUPAN_MAX_BODY"]
     principal = g.fupan_principal = _authenticate()
     if policy is None and request.method not in SAFE_METHODS:
-        raise ApiError(403, "no_policy", "This route declares no access policy, so it only reads.",
-                       "该地址未声明访问策略，只允许读取。", {"method": request.method})
+        raise Forbidden(
+            "no_policy",
+            "This route declares no access policy, so it only reads.",
+            "该地址未声明访问策略，只允许读取。",
+            {"method": request.method},
+        )
     _authorise(policy.rule if policy is not None else ANYONE, principal)
     if request.method not in SAFE_METHODS:
         _check_body(policy)
@@ -233,12 +263,6 @@ def install(app: Flask) -> None:
         int(app.config["FUPAN_AUTH_FAILURES"]), float(app.config["FUPAN_AUTH_WINDOW"]))
     app.before_request(_guard)
     app.after_request(_challenge)
-
-    @app.errorhandler(Forbidden)
-    def _hidden(error: Forbidden) -> tuple[Response, int]:
-        # Hidden information: authenticating might help (401) unless a token was already accepted (403).
-        status = 401 if current_principal().anonymous else 403
-        return error_response(status, error.code, error.message, error.message_zh, error.details)
 
 
 def policy_table(app: Flask) -> list[dict[str, Any]]:

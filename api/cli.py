@@ -19,8 +19,8 @@ from typing import Any
 from uuid import UUID
 
 from domain.aggregates import tournament_id
-from domain.application import FupanApplication, ServiceError
-from domain.errors import IllegalAction
+from domain.application import FupanApplication
+from domain.errors import IllegalAction, Refusal
 from domain.record import Unreadable, check_text, read_records
 from domain.tokens import LOCAL, ORGANISER, REFEREE, ROLES
 from projections import Projections
@@ -95,7 +95,7 @@ def cmd_import(args: argparse.Namespace) -> int:
             if isinstance(doc, Unreadable):
                 raise IllegalAction("bad_json", f"Not valid JSON: {doc}", "不是合法的 JSON。")
             deal, created = service.import_record(doc, LOCAL.recorded_by)
-        except (IllegalAction, ServiceError) as error:
+        except Refusal as error:
             failed = True
             report.update(ok=False, code=error.code, message=error.message)
             if "action" in error.details:
@@ -114,7 +114,7 @@ def cmd_export(args: argparse.Namespace) -> int:
                 print(json.dumps(record, ensure_ascii=False))
         else:
             print(json.dumps(service.export_record(args.deal, LOCAL), ensure_ascii=False, indent=1))
-    except ServiceError as error:
+    except Refusal as error:
         print(f"fupan export: {error.message}", file=sys.stderr)
         return 1
     return 0
@@ -137,7 +137,7 @@ def cmd_token_create(args: argparse.Namespace) -> int:
     service = open_service(args.db)
     try:
         token, bearer = service.create_token(args.role, args.match or [], args.label, LOCAL.recorded_by)
-    except (IllegalAction, ServiceError) as error:
+    except Refusal as error:
         print(f"fupan token: {error.message}", file=sys.stderr)
         return 1
     scope = f" for matches {', '.join(token['matches'])}" if token["matches"] else ""
@@ -164,7 +164,7 @@ def cmd_token_list(args: argparse.Namespace) -> int:
 def cmd_token_revoke(args: argparse.Namespace) -> int:
     try:
         token, changed = open_service(args.db).revoke_token(args.id, LOCAL.recorded_by)
-    except ServiceError as error:
+    except Refusal as error:
         print(f"fupan token: {error.message}", file=sys.stderr)
         return 1
     print(f"fupan token: {token['id']} {'revoked' if changed else 'was already revoked'}")
@@ -194,7 +194,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
     try:
         answer = open_projections(args.db).standings(tournament_ref(args.tournament), round_limit=args.round,
                                                      as_of=args.as_of)
-    except (IllegalAction, ServiceError) as error:
+    except Refusal as error:
         print(f"fupan standings: {error.message}", file=sys.stderr)
         return 1
     if args.json:
@@ -220,7 +220,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     try:
         answer = open_projections(args.db).explain(tournament_ref(args.tournament), args.player,
                                                    round_limit=args.round, as_of=args.as_of)
-    except (IllegalAction, ServiceError) as error:
+    except Refusal as error:
         print(f"fupan explain: {error.message}", file=sys.stderr)
         return 1
     if args.json:

@@ -1,31 +1,45 @@
-"""One error shape everywhere (DESIGN.md §7): {"error": {"code", "message", "message_zh", "details"}}.
+"""One error shape everywhere: {"error": {"code", "message", "message_zh", "details"}}, and the one place where
+each kind of refusal (domain/errors.py) gets its HTTP status.
 
-400 bad shape (malformed JSON, wrong content type, schema errors, bad query), 404 unknown ids and routes,
-405 wrong method, 409 stale or conflicting writes, 422 the rules refuse, 500 anything unexpected — logged
-on the server, never a traceback to the client.
+400 bad shape (malformed JSON, wrong content type, schema errors, bad query), 401 no or a bad token, 403 not
+allowed, 404 unknown ids and routes, 405 wrong method, 409 stale or conflicting writes, 411 a chunked body,
+422 the rules refuse, 429 too many failed logins, 500 anything unexpected — logged on the server, never a
+traceback to the client.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 
-from domain.application import Conflict, NotFound, ServiceError
-from domain.errors import IllegalAction
+from domain.errors import (
+    BadRequest,
+    Conflict,
+    Forbidden,
+    Hidden,
+    IllegalAction,
+    LengthRequired,
+    NotFound,
+    Refusal,
+    TooManyAttempts,
+    Unauthenticated,
+)
+
+STATUS: dict[type[Refusal], int] = {
+    BadRequest: 400, Unauthenticated: 401, Forbidden: 403, NotFound: 404, Conflict: 409, LengthRequired: 411,
+    IllegalAction: 422, TooManyAttempts: 429,
+}
 
 
-class ApiError(Exception):
-    """A refusal decided by the HTTP layer itself (request shape)."""
-
-    def __init__(self, status: int, code: str, message: str, message_zh: str, details: dict[str, Any] | None = None):
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.message_zh = message_zh
-        self.details = details or {}
+def status_of(error: Refusal, anonymous: bool) -> int:
+    """The HTTP status of a refusal. Hidden cards: authenticating might help (401) unless a token was already
+    accepted (403)."""
+    if isinstance(error, Hidden) and anonymous:
+        return 401
+    return next(STATUS[kind] for kind in type(error).__mro__ if kind in STATUS)
 
 
 def error_response(status: int, code: str, message: str, message_zh: str,
@@ -44,19 +58,13 @@ _HTTP_CODES: dict[int, tuple[str, str]] = {
 }
 
 
-def register_error_handlers(app: Flask) -> None:
-    @app.errorhandler(ApiError)
-    def _api_error(error: ApiError) -> tuple[Response, int]:
-        return error_response(error.status, error.code, error.message, error.message_zh, error.details)
+def register_error_handlers(app: Flask, anonymous: Callable[[], bool]) -> None:
+    """`anonymous()`: whether the request being answered came without an accepted token."""
 
-    @app.errorhandler(IllegalAction)
-    def _illegal(error: IllegalAction) -> tuple[Response, int]:
-        return error_response(422, error.code, error.message, error.message_zh, error.details)
-
-    @app.errorhandler(ServiceError)
-    def _service(error: ServiceError) -> tuple[Response, int]:
-        status = 404 if isinstance(error, NotFound) else 409 if isinstance(error, Conflict) else 400
-        return error_response(status, error.code, error.message, error.message_zh, error.details)
+    @app.errorhandler(Refusal)
+    def _refused(error: Refusal) -> tuple[Response, int]:
+        return error_response(status_of(error, anonymous()), error.code, error.message, error.message_zh,
+                              error.details)
 
     @app.errorhandler(HTTPException)
     def _http(error: HTTPException) -> tuple[Response, int]:

@@ -17,9 +17,8 @@ from marshmallow import Schema, ValidationError
 
 from api import schemas as s
 from api.auth import ANYONE, DEAL_RECORDER, MATCH_RECORDER, NDJSON, ORGANISER_ONLY, current_principal, requires
-from api.errors import ApiError
-from domain.application import FupanApplication, ServiceError
-from domain.errors import IllegalAction
+from domain.application import FupanApplication
+from domain.errors import BadRequest, Refusal
 from domain.record import Unreadable, read_records
 from projections.formats import declare
 
@@ -49,30 +48,39 @@ def service() -> FupanApplication:
 def json_body() -> Any:
     """The parsed JSON body; 400 for a wrong content type or malformed JSON."""
     if not request.is_json:
-        raise ApiError(400, "bad_content_type", "Send the body as JSON (Content-Type: application/json).",
-                       "请求体必须是 JSON（Content-Type: application/json）。",
-                       {"content_type": request.content_type})
+        raise BadRequest(
+            "bad_content_type",
+            "Send the body as JSON (Content-Type: application/json).",
+            "请求体必须是 JSON（Content-Type: application/json）。",
+            {"content_type": request.content_type},
+        )
     try:
         return json.loads(request.get_data(cache=False))
     except (ValueError, UnicodeDecodeError) as error:
-        raise ApiError(400, "malformed_json", f"The body is not valid JSON: {error}", "请求体不是合法的 JSON。",
-                       {"error": str(error)}) from None
+        raise BadRequest(
+            "malformed_json", f"The body is not valid JSON: {error}", "请求体不是合法的 JSON。", {"error": str(error)}
+        ) from None
 
 
 def load(schema: Schema, data: Any) -> Any:
     try:
         return schema.load(data)
     except ValidationError as error:
-        raise ApiError(400, "invalid_body", "The request does not have the expected shape.", "请求的格式不正确。",
-                       {"fields": error.messages}) from None
+        raise BadRequest(
+            "invalid_body",
+            "The request does not have the expected shape.",
+            "请求的格式不正确。",
+            {"fields": error.messages},
+        ) from None
 
 
 def load_query(schema: Schema) -> Any:
     try:
         return schema.load(request.args.to_dict())
     except ValidationError as error:
-        raise ApiError(400, "invalid_query", "Bad query parameters.", "查询参数不正确。",
-                       {"fields": error.messages}) from None
+        raise BadRequest(
+            "invalid_query", "Bad query parameters.", "查询参数不正确。", {"fields": error.messages}
+        ) from None
 
 
 def reply(schema: Schema, data: Any, status: int = 200, *, many: bool = False) -> tuple[Response, int]:
@@ -343,15 +351,19 @@ def import_records() -> tuple[Response, int]:
         docs: Any = list(read_records(request.get_data(as_text=True)))
         unreadable = next((doc for doc in docs if isinstance(doc, Unreadable)), None)
         if unreadable is not None:
-            raise ApiError(400, "malformed_json", f"Not valid JSON: {unreadable}", "请求体中有一行不是合法的 JSON。",
-                           {"error": str(unreadable)})
+            raise BadRequest(
+                "malformed_json",
+                f"Not valid JSON: {unreadable}",
+                "请求体中有一行不是合法的 JSON。",
+                {"error": str(unreadable)},
+            )
     else:
         docs = json_body()
     if isinstance(docs, dict):
         deal, created = service().import_record(load(RECORD, docs), current_principal().recorded_by)
         return reply(DEAL, deal, 201 if created else 200)
     if not isinstance(docs, list):
-        raise ApiError(400, "invalid_body", "Send a record or a list of records.", "请发送一条记录或记录列表。")
+        raise BadRequest("invalid_body", "Send a record or a list of records.", "请发送一条记录或记录列表。")
     reports = [_import_one(index, doc) for index, doc in enumerate(docs)]
     return reply(IMPORT_REPORTS, {"ok": all(r["ok"] for r in reports), "records": reports})
 
@@ -359,7 +371,7 @@ def import_records() -> tuple[Response, int]:
 def _import_one(index: int, doc: Any) -> dict[str, Any]:
     try:
         deal, created = service().import_record(load(RECORD, doc), current_principal().recorded_by)
-    except (ApiError, IllegalAction, ServiceError) as error:
+    except Refusal as error:
         return {"index": index, "ok": False, "error": {"code": error.code, "message": error.message,
                                                       "message_zh": error.message_zh, "details": error.details}}
     return {"index": index, "ok": True, "created": created, "deal_id": deal["id"], "result": deal["result"]}

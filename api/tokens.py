@@ -11,8 +11,8 @@ from flask import Blueprint, Response
 
 from api import schemas as s
 from api.auth import ORGANISER_ONLY, current_principal, requires
-from api.errors import ApiError
 from api.resources import doc, json_body, load, reply, service
+from domain.errors import Forbidden
 from domain.tokens import REFEREE
 
 TOKEN_IN, TOKEN, TOKEN_CREATED = s.TokenCreateSchema(), s.TokenSchema(), s.TokenCreatedSchema()
@@ -22,8 +22,12 @@ tokens = Blueprint("tokens", __name__, url_prefix="/api/tokens")
 
 def _referee_only(role: str) -> None:
     if role != REFEREE:
-        raise ApiError(403, "cli_only", "Over the API an organiser manages referee tokens only; use `fupan token`.",
-                       "通过 API 只能管理裁判令牌；其他令牌请在服务器上用 `fupan token` 管理。", {"role": role})
+        raise Forbidden(
+            "cli_only",
+            "Over the API an organiser manages referee tokens only; use `fupan token`.",
+            "通过 API 只能管理裁判令牌；其他令牌请在服务器上用 `fupan token` 管理。",
+            {"role": role},
+        )
 
 
 @tokens.post("")

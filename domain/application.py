@@ -4,11 +4,9 @@ SQLite is the embedded default; the usual eventsourcing environment variables (P
 POSTGRES_*) select another store without code changes. Answers are plain JSON-ready dicts, so the HTTP layer
 only validates shapes and serialises.
 
-Errors: `IllegalAction` (the rules or the record format refuse), `NotFound` (no such aggregate),
-`Conflict` (a stale or concurrent write; idempotent creates that disagree with what exists), `Unauthenticated`
-(a bad or revoked token) and `Forbidden` (hidden information the reader may not see). Each carries a
-stable code and English + Chinese messages. Whatever raises, nothing has been written: each command ends in a
-single `save()` of every aggregate it touched, which is one transaction.
+Errors: every refusal is a `domain.errors.Refusal` (the rules refuse, no such aggregate, a stale write, a bad
+or revoked token, hidden cards…), with a stable code and English + Chinese messages. Whatever raises, nothing
+has been written: each command ends in a single `save()` of every aggregate it touched, one transaction.
 
 Speed: commands change the cached aggregates in place instead of deep-copying them on every request (the
 copy cost more than the SQLite write). That is safe because (1) one lock per application serialises the
@@ -63,7 +61,7 @@ from domain.aggregates import (
 from domain.cards import normalize_all
 from domain.dealing import deal_from_seed, seed_commitment
 from domain.engine import Action, DealSetup, Engine, Viewpoint
-from domain.errors import IllegalAction
+from domain.errors import BadRequest, Conflict, Hidden, IllegalAction, NotFound, Refusal, Unauthenticated
 from domain.games import get_engine
 from domain.integrity import canonical_json
 from domain.record import build_record, judge, parse_record
@@ -74,42 +72,6 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 _TOPIC_PREFIX = "fupan:"
-
-
-class ServiceError(Exception):
-    """A refusal that is not about the rules; the API maps each subclass to one HTTP status."""
-
-    code = "error"
-
-    def __init__(self, message: str, message_zh: str, details: dict[str, Any] | None = None, code: str = ""):
-        super().__init__(message)
-        self.code = code or type(self).code
-        self.message = message
-        self.message_zh = message_zh
-        self.details = details or {}
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "message": self.message, "message_zh": self.message_zh, "details": self.details}
-
-
-class NotFound(ServiceError):
-    code = "not_found"
-
-
-class Conflict(ServiceError):
-    code = "conflict"
-
-
-class Unauthenticated(ServiceError):
-    """A token that is malformed, unknown, wrong or revoked."""
-
-    code = "invalid_token"
-
-
-class Forbidden(ServiceError):
-    """The reader may not see this (hidden cards of a deal that is not published)."""
-
-    code = "forbidden"
 
 
 def published(deal: Deal) -> bool:
@@ -211,7 +173,7 @@ class FupanApplication(Application):
             self._depth += 1
             try:
                 yield
-            except (IllegalAction, ServiceError):
+            except Refusal:
                 raise  # refused before any aggregate changed (or already forgotten by _commit)
             except BaseException:
                 self._forget(self._touched)
@@ -256,8 +218,12 @@ class FupanApplication(Application):
         except (ValueError, AggregateNotFoundError):
             aggregate = None
         if not isinstance(aggregate, kind):
-            raise NotFound(f"No {label} with id {aggregate_id}.", f"找不到 id 为 {aggregate_id} 的{_ZH[label]}。",
-                           {"id": str(aggregate_id), "kind": label})
+            raise NotFound(
+                "not_found",
+                f"No {label} with id {aggregate_id}.",
+                f"找不到 id 为 {aggregate_id} 的{_ZH[label]}。",
+                {"id": str(aggregate_id), "kind": label},
+            )
         self._touched.append(aggregate)
         return aggregate
 
@@ -275,6 +241,7 @@ class FupanApplication(Application):
         except IntegrityError:
             self._forget(aggregates)
             raise Conflict(
+                "conflict",
                 "Someone else changed this at the same time; nothing was written. Reload and retry.",
                 "同时有其他人修改了这一记录，本次未写入任何内容。请刷新后重试。",
             ) from None
@@ -316,8 +283,12 @@ class FupanApplication(Application):
             ) != (tournament.name, tournament.game, tournament.options, tournament.format, tournament.tiebreaks) or (
                 lots_seed is not None and lots_seed != existing.lots_seed
             ):
-                raise Conflict(f"A different tournament with key {key!r} exists.", f"已存在键为 {key!r} 的另一个赛事。",
-                               {"id": str(tournament.id)}, code="already_exists")
+                raise Conflict(
+                    "already_exists",
+                    f"A different tournament with key {key!r} exists.",
+                    f"已存在键为 {key!r} 的另一个赛事。",
+                    {"id": str(tournament.id)},
+                )
             return self._tournament_dict(existing), False
         self._commit(tournament)
         return self._tournament_dict(tournament), True
@@ -391,8 +362,12 @@ class FupanApplication(Application):
         if not isinstance(deal, Deal) or isinstance(version, bool) or not isinstance(version, int) or not (
             1 <= version <= deal.version
         ):
-            raise IllegalAction("bad_reference", "`refers_to` must name a recorded deal event (deal_id, version).",
-                                "`refers_to` 必须指向已记录的牌局事件（deal_id, version）。", {"refers_to": reference})
+            raise IllegalAction(
+                "bad_reference",
+                "`refers_to` must name a recorded deal event (deal_id, version).",
+                "`refers_to` 必须指向已记录的牌局事件（deal_id, version）。",
+                {"refers_to": reference},
+            )
         return {"deal_id": str(deal.id), "version": version}
 
     # --- matches --------------------------------------------------------------------------------------
@@ -411,8 +386,12 @@ class FupanApplication(Application):
             if not isinstance(existing, Match) or (existing.seats, existing.first, existing.options) != (
                 match.seats, match.first, match.options
             ):
-                raise Conflict(f"Table {table!r} already exists with other settings.",
-                               f"桌 {table!r} 已存在且设置不同。", {"id": str(match.id)}, code="already_exists")
+                raise Conflict(
+                    "already_exists",
+                    f"Table {table!r} already exists with other settings.",
+                    f"桌 {table!r} 已存在且设置不同。",
+                    {"id": str(match.id)},
+                )
             return self._match_dict(existing, t), False
         t.open_match(match.id, table, recorded_by, round)
         self._commit(t, match)
@@ -517,10 +496,12 @@ class FupanApplication(Application):
             first = m.default_first(number) if first is None else first
             expected = m.next_context()
             if context is not None and context != expected:
-                raise IllegalAction("context_from_match", "In a match the deal's context comes from the match "
-                                    f"(the levels and dealer so far): {expected}.",
-                                    f"对局中牌局的 context 由对局决定（目前的级数和庄家）：{expected}。",
-                                    {"expected": expected, "given": context})
+                raise IllegalAction(
+                    "context_from_match",
+                    f"In a match the deal's context comes from the match (the levels and dealer so far): {expected}.",
+                    f"对局中牌局的 context 由对局决定（目前的级数和庄家）：{expected}。",
+                    {"expected": expected, "given": context},
+                )
             context = expected
             deal_id = deal_id_in_match(m.id, number)
             twin = self._board_twin(m, number) if "board" in context else None
@@ -538,7 +519,7 @@ class FupanApplication(Application):
             existing = self._exists(deal_id)
             if existing is not None:
                 if not isinstance(existing, Deal):
-                    raise Conflict("That key is taken.", "该键已被占用。", {"key": key}, code="already_exists")
+                    raise Conflict("already_exists", "That key is taken.", "该键已被占用。", {"key": key})
                 self._check_same(existing, hands, kitty, first, seed)
                 return self._deal_dict(existing, full=True), False
         engine = get_engine(game)
@@ -559,12 +540,14 @@ class FupanApplication(Application):
                           [normalize_all(hand) for hand in hands], normalize_all(kitty), dict(context or {}))
         if twin is not None and (setup.hands, setup.kitty) != (twin.setup.hands, twin.setup.kitty):
             raise IllegalAction(
-                "board_mismatch", f"Board {context['board']} was dealt differently at another table of this round: "
+                "board_mismatch",
+                f"Board {context['board']} was dealt differently at another table of this round: "
                 "in duplicate every table plays the same cards in the same seats. Give the same hands or seed, or "
                 "neither (the server then deals the board's cards).",
                 f"本轮另一桌的第 {context['board']} 副牌与此不同：复式赛每桌同一方位须拿相同的牌。"
                 "请给出相同的手牌或种子，或都不给（由服务器按该副牌发牌）。",
-                {"board": context["board"], "deal_id": str(twin.id)})
+                {"board": context["board"], "deal_id": str(twin.id)},
+            )
         deal = Deal.start(deal_id, setup, match=m.id if m else None, number=number if m else None, seed=seed,
                           seed_commitment=commitment, recorded_by=recorded_by)
         if m is None:
@@ -616,8 +599,12 @@ class FupanApplication(Application):
             and (seed is None or seed_commitment(seed) == deal.seed_commitment)
         )
         if not same:
-            raise Conflict("That deal already exists with a different setup.", "该牌局已存在，且设置不同。",
-                           {"deal_id": str(deal.id)}, code="already_exists")
+            raise Conflict(
+                "already_exists",
+                "That deal already exists with a different setup.",
+                "该牌局已存在，且设置不同。",
+                {"deal_id": str(deal.id)},
+            )
 
     @_serialised
     def get_deal(self, deal: UUID | str, reader: Principal = PUBLIC) -> dict[str, Any]:
@@ -699,6 +686,7 @@ class FupanApplication(Application):
     def _expect(d: Deal, expected_version: int | None) -> None:
         if expected_version is not None and expected_version != d.version:
             raise Conflict(
+                "conflict",
                 f"The deal is at version {d.version}, not {expected_version}; nothing was written.",
                 f"牌局当前版本为 {d.version}，不是 {expected_version}；本次未写入。",
                 {"expected_version": expected_version, "version": d.version},
@@ -755,8 +743,12 @@ class FupanApplication(Application):
         """
         d = self._get(Deal, deal, "deal")
         if not self._may_see_all(published(d), d.match_id, reader):
-            raise Forbidden("The deal is still being played; its record is published when it is closed.",
-                            "该牌局尚在进行中，结束后才公开记录。", {"deal_id": str(d.id)}, code="deal_not_published")
+            raise Hidden(
+                "deal_not_published",
+                "The deal is still being played; its record is published when it is closed.",
+                "该牌局尚在进行中，结束后才公开记录。",
+                {"deal_id": str(d.id)},
+            )
         meta: dict[str, Any] = copy.deepcopy(d.meta)
         meta.update(deal_id=str(d.id), recorded_at=d.created_on.isoformat())
         if d.match_id is not None:
@@ -846,19 +838,23 @@ class FupanApplication(Application):
         try:
             view_as = Viewpoint.parse(viewpoint, len(setup.seats))
         except IllegalAction as error:
-            raise ServiceError(error.message, error.message_zh, error.details, code=error.code) from None
+            raise BadRequest(error.code, error.message, error.message_zh, error.details) from None
         full = self._may_see_all(closed, created.match_id, reader)
         if not full and view_as.kind != "public":
-            raise Forbidden("Seat and referee views of a live deal need a token with rights over its match.",
-                            "进行中牌局的座位视角和裁判视角需要有该对局权限的令牌。",
-                            {"deal_id": str(created.originator_id), "viewpoint": viewpoint}, code="hidden_view")
+            raise Hidden(
+                "hidden_view",
+                "Seat and referee views of a live deal need a token with rights over its match.",
+                "进行中牌局的座位视角和裁判视角需要有该对局权限的令牌。",
+                {"deal_id": str(created.originator_id), "viewpoint": viewpoint},
+            )
         if view_as.kind == "public" and closed:
             view_as = Viewpoint("referee")  # DESIGN §6: once a deal is closed (published) its hands are public
         total = len(actions)
         wanted = steps if steps is not None else range(total + 1)
         if wanted and not (wanted[0] >= 0 and wanted[-1] <= total):
-            raise ServiceError(f"`step` must be 0–{total}.", f"`step` 必须在 0–{total} 之间。",
-                               {"total": total}, code="bad_step")
+            raise BadRequest(
+                "bad_step", f"`step` must be 0–{total}.", f"`step` 必须在 0–{total} 之间。", {"total": total}
+            )
         state = engine.new_deal(setup)
         frames = []
         done = 0
@@ -914,13 +910,20 @@ class FupanApplication(Application):
             with contextlib.suppress(ValueError):
                 found = self._exists(match if isinstance(match, UUID) else UUID(str(match)))
             if not isinstance(found, Match):
-                raise IllegalAction("unknown_match", f"No match with id {match}.", f"找不到 id 为 {match} 的对局。",
-                                    {"match_id": str(match)})
+                raise IllegalAction(
+                    "unknown_match",
+                    f"No match with id {match}.",
+                    f"找不到 id 为 {match} 的对局。",
+                    {"match_id": str(match)},
+                )
             scope.add(str(found.id))
         if (role == REFEREE) != bool(scope):
             raise IllegalAction(
-                "bad_scope", "A referee token names the matches it records; other roles are not scoped.",
-                "裁判令牌必须指定其负责的对局；其他角色不按对局限定。", {"role": role, "matches": sorted(scope)})
+                "bad_scope",
+                "A referee token names the matches it records; other roles are not scoped.",
+                "裁判令牌必须指定其负责的对局；其他角色不按对局限定。",
+                {"role": role, "matches": sorted(scope)},
+            )
         if len(label) > 200:
             raise IllegalAction("bad_label", "The label is at most 200 characters.", "标签最多 200 个字符。")
         token, secret = AccessToken.issue(role, sorted(scope), label, recorded_by)
@@ -955,9 +958,9 @@ class FupanApplication(Application):
         parsed = parse_token(bearer)
         token = self._exists(parsed[0]) if parsed else None
         if parsed is None or not isinstance(token, AccessToken) or not token.matches_secret(parsed[1]):
-            raise Unauthenticated("The token is not valid.", "令牌无效。")
+            raise Unauthenticated("invalid_token", "The token is not valid.", "令牌无效。")
         if token.revoked:
-            raise Unauthenticated("This token has been revoked.", "该令牌已被吊销。", code="revoked_token")
+            raise Unauthenticated("revoked_token", "This token has been revoked.", "该令牌已被吊销。")
         return token.principal()
 
     def has_active_token(self, role: str) -> bool:

@@ -15,8 +15,8 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from domain.aggregates import ADJUSTMENT_KINDS, Deal
-from domain.application import FupanApplication, NotFound, ServiceError, created_by_whoever_comes_first
-from domain.errors import IllegalAction
+from domain.application import FupanApplication, created_by_whoever_comes_first
+from domain.errors import BadRequest, IllegalAction, NotFound
 from projections.follower import Follower
 from projections.standings import Standings, TournamentFacts
 from projections.store import TABLES, ViewStore
@@ -31,12 +31,16 @@ def _tournament_key(tournament_id: str) -> str:
     try:
         return str(UUID(str(tournament_id)))
     except ValueError:
-        raise NotFound(f"No tournament with id {tournament_id}.", f"找不到 id 为 {tournament_id} 的赛事。",
-                       {"id": str(tournament_id), "kind": "tournament"}) from None
+        raise NotFound(
+            "not_found",
+            f"No tournament with id {tournament_id}.",
+            f"找不到 id 为 {tournament_id} 的赛事。",
+            {"id": str(tournament_id), "kind": "tournament"},
+        ) from None
 
 
-def _bad_query(message: str, message_zh: str, details: dict[str, Any]) -> ServiceError:
-    return ServiceError(message, message_zh, details, code="bad_query")
+def _bad_query(message: str, message_zh: str, details: dict[str, Any]) -> BadRequest:
+    return BadRequest("bad_query", message, message_zh, details)
 
 
 def first_difference(path: str, live: Any, rebuilt: Any) -> dict[str, Any] | None:
@@ -111,8 +115,12 @@ class Projections:
         key = _tournament_key(tournament_id)
         at, facts = self.live.facts(key, reflects, as_of)
         if facts is None:
-            raise NotFound(f"No tournament with id {tournament_id} as of notification {at}.",
-                           f"截至通知 {at}，没有 id 为 {tournament_id} 的赛事。", {"id": key, "as_of": at})
+            raise NotFound(
+                "not_found",
+                f"No tournament with id {tournament_id} as of notification {at}.",
+                f"截至通知 {at}，没有 id 为 {tournament_id} 的赛事。",
+                {"id": key, "as_of": at},
+            )
         return at, facts
 
     def standings(self, tournament_id: str, *, round_limit: int | None = None,
@@ -123,8 +131,12 @@ class Projections:
             key = _tournament_key(tournament_id)
             at, document = self.live.standings(key, reflects)
             if document is None:
-                raise NotFound(f"No tournament with id {tournament_id}.", f"找不到 id 为 {tournament_id} 的赛事。",
-                               {"id": key, "kind": "tournament"})
+                raise NotFound(
+                    "not_found",
+                    f"No tournament with id {tournament_id}.",
+                    f"找不到 id 为 {tournament_id} 的赛事。",
+                    {"id": key, "kind": "tournament"},
+                )
             if "error" in document:
                 error = document["error"]
                 raise IllegalAction(error["code"], error["message"], error["message_zh"], error["details"])
@@ -139,8 +151,12 @@ class Projections:
         at, facts = self._facts(tournament_id, as_of, round_limit)
         standings = Standings(facts, round_limit=round_limit)
         if player_id not in standings.names:
-            raise NotFound(f"No player {player_id!r} in this tournament.", f"本赛事没有选手 {player_id!r}。",
-                           {"player_id": player_id, "kind": "player"})
+            raise NotFound(
+                "not_found",
+                f"No player {player_id!r} in this tournament.",
+                f"本赛事没有选手 {player_id!r}。",
+                {"player_id": player_id, "kind": "player"},
+            )
         explained = standings.explain(player_id)
         for table in explained["matches"]:
             for deal in table["deals"]:
@@ -207,8 +223,12 @@ class Projections:
         }
         wrong = sorted(name for name, bad in problems.items() if bad)
         if wrong:
-            raise IllegalAction("bad_adjustment", f"The adjustment cannot be recorded as given: {wrong}.",
-                                f"该调整无法按所给内容记录：{wrong}。", {"fields": wrong, "adjustment": adjustment})
+            raise IllegalAction(
+                "bad_adjustment",
+                f"The adjustment cannot be recorded as given: {wrong}.",
+                f"该调整无法按所给内容记录：{wrong}。",
+                {"fields": wrong, "adjustment": adjustment},
+            )
         return {"player_id": player, "points": points, "round": number, "kind": kind, "reason": reason,
                 "refers_to": adjustment.get("refers_to"), "version": None, "recorded_by": None, "time": None,
                 "hypothetical": True}

@@ -17,8 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.application import FupanApplication, NotFound
-from domain.errors import IllegalAction
+from domain.application import FupanApplication
+from domain.errors import IllegalAction, NotFound
 from domain.games.doudizhu.random_play import random_record
 from fixtures import load_demo
 from projections import Projections

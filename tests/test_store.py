@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 
 from api.cli import main as fupan
 from domain.aggregates import verify_chain
-from domain.application import Conflict, FupanApplication, NotFound, Unauthenticated
+from domain.application import FupanApplication
 from domain.dealing import deal_from_seed
 from domain.engine import Viewpoint
-from domain.errors import IllegalAction
+from domain.errors import Conflict, IllegalAction, NotFound, Unauthenticated
 from domain.games import get_engine
 from domain.record import check_record, fold, parse_record
 from domain.tokens import LOCAL, parse_token
