@@ -12,7 +12,8 @@ import pytest
 from domain.application import FupanApplication
 from domain.record import check_record
 from fixtures import HERE, load_demo
-from fixtures.shengji_matches import features, fold_record
+from fixtures.generating import folded
+from fixtures.shengji_matches import features
 from projections import Projections
 
 FILES = {"s004": HERE / "shengji_s004.json", "s001": HERE / "shengji_s001.json"}
@@ -34,7 +35,7 @@ def test_every_deal_of_the_demo_matches_passes_check(preset: str):
 
 def test_the_s004_match_shows_a_failed_throw_a_tractor_dig_and_an_adjudicated_revoke():
     deals = table_of("s004")["deals"]
-    found = set().union(*(features(fold_record(record)) for record in deals))
+    found = set().union(*(features(folded(record)) for record in deals))
     assert {"failed_throw", "dig_tractor", "revoke"} <= found
     assert all(record["options"]["sj.illegalPlay"] == "adjudicate" for record in deals)
     revokes = [a for record in deals for a in record["actions"] if a["type"] == "irregularity"]

@@ -43,10 +43,17 @@ def finished_record(engine: Engine, setup: DealSetup, state: Any, actions: list[
 def played_record(engine: Engine, setup: DealSetup, play_out: Callable[..., None], rng: random.Random,
                   **rates: float) -> dict[str, Any]:
     """The record of the deal `setup` played to its end by `play_out(state, rng, actions, **rates)`."""
+    state, actions = played(engine, setup, play_out, rng, **rates)
+    return finished_record(engine, setup, state, actions)
+
+
+def played(engine: Engine, setup: DealSetup, play_out: Callable[..., None], rng: random.Random,
+           **rates: Any) -> tuple[Any, list[Action]]:
+    """The final state and the actions of the deal `setup` played by `play_out(state, rng, actions, **rates)`."""
     state = engine.new_deal(setup)
     actions: list[Action] = []
     play_out(state, rng, actions, **rates)
-    return finished_record(engine, setup, state, actions)
+    return state, actions
 
 
 def foul_by_anyone(seats: int, code: str, note: str) -> Callable[[random.Random], Action]:
