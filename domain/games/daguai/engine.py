@@ -1,4 +1,4 @@
-"""大怪路子 (6 players in two teams of 3, three decks with jokers, 27 each) — rules digest Part A, seed 000.
+"""大怪路子 (6 players in two teams of 3, three decks with jokers, 27 each) — docs/rules/daguai.md, seed 000.
 
 Seats alternate teams (A1): team 0 = seats 0, 2, 4 and team 1 = seats 1, 3, 5. The dealer (`first`) leads the first
 play; each player in turn plays a greater play of the same size or passes, and a pass does not shut a player out
@@ -7,6 +7,7 @@ or, if that player has gone out, the next active player (接风, A5.5). Players 
 order; the first is the 头家, and the deal ends as soon as one team's three players are all out (A10.8). Only the
 头家's team scores (A6). Fouls are recorded per team; a side with two or more in the deal is scored as caught
 three (A7, A10.7). Hand sizes are public exactly when ≤ 10, else ">10" (A7 [REC]).
+Section numbers are docs/rules/daguai.md's.
 """
 
 from __future__ import annotations

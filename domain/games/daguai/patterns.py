@@ -1,4 +1,4 @@
-"""大怪路子 play patterns with wildcards (自由牌) — rules digest A2–A4 and clarifications A10.1–4.
+"""大怪路子 play patterns with wildcards (自由牌) — docs/rules/daguai.md A2–A4 and clarifications A10.1–4.
 
 Three decks with jokers. Plays have 1, 2, 3 or 5 cards and answer only a play of the same size. Singles rank
 大怪 > 小怪 > 2 (trump) > A > K > … > 3; suits never compare and equal never beats. Pairs and triples take the

@@ -8,7 +8,7 @@ from domain.match import DealsTable, Standing, chips_after
 
 
 class DaguaiTable(DealsTable):
-    """A 大怪路子 knockout table (seed 000, digest A8, A10.9): two teams of three (seats 0, 2, 4 and 1, 3, 5),
+    """A 大怪路子 knockout table (seed 000, A8, A10.9): two teams of three (seats 0, 2, 4 and 1, 3, 5),
     `dg.tableDeals` deals (4 a round; 6 in the semifinal and final), the dealer moving one seat per deal (依次坐庄,
     A10.10). The team with more points advances; equal points → more 跑头家 deals; still equal → one play-off deal
     (its dealer drawn by lot: the organiser starts it with that `first`), won by the team of its first finisher,

@@ -1,8 +1,9 @@
-"""斗地主 (3 players, one deck) — rules digest Part 2 and seed 001.
+"""斗地主 (3 players, one deck) — docs/rules/doudizhu.md and seed 001.
 
 Phases: `bidding` (叫地主 round, then the 抢地主 round) → `play` → `finished`. 明牌 (`reveal`) happens at
 three stages: 明牌开始 and 发牌明牌 before bidding (any seat), 明牌 after the kitty (landlord only, before the
 landlord's first play). Fouls are referee-recorded actions with a note and an optional chip penalty.
+Section numbers are docs/rules/doudizhu.md's.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from domain.options import OptionsResolver, switch
 SEATS = 3
 HAND_SIZE = 17
 
-# 明牌 factors [REC, digest §2.4 table; clarification §2.7a.1].
+# 明牌 factors [REC, §2.4 table; clarification §2.7a.1].
 REVEAL_START_FACTOR = 5
 REVEAL_AFTER_KITTY_FACTOR = 2
 
@@ -46,7 +47,7 @@ def reveal_deal_factor(received: int) -> int:
 
 
 class DoudizhuOptions(Schema):
-    """Ruleset switches of digest §2.4–2.5 with their defaults."""
+    """Ruleset switches of §2.4–2.5 with their defaults."""
 
     payout = fields.String(
         data_key="ddz.payout", load_default="literal31", validate=validate.OneOf(["literal31", "zeroSum21"])
@@ -337,7 +338,7 @@ class DoudizhuEngine(Engine):
         return [{"seat": seat, "type": "pass"}] if following else []
 
     def multipliers(self, state: DoudizhuState) -> dict[str, int]:
-        """M = rob × 明牌 × bomb × spring (digest §2.4); the last two only with `ddz.bombSpringMultipliers`."""
+        """M = rob × 明牌 × bomb × spring (§2.4); the last two only with `ddz.bombSpringMultipliers`."""
         reveal = max((r["factor"] for r in state.reveals), default=1)
         bomb = spring = 1
         if state.options["ddz.bombSpringMultipliers"]:

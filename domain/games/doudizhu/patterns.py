@@ -1,8 +1,8 @@
-"""斗地主 play patterns (牌型) and their comparison — rules digest Part 2, §2.2 [S001 + REC constraints].
+"""斗地主 play patterns (牌型) and their comparison — docs/rules/doudizhu.md §2.2 [S001 + REC constraints].
 
 A card set may parse several ways (e.g. 333444555666 is a 三顺 of four or a 飞机 444555666 with single wings
 3,3,3). `parses` returns every parse; following is legal when any parse of the play beats any parse of the
-play it answers in the same pattern and size (digest §2.2 "Ambiguous parses work as in §1.3": when
+play it answers in the same pattern and size (§2.2 "Several readings": when
 following, a play is legal if any parse matches the led pattern and length and beats it).
 """
 
@@ -114,7 +114,7 @@ def _four_with_two(counts: dict[int, int], size: int) -> list[Pattern]:
 
 
 def _planes(counts: dict[int, int], size: int) -> list[Pattern]:
-    """飞机带翅膀: k≥2 consecutive triples in 3..A plus k singles or k pairs (digest §2.2 [REC] constraints:
+    """飞机带翅膀: k≥2 consecutive triples in 3..A plus k singles or k pairs (§2.2 [REC] constraints:
     wing ranks are not body ranks; single wings are not BJ+LJ together; pair wings have distinct ranks)."""
     found = []
     for wing_size, kind in ((1, "plane_single"), (2, "plane_pair")):

@@ -28,7 +28,7 @@ def table_winner(chips: list[int], start: list[int], target_rule: str) -> int | 
 
 
 class DoudizhuTable(DealsTable):
-    """A 斗地主 chip table (seed 001, digest §2.5–2.6): 10 chips each, chips move by each deal's scores, the
+    """A 斗地主 chip table (seed 001, §2.5–2.6): 10 chips each, chips move by each deal's scores, the
     table ends per `ddz.tableTarget`. Balances may go to 0 or below and nobody is eliminated [REC]. Seed 001
     sets no time limit for a table: a clock reading is recorded and changes nothing."""
 

@@ -1,4 +1,4 @@
-"""快乐三打一 (上海四人斗地主; 4 players, two decks, 25 each + an 8-card kitty) — rules digest Part 1, seeds 000/002.
+"""快乐三打一 (上海四人斗地主; 4 players, two decks, 25 each + an 8-card kitty) — docs/rules/sandayi.md, seeds 000/002.
 
 Phases: `bidding` (叫分: the first bidder must bid 1–3, each other seat once passes or bids higher, a 3 ends
 it) → `play` (the dealer takes the kitty, may declare 摊打/报到 before the first lead, then leads) → `finished`.
@@ -7,7 +7,7 @@ Every player plays for themselves against the dealer (庄家) at 1 vs 3. Defende
 their bidding allows (§1.5). Fouls are referee-recorded; a player's second foul in a deal decides the deal
 against the offender's side (§1.8, §1.10a.8). Hand sizes are public exactly when ≤ 10, else as ">10"
 (§1.10a.12). Record actions beyond the common ones: `bid` {value} and `declare` {kind: tanda | baodao}
-(docs/record-format.md).
+(docs/record-format.md). Section numbers are docs/rules/sandayi.md's.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ DECLARATIONS = {"tanda": ("摊打", "play face up"), "baodao": ("报到", "repor
 
 
 class SandayiOptions(Schema):
-    """Ruleset switches of digest §1.4–1.9 with their defaults."""
+    """Ruleset switches of §1.4–1.9 with their defaults."""
 
     full_house_compare = fields.String(data_key="sdy.fullHouseCompare", load_default="tripleOnly",
                                        validate=validate.OneOf(["tripleOnly", "tripleThenPair"]))
@@ -388,7 +388,8 @@ class SandayiEngine(Engine):
 
     @staticmethod
     def _spring(state: SandayiState) -> bool:
-        """春天 with `sdy.spring` [REC, as 斗地主 §2.7a.7]: the dealer goes out and no defender made a play."""
+        """春天 with `sdy.spring` [REC, as 斗地主: docs/rules/doudizhu.md §2.7a.7]: the dealer goes out and no
+        defender made a play."""
         return state.ending == "out" and state.winner == state.dealer and all(
             state.plays_by_seat[s] == 0 for s in range(SEATS) if s != state.dealer)
 

@@ -1,4 +1,4 @@
-"""快乐三打一 play patterns (牌型) and their comparison — rules digest §1.2–1.4 and clarifications §1.10a.1–4.
+"""快乐三打一 play patterns (牌型) and their comparison — docs/rules/sandayi.md §1.2–1.4 and clarifications §1.10a.1–4.
 
 Two decks with four jokers. Ranks (singles, pairs, triples, bombs): 3 < … < K < A < 2 < LJ < BJ. Sequences
 (straights, pair runs, triple runs, planes) use *sequence positions* 1..14: A sits at 1 (below 2) or at 14
@@ -14,8 +14,8 @@ from typing import NamedTuple
 
 from domain.games.doudizhu.patterns import BIG, LITTLE, rank_counts
 
-# Singles, pairs, triples and bombs rank as in 斗地主 (§1.2 = §2.1): 3..10, J=11, Q=12, K=13, A=14, 2=15, LJ=16,
-# BJ=17 — the same values, so the same helpers.
+# Singles, pairs, triples and bombs rank as in 斗地主 (§1.2 = docs/rules/doudizhu.md §2.1): 3..10, J=11, Q=12,
+# K=13, A=14, 2=15, LJ=16, BJ=17 — the same values, so the same helpers.
 ACE, TWO = 14, 15
 BOMB_SIZES = range(4, 9)  # 4–8 of one rank; two decks hold 8 of each (§1.3)
 

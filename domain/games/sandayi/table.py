@@ -8,7 +8,7 @@ from domain.match import DealsTable, Standing, chips_after
 
 
 class SandayiTable(DealsTable):
-    """A 快乐三打一 knockout table (seeds 000/002, digest §1.9): `sdy.earlyRoundDeals` deals (8 by default, S002;
+    """A 快乐三打一 knockout table (seeds 000/002, §1.9): `sdy.earlyRoundDeals` deals (8 by default, S002;
     S000's first two rounds play 4, and its tables from the last 16 on play 8: set it per table), each player for
     themselves. The first bidder moves one seat per deal (§1.1: deal k starts at seat (k−1) mod 4); a voided
     deal (a second foul before the dealer is known, §1.10a.8) is redealt with the same first bidder and counts

@@ -1,4 +1,4 @@
-"""升级 card order, effective suits, tractors, throws and follow obligations — rules digest §3.2–3.8.
+"""升级 card order, effective suits, tractors, throws and follow obligations — docs/rules/shengji.md §3.2–3.8.
 
 A deal is played at a level L with a trump suit or no-trump. `order_for(L, trump)` maps every card code to
 its *effective* suit (0–3 = ♠♥♣♦ plain, 4 = trump) and a value inside that suit, chosen so that tractor

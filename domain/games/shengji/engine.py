@@ -1,4 +1,4 @@
-"""升级 / 拖拉机 / 80分 (4 players, two decks) — rules digest Part 3, seeds 001 and 004.
+"""升级 / 拖拉机 / 80分 (4 players, two decks) — docs/rules/shengji.md, seeds 001 and 004.
 
 Phases:
 
@@ -15,6 +15,7 @@ kitty_mishandled) whose seed-004 penalty then follows automatically (§3.13).
 
 A failed throw is recorded as the `play` the player attempted; the engine plays the forced part (§3.6). The
 optional `forced` field states that part and is then checked. docs/record-format.md has the details.
+Section numbers are docs/rules/shengji.md's.
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ PRESETS: dict[str, dict[str, Any]] = {
 
 
 class ShengjiOptions(Schema):
-    """Ruleset switches of digest §3.4–3.14a. `None` defaults are filled from `sj.preset`."""
+    """Ruleset switches of §3.4–3.14a. `None` defaults are filled from `sj.preset`."""
 
     preset = fields.String(data_key="sj.preset", load_default="s004", validate=validate.OneOf(sorted(PRESETS)))
     self_overcall = switch(data_key="sj.selfOvercall", load_default=None)
@@ -139,7 +140,7 @@ OPTIONS = OptionsResolver(ShengjiOptions(), _apply_preset)
 
 
 def team_of(seat: int) -> int:
-    """Team 0 = seats {0, 2}, team 1 = seats {1, 3} (RECORD-FORMAT.md)."""
+    """Team 0 = seats {0, 2}, team 1 = seats {1, 3} (docs/record-format.md)."""
     return seat % 2
 
 

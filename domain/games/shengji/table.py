@@ -1,4 +1,4 @@
-"""How 升级 deals chain into a match (digest §3.10–3.12): the match rules the Match aggregate calls.
+"""How 升级 deals chain into a match (docs/rules/shengji.md §3.10–3.12): the match rules the Match aggregate calls.
 
 A deal's result (domain.games.shengji) already says who gained how many levels, the next dealer, the new
 levels and whether a team won the match by reaching `sj.goalLevel` or passing A. What is left here is the
@@ -19,7 +19,7 @@ The standing (domain.match) of a 升级 match:
   大分, then 小分), `tie` (S004: equal on all three: a drawn match) or `extra_deal` (S001: the 加赛's winner).
 
 When time is called during a deal, that deal is played to its end and counts; the cap applies after it
-[REC: the digest does not say]. The 加赛 is not counted in the levels or the totals: it only decides.
+[REC: the seeds do not say; §3.11]. The 加赛 is not counted in the levels or the totals: it only decides.
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ Standing = dict[str, Any]
 
 START_LEVEL = 2  # both seeds start at 2 (S001 [REC]; S004 "从2开始打")
 TEAMS = 2
-# S004 13: "发牌时若出现数目错误，则重新发牌，出现三次错误以上的一方，取消比赛资格" — digest §3.13 reads it as "more
-# than 3" (the 4th disqualifies). S001 is silent; the digest states the rule for 升级 without a ruleset option.
+# S004 13: "发牌时若出现数目错误，则重新发牌，出现三次错误以上的一方，取消比赛资格" — §3.13 reads it as "more than
+# 3" (the 4th disqualifies). S001 is silent; §3.13 states the rule for 升级 without a ruleset option.
 MISDEALS_ALLOWED = 3
 
 

@@ -1,4 +1,4 @@
-"""竞技挖坑 (3 players, one deck without jokers, 16 each + a 4-card kitty) — rules digest Part B, seed 003.
+"""竞技挖坑 (3 players, one deck without jokers, 16 each + a 4-card kitty) — docs/rules/wakeng.md, seed 003.
 
 Phases (B4, clarifications B11.1–4): `reveal` (pre-bid 明牌: each player once, in bidding order, `reveal` or
 `pass`) → `bidding` (each once: `pass` or a `bid` above the highest; a 3 ends it; all pass → 烂挖, the first
@@ -9,7 +9,7 @@ bidder digs at 1) → the digger takes the kitty, shown to all → `post_reveal`
 The first bidder is the holder of the lowest heart among the 48 dealt cards (4 < 5 < … < A < 2 < 3), so a
 record's `first` must name that seat (B11.1). The software of the seed blocks every illegal action, so there
 are no rule fouls; a referee's `foul` (discipline, B9) is recorded without points: a penalty is an adjustment
-of the standings. Scores are the digest's [REC] stakes (B6, B11.7).
+of the standings. Scores are the [REC] stakes of B6, B11.7. Section numbers are docs/rules/wakeng.md's.
 """
 
 from __future__ import annotations
@@ -40,12 +40,12 @@ LEAD_CARD = "H4"  # the ♥4 holder leads (B5.1)
 
 
 class WakengOptions(Schema):
-    """Ruleset switches of digest B3–B6 with their defaults."""
+    """Ruleset switches of B3–B6 with their defaults."""
 
     quad_is_bomb = switch(data_key="wk.quadIsBomb", load_default=False)
     must_dig = switch(data_key="wk.mustDig", load_default=False)
     global_doubling = switch(data_key="wk.globalDoubling", load_default=False)
-    # B6's MP_MULT and DBL_MULT: 附录一 is lost, so the factors are [REC] switches with the digest's defaults.
+    # B6's showFactor and doubleFactor: 附录一 is lost, so the factors are [REC] switches with B6's defaults.
     show_factor = whole(data_key="wk.showFactor", load_default=2, validate=validate.Range(min=1, max=10))
     double_factor = whole(data_key="wk.doubleFactor", load_default=2, validate=validate.Range(min=1, max=10))
     # Read by the match layer (WakengTable): the boards each table plays in a round. The seed's figure is lost

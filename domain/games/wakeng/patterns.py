@@ -1,4 +1,4 @@
-"""竞技挖坑 play patterns and their comparison — rules digest B2–B3 and clarification B11.5.
+"""竞技挖坑 play patterns and their comparison — docs/rules/wakeng.md B2–B3 and clarification B11.5.
 
 One deck without jokers. Ranks: 4 < 5 < … < K < A < 2 < 3 [S-WK1; S-WK2]; suits never compare (hearts only
 decide who bids and leads first, B4). The patterns are exactly single, pair, triple, quad, run (3–10 distinct

@@ -8,7 +8,7 @@ from domain.match import DealsTable, Standing, chips_after
 
 
 class WakengTable(DealsTable):
-    """A 挖坑 table in one round of the seed-003 Swiss event (digest B7–B8, B11.8): every table of the round plays
+    """A 挖坑 table in one round of the seed-003 Swiss event (B7–B8, B11.8): every table of the round plays
     the same boards, board k being the table's k-th deal (`context.board` = k), `wk.tableDeals` of them. The cards
     of a board are the organiser's to deal alike at every table (the same hands, or the same dealing seed); the
     first bidder follows from the cards (the lowest heart), so the table passes no rotation. Each seat is ranked
