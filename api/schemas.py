@@ -326,7 +326,7 @@ class VerifySchema(Schema):
     digest = fields.String(required=True)
 
 
-# --- records (RECORD-FORMAT.md) -----------------------------------------------------------------------
+# --- records (docs/record-format.md) ------------------------------------------------------------------
 
 
 class RecordSchema(Schema):

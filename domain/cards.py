@@ -1,4 +1,4 @@
-"""Card codes of RECORD-FORMAT.md: `S3 H10 CQ DA LJ BJ`; `SJ` is the jack of spades, never a joker.
+"""Card codes of `fupan.deal/1` records: `S3 H10 CQ DA LJ BJ`; `SJ` is the jack of spades, never a joker.
 
 Hands are multisets (several decks hold the same card more than once), so they are plain lists of codes
 and are compared with `collections.Counter`. Chinese names are presentation only.
@@ -29,7 +29,7 @@ ALL_CODES = frozenset([s + r for s in SUITS for r in RANKS] + list(JOKERS))
 
 
 def normalize(code: object) -> str:
-    """Return the canonical code; readers may accept `T` for 10 (RECORD-FORMAT.md)."""
+    """Return the canonical code; readers may accept `T` for 10."""
     if isinstance(code, str):
         if code in ALL_CODES:
             return code

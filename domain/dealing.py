@@ -1,4 +1,4 @@
-"""Commit–reveal dealing (DESIGN.md §5): publish SHA-256(seed) at the start, reveal the seed at the end.
+"""Commit–reveal dealing (docs/ARCHITECTURE.md "Integrity"): publish SHA-256(seed) first, reveal the seed at the end.
 
 The shuffle is documented so anyone can recompute the hands from the revealed seed without our code:
 

@@ -36,7 +36,7 @@ class DealSetup:
 
 @dataclass(frozen=True)
 class Viewpoint:
-    """Who is looking (DESIGN.md §6): `referee` sees all, `seat:N` what seat N could know, `public` the table."""
+    """Who is looking (docs/SECURITY.md §4): `referee` sees all, `seat:N` what seat N could know, `public` the table."""
 
     kind: str  # "referee" | "seat" | "public"
     seat: int | None = None
@@ -101,8 +101,8 @@ def action_head(engine: Engine, action: object, kinds: Iterable[str]) -> Action:
 
 
 def foul_fields(action: Action, penalty_unit: tuple[str, str]) -> Action:
-    """The checked fields of a `foul` (common to all games, RECORD-FORMAT.md): `code`, `note`, and a `penalty`
-    in the game's unit (`penalty_unit` = (en, zh), e.g. chips / 筹码) when there is one."""
+    """The checked fields of a `foul` (common to all games, docs/record-format.md "Every game"): `code`, `note`,
+    and a `penalty` in the game's unit (`penalty_unit` = (en, zh), e.g. chips / 筹码) when there is one."""
     code, note, penalty = action.get("code"), action.get("note", ""), action.get("penalty", 0)
     if not isinstance(code, str) or not code or not isinstance(note, str):
         raise illegal("bad_action", "A foul needs a `code` and a text `note`.", "犯规需要 `code` 和文字 `note`。")
@@ -121,7 +121,7 @@ def check_turn(state: Any, seat: int) -> None:
 
 def recorded_after_the_end(state: Any, action: Action) -> bool:
     """Once `state` (an engine's deal state: `phase`, `fouls`, `actions`) is finished, record what may still be
-    recorded and say so: a referee's `foul`, which RECORD-FORMAT.md allows "at any point" — the last card does
+    recorded and say so: a referee's `foul`, which docs/record-format.md allows "at any point" — the last card does
     not end the referee's duty. It carries no penalty: the result is final by then (a chip or point penalty is
     then an adjustment of the standings). Anything else: `deal_finished`. False while the deal is live."""
     if state.phase != "finished":

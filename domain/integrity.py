@@ -1,4 +1,4 @@
-"""The deal's hash chain (DESIGN.md §5): digest_n = SHA-256(digest_{n-1} + canonical JSON of event n).
+"""A deal's hash chain (docs/ARCHITECTURE.md "Integrity"): digest_n = SHA-256(digest_{n-1} + canonical JSON of event n).
 
 Canonical JSON = keys sorted, no insignificant white space, UTF-8 (non-ASCII kept). Anyone can recompute a
 chain from an export; the closing digest is printed on score slips.

@@ -1,4 +1,4 @@
-"""The `fupan.deal/1` record (RECORD-FORMAT.md): parse, validate completely, fold, and build on export.
+"""The `fupan.deal/1` record (docs/record-format.md): parse, validate completely, fold, and build on export.
 
 `check_record` is what `fupan check` runs for each record: nothing is stored, and the first bad action is
 named by its 0-based index.

@@ -1,4 +1,4 @@
-"""Bearer tokens and the principals they stand for (DESIGN.md §5–§7).
+"""Bearer tokens and the principals they stand for (docs/SECURITY.md §2, §3, §5).
 
 A token is `fupan_<token id hex>_<secret>`. The secret is 256 random bits, shown once when the token is
 created; the store keeps only its SHA-256 (a fast hash is enough: nobody can guess 256 random bits, so there
@@ -75,7 +75,7 @@ class Principal:
         return self.role == REFEREE and match_id is not None and str(match_id) in self.matches
 
     def sees_live_hands(self, match_id: UUID | str | None) -> bool:
-        """Seat and referee views of a deal still being played (DESIGN §6)."""
+        """Seat and referee views of a deal still being played (docs/SECURITY.md §4)."""
         return self.role in (ORGANISER, APPEALS, "local") or self.referees(match_id)
 
 

@@ -55,7 +55,7 @@ def seat_facts(game: str, result: dict[str, Any], standing: dict[str, Any] | Non
     for name, values in (result.get("seat_facts") or {}).items():
         for seat, value in enumerate(values):
             facts[seat][name] = value
-    if "board" in result:  # duplicate scoring compares the same board (digest B11.8)
+    if "board" in result:  # duplicate scoring compares the same board (docs/rules/wakeng.md B11.8)
         for entry in facts:
             entry["board"] = result["board"]
     return facts

@@ -1,8 +1,8 @@
 """Following the notification log into the read model: an explicit catch-up loop with a tracking position.
 
-DESIGN.md §4: the library's subscriptions and ProjectionRunner do not work on SQLite, so the follower pulls
-`select_notifications` itself, filtered to the topics it projects, and applies each page in one transaction
-together with the new position (projections/store.py explains the compare-and-set). That gives:
+The library's subscriptions and ProjectionRunner do not work on SQLite (docs/ARCHITECTURE.md "Projections"), so
+the follower pulls `select_notifications` itself, filtered to the topics it projects, and applies each page in one
+transaction together with the new position (projections/store.py explains the compare-and-set). That gives:
 
 - incremental updates: each page touches only the rows its events name, then recomputes the standings of
   the tournaments it touched;

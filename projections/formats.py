@@ -193,7 +193,7 @@ SANDAYI_S002 = Format(
                   source="S000/S002 庄家数量 [REC: more ranks higher]"),
         Criterion("dealer_difficulty", "庄家难度", "dealer difficulty", "sum", "dealer_bid",
                   source="S000/S002 庄家难度 [REC: sum of winning bids as dealer, 头撂 = 3]"),
-        # The digest's other readings (§1.9 `sdy.tiebreak.*`), declared as this tournament's tiebreaks instead:
+        # docs/rules/sandayi.md §1.9's other readings (`sdy.tiebreak.*`), declared as this tournament's tiebreaks:
         Criterion("dealer_count_fewer", "庄家数量（少者优先）", "fewer deals as dealer", "count", "dealer",
                   higher_wins=False, source="§1.9 sdy.tiebreak.dealerCount = fewer"),
         Criterion("dealer_difficulty_max", "庄家难度（最高叫分）", "highest bid as dealer", "max", "dealer_bid",

@@ -144,7 +144,8 @@ class Standings:
         return lines
 
     def _matchpoints(self, every: list[tuple[Line, dict[str, Any], Facts]]) -> None:
-        """Duplicate scoring (digest B7): each result against every other on the same board in the same seat."""
+        """Duplicate scoring (docs/rules/wakeng.md B7): each result against every other on the same board in the
+        same seat."""
         groups: dict[tuple[Any, ...], list[Facts]] = {}
         for line, deal, entry in every:
             # A deal without a board is compared with nothing (rate ½), never with another board.

@@ -1,4 +1,4 @@
-"""The web replay viewer (DESIGN.md §8): pages, the deal viewer, charts and the printable record.
+"""The web replay viewer (docs/ARCHITECTURE.md "Views"): pages, the deal viewer, charts and the printable record.
 
 Hand-written templates and static files, no build step and nothing from a CDN; plotly.js is served from the
 installed `plotly` package. `BLUEPRINTS` are registered by `api.app.create_app`.

@@ -1,4 +1,4 @@
-"""Cards as text for notation and the printable record: ♠3 ♥10 大王 — presentation only (DESIGN.md §3)."""
+"""Cards as text for notation and the printable record: ♠3 ♥10 大王 — presentation only."""
 
 from __future__ import annotations
 

@@ -2,10 +2,10 @@
 
 Pages are rendered on the server from FupanApplication answers (lists, tables, the printable record); the deal
 viewer and the charts are scripts over JSON. Every byte comes from this process: static files from
-`replay_ui/static`, plotly.js from the installed `plotly` package (a venue may have no internet, DESIGN §8).
+`replay_ui/static`, plotly.js from the installed `plotly` package (a venue may have no internet).
 
 Hidden cards: the only source of hands the viewer has is `FupanApplication.replay_all(deal, viewpoint, reader)`,
-the same engine-filtered views the /api replay endpoints serve (DESIGN §6), for the request's principal (the
+the same engine-filtered views the /api replay endpoints serve (docs/SECURITY.md §4), for the request's principal (the
 anonymous public unless a bearer token came with it, api/auth.py). Pages embed no hands, and the text record
 asks for the `public` viewpoint, which shows hands only once a deal is published.
 """

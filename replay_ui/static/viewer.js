@@ -14,7 +14,7 @@
  * fetches the frames again only when something was recorded. A reader at the last step moves on with the
  * play; one looking at an earlier step stays there. When the deal ends the page says so and stops asking.
  *
- * The seat and referee views of a deal in play need a token with rights over its match (DESIGN §6). A reader
+ * The seat and referee views of a deal in play need a token with rights over its match (docs/SECURITY.md §4). A reader
  * may paste one (static/fupan.js keeps it in this tab's sessionStorage and sends it as a header); the server
  * decides what it shows. A token the server refuses is dropped at once.
  */
@@ -172,7 +172,7 @@
       state.data = data;
     } catch (error) {
       if (ticket !== state.loading) return;
-      // 401/403: the server will not show this viewpoint of a deal still in play to this reader (DESIGN §6).
+      // 401/403: the server will not show this viewpoint of a deal still in play to this reader (docs/SECURITY.md §4).
       const body = error.body && error.body.error;
       let key = error.status === 401 || error.status === 403 ? "error.hiddenView" : "error.load";
       if (error.status === 401 && F.token() && body && ["invalid_token", "revoked_token"].includes(body.code)) {
