@@ -27,7 +27,7 @@ from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 from api.app import create_app
 from domain.application import FupanApplication
 
-# RECORD-FORMAT.md's complete example: seat 2 calls, one bomb (rocket), farmers win → [2, 2, -6].
+# The complete 斗地主 example record of `fupan.deal/1`: seat 2 calls, one bomb (rocket), farmers win → [2, 2, -6].
 EXAMPLE_RECORD: dict[str, Any] = {
     "format": "fupan.deal/1", "game": "doudizhu", "options": {},
     "seats": ["张三", "李四", "王五"], "first": 2,

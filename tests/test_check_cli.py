@@ -1,4 +1,4 @@
-"""`fupan check` exactly as RECORD-FORMAT.md specifies: the real console script, run as a user runs it."""
+"""`fupan check` as README ("Everyday commands") documents it: the real console script, run as a user runs it."""
 
 from __future__ import annotations
 

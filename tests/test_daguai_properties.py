@@ -1,4 +1,4 @@
-"""Property tests: random legal 大怪路子 deals (digest Part A) keep every invariant.
+"""Property tests: random legal 大怪路子 deals (docs/rules/daguai.md) keep every invariant.
 
 Deals come from `random_record` (a seeded shuffle, a random policy over `candidate_plays`, some fouls and
 timeouts). The finishing order, the fouls counted while the deal was live and so the team points (A6, A7,

@@ -1,6 +1,6 @@
 """大怪路子 records and the demo table: the example of docs/record-format.md checks as documented, and the demo
 team table (fixtures/daguai_table.py → daguai_s000.json) is recorded action by action through the store to its
-end and ranked by team points, then 跑头家 deals (seed 000, digest A6–A8)."""
+end and ranked by team points, then 跑头家 deals (seed 000, docs/rules/daguai.md A6–A8)."""
 
 from __future__ import annotations
 

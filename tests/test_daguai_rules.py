@@ -1,5 +1,5 @@
-"""大怪路子 rules (digest Part A): every vector D1–D30 of A9, the worked examples of A4, the full scoring table of
-A6 (all ten finishing patterns, for either team as 头家), and the settled clarifications of A10.
+"""大怪路子 rules (docs/rules/daguai.md): every vector D1–D30 of A9, the worked examples of A4, the full scoring table
+of A6 (all ten finishing patterns, for either team as 头家), and the settled clarifications of A10.
 
 Card comparisons go straight to `parse` / `beats`. Procedure tests start a real deal (`new_deal` on a complete
 162-card deck from a seed) and then, where a test needs a short scenario, replace the hands with the few cards it

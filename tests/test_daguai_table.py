@@ -1,5 +1,5 @@
-"""大怪路子 knockout tables through the store and over HTTP (digest A8, A10.9–10): a `daguai` tournament, six
-players at one table (seats 0, 2, 4 against 1, 3, 5), `dg.tableDeals` deals with the dealer moving one seat a
+"""大怪路子 knockout tables through the store and over HTTP (docs/rules/daguai.md A8, A10.9–10): a `daguai` tournament,
+six players at one table (seats 0, 2, 4 against 1, 3, 5), `dg.tableDeals` deals with the dealer moving one seat a
 deal, then the end by points, by 跑头家 count or after a play-off deal. The standings (format daguai.s000) give
 each player the team's total and its 跑头家 count. A refused action over HTTP is a 422 in both languages and
 stores nothing."""

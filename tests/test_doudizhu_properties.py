@@ -1,4 +1,5 @@
-"""Property tests: random legal 斗地主 deals (digest Part 2) keep every invariant an appeals committee relies on."""
+"""Property tests: random legal 斗地主 deals (docs/rules/doudizhu.md) keep every invariant an appeals committee
+relies on."""
 
 from __future__ import annotations
 
@@ -42,7 +43,7 @@ def test_random_deals_are_accepted_and_score_by_the_payout_option(seed, options)
     if options["ddz.payout"] == "zeroSum21":
         assert sum(base) == 0
     else:
-        assert sum(base) == sign * m  # literal31 drifts by ±M per deal (digest §2.5)
+        assert sum(base) == sign * m  # literal31 drifts by ±M per deal (§2.5)
 
 
 @SETTINGS

@@ -1,4 +1,4 @@
-"""斗地主 rules: every vector of digest §2.8, the clarifications of §2.7a, and the options of §2.4–2.5."""
+"""斗地主 rules: every vector of docs/rules/doudizhu.md §2.8, the clarifications of §2.7a, the options of §2.4–2.5."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from domain.record import check_record, public_result
 
 ENGINE = DoudizhuEngine()
 
-# A fixed legal deal (the example of RECORD-FORMAT.md): seat 0 holds both jokers, seat 1 the 2s.
+# A fixed legal deal (the `fupan.deal/1` example record of conftest): seat 0 holds both jokers, seat 1 the 2s.
 HANDS = [
     ["D3", "C3", "H4", "H6", "C6", "S7", "S9", "D9", "C9", "C10", "HJ", "CQ", "HK", "DK", "HA", "LJ", "BJ"],
     ["H3", "D5", "S6", "D8", "D10", "SJ", "DJ", "CJ", "SQ", "HQ", "DQ", "SK", "SA", "DA", "S2", "H2", "D2"],
@@ -162,7 +162,7 @@ def test_v11_anti_spring():
     record["options"] = {"ddz.payout": "zeroSum21"}
     # One bomb (×2) and 反春天 (×2): M = 4 → landlord −8, farmers +4 under zeroSum21.
     assert check_record(record) == {"ok": True, "result": {"scores": [4, 4, -8]}}
-    # Without the bomb the digest's own figures hold: M = 2, landlord −6, farmers +2 each (literal31).
+    # Without the bomb the vector's own figures hold: M = 2, landlord −6, farmers +2 each (literal31).
     record = _anti_spring_deal()
     straight = ["S3", "S4", "S5", "S6", "S7", "S8", "S9", "S10", "SJ", "SQ", "SK", "SA"]
     record["actions"][4:] = [
@@ -190,7 +190,7 @@ def test_v12_table_ends_at_20_chips():
 
 
 def example_record() -> dict:
-    """RECORD-FORMAT.md's complete example (copied into conftest: CI has the repository, not ../shared)."""
+    """The complete 斗地主 example record of `fupan.deal/1` (EXAMPLE_RECORD in conftest)."""
     return copy.deepcopy(EXAMPLE_RECORD)
 
 
@@ -244,7 +244,7 @@ def test_action_after_the_end_is_refused():
 
 
 def test_a_foul_may_be_recorded_after_the_last_card_without_changing_the_result():
-    """RECORD-FORMAT.md: a foul "may occur at any point". After the end it carries no penalty: the result is
+    """docs/record-format.md: a foul "may occur at any point". After the end it carries no penalty: the result is
     final (a penalty then is an adjustment of the standings)."""
     record = example_record()
     record["actions"].append({"seat": 0, "type": "foul", "code": "conduct", "note": "终局后摔牌"})

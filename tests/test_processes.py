@@ -1,4 +1,4 @@
-"""Several server processes on one store, as in production (DESIGN §9: several workers on PostgreSQL).
+"""Several server processes on one store, as in production (README "Production": several workers on PostgreSQL).
 
 Each process keeps hot aggregates in its own cache and keeps it current through the notification log
 (FupanApplication._synchronise). Here real processes — `fupan serve`, and gunicorn with two workers, the

@@ -1,5 +1,5 @@
 """Formats and tiebreaks as data: every registered format ranks by its declared criteria in the declared
-order, over facts shaped like its game's results (digest vectors where the digests give them)."""
+order, over facts shaped like its game's results (the test vectors of docs/rules/ where they give them)."""
 
 from __future__ import annotations
 
@@ -109,7 +109,7 @@ def test_sandayi_dealer_count_then_difficulty_digest_vector_14():
 
 
 def test_sandayi_the_digests_other_tiebreak_readings_are_declarable_codes():
-    """§1.9's switches `sdy.tiebreak.dealerCount = fewer` and `sdy.tiebreak.difficulty = maxBid |
+    """docs/rules/sandayi.md §1.9's switches `sdy.tiebreak.dealerCount = fewer` and `sdy.tiebreak.difficulty = maxBid |
     sumBidOfWonDeals` are tiebreak codes a tournament declares, like every other game's."""
     players = ["A", "B", "C", "D"]
 

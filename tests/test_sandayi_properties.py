@@ -1,4 +1,5 @@
-"""Property tests: random legal 快乐三打一 deals (digest Part 1) under random ruleset switches keep every invariant.
+"""Property tests: random legal 快乐三打一 deals (docs/rules/sandayi.md) under random ruleset switches keep every
+invariant.
 
 Deals are shuffled from a seed and sometimes rigged (four jokers in the kitty, seven of a rank to the first bidder)
 so that 报到 and 双报到 happen often. The deal is played by a random policy over `candidate_plays`; scores, bomb

@@ -1,5 +1,5 @@
-"""快乐三打一 rules: every vector of digest §1.11, the worked examples of §1.7, the clarifications of §1.10a and
-every ruleset switch of §1.4–1.8.
+"""快乐三打一 rules: every vector of docs/rules/sandayi.md §1.11, the worked examples of §1.7, the clarifications of
+§1.10a and every ruleset switch of §1.4–1.8.
 
 Deals are built by hand: `make_deal` places the cards a test needs (by rank; suits never matter in 三打一) and
 deals the rest of the two decks round-robin, so every deal is a legal 4×25 + 8 deck with each card twice.
@@ -964,7 +964,7 @@ def test_bad_options_are_refused(options):
 
 def test_option_defaults():
     resolved = ENGINE.resolve_options({})
-    assert resolved | DEFAULTS == resolved  # the digest's defaults (§1.4–1.9)
+    assert resolved | DEFAULTS == resolved  # the documented defaults (§1.4–1.9)
 
 
 DEFAULTS = {

@@ -1,4 +1,4 @@
-"""Live-deal leak tests over real HTTP (DESIGN.md §6, docs/SECURITY.md "Hidden cards").
+"""Live-deal leak tests over real HTTP (docs/SECURITY.md §4 "Hidden cards").
 
 While a deal is live, no response a caller may get shows a card that caller could not see at the table:
 for the public every card still in a hand (and the kitty before it is shown), for seat N the other seats'

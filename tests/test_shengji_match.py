@@ -1,4 +1,4 @@
-"""The 升级 match layer (digest §3.10–3.12): contexts chained from real deal results, and the time cap."""
+"""The 升级 match layer (docs/rules/shengji.md §3.10–3.12): contexts chained from real deal results and the time cap."""
 
 from __future__ import annotations
 

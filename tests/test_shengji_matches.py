@@ -292,8 +292,8 @@ def test_the_clock_over_http_ends_a_match_at_the_cap(server: LiveServer):
 
 
 def test_a_side_that_misdeals_more_than_three_times_is_disqualified(service: FupanApplication):
-    """S004 13 / digest §3.13: a wrong number of cards found while dealing is dealt again with the same context;
-    a side with more than three such errors is disqualified (the other side wins the match)."""
+    """S004 13 / docs/rules/shengji.md §3.13: a wrong number of cards found while dealing is dealt again with the
+    same context; a side with more than three such errors is disqualified (the other side wins the match)."""
     match = open_match(service, {"sj.preset": "s004"})
     rng = random.Random(11)
     play_next(service, match["id"], rng)

@@ -1,5 +1,5 @@
-"""升级 ruleset switches (digest §3.4–3.14a) under both presets, enforcement modes, referee records, timeouts,
-declaration timing and information views — on the real engine."""
+"""升级 ruleset switches (docs/rules/shengji.md §3.4–3.14a) under both presets, enforcement modes, referee records,
+timeouts, declaration timing and information views — on the real engine."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Property tests: random legal 升级 deals (digest Part 3) keep every invariant an appeals committee relies on.
+"""Property tests: random legal 升级 deals (docs/rules/shengji.md) keep every invariant an appeals committee relies on.
 
 Follow obligations are checked against an independent brute-force oracle: every way of choosing the led-suit
 cards is scored and the play must be among the best (§3.7, §3.14a.4).

@@ -1,4 +1,4 @@
-"""升级 rules: every test vector of digest §3.15 (L = 10, trump ♠ unless stated), on the real engine.
+"""升级 rules: every test vector of docs/rules/shengji.md §3.15 (L = 10, trump ♠ unless stated), on the real engine.
 
 Play vectors start from a table set by `table()`: the play phase of a deal with short hands chosen for the
 point being made. Declaration vectors run real deals from `deal_with()`.

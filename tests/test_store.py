@@ -463,7 +463,7 @@ def test_cli_exports_a_match_as_json_lines(db_path, example_record, capsys):
 
 
 def test_export_names_the_first_pre_bid_reveal_as_first(service, example_record):
-    """Clarification §2.7a.2: with a pre-bid 明牌 the record's `first` is the first such player."""
+    """docs/rules/doudizhu.md §2.7a.2: with a pre-bid 明牌 the record's `first` is the first such player."""
     match = open_table(service, first=2)
     deal, _ = service.start_deal(match=match["id"], hands=example_record["hands"], kitty=example_record["kitty"],
                                  first=2)

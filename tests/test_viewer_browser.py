@@ -349,7 +349,7 @@ def test_a_live_deal_follows_the_play_until_it_ends(site: DemoSite, offline: Off
     wait_until(lambda: step_of(following) == total, following, "the last action")
     wait_until(lambda: "已结束" in following.inner_text("#deal-status"), following, "the deal to show as over")
     assert not following.is_visible("#following")
-    # Published: the public view now shows every hand (DESIGN §6), which it never did while in play.
+    # Published: the public view now shows every hand (docs/SECURITY.md §4), which it never did while in play.
     wait_until(lambda: following.is_visible("#view-note"), following, "the published note")
     following.click("#btn-first")
     assert dom_cards(following) >= in_hands

@@ -93,7 +93,7 @@ def test_match_page_lists_each_deal_with_scores_chips_and_the_chart_data(site: D
 
 @pytest.fixture(scope="module")
 def example_deal(site: DemoSite) -> str:
-    """RECORD-FORMAT.md's complete example (a 7-card 单顺, a rocket), imported as a stand-alone deal."""
+    """The complete 斗地主 example record (a 7-card 单顺, a rocket), imported as a stand-alone deal."""
     assert site.live.service is not None
     deal, _ = site.live.service.import_record(EXAMPLE_RECORD)
     return deal["id"]
@@ -165,7 +165,7 @@ def test_a_live_deal_shows_no_hands_in_its_record_or_public_frames(site: DemoSit
 
 
 def test_seat_views_of_a_live_deal_need_a_token_with_rights_over_it(site: DemoSite) -> None:
-    """The viewer asks as the caller: anonymous readers get the public view only (api/auth.py, DESIGN §6)."""
+    """The viewer asks as the caller: anonymous readers get the public view only (api/auth.py, docs/SECURITY.md §4)."""
     deal, in_hands = start_live_deal(site, "viewer-live-seat")
     refused = get(site, f"/ui-api/deals/{deal}/frames?viewpoint=seat:0", 401).json()
     assert refused["error"]["code"] == "hidden_view"

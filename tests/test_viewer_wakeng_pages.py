@@ -6,7 +6,7 @@ for the seats of a finished deal and of one in play (a hand shown by 明牌 is e
 The data is recorded here as a referee would record it, through the application on a real SQLite file: a
 tournament of game `wakeng` (format wakeng.s003), three players, one Swiss round, table 1 with its 6 duplicate
 boards played out (a plain deal, 烂挖, a defender's 明牌 before bidding and a defender's 加倍, the digger's 明牌
-after the kitty with both the digger and a defender doubling — the digest's example B6 (c) —, timeouts and a
+after the kitty with both the digger and a defender doubling — B6's stakes with every factor —, timeouts and a
 referee's foul, a bid of 3 that ends the bidding after two players showed) and table 2 with a deal left in play
 after one player showed. The decisions are scripted per board; the play is the random legal play of
 domain/games/wakeng_random.py. `WakengSite` is shared with tests/test_viewer_wakeng_browser.py.
@@ -203,7 +203,7 @@ def test_the_recorded_table_shows_every_wanted_feature(site: WakengSite) -> None
     assert results["lanwa"]["digger"] == site.board("lanwa")["first"]
     shown = results["shown"]
     assert len(shown["revealed"]) == 1 and shown["revealed"][0] != shown["digger"] and len(shown["doubled"]) == 1
-    after = results["after"]  # the digest's example B6 (c): bid 3, the digger shows after the kitty, two doubles
+    after = results["after"]  # B6 with every factor (B11.7): bid 3, the digger shows after the kitty, two doubles
     digger = after["digger"]
     assert after["bid"] == 3 and after["revealed"] == [digger] and after["doubled"] == [digger, (digger + 1) % 3]
     assert sorted(after["stakes"]) == [0, 12, 24]

@@ -1,4 +1,5 @@
-"""Property tests: random legal 竞技挖坑 deals (digest Part B) under random ruleset switches keep every invariant.
+"""Property tests: random legal 竞技挖坑 deals (docs/rules/wakeng.md) under random ruleset switches keep every
+invariant.
 
 Deals are shuffled from a seed; a random policy shows hands, bids, doubles, times out and plays over
 `candidate_plays`. The digger, the bid, who showed, who doubled and who went out first are then read off the

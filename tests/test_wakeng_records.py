@@ -1,6 +1,7 @@
-"""竞技挖坑 records and the demo round: the example of docs/record-format.md checks as documented (digest B10 W18),
-and the demo duplicate round (fixtures/wakeng_round.py → wakeng_s003.json) is recorded action by action through
-the store, both tables playing the same boards, and ranked by matchpoints per board and seat (B7, B11.8)."""
+"""竞技挖坑 records and the demo round: the example of docs/record-format.md checks as documented
+(docs/rules/wakeng.md B10, vector W18), and the demo duplicate round (fixtures/wakeng_round.py → wakeng_s003.json)
+is recorded action by action through the store, both tables playing the same boards, and ranked by matchpoints per
+board and seat (B7, B11.8)."""
 
 from __future__ import annotations
 

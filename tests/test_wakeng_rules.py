@@ -1,5 +1,5 @@
-"""竞技挖坑 rules: every vector W1–W18 of digest B10 (W19, a standings vector, is in test_wakeng_table.py), the
-worked examples (a)–(d) of B6, the clarifications of B11 and every ruleset switch of B3–B6.
+"""竞技挖坑 rules: every vector W1–W18 of docs/rules/wakeng.md B10 (W19, a standings vector, is in
+test_wakeng_table.py), worked examples of B6's formula, the clarifications of B11 and every ruleset switch of B3–B6.
 
 Deals are built by hand: `make_deal` places the cards a test needs (exact codes: hearts decide who bids and
 leads first) and deals the rest of the 52 round-robin in Wakeng order, so every deal is a legal 3×16 + 4 deck.
@@ -765,7 +765,7 @@ def test_must_dig_timeout_bids_3():
     ({"wk.globalDoubling": True}, ("double", "double", "pass"), [0, 8, 8]),  # 2·2²
     ({"wk.globalDoubling": True}, ("double", "double", "double"), [0, 16, 16]),
     ({"wk.globalDoubling": True}, ("pass", "pass", "pass"), [0, 2, 2]),
-    ({"wk.doubleFactor": 3}, ("double", "double", "pass"), [0, 18, 6]),  # B6's DBL_MULT as a switch: 2·1·3·3
+    ({"wk.doubleFactor": 3}, ("double", "double", "pass"), [0, 18, 6]),  # B6's doubleFactor as a switch: 2·1·3·3
     ({"wk.doubleFactor": 3, "wk.globalDoubling": True}, ("double", "double", "pass"), [0, 18, 18]),  # 2·3²
 ])
 def test_doubling_per_pair_or_global(options, doubles, stakes):

@@ -1,6 +1,6 @@
-"""竞技挖坑 duplicate tables through the store and over HTTP (digest B7, B11.8): two tables of a round deal the
-same boards from the same seeds, the first bidder follows from the cards (the lowest heart), each table ends
-by "boards" after `wk.tableDeals` deals, and the standings rank by 平均得分率 — matchpoints per (round, board,
+"""竞技挖坑 duplicate tables through the store and over HTTP (docs/rules/wakeng.md B7, B11.8): two tables of a round
+deal the same boards from the same seeds, the first bidder follows from the cards (the lowest heart), each table
+ends by "boards" after `wk.tableDeals` deals, and the standings rank by 平均得分率 — matchpoints per (round, board,
 seat), recomputed here from the recorded scores. W19 (+4, +4, −2, −6 in one seat) is played out at four tables.
 A refused action over HTTP is a 422 in both languages and stores nothing."""
 

@@ -65,7 +65,7 @@ def unseen_cards(site: DemoSite, deal_id: str, viewer_seat: int) -> set[str]:
 
 
 def start_live_deal(site: DemoSite, key: str, actions: int = 5) -> tuple[str, set[str]]:
-    """RECORD-FORMAT.md's example deal, stand-alone and left in play after `actions` actions; returns its id and
+    """The complete 斗地主 example record, stand-alone and left in play after `actions` actions; returns its id and
     the cards still hidden in hands (neither played nor the kitty, which is shown once 王五 is landlord)."""
     assert site.live.service is not None
     record = EXAMPLE_RECORD
