@@ -1,4 +1,4 @@
-"""Who may do what over HTTP (DESIGN.md §7): bearer tokens, one policy per route, failed-auth rate limiting.
+"""Who may do what over HTTP (docs/SECURITY.md §3): bearer tokens, one policy per route, failed-auth rate limiting.
 
 Every view declares its rule with `@requires(...)` next to its route, and one `before_request` hook enforces
 it for every request, so no view checks rights by itself. Default deny: a view that declares nothing may

@@ -259,7 +259,7 @@ def cmd_rebuild(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    """Recompute every deal's hash chain, then compare the live read models with a rebuild (DESIGN §9); exit 1
+    """Recompute every deal's hash chain, then compare the live read models with a rebuild; exit 1
     if a chain breaks or the read models differ, after printing what."""
     projections = open_projections(args.db)
     chains = projections.app.verify_chains()
