@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from marshmallow import INCLUDE, Schema, fields, validate
 
+from domain.aggregates import ADJUSTMENT_KINDS, ROUND_KINDS
+
 _NAME = validate.Length(min=1, max=200)
 _CARD = fields.String(validate=validate.Length(min=1, max=3))
 
@@ -285,15 +287,13 @@ class EventSchema(Schema):
     payload = fields.Dict(required=True)
 
 
-class ReplayQuerySchema(Schema):
-    step = fields.Integer(validate=validate.Range(min=0), metadata={"description": "actions applied (default: all)"})
-    viewpoint = fields.String(load_default="referee", validate=validate.Regexp(r"^(referee|public|seat:\d{1,2})$"),
-                              metadata={"description": "referee | public | seat:N"})
-
-
 class ReplayAllQuerySchema(Schema):
     viewpoint = fields.String(load_default="referee", validate=validate.Regexp(r"^(referee|public|seat:\d{1,2})$"),
                               metadata={"description": "referee | public | seat:N"})
+
+
+class ReplayQuerySchema(ReplayAllQuerySchema):
+    step = fields.Integer(validate=validate.Range(min=0), metadata={"description": "actions applied (default: all)"})
 
 
 class ReplayFrameSchema(Schema):
@@ -304,18 +304,20 @@ class ReplayFrameSchema(Schema):
     view = fields.Dict(required=True, metadata={"description": "the engine's view for the viewpoint"})
 
 
-class ReplaySchema(ReplayFrameSchema):
+class _ReplayedSchema(Schema):
+    """A deal replayed for one viewpoint: one step of it or all of them."""
+
     deal_id = fields.String(required=True)
     total = fields.Integer(required=True)
     viewpoint = fields.String(required=True)
     closed = fields.Boolean(required=True)
 
 
-class ReplayAllSchema(Schema):
-    deal_id = fields.String(required=True)
-    total = fields.Integer(required=True)
-    viewpoint = fields.String(required=True)
-    closed = fields.Boolean(required=True)
+class ReplaySchema(ReplayFrameSchema, _ReplayedSchema):
+    """One step of a deal replayed for one viewpoint."""
+
+
+class ReplayAllSchema(_ReplayedSchema):
     frames = fields.List(fields.Nested(ReplayFrameSchema), required=True)
 
 
@@ -362,6 +364,151 @@ class ImportReportSchema(Schema):
 class ImportReportsSchema(Schema):
     ok = fields.Boolean(required=True, metadata={"description": "every record was stored"})
     records = fields.List(fields.Nested(ImportReportSchema), required=True)
+
+
+# --- standings, previews, rounds, adjustments, rebuild and verify (api/standings.py) ------------------------
+
+
+class StandingsQuerySchema(Schema):
+    round = fields.Integer(validate=validate.Range(min=1), metadata={"description": "standings after this round"})
+    as_of = fields.Integer(validate=validate.Range(min=0),
+                           metadata={"description": "standings as of this notification id of the event log"})
+
+
+class TiebreakSchema(Schema):
+    code = fields.String(required=True)
+    zh = fields.String(required=True)
+    en = fields.String(required=True)
+    higher_wins = fields.Boolean()
+
+
+class ProgressionRowSchema(Schema):
+    player_id = fields.String(required=True)
+    name = fields.String(required=True)
+    total = fields.Raw(required=True, metadata={"description": "the format's total (chips, points, rate …)"})
+    rank = fields.Integer(required=True, metadata={"description": "equal on every declared criterion: equal rank"})
+
+
+class _PlacingSchema(ProgressionRowSchema):
+    """Where a player stands: a standings row, an explanation."""
+
+    stage = fields.Integer(metadata={"description": "knockout: stage reached (advancing counts as the next)"})
+    reached = fields.Dict(allow_none=True, metadata={"description": "the round that ranks the player"})
+    status = fields.String(metadata={"description": "waiting | playing | advanced | eliminated | champion | "
+                                                    "placed | played"})
+    tied_with = fields.List(fields.String(), metadata={"description": "equal stage and total"})
+    decided_by = fields.String(allow_none=True, metadata={"description": "the tiebreak that put the player below "
+                                                                          "the row above, when equal on total"})
+
+
+class RowSchema(_PlacingSchema):
+    number = fields.Integer(metadata={"description": "entrant number (registration order)"})
+    tiebreak_values = fields.List(fields.Raw(), required=True, metadata={"description": "in `tiebreaks` order"})
+    adjustments = fields.Integer(metadata={"description": "sum of the adjustments counted in `total`"})
+    matches = fields.List(fields.Dict(), required=True)
+
+
+class ProgressionSchema(Schema):
+    round = fields.Integer(required=True)
+    label = fields.String(required=True)
+    rows = fields.List(fields.Nested(ProgressionRowSchema), required=True)
+
+
+class _AnswerSchema(Schema):
+    """What every standings answer starts with: its tournament and the point of the event log it reflects."""
+
+    tournament_id = fields.String(required=True)
+    as_of = fields.Integer(required=True, metadata={"description": "the notification id this answer reflects"})
+
+
+class StandingsSchema(_AnswerSchema):
+    name = fields.String()
+    game = fields.String()
+    format = fields.String(required=True, metadata={"description": "format code (GET /api/formats)"})
+    format_name = fields.Dict(metadata={"description": "{zh, en}"})
+    tiebreaks = fields.List(fields.Nested(TiebreakSchema), required=True,
+                            metadata={"description": "declared at creation, in the order they apply"})
+    total_measure = fields.Dict(metadata={"description": "what `total` is: {code, zh, en}"})
+    lots_seed = fields.String(metadata={"description": "the recorded seed lots are drawn from"})
+    round = fields.Integer(allow_none=True, metadata={"description": "the round asked for, if any"})
+    rounds = fields.List(fields.Dict())
+    rows = fields.List(fields.Nested(RowSchema), required=True)
+    tables = fields.List(fields.Dict(), metadata={"description": "every table's result: totals, ranking, advancing"})
+    progression = fields.List(fields.Nested(ProgressionSchema), required=True)
+    directions = fields.List(fields.Dict(), metadata={
+        "description": "formats with directions (S004: E-W and N-S): each direction's pairs ranked among themselves, "
+                       "{code, zh, en, seats, rows: [{rank, player_ids, names, match_id, table, total, "
+                       "tiebreak_values, status}]}"})
+
+
+class ExplainSchema(_AnswerSchema, _PlacingSchema):
+    format = fields.String(required=True)
+    tiebreaks = fields.List(fields.Nested(TiebreakSchema))
+    round = fields.Integer(allow_none=True)
+    total_explained = fields.Dict(required=True, metadata={"description": "start chips + deals + adjustments"})
+    tiebreak_values = fields.List(fields.Dict(), required=True, metadata={"description": "each with its rule"})
+    matches = fields.List(fields.Dict(), required=True,
+                          metadata={"description": "tables → deals (score, facts, result) → the stored events "
+                                                   "(aggregate, id, version, type, recorded_by, time)"})
+    adjustments = fields.List(fields.Dict(), required=True,
+                              metadata={"description": "penalties and adjustments: who recorded them and why"})
+
+
+class AdjustmentSchema(Schema):
+    player_id = fields.String(required=True)
+    points = fields.Integer(required=True, strict=True)
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=2000))
+    kind = fields.String(load_default="adjustment", validate=validate.OneOf(ADJUSTMENT_KINDS))
+    round = fields.Integer(strict=True, validate=validate.Range(min=1),
+                           metadata={"description": "the round it applies from (default: the current one)"})
+    refers_to = fields.Dict(metadata={"description": "{deal_id, version}: the recorded event a ruling concerns"})
+
+
+class PreviewInSchema(Schema):
+    adjustments = fields.List(fields.Nested(AdjustmentSchema), required=True, validate=validate.Length(min=1))
+    round = fields.Integer(strict=True, validate=validate.Range(min=1))
+
+
+class PreviewSchema(_AnswerSchema):
+    adjustments = fields.List(fields.Dict(), required=True)
+    before = fields.Nested(StandingsSchema, required=True)
+    after = fields.Nested(StandingsSchema, required=True)
+    changes = fields.List(fields.Dict(), required=True,
+                          metadata={"description": "players whose rank, total, status or stage would change"})
+
+
+class RoundInSchema(Schema):
+    label = fields.String(load_default="", validate=validate.Length(max=200))
+    kind = fields.String(load_default="tables", validate=validate.OneOf(ROUND_KINDS))
+
+
+class RoundSchema(Schema):
+    round = fields.Integer(required=True)
+    label = fields.String(required=True)
+    kind = fields.String(required=True)
+
+
+class RecordedAdjustmentSchema(AdjustmentSchema):
+    tournament_id = fields.String(required=True)
+    version = fields.Integer(required=True, metadata={"description": "the tournament's version: its event"})
+
+
+class _ProjectionsRunSchema(Schema):
+    """A replay of the whole log into read models: where it ended, how long it took, what it holds."""
+
+    position = fields.Integer(required=True)
+    seconds = fields.Float(required=True)
+    tournaments = fields.Integer(required=True)
+    deals = fields.Integer(required=True)
+
+
+class ProjectionsRebuildSchema(_ProjectionsRunSchema):
+    notifications = fields.Integer(required=True, metadata={"description": "notifications replayed"})
+
+
+class ProjectionsVerifySchema(_ProjectionsRunSchema):
+    ok = fields.Boolean(required=True)
+    difference = fields.Dict(allow_none=True, metadata={"description": "the first difference: table, key, column"})
 
 
 # --- access tokens (api/tokens.py, docs/SECURITY.md) --------------------------------------------------
