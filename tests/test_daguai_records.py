@@ -4,37 +4,26 @@ end and ranked by team points, then 跑头家 deals (seed 000, docs/rules/daguai
 
 from __future__ import annotations
 
-import json
-import re
-from pathlib import Path
 from typing import Any
 
-from domain.application import FupanApplication
-from domain.record import check_record, fold, parse_record
-from fixtures import HERE, load_demo
-from fixtures.daguai_table import WANTED, features
-from projections import Projections
+from game_support import checked, documented_example, replayed, verified_standings
 
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "record-format.md"
+from domain.application import FupanApplication
+from domain.record import check_record
+from fixtures import demo_tables, load_demo
+from fixtures.daguai_table import WANTED, features
 
 
 def test_the_documented_example_record_checks_with_its_stated_result():
-    section = DOCS.read_text(encoding="utf-8").split("## 大怪路子")[1]
-    block = re.search(r"```json\n(\{.*?\})\n```", section, re.S)
-    assert block, "docs/record-format.md has a complete 大怪路子 example"
-    example = json.loads(block.group(1))
+    example = documented_example("大怪路子")
     assert check_record(example) == {"ok": True, "result": {"scores": [8, 0, 8, 0, 8, 0]}}
-    setup, actions, _ = parse_record(example)
-    engine, state = fold(setup, actions)
-    result = engine.result(state)
+    _, result = replayed(example)
     assert result is not None and result["finish_order"] == [2, 4, 0]
     assert (result["outcome"], result["k"], result["team_points"]) == ("catch", 3, [8, 0])  # A6 row 1
 
 
 def demo_table() -> dict[str, Any]:
-    document = json.loads((HERE / "daguai_s000.json").read_text(encoding="utf-8"))
-    (stage,) = document["rounds"]
-    (table,) = stage["tables"]
+    (table,) = demo_tables("daguai_s000.json")
     return table
 
 
@@ -44,10 +33,8 @@ def test_every_deal_of_the_demo_table_passes_check_and_shows_what_it_should():
     assert [record["first"] for record in deals] == [0, 1, 2, 3]  # 依次坐庄
     found: set[str] = set()
     for record in deals:
-        checked = check_record(record)
-        assert checked["ok"] and checked["result"]["scores"] == record["result"]["scores"]
-        setup, actions, _ = parse_record(record)
-        found |= features(fold(setup, actions)[1], record)
+        state, _ = checked(record)
+        found |= features(state, record)
     assert found >= WANTED
 
 
@@ -61,12 +48,6 @@ def test_load_demo_records_the_table_to_its_end_and_ranks_the_teams(service: Fup
     winner = 0 if points[0] > points[1] else 1
     assert match["ended_by"] == "points" and match["winner"] == winner and match["winners"] == [winner, winner + 2,
                                                                                                   winner + 4]
-    projections = Projections(service)
-    try:
-        standings = projections.standings(tournament["id"])
-        assert projections.verify()["ok"]
-    finally:
-        projections.close()
-    (table,) = standings["tables"]
+    (table,) = verified_standings(service, tournament["id"])["tables"]
     seats = demo_table()["seats"]
     assert set(table["advancing"]) == {seats[s] for s in match["winners"]}  # the team advances together

@@ -5,43 +5,38 @@ deal over the real HTTP API, refusals carry the rule in Chinese and English and 
 
 from __future__ import annotations
 
-import json
 import random
-import re
-from pathlib import Path
 from typing import Any
 
-from test_api_http import assert_error, event_count
+from game_support import (
+    accepted_over_http,
+    checked,
+    documented_example,
+    open_http_table,
+    refused_over_http,
+    replayed,
+    verified_standings,
+)
 
 from domain.application import FupanApplication
-from domain.games.sandayi.engine import SandayiEngine
 from domain.games.sandayi.random_play import random_record
-from domain.record import check_record, fold, parse_record
-from fixtures import HERE, load_demo
+from domain.record import check_record
+from fixtures import demo_tables, load_demo
 from fixtures.sandayi_table import WANTED, features
-from projections import Projections
 
 PLAYERS = ["周立新", "钱美玲", "孙浩", "李雪梅"]
-ENGINE = SandayiEngine()
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "record-format.md"
 
 
 def test_the_documented_example_record_checks_with_its_stated_result():
-    section = DOCS.read_text(encoding="utf-8").split("## 快乐三打一")[1]
-    block = re.search(r"```json\n(\{.*?\})\n```", section, re.S)
-    assert block, "docs/record-format.md has a complete 三打一 example"
-    example = json.loads(block.group(1))
+    example = documented_example("快乐三打一")
     assert check_record(example) == {"ok": True, "result": {"scores": [24, -8, -8, -8]}}
-    setup, actions, _ = parse_record(example)
-    result = ENGINE.result(fold(setup, actions)[1])
+    _, result = replayed(example)
     assert result is not None and result["toulu"] and result["declared"] == ["tanda"]
     assert (result["stake"], result["multipliers"]["total"]) == (4, 2)  # §1.7 worked example 2
 
 
 def demo_table() -> dict[str, Any]:
-    document = json.loads((HERE / "sandayi_s002.json").read_text(encoding="utf-8"))
-    (stage,) = document["rounds"]
-    (table,) = stage["tables"]
+    (table,) = demo_tables("sandayi_s002.json")
     return table
 
 
@@ -50,10 +45,7 @@ def test_every_deal_of_the_demo_table_passes_check_and_shows_what_it_should():
     assert len(deals) == 8  # sdy.earlyRoundDeals = 8 [S002]
     found: set[str] = set()
     for record in deals:
-        checked = check_record(record)
-        assert checked["ok"] and checked["result"]["scores"] == record["result"]["scores"]
-        setup, actions, _ = parse_record(record)
-        found |= features(fold(setup, actions)[1])
+        found |= features(checked(record)[0])
     assert set(WANTED) <= found
     assert [record["first"] for record in deals] == [0, 1, 2, 3, 0, 1, 2, 3]  # the first bidder moves on (§1.1)
     assert sum(a["type"] == "foul" for record in deals for a in record["actions"]) == 1
@@ -69,33 +61,16 @@ def test_load_demo_records_the_table_to_its_end_and_ranks_it(service: FupanAppli
     assert match["standing"]["scores"] == totals and match["standing"]["deals"] == 8
     for entry, record in zip(match["deals"], table["deals"], strict=True):
         assert service.get_deal(entry["deal_id"])["result"]["scores"] == record["result"]["scores"]
-    projections = Projections(service)
-    try:
-        standings = projections.standings(tournament["id"])
-        assert projections.verify()["ok"]
-    finally:
-        projections.close()
-    (ranked,) = standings["tables"]
+    (ranked,) = verified_standings(service, tournament["id"])["tables"]
     order = sorted(range(4), key=lambda seat: totals[seat], reverse=True)
     assert ranked["totals"] == totals
     assert ranked["advancing"] == [PLAYERS[seat] for seat in order[:2]]  # the top 2 advance [S000/S002]
     assert match["winner"] == order[0]
 
 
-def open_sandayi_table(server: Any) -> str:
-    created = server.post("/api/tournaments", {"name": "教工快乐三打一", "game": "sandayi"})
-    assert created.status_code == 201, created.text
-    tournament = created.json()["id"]
-    assert created.json()["format"] == "sandayi.s002"
-    for name in PLAYERS:
-        assert server.post(f"/api/tournaments/{tournament}/players", {"name": name}).status_code == 201
-    match = server.post(f"/api/tournaments/{tournament}/matches", {"table": "1", "seats": PLAYERS, "first": 0})
-    assert match.status_code == 201, match.text
-    return match.json()["id"]
-
-
 def test_a_referee_records_a_deal_over_http_and_refusals_store_nothing(server):
-    match = open_sandayi_table(server)
+    tournament, match = open_http_table(server, "教工快乐三打一", "sandayi", PLAYERS, 0)
+    assert tournament["format"] == "sandayi.s002"
     record = random_record(random.Random(7), first=0, foul_rate=0, timeout_rate=0)
     started = server.post(f"/api/matches/{match}/deals", {"hands": record["hands"], "kitty": record["kitty"],
                                                            "first": 0})
@@ -109,13 +84,9 @@ def test_a_referee_records_a_deal_over_http_and_refusals_store_nothing(server):
         ({"seat": 0, "type": "foul", "code": "talking", "note": "说话", "penalty": 2}, "bad_action"),
     ]
     for action, code in refusals:
-        count = event_count(server, deal)
-        error = assert_error(server.post(f"/api/deals/{deal}/actions", {"action": action}), 422, code)
-        assert event_count(server, deal) == count
-        assert any("\u4e00" <= ch <= "\u9fff" for ch in error["message_zh"])
+        refused_over_http(server, deal, action, code)
     for action in record["actions"]:
-        response = server.post(f"/api/deals/{deal}/actions", {"action": action})
-        assert response.status_code == 201, (action, response.text)
+        accepted_over_http(server, deal, action)
     finished = server.get(f"/api/deals/{deal}").json()
     assert finished["result"]["scores"] == record["result"]["scores"]
     state = server.get(f"/api/matches/{match}").json()

@@ -4,25 +4,22 @@ on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
+from game_support import verified_standings
 
 from domain.application import FupanApplication
 from domain.record import check_record
-from fixtures import HERE, load_demo
+from fixtures import demo_tables, load_demo
 from fixtures.generating import folded
 from fixtures.shengji_matches import features
-from projections import Projections
 
-FILES = {"s004": HERE / "shengji_s004.json", "s001": HERE / "shengji_s001.json"}
+FILES = {"s004": "shengji_s004.json", "s001": "shengji_s001.json"}
 
 
 def table_of(preset: str) -> dict[str, Any]:
-    document = json.loads(FILES[preset].read_text(encoding="utf-8"))
-    (stage,) = document["rounds"]
-    (table,) = stage["tables"]
+    (table,) = demo_tables(FILES[preset])
     return table
 
 
@@ -58,9 +55,7 @@ def test_load_demo_records_the_matches_to_their_end(service: FupanApplication):
             (r["after_deal"], r["minutes"]) for r in table["clock"]]
     assert max(s004["standing"]["levels"]) >= 11 and s004["winners"]  # passed 10
     assert max(s001["standing"]["levels"]) >= 5
-    projections = Projections(service)
-    standings = projections.standings(by_format["shengji.s004"]["id"])
+    standings = verified_standings(service, by_format["shengji.s004"]["id"])
     winners = {s004["seats"][seat] for seat in s004["winners"]}
     assert {row["player_id"] for row in standings["rows"] if row["status"] == "champion"} == winners
     assert [d["code"] for d in standings["directions"]] == ["ew", "ns"]
-    assert projections.verify()["ok"]

@@ -6,19 +6,16 @@ from __future__ import annotations
 import copy
 import json
 import random
-import re
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
+from game_support import checked, documented_example
 from test_shengji_rules import ENGINE, deal_with
 
 from domain.cards import full_deck
 from domain.games.shengji.engine import ShengjiState
 from domain.games.shengji.random_play import random_record
 from domain.record import check_record, check_text, fold, parse_record
-
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "record-format.md"
 
 
 def situations(options: dict[str, Any] | None = None) -> Iterator[tuple[dict[str, Any], int, ShengjiState]]:
@@ -128,10 +125,7 @@ def test_adjudicated_revoke_and_wrong_follow_records_carry_their_penalties():
 
     for kind in ("revoke", "wrong_follow"):
         record, index, _, _ = first(lambda r, i, s, k=kind: irregular(r, i, s) == k, options)
-        assert check_record(record)["ok"]
-        setup, actions, _ = parse_record(record)
-        engine, state = fold(setup, actions)
-        result = engine.result(state)
+        _, result = checked(record)
         assert any(i["kind"] == kind for i in result["irregularities"])
         if kind == "revoke":
             assert result["ended_by"] == "revoke" and sorted(result["big_points"])[0] == 0
@@ -169,21 +163,9 @@ def test_a_jsonl_stream_of_shengji_and_doudizhu_records_checks_line_by_line():
     assert [r["ok"] for r in check_text("\n".join(lines))] == [True, True, True]
 
 
-def _doc_example() -> dict[str, Any]:
-    text = DOCS.read_text(encoding="utf-8")
-    section = text[text.index("## 升级"):]
-    block = re.search(r"```json\n(\{.*?\})\n```", section, re.S)
-    assert block, "docs/record-format.md has a complete 升级 example"
-    return json.loads(block.group(1))
-
-
 def test_the_documented_example_record_checks_with_its_stated_result():
-    example = _doc_example()
-    report = check_record(example)
-    assert report == {"ok": True, "result": example["result"]}
-    setup, actions, _ = parse_record(example)
-    engine, state = fold(setup, actions)
-    result = engine.result(state)
+    example = documented_example("升级")
+    state, result = checked(example)
     assert any(t["plays"][0].get("failed_throw") for t in state.tricks)
     assert any(a["type"] == "declare" and "received" in a for a in example["actions"])
     assert result["takeover"] is not None

@@ -5,52 +5,33 @@ board and seat (B7, B11.8)."""
 
 from __future__ import annotations
 
-import json
-import re
 from fractions import Fraction
-from pathlib import Path
-from typing import Any
+
+from game_support import checked, documented_example, replayed, verified_standings
 
 from domain.application import FupanApplication
-from domain.record import check_record, fold, parse_record
-from fixtures import HERE, load_demo
+from domain.record import check_record
+from fixtures import demo_tables, load_demo
 from fixtures.wakeng_round import WANTED, features
-from projections import Projections
-
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "record-format.md"
 
 
 def test_the_documented_example_record_checks_with_its_stated_result():
-    section = DOCS.read_text(encoding="utf-8").split("## 竞技挖坑")[1]
-    block = re.search(r"```json\n(\{.*?\})\n```", section, re.S)
-    assert block, "docs/record-format.md has a complete 挖坑 example"
-    example = json.loads(block.group(1))
+    example = documented_example("竞技挖坑")
     assert check_record(example) == {"ok": True, "result": {"scores": [12, -36, 24]}}
-    setup, actions, _ = parse_record(example)
-    engine, state = fold(setup, actions)
-    result = engine.result(state)
+    _, result = replayed(example)
     assert result is not None and result["stakes"] == [12, 0, 24] and not result["digger_won"]
     wrong_first = {**example, "first": 1}
     assert check_record(wrong_first)["code"] == "bad_setup"  # the lowest heart names the first bidder (B11.1)
 
 
-def demo_tables() -> list[dict[str, Any]]:
-    document = json.loads((HERE / "wakeng_s003.json").read_text(encoding="utf-8"))
-    (stage,) = document["rounds"]
-    return stage["tables"]
-
-
 def test_the_demo_round_plays_the_same_boards_at_both_tables():
-    tables = demo_tables()
+    tables = demo_tables("wakeng_s003.json")
     assert len(tables) == 2
     found: set[str] = set()
     for one, other in zip(tables[0]["deals"], tables[1]["deals"], strict=True):
         assert one["context"] == other["context"] and (one["hands"], one["kitty"]) == (other["hands"], other["kitty"])
         for record in (one, other):
-            checked = check_record(record)
-            assert checked["ok"] and checked["result"]["scores"] == record["result"]["scores"]
-            setup, actions, _ = parse_record(record)
-            found |= features(fold(setup, actions)[1])
+            found |= features(checked(record)[0])
     assert [d["context"]["board"] for d in tables[0]["deals"]] == [1, 2, 3, 4]
     assert found >= WANTED
 
@@ -65,7 +46,7 @@ def test_load_demo_records_the_round_and_ranks_it_by_duplicate_score_rate(servic
     load_demo(service)
     (tournament,) = [t for t in service.list_tournaments() if t["game"] == "wakeng"]
     matches = service.list_matches(tournament["id"])
-    tables = demo_tables()
+    tables = demo_tables("wakeng_s003.json")
     assert [m["status"] for m in matches] == ["over", "over"] and {m["ended_by"] for m in matches} == {"boards"}
     rates: dict[str, list[Fraction]] = {}
     for table, other in ((tables[0], tables[1]), (tables[1], tables[0])):
@@ -73,12 +54,7 @@ def test_load_demo_records_the_round_and_ranks_it_by_duplicate_score_rate(servic
             for seat, player in enumerate(table["seats"]):
                 mine, theirs = one["result"]["scores"][seat], two["result"]["scores"][seat]
                 rates.setdefault(player, []).append(rate(mine, [theirs]))
-    projections = Projections(service)
-    try:
-        rows = projections.standings(tournament["id"])["rows"]
-        assert projections.verify()["ok"]
-    finally:
-        projections.close()
+    rows = verified_standings(service, tournament["id"])["rows"]
     for row in rows:
         expected = sum(rates[row["player_id"]], Fraction(0)) / len(rates[row["player_id"]])
         assert row["total"] == round(float(expected), 4)

@@ -1,0 +1,169 @@
+"""What the game test files (tests/test_<game>_*.py) share, written once: the complete example record of each
+game in docs/record-format.md; a record replayed through its engine, and checked as `fupan check` would; scripted
+actions on an engine state and refusals that must leave it exactly as it was; a tournament opened through the
+service or over HTTP; a deal recorded through the service from a random legal play; refusals over HTTP that
+store nothing; the standings read and verified against a replay of the log.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import re
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import LiveServer
+from test_api_http import assert_error, event_count
+
+from domain.application import FupanApplication
+from domain.engine import Engine
+from domain.errors import IllegalAction
+from domain.record import check_record, fold, parse_record
+from domain.tokens import LOCAL
+from projections import Projections
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "record-format.md"
+Action = dict[str, Any]
+
+
+# --- records -------------------------------------------------------------------------------------------------
+
+
+def documented_example(heading: str) -> dict[str, Any]:
+    """The complete example record of the section `## <heading>` of docs/record-format.md."""
+    text = DOCS.read_text(encoding="utf-8")
+    block = re.search(r"```json\n(\{.*?\})\n```", text[text.index(f"## {heading}"):], re.S)
+    assert block, f"docs/record-format.md has a complete {heading} example"
+    return json.loads(block.group(1))
+
+
+def replayed(record: dict[str, Any]) -> tuple[Any, dict[str, Any] | None]:
+    """The engine state at the end of `record` and its result."""
+    setup, actions, _ = parse_record(record)
+    engine, state = fold(setup, actions)
+    return state, engine.result(state)
+
+
+def checked(record: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """`replayed`, once `check_record` has accepted the record with the result it states."""
+    assert check_record(record) == {"ok": True, "result": record["result"]}
+    state, result = replayed(record)
+    assert result is not None
+    return state, result
+
+
+# --- scripted deals on an engine state (a state carrying `record`, the actions applied so far) ------------------
+
+
+def act(engine: Engine, state: Any, seat: int, action_type: str, **fields: Any) -> None:
+    action = {"seat": seat, "type": action_type, **fields}
+    engine.apply(state, action)
+    state.record["actions"].append(action)
+
+
+def bid(engine: Engine, state: Any, *values: int | None) -> None:
+    """Bids from the seat to act on: a number is a bid, None is 不叫."""
+    for value in values:
+        if value is None:
+            act(engine, state, state.to_act, "pass")
+        else:
+            act(engine, state, state.to_act, "bid", value=value)
+
+
+def passes(engine: Engine, state: Any, n: int | None = None) -> None:
+    """`n` passes from the seat to act on (default: every other seat)."""
+    for _ in range(engine.seat_count - 1 if n is None else n):
+        act(engine, state, state.to_act, "pass")
+
+
+def refused(engine: Engine, state: Any, action: Any, code: str) -> IllegalAction:
+    """The action is refused with `code` and the state is exactly as before (engine.py: validate, then apply)."""
+    before = copy.deepcopy(state)
+    with pytest.raises(IllegalAction) as error:
+        engine.apply(state, action)
+    assert error.value.code == code, error.value.message
+    assert state == before
+    return error.value
+
+
+def scores(engine: Engine, state: Any) -> list[int]:
+    result = engine.result(state)
+    assert result is not None
+    return result["scores"]
+
+
+# --- through the service -------------------------------------------------------------------------------------
+
+
+def open_tournament(service: FupanApplication, name: str, game: str, players: Iterable[str],
+                    options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A tournament of `game` with `players` registered and its first round started."""
+    tournament, _ = service.create_tournament(name, game, options=options)
+    for player in players:
+        service.register_player(tournament["id"], player)
+    service.start_round(tournament["id"], "第1轮")
+    return tournament
+
+
+def record_random_play(service: FupanApplication, deal_id: str, engine: Engine, play_out: Callable[..., None],
+                       rng: random.Random, prefix: Iterable[Action] = (), **rates: float) -> tuple[dict[str, Any], Any]:
+    """Apply `prefix`, then random legal actions from `play_out`, to an engine state built from the deal's setup,
+    and record every action through the service; the finished deal (with the engine's scores) and the state."""
+    setup, _, _ = parse_record(service.export_record(deal_id, LOCAL))  # a live deal's hands: local code only
+    state = engine.new_deal(setup)
+    actions: list[Action] = []
+    for action in prefix:
+        engine.apply(state, action)
+        actions.append(action)
+    play_out(state, rng, actions, **rates)
+    for action in actions:
+        service.record_action(deal_id, action)
+    deal = service.get_deal(deal_id)
+    assert deal["finished"] and deal["result"]["scores"] == engine.result(state)["scores"]
+    return deal, state
+
+
+def verified_standings(service: FupanApplication, tournament_id: str) -> dict[str, Any]:
+    """The tournament's standings, once a replay of the whole log has verified the read model."""
+    projections = Projections(service)
+    try:
+        document = projections.standings(tournament_id)
+        assert projections.verify()["ok"]
+        return document
+    finally:
+        projections.close()
+
+
+# --- over HTTP -----------------------------------------------------------------------------------------------
+
+
+def open_http_table(server: LiveServer, name: str, game: str, players: list[str], first: int,
+                    options: dict[str, Any] | None = None) -> tuple[dict[str, Any], str]:
+    """A tournament of `game` created over HTTP with `players` at table "1": the tournament and the match id."""
+    body: dict[str, Any] = {"name": name, "game": game, **({"options": options} if options is not None else {})}
+    created = server.post("/api/tournaments", body)
+    assert created.status_code == 201, created.text
+    tournament = created.json()
+    path = f"/api/tournaments/{tournament['id']}"
+    for player in players:
+        assert server.post(f"{path}/players", {"name": player}).status_code == 201
+    match = server.post(f"{path}/matches", {"table": "1", "seats": players, "first": first})
+    assert match.status_code == 201, match.text
+    return tournament, match.json()["id"]
+
+
+def refused_over_http(server: LiveServer, deal: str, action: Any, code: str) -> None:
+    """A 422 with `code` and a Chinese message, and nothing stored."""
+    count = event_count(server, deal)
+    error = assert_error(server.post(f"/api/deals/{deal}/actions", {"action": action}), 422, code)
+    assert event_count(server, deal) == count
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in error["message_zh"])
+
+
+def accepted_over_http(server: LiveServer, deal: str, action: Action) -> None:
+    response = server.post(f"/api/deals/{deal}/actions", {"action": action})
+    assert response.status_code == 201, (action, response.text)
