@@ -10,7 +10,14 @@ import random
 from typing import Any
 
 import pytest
-from test_api_http import assert_error, event_count
+from game_support import (
+    accepted_over_http,
+    open_http_table,
+    open_tournament,
+    record_random_play,
+    refused_over_http,
+    verified_standings,
+)
 
 from domain.application import FupanApplication
 from domain.dealing import deal_from_seed
@@ -20,45 +27,21 @@ from domain.games.daguai.engine import DaguaiEngine
 from domain.games.daguai.random_play import play_out
 from domain.record import check_record, parse_record
 from domain.tokens import LOCAL
-from projections import Projections
 
 ENGINE = DaguaiEngine()
 PLAYERS = ["甲一", "乙一", "甲二", "乙二", "甲三", "乙三"]
 
 
 def record_deal(service: FupanApplication, deal_id: str, rng: random.Random) -> dict[str, Any]:
-    """Random legal actions from `play_out` on an engine state built from the deal's setup, each posted to the
-    service; the finished deal."""
-    record = service.export_record(deal_id, LOCAL)  # a live deal's hands: local (trusted) code only
-    setup, _, _ = parse_record(record)
-    state = ENGINE.new_deal(setup)
-    actions: list[dict[str, Any]] = []
-    play_out(state, rng, actions, foul_rate=0.01, timeout_rate=0.01)
-    for action in actions:
-        service.record_action(deal_id, action)
-    deal = service.get_deal(deal_id)
-    expected = ENGINE.result(state)
-    assert deal["finished"] and deal["result"]["scores"] == expected["scores"]
-    assert deal["result"]["team_points"] == expected["team_points"]
+    """Random legal actions from `play_out` recorded through the service; the finished deal."""
+    deal, state = record_random_play(service, deal_id, ENGINE, play_out, rng, foul_rate=0.01, timeout_rate=0.01)
+    assert deal["result"]["team_points"] == ENGINE.result(state)["team_points"]
     return deal
 
 
-def standings(service: FupanApplication, tournament_id: str) -> dict[str, Any]:
-    projections = Projections(service)
-    try:
-        document = projections.standings(tournament_id)
-        assert projections.verify()["ok"]
-        return document
-    finally:
-        projections.close()
-
-
 def open_event(service: FupanApplication, deals: int = 4) -> str:
-    tournament, _ = service.create_tournament("大怪路子团体赛", "daguai", options={"dg.tableDeals": deals})
+    tournament = open_tournament(service, "大怪路子团体赛", "daguai", PLAYERS, {"dg.tableDeals": deals})
     assert tournament["format"] in ("", "daguai.s000")
-    for player in PLAYERS:
-        service.register_player(tournament["id"], player)
-    service.start_round(tournament["id"], "第1轮")
     return tournament["id"]
 
 
@@ -98,7 +81,7 @@ def test_a_four_deal_table_through_the_service_and_its_standings(service: FupanA
         assert match["winners"] == [s for s in range(6) if s % 2 == winner]
         with pytest.raises(IllegalAction):
             service.start_deal(match=table["id"], seed="dg-5")  # the table is over after its deals
-    document = standings(service, tournament)
+    document = verified_standings(service, tournament)
     assert document["format"] == "daguai.s000"
     rows = {row["player_id"]: row for row in document["rows"]}
     assert set(rows) == set(PLAYERS)
@@ -137,36 +120,23 @@ def test_a_tied_table_goes_to_a_play_off_won_by_its_first_finisher(service: Fupa
             assert match["status"] == "live"
     assert match["standing"]["points"] == [6, 9] and match["standing"]["first_finishes"] == [2, 3]
     assert (match["status"], match["ended_by"], match["winner"]) == ("over", "playoff", 1)
-    rows = {row["player_id"]: row for row in standings(service, tournament)["rows"]}
+    rows = {row["player_id"]: row for row in verified_standings(service, tournament)["rows"]}
     for seat, player in enumerate(PLAYERS):  # the play-off deal counts in the totals, as the table counts it
         assert rows[player]["total"] == [6, 9][seat % 2] and rows[player]["tiebreak_values"][0] == [2, 3][seat % 2]
         assert rows[player]["status"] == ("advanced" if seat % 2 else "eliminated")
 
 
 def test_a_refused_action_over_http_is_a_422_and_stores_nothing(server):
-    created = server.post("/api/tournaments", {"name": "大怪HTTP", "game": "daguai", "options": {"dg.tableDeals": 6}})
-    assert created.status_code == 201, created.text
-    tournament = created.json()["id"]
-    assert created.json()["options"]["dg.tableDeals"] == 6
-    for name in PLAYERS:
-        assert server.post(f"/api/tournaments/{tournament}/players", {"name": name}).status_code == 201
-    match = server.post(f"/api/tournaments/{tournament}/matches", {"table": "1", "seats": PLAYERS, "first": 3})
-    assert match.status_code == 201, match.text
-    started = server.post(f"/api/matches/{match.json()['id']}/deals", {"seed": "http-1"})
+    tournament, match_id = open_http_table(server, "大怪HTTP", "daguai", PLAYERS, 3, {"dg.tableDeals": 6})
+    assert tournament["options"]["dg.tableDeals"] == 6
+    started = server.post(f"/api/matches/{match_id}/deals", {"seed": "http-1"})
     assert started.status_code == 201, started.text
     deal, first = started.json()["id"], started.json()["first"]
     assert first == 3
     hands, kitty = deal_from_seed("http-1", ENGINE, first)
 
     def refused(action: dict[str, Any], code: str) -> None:
-        count = event_count(server, deal)
-        error = assert_error(server.post(f"/api/deals/{deal}/actions", {"action": action}), 422, code)
-        assert event_count(server, deal) == count
-        assert any("\u4e00" <= ch <= "\u9fff" for ch in error["message_zh"])
-
-    def accepted(action: dict[str, Any]) -> None:
-        response = server.post(f"/api/deals/{deal}/actions", {"action": action})
-        assert response.status_code == 201, (action, response.text)
+        refused_over_http(server, deal, action, code)
 
     refused({"seat": 3, "type": "pass"}, "must_lead")
     refused({"seat": 4, "type": "play", "cards": [hands[4][0]]}, "not_your_turn")
@@ -179,15 +149,15 @@ def test_a_refused_action_over_http_is_a_422_and_stores_nothing(server):
     rest: list[dict[str, Any]] = []
     play_out(state, random.Random(5), rest)
     assert rest[0]["seat"] == 3 and rest[0]["type"] == "play"
-    accepted(rest[0])
+    accepted_over_http(server, deal, rest[0])
     if len(rest[0]["cards"]) != 1:
         refused({"seat": 4, "type": "play", "cards": [hands[4][0]]}, "does_not_beat")  # another size
     refused({"seat": 4, "type": "bid", "value": 1}, "unknown_action")
     for action in rest[1:]:
-        accepted(action)
+        accepted_over_http(server, deal, action)
     refused({"seat": 0, "type": "pass"}, "deal_finished")
     finished = server.get(f"/api/deals/{deal}").json()
     assert finished["result"]["scores"] == ENGINE.result(state)["scores"]
-    standing = server.get(f"/api/matches/{match.json()['id']}").json()["standing"]
+    standing = server.get(f"/api/matches/{match_id}").json()["standing"]
     assert standing["deals"] == 1 and standing["end"] is None
     assert standing["points"] == ENGINE.result(state)["team_points"]

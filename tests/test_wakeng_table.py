@@ -11,7 +11,14 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from test_api_http import assert_error, event_count
+from game_support import (
+    accepted_over_http,
+    open_http_table,
+    open_tournament,
+    record_random_play,
+    refused_over_http,
+    verified_standings,
+)
 
 from domain.application import FupanApplication
 from domain.dealing import deal_from_seed
@@ -21,7 +28,6 @@ from domain.games.wakeng.engine import WakengEngine
 from domain.games.wakeng.random_play import play_out
 from domain.record import check_record, parse_record
 from domain.tokens import LOCAL
-from projections import Projections
 
 ENGINE = WakengEngine()
 PLAYERS = ["赵一", "钱二", "孙三", "李四", "周五", "吴六"]
@@ -40,30 +46,8 @@ def setup_of(service: FupanApplication, deal_id: str) -> tuple[DealSetup, dict[s
 
 def record_deal(service: FupanApplication, deal_id: str, rng: random.Random,
                 prefix: list[dict[str, Any]] = ()) -> dict[str, Any]:
-    """Apply `prefix`, then random legal actions from `play_out`, to an engine state built from the deal's
-    setup, and post every action to the service; the finished deal."""
-    setup, _ = setup_of(service, deal_id)
-    state = ENGINE.new_deal(setup)
-    actions: list[dict[str, Any]] = []
-    for action in prefix:
-        ENGINE.apply(state, action)
-        actions.append(action)
-    play_out(state, rng, actions)
-    for action in actions:
-        service.record_action(deal_id, action)
-    deal = service.get_deal(deal_id)
-    assert deal["finished"] and deal["result"]["scores"] == ENGINE.result(state)["scores"]
-    return deal
-
-
-def standings(service: FupanApplication, tournament_id: str) -> dict[str, Any]:
-    projections = Projections(service)
-    try:
-        document = projections.standings(tournament_id)
-        assert projections.verify()["ok"]
-        return document
-    finally:
-        projections.close()
+    """`prefix`, then random legal actions from `play_out`, recorded through the service; the finished deal."""
+    return record_random_play(service, deal_id, ENGINE, play_out, rng, prefix)[0]
 
 
 def expected_rows(results: list[tuple[int, int, int, str, int, bool]]) -> dict[str, dict[str, Any]]:
@@ -108,11 +92,8 @@ def assert_ranked(document: dict[str, Any], expected: dict[str, dict[str, Any]])
 
 
 def open_event(service: FupanApplication, name: str, players: list[str], deals: int) -> str:
-    tournament, _ = service.create_tournament(name, "wakeng", options={"wk.tableDeals": deals})
+    tournament = open_tournament(service, name, "wakeng", players, {"wk.tableDeals": deals})
     assert tournament["format"] in ("", "wakeng.s003")
-    for player in players:
-        service.register_player(tournament["id"], player)
-    service.start_round(tournament["id"], "第1轮")
     return tournament["id"]
 
 
@@ -148,7 +129,7 @@ def test_two_tables_play_the_same_boards_and_rank_by_matchpoint_rates(service: F
         assert [d["number"] for d in match["deals"]] == [1, 2]
         with pytest.raises(IllegalAction):
             service.start_deal(match=table["id"], seed="r1-b3")  # the table is over after its boards
-    document = standings(service, tournament)
+    document = verified_standings(service, tournament)
     assert document["format"] == "wakeng.s003"
     assert_ranked(document, expected_rows(results))
 
@@ -191,7 +172,7 @@ def test_w19_four_results_in_one_seat_rate_5_6_5_6_2_6_and_0(service: FupanAppli
             results.append((1, 1, seat, player, finished["result"]["scores"][seat],
                             bool(finished["result"]["seat_facts"]["won"][seat])))
         assert service.get_match(table["id"])["ended_by"] == "boards"
-    document = standings(service, tournament)
+    document = verified_standings(service, tournament)
     rows = {row["player_id"]: row for row in document["rows"]}
     assert [rows[players[3 * n]]["total"] for n in range(4)] == [0.8333, 0.8333, 0.3333, 0]  # 83.33 % … 0 %
     assert [rows[players[3 * n]]["tiebreak_values"][0] for n in range(4)] == [5, 5, 2, 0]
@@ -252,15 +233,9 @@ def test_the_first_bidder_comes_from_the_cards_and_a_wrong_first_is_refused(serv
 
 
 def test_a_refused_action_over_http_is_a_422_and_stores_nothing(server):
-    created = server.post("/api/tournaments", {"name": "挖坑HTTP", "game": "wakeng", "options": {"wk.tableDeals": 2}})
-    assert created.status_code == 201, created.text
-    tournament = created.json()["id"]
-    assert created.json()["format"] in ("", "wakeng.s003") and created.json()["options"]["wk.tableDeals"] == 2
-    for name in PLAYERS[:3]:
-        assert server.post(f"/api/tournaments/{tournament}/players", {"name": name}).status_code == 201
-    match = server.post(f"/api/tournaments/{tournament}/matches", {"table": "1", "seats": PLAYERS[:3], "first": 0})
-    assert match.status_code == 201, match.text
-    started = server.post(f"/api/matches/{match.json()['id']}/deals", {"seed": "r1-b1"})
+    tournament, match_id = open_http_table(server, "挖坑HTTP", "wakeng", PLAYERS[:3], 0, {"wk.tableDeals": 2})
+    assert tournament["format"] in ("", "wakeng.s003") and tournament["options"]["wk.tableDeals"] == 2
+    started = server.post(f"/api/matches/{match_id}/deals", {"seed": "r1-b1"})
     assert started.status_code == 201, started.text
     deal, first = started.json()["id"], started.json()["first"]
     hands, kitty = deal_from_seed("r1-b1", ENGINE, 0)
@@ -268,14 +243,10 @@ def test_a_refused_action_over_http_is_a_422_and_stores_nothing(server):
     second, third = (first + 1) % 3, (first + 2) % 3
 
     def refused(action: dict[str, Any], code: str) -> None:
-        count = event_count(server, deal)
-        error = assert_error(server.post(f"/api/deals/{deal}/actions", {"action": action}), 422, code)
-        assert event_count(server, deal) == count
-        assert any("\u4e00" <= ch <= "\u9fff" for ch in error["message_zh"])
+        refused_over_http(server, deal, action, code)
 
     def accepted(action: dict[str, Any]) -> None:
-        response = server.post(f"/api/deals/{deal}/actions", {"action": action})
-        assert response.status_code == 201, (action, response.text)
+        accepted_over_http(server, deal, action)
 
     refused({"seat": first, "type": "bid", "value": 1}, "wrong_phase")  # 明牌 decisions come first
     refused({"seat": second, "type": "pass"}, "not_your_turn")
@@ -305,5 +276,5 @@ def test_a_refused_action_over_http_is_a_422_and_stores_nothing(server):
     refused({"seat": 0, "type": "pass"}, "deal_finished")
     finished = server.get(f"/api/deals/{deal}").json()
     assert finished["result"]["scores"] == ENGINE.result(state)["scores"]
-    standing = server.get(f"/api/matches/{match.json()['id']}").json()["standing"]
+    standing = server.get(f"/api/matches/{match_id}").json()["standing"]
     assert standing["scores"] == finished["result"]["scores"] and standing["deals"] == 1 and standing["end"] is None
