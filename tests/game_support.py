@@ -156,14 +156,19 @@ def open_http_table(server: LiveServer, name: str, game: str, players: list[str]
     return tournament, match.json()["id"]
 
 
-def refused_over_http(server: LiveServer, deal: str, action: Any, code: str) -> None:
-    """A 422 with `code` and a Chinese message, and nothing stored."""
-    count = event_count(server, deal)
-    error = assert_error(server.post(f"/api/deals/{deal}/actions", {"action": action}), 422, code)
-    assert event_count(server, deal) == count
-    assert any("\u4e00" <= ch <= "\u9fff" for ch in error["message_zh"])
+class HttpDeal:
+    """A deal recorded over HTTP: an action accepted (201), or refused (422 with its code and a Chinese message)
+    with nothing stored."""
 
+    def __init__(self, server: LiveServer, deal: str):
+        self.server, self.deal = server, deal
 
-def accepted_over_http(server: LiveServer, deal: str, action: Action) -> None:
-    response = server.post(f"/api/deals/{deal}/actions", {"action": action})
-    assert response.status_code == 201, (action, response.text)
+    def accepted(self, action: Action) -> None:
+        response = self.server.post(f"/api/deals/{self.deal}/actions", {"action": action})
+        assert response.status_code == 201, (action, response.text)
+
+    def refused(self, action: Any, code: str) -> None:
+        count = event_count(self.server, self.deal)
+        error = assert_error(self.server.post(f"/api/deals/{self.deal}/actions", {"action": action}), 422, code)
+        assert event_count(self.server, self.deal) == count
+        assert any("\u4e00" <= ch <= "\u9fff" for ch in error["message_zh"])

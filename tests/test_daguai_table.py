@@ -10,14 +10,7 @@ import random
 from typing import Any
 
 import pytest
-from game_support import (
-    accepted_over_http,
-    open_http_table,
-    open_tournament,
-    record_random_play,
-    refused_over_http,
-    verified_standings,
-)
+from game_support import HttpDeal, open_http_table, open_tournament, record_random_play, verified_standings
 
 from domain.application import FupanApplication
 from domain.dealing import deal_from_seed
@@ -134,10 +127,8 @@ def test_a_refused_action_over_http_is_a_422_and_stores_nothing(server):
     deal, first = started.json()["id"], started.json()["first"]
     assert first == 3
     hands, kitty = deal_from_seed("http-1", ENGINE, first)
-
-    def refused(action: dict[str, Any], code: str) -> None:
-        refused_over_http(server, deal, action, code)
-
+    http = HttpDeal(server, deal)
+    refused, accepted = http.refused, http.accepted
     refused({"seat": 3, "type": "pass"}, "must_lead")
     refused({"seat": 4, "type": "play", "cards": [hands[4][0]]}, "not_your_turn")
     absent = sorted(set(c for hand in hands for c in hand) - set(hands[3]))[0]
@@ -149,12 +140,12 @@ def test_a_refused_action_over_http_is_a_422_and_stores_nothing(server):
     rest: list[dict[str, Any]] = []
     play_out(state, random.Random(5), rest)
     assert rest[0]["seat"] == 3 and rest[0]["type"] == "play"
-    accepted_over_http(server, deal, rest[0])
+    accepted(rest[0])
     if len(rest[0]["cards"]) != 1:
         refused({"seat": 4, "type": "play", "cards": [hands[4][0]]}, "does_not_beat")  # another size
     refused({"seat": 4, "type": "bid", "value": 1}, "unknown_action")
     for action in rest[1:]:
-        accepted_over_http(server, deal, action)
+        accepted(action)
     refused({"seat": 0, "type": "pass"}, "deal_finished")
     finished = server.get(f"/api/deals/{deal}").json()
     assert finished["result"]["scores"] == ENGINE.result(state)["scores"]

@@ -8,15 +8,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from game_support import (
-    accepted_over_http,
-    checked,
-    documented_example,
-    open_http_table,
-    refused_over_http,
-    replayed,
-    verified_standings,
-)
+from game_support import HttpDeal, checked, documented_example, open_http_table, replayed, verified_standings
 
 from domain.application import FupanApplication
 from domain.games.sandayi.random_play import random_record
@@ -83,10 +75,11 @@ def test_a_referee_records_a_deal_over_http_and_refusals_store_nothing(server):
         ({"seat": 0, "type": "declare", "kind": "tanda"}, "declare_not_allowed"),
         ({"seat": 0, "type": "foul", "code": "talking", "note": "说话", "penalty": 2}, "bad_action"),
     ]
+    http = HttpDeal(server, deal)
     for action, code in refusals:
-        refused_over_http(server, deal, action, code)
+        http.refused(action, code)
     for action in record["actions"]:
-        accepted_over_http(server, deal, action)
+        http.accepted(action)
     finished = server.get(f"/api/deals/{deal}").json()
     assert finished["result"]["scores"] == record["result"]["scores"]
     state = server.get(f"/api/matches/{match}").json()

@@ -11,14 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from game_support import (
-    accepted_over_http,
-    open_http_table,
-    open_tournament,
-    record_random_play,
-    refused_over_http,
-    verified_standings,
-)
+from game_support import HttpDeal, open_http_table, open_tournament, record_random_play, verified_standings
 
 from domain.application import FupanApplication
 from domain.dealing import deal_from_seed
@@ -241,13 +234,8 @@ def test_a_refused_action_over_http_is_a_422_and_stores_nothing(server):
     hands, kitty = deal_from_seed("r1-b1", ENGINE, 0)
     assert first == lowest_heart_seat(hands)
     second, third = (first + 1) % 3, (first + 2) % 3
-
-    def refused(action: dict[str, Any], code: str) -> None:
-        refused_over_http(server, deal, action, code)
-
-    def accepted(action: dict[str, Any]) -> None:
-        accepted_over_http(server, deal, action)
-
+    http = HttpDeal(server, deal)
+    refused, accepted = http.refused, http.accepted
     refused({"seat": first, "type": "bid", "value": 1}, "wrong_phase")  # 明牌 decisions come first
     refused({"seat": second, "type": "pass"}, "not_your_turn")
     for seat in (first, second, third):
