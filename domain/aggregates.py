@@ -19,11 +19,14 @@ from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate
 
+from domain.cards import normalize_all
+from domain.dealing import seed_commitment
 from domain.engine import Action, DealSetup, Engine
-from domain.errors import IllegalAction
+from domain.errors import Conflict, IllegalAction
 from domain.games import get_engine, get_table
 from domain.integrity import GENESIS, next_digest
 from domain.match import MatchRules, Standing
+from domain.record import judge
 
 # Fixed forever: changing it would change every deterministic ID.
 NAMESPACE = UUID("6f1d4c2e-5b7a-5e0c-9a51-46757061e1a0")
@@ -222,6 +225,15 @@ class Tournament(Aggregate):
             raise IllegalAction("bad_round", f"Round {number} has not started; the current round is "
                                 f"{self.current_round}.", f"第 {number} 轮尚未开始；当前是第 {self.current_round} 轮。",
                                 {"round": number, "current_round": self.current_round})
+
+    def check_same(self, other: Tournament, lots_seed: str | None) -> None:
+        """Conflict unless `other` (a create with the same key) re-submits this tournament."""
+        mine = (self.name, self.game, self.options, self.format, self.tiebreaks)
+        if mine != (other.name, other.game, other.options, other.format, other.tiebreaks) or (
+            lots_seed is not None and lots_seed != self.lots_seed
+        ):
+            raise Conflict("already_exists", f"A different tournament with key {self.key!r} exists.",
+                           f"已存在键为 {self.key!r} 的另一个赛事。", {"id": str(self.id)})
 
     def open_match(self, match: UUID, table: str, recorded_by: dict[str, Any], round: int | None = None) -> None:
         number = self.current_round if round is None else round
@@ -427,6 +439,12 @@ class Match(Aggregate):
     def rules(self) -> MatchRules:
         return get_table(self.game)
 
+    def check_same(self, other: Match) -> None:
+        """Conflict unless `other` (a create of the same table) re-submits this one."""
+        if (self.seats, self.first, self.options) != (other.seats, other.first, other.options):
+            raise Conflict("already_exists", f"Table {self.table!r} already exists with other settings.",
+                           f"桌 {self.table!r} 已存在且设置不同。", {"id": str(self.id)})
+
     @property
     def chips(self) -> list[int] | None:
         return self.standing.get("chips")
@@ -463,6 +481,25 @@ class Match(Aggregate):
     def next_context(self) -> dict[str, Any]:
         """The `context` the next deal is set up with (levels and dealer in 升级; nothing at a chip table)."""
         return self.rules.context(self.standing)
+
+    def context_for_next_deal(self, given: dict[str, Any] | None) -> dict[str, Any]:
+        """The next deal's context, which comes from the match: a caller may repeat it, never choose another."""
+        expected = self.next_context()
+        if given is not None and given != expected:
+            raise IllegalAction("context_from_match", "In a match the deal's context comes from the match "
+                                f"(the levels and dealer so far): {expected}.",
+                                f"对局中牌局的 context 由对局决定（目前的级数和庄家）：{expected}。",
+                                {"expected": expected, "given": given})
+        return expected
+
+    def started_deal(self, number: int | None) -> int | None:
+        """The number of an already-started deal that a create naming deal `number` re-submits, if it is one."""
+        if number is None:
+            return None
+        if number > len(self.deals) + 1 or number < 1:
+            raise IllegalAction("bad_deal_number", f"The next deal of this table is {len(self.deals) + 1}.",
+                                f"本桌下一局是第 {len(self.deals) + 1} 局。", {"next": len(self.deals) + 1})
+        return number if number <= len(self.deals) else None
 
     def _refuse_if_over(self) -> None:
         if self.over:
@@ -667,6 +704,29 @@ class Deal(Aggregate):
     def engine(self) -> Engine:
         return get_engine(self.setup.game)
 
+    def expect_version(self, expected: int | None) -> None:
+        """Conflict if the caller's `expected` version (when given) is not the stored one."""
+        if expected is not None and expected != self.version:
+            raise Conflict("conflict", f"The deal is at version {self.version}, not {expected}; nothing was written.",
+                           f"牌局当前版本为 {self.version}，不是 {expected}；本次未写入。",
+                           {"expected_version": expected, "version": self.version})
+
+    def check_same(self, hands: Any, kitty: Any, first: int | None, seed: str | None) -> None:
+        """Conflict unless a create with these (optional) parts re-submits this deal."""
+        if hands is None and first is not None:  # with a seed, `first` said where dealing started
+            first = self.engine.first_actor(self.setup.hands, first)
+        same = ((hands is None or [normalize_all(h) for h in hands] == self.setup.hands)
+                and (kitty is None or normalize_all(kitty) == self.setup.kitty)
+                and (first is None or first == self.setup.first)
+                and (seed is None or seed_commitment(seed) == self.seed_commitment))
+        if not same:
+            raise Conflict("already_exists", "That deal already exists with a different setup.",
+                           "该牌局已存在，且设置不同。", {"deal_id": str(self.id)})
+
+    def outcome(self, declared: dict[str, Any] | None) -> dict[str, Any]:
+        """The result a record of this deal states: IllegalAction unless it is over, as `declared` says."""
+        return judge(self.engine, self._state, declared)
+
     @property
     def finished(self) -> bool:
         return self.result is not None
@@ -699,6 +759,27 @@ class Deal(Aggregate):
             self._trigger_chained(self.Finished, result=result, recorded_by=recorded_by)
             if self._sealed_seed is not None:
                 self._trigger_chained(self.SeedRevealed, seed=self._sealed_seed, recorded_by=recorded_by)
+
+    @classmethod
+    def imported(cls, deal: UUID, setup: DealSetup, actions: list[Action], declared: dict[str, Any] | None,
+                 meta: dict[str, Any], annotations: list[Any], recorded_by: dict[str, Any]) -> Deal:
+        """A deal from a record (its setup and actions already normalised): every action through the engine,
+        complete, with the declared result if it states one, then its annotations; IllegalAction names the
+        first refused action by its index."""
+        imported = cls.start(deal, setup, meta=meta, recorded_by=recorded_by)
+        for index, action in enumerate(actions):
+            try:
+                imported.record(action, recorded_by, normalized=True)
+            except IllegalAction as error:
+                raise IllegalAction(error.code, error.message, error.message_zh,
+                                    {**error.details, "action": index}) from None
+        imported.outcome(declared)
+        for note in annotations:
+            if not isinstance(note, dict):
+                raise IllegalAction("bad_annotation", "Each annotation must be an object.", "每条注释必须是对象。")
+            imported.annotate(note.get("at", -1), str(note.get("text", "")), str(note.get("author", "")),
+                              recorded_by)
+        return imported
 
     def annotate(self, at: int, text: str, author: str, recorded_by: dict[str, Any]) -> None:
         """Commentary on the action at index `at`; allowed during and after the deal, never edited."""

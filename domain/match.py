@@ -53,6 +53,11 @@ class MatchRules(Protocol):
         """The seats of one side (the players a match win belongs to)."""
         ...
 
+    def board(self, context: dict[str, Any]) -> int | None:
+        """The duplicate board a deal with this context plays — every table of the round deals it alike, from
+        the first table that starts it — or None where each table deals its own cards."""
+        ...
+
     def misdeal(self, standing: Standing, seat: int, seat_count: int) -> Standing:
         """The standing after `seat` misdealt (a wrong number of cards found while dealing): the deal is dealt
         again with the same context and first seat; the game may count it against the seat's side."""
@@ -65,7 +70,8 @@ def chips_after(chips: list[int], scores: list[int]) -> list[int]:
 
 class DealsTable:
     """What most tables share, so a game states only where it differs: no chips, no context between deals,
-    no time cap, a match won by one seat, and a misdeal that is dealt again and counts nothing."""
+    no time cap, a match won by one seat, a misdeal that is dealt again and counts nothing, and each table
+    dealing its own cards."""
 
     start_chips: int | None = None
 
@@ -83,3 +89,6 @@ class DealsTable:
 
     def misdeal(self, standing: Standing, seat: int, seat_count: int) -> Standing:
         return standing
+
+    def board(self, context: dict[str, Any]) -> int | None:
+        return None

@@ -6,13 +6,16 @@ named by its 0-based index.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from domain.cards import normalize_all
 from domain.engine import Action, DealSetup, Engine
 from domain.errors import IllegalAction
 from domain.games import get_engine
+from domain.integrity import canonical_json
 
 FORMAT = "fupan.deal/1"
 
@@ -59,6 +62,29 @@ def parse_record(doc: object) -> tuple[DealSetup, list[Action], dict[str, Any] |
         context=dict(context),
     )
     return setup, list(doc["actions"]), result
+
+
+def normalized_record(doc: object) -> tuple[DealSetup, list[Action], dict[str, Any] | None]:
+    """A record's setup and actions in their stored forms, and its declared result; IllegalAction names the
+    first action that does not read by its index."""
+    setup, actions, declared = parse_record(doc)
+    engine = get_engine(setup.game)
+    setup = DealSetup(setup.game, setup.options, setup.seats, setup.first, [normalize_all(h) for h in setup.hands],
+                      normalize_all(setup.kitty), setup.context)
+    normal: list[Action] = []
+    for index, action in enumerate(actions):
+        try:
+            normal.append(engine.normalize_action(action))
+        except IllegalAction as error:
+            raise IllegalAction(error.code, error.message, error.message_zh,
+                                {**error.details, "action": index}) from None
+    return setup, normal, declared
+
+
+def record_key(setup: DealSetup, actions: list[Action]) -> str:
+    """What identifies an imported record (its normalised setup and actions): the same record imports once."""
+    content = {"setup": vars(setup), "actions": actions}
+    return "record:" + hashlib.sha256(canonical_json(content).encode()).hexdigest()
 
 
 def fold(setup: DealSetup, actions: Iterable[Action]) -> tuple[Engine, Any]:

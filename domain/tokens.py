@@ -20,6 +20,8 @@ from uuid import UUID, uuid4
 
 from eventsourcing.domain import Aggregate
 
+from domain.errors import IllegalAction, Unauthenticated
+
 ORGANISER, REFEREE, APPEALS = "organiser", "referee", "appeals"
 ROLES = (ORGANISER, REFEREE, APPEALS)
 PREFIX = "fupan"
@@ -118,9 +120,19 @@ class AccessToken(Aggregate):
 
     @classmethod
     def issue(cls, role: str, matches: list[str], label: str, recorded_by: dict[str, Any]) -> tuple[AccessToken, str]:
-        """A new token and its secret (the caller shows it once; it is not stored)."""
+        """A new token and its secret (the caller shows it once; it is not stored). `matches`: the ids of the
+        existing matches a referee token records (the caller checked they exist); other roles have none."""
+        if role not in ROLES:
+            raise IllegalAction("bad_role", f"The role must be one of {list(ROLES)}.",
+                                f"角色必须是 {list(ROLES)} 之一。", {"role": role})
+        if (role == REFEREE) != bool(matches):
+            raise IllegalAction("bad_scope", "A referee token names the matches it records; other roles are not "
+                                "scoped.", "裁判令牌必须指定其负责的对局；其他角色不按对局限定。",
+                                {"role": role, "matches": sorted(matches)})
+        if len(label) > 200:
+            raise IllegalAction("bad_label", "The label is at most 200 characters.", "标签最多 200 个字符。")
         secret = new_secret()
-        token = cls._create(cls.Created, id=uuid4(), role=role, matches=list(matches), label=label,
+        token = cls._create(cls.Created, id=uuid4(), role=role, matches=sorted(matches), label=label,
                             secret_sha256=secret_digest(secret), recorded_by=recorded_by)
         return token, secret
 
@@ -130,6 +142,14 @@ class AccessToken(Aggregate):
 
     def matches_secret(self, secret: str) -> bool:
         return hmac.compare_digest(self.secret_sha256, secret_digest(secret))
+
+    def principal_for(self, secret: str) -> Principal:
+        """Who holds this token, given its secret; Unauthenticated if the secret is wrong or the token revoked."""
+        if not self.matches_secret(secret):
+            raise Unauthenticated("invalid_token", "The token is not valid.", "令牌无效。")
+        if self.revoked:
+            raise Unauthenticated("revoked_token", "This token has been revoked.", "该令牌已被吊销。")
+        return self.principal()
 
     def revoke(self, recorded_by: dict[str, Any]) -> bool:
         """Revoke once; revoking again changes nothing (False)."""

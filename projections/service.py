@@ -15,8 +15,9 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from domain.aggregates import ADJUSTMENT_KINDS, Deal
-from domain.application import FupanApplication, created_by_whoever_comes_first
+from domain.application import FupanApplication
 from domain.errors import BadRequest, IllegalAction, NotFound
+from domain.store import created_by_whoever_comes_first
 from projections.follower import Follower
 from projections.standings import Standings, TournamentFacts
 from projections.store import TABLES, ViewStore

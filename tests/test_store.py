@@ -121,7 +121,7 @@ def test_a_concurrent_write_from_another_process_is_a_conflict(store, example_re
         before = store.stored_events()
         loaded_by_second.record(example_record["actions"][0], {"role": "local", "token_id": None})
         with pytest.raises(Conflict):
-            second._commit(loaded_by_second)
+            second.commit(loaded_by_second)
         assert store.stored_events() == before
         # The second process catches up from the store and carries on.
         assert second.record_action(deal["id"], example_record["actions"][1])["version"] == 3

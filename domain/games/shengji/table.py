@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.games.shengji.engine import TOP_LEVEL
+from domain.match import DealsTable
 
 Standing = dict[str, Any]
 
@@ -97,12 +98,10 @@ def _won_by(result: dict[str, Any], team: int, goal: int) -> str:
     return "goal" if reached else "revoke"
 
 
-class ShengjiTable:
+class ShengjiTable(DealsTable):
     """The 升级 match rules (domain.match.MatchRules)."""
 
     game = "shengji"
-    start_chips: int | None = None
-
     def start(self, options: dict[str, Any], seat_count: int) -> Standing:
         return {"levels": [START_LEVEL] * TEAMS, "next": first_context(), **zero_totals(), "extra_deal": False,
                 "misdeals": [0] * TEAMS, "end": None}

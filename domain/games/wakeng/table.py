@@ -29,6 +29,9 @@ class WakengTable(DealsTable):
     def context(self, standing: Standing) -> dict[str, Any]:
         return {"board": standing["deals"] + 1}
 
+    def board(self, context: dict[str, Any]) -> int | None:
+        return context["board"]  # dealt once for the round (B1, B11.8); the other tables get its cards
+
     def after_deal(self, standing: Standing, options: dict[str, Any], result: dict[str, Any]) -> Standing:
         deals = standing["deals"] + 1
         done = deals >= options.get("wk.tableDeals", 6)

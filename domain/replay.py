@@ -1,0 +1,50 @@
+"""Replay: a deal's stored events folded through its engine once, with the view after each step asked for.
+
+Never `repository.get` per step: the events are read once (under the store's unit) and folded outside it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.aggregates import Deal
+from domain.engine import DealSetup
+from domain.errors import BadRequest
+from domain.games import get_engine
+from domain.tokens import Principal
+from domain.visibility import may_see_all, shown_action, viewpoint_for
+
+
+def frames(events: list[Any], viewpoint: str, steps: range | None, reader: Principal) -> dict[str, Any]:
+    """The table after each step in `steps` (default: every step, 0 … total) as `viewpoint` may see it;
+    Hidden (`hidden_view`) if `reader` may not take that viewpoint of this deal yet."""
+    created = events[0]
+    setup = DealSetup(created.game, created.options, created.seats, created.first, created.hands,
+                      created.kitty, created.context)
+    engine = get_engine(setup.game)
+    actions = [e.action for e in events if isinstance(e, Deal.ActionRecorded)]
+    annotations = [{"at": e.at, "text": e.text, "author": e.author} for e in events if isinstance(e, Deal.Annotated)]
+    closed = any(isinstance(e, Deal.Finished) for e in events)
+    full = may_see_all(closed, created.match_id, reader)
+    view_as = viewpoint_for(viewpoint, len(setup.seats), full=full, closed=closed, deal_id=created.originator_id)
+    total = len(actions)
+    wanted = steps if steps is not None else range(total + 1)
+    if wanted and not (wanted[0] >= 0 and wanted[-1] <= total):
+        raise BadRequest("bad_step", f"`step` must be 0–{total}.", f"`step` 必须在 0–{total} 之间。", {"total": total})
+    state = engine.new_deal(setup)
+    out = []
+    done = 0
+    for step in wanted:
+        while done < step:
+            engine.apply_normalized(state, actions[done])
+            done += 1
+        view = engine.view(state, view_as)
+        view["viewpoint"] = viewpoint
+        action = actions[step - 1] if step else None
+        out.append({
+            "step": step, "action": None if action is None else shown_action(engine, action, view_as, full),
+            "status": engine.status(state),
+            "annotations": [a for a in annotations if a["at"] == step - 1] if full else [], "view": view,
+        })
+    return {"deal_id": str(created.originator_id), "total": total, "viewpoint": viewpoint, "closed": closed,
+            "frames": out}
