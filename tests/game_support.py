@@ -56,44 +56,47 @@ def checked(record: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
     return state, result
 
 
-# --- scripted deals on an engine state (a state carrying `record`, the actions applied so far) ------------------
+# --- scripted deals on an engine state ----------------------------------------------------------------------
 
 
-def act(engine: Engine, state: Any, seat: int, action_type: str, **fields: Any) -> None:
-    action = {"seat": seat, "type": action_type, **fields}
-    engine.apply(state, action)
-    state.record["actions"].append(action)
+class Scripted:
+    """Actions applied to one engine's states, as the rules tests script them. `act` also keeps each action on
+    `state.record` (a rules test's state carries the record of what it applied, for `check_record`)."""
 
+    def __init__(self, engine: Engine):
+        self.engine = engine
 
-def bid(engine: Engine, state: Any, *values: int | None) -> None:
-    """Bids from the seat to act on: a number is a bid, None is 不叫."""
-    for value in values:
-        if value is None:
-            act(engine, state, state.to_act, "pass")
-        else:
-            act(engine, state, state.to_act, "bid", value=value)
+    def act(self, state: Any, seat: int, action_type: str, **fields: Any) -> None:
+        action = {"seat": seat, "type": action_type, **fields}
+        self.engine.apply(state, action)
+        state.record["actions"].append(action)
 
+    def bid(self, state: Any, *values: int | None) -> None:
+        """Bids from the seat to act on: a number is a bid, None is 不叫."""
+        for value in values:
+            if value is None:
+                self.act(state, state.to_act, "pass")
+            else:
+                self.act(state, state.to_act, "bid", value=value)
 
-def passes(engine: Engine, state: Any, n: int | None = None) -> None:
-    """`n` passes from the seat to act on (default: every other seat)."""
-    for _ in range(engine.seat_count - 1 if n is None else n):
-        act(engine, state, state.to_act, "pass")
+    def passes(self, state: Any, n: int | None = None) -> None:
+        """`n` passes from the seat to act on (default: every other seat)."""
+        for _ in range(self.engine.seat_count - 1 if n is None else n):
+            self.act(state, state.to_act, "pass")
 
+    def refused(self, state: Any, action: Any, code: str) -> IllegalAction:
+        """The action is refused with `code` and the state is exactly as before (engine.py: validate, then apply)."""
+        before = copy.deepcopy(state)
+        with pytest.raises(IllegalAction) as error:
+            self.engine.apply(state, action)
+        assert error.value.code == code, error.value.message
+        assert state == before
+        return error.value
 
-def refused(engine: Engine, state: Any, action: Any, code: str) -> IllegalAction:
-    """The action is refused with `code` and the state is exactly as before (engine.py: validate, then apply)."""
-    before = copy.deepcopy(state)
-    with pytest.raises(IllegalAction) as error:
-        engine.apply(state, action)
-    assert error.value.code == code, error.value.message
-    assert state == before
-    return error.value
-
-
-def scores(engine: Engine, state: Any) -> list[int]:
-    result = engine.result(state)
-    assert result is not None
-    return result["scores"]
+    def scores(self, state: Any) -> list[int]:
+        result = self.engine.result(state)
+        assert result is not None
+        return result["scores"]
 
 
 # --- through the service -------------------------------------------------------------------------------------

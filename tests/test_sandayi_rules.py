@@ -8,21 +8,22 @@ Seats are ♠ 0, ♥ 1, ♣ 2, ♦ 3 in play order.
 
 from __future__ import annotations
 
-import copy
 import re
 from collections import Counter
 
 import pytest
+from game_support import Scripted
 
 from domain.cards import full_deck
 from domain.engine import DealSetup, Viewpoint
-from domain.errors import IllegalAction
 from domain.games.sandayi.engine import SandayiEngine, baodao_sets
 from domain.games.sandayi.patterns import beats, parse
 from domain.games.sandayi.table import SandayiTable
 from domain.record import check_record, public_result
 
 ENGINE = SandayiEngine()
+SCRIPT = Scripted(ENGINE)
+act, bid, passes, refused, scores = SCRIPT.act, SCRIPT.bid, SCRIPT.passes, SCRIPT.refused, SCRIPT.scores
 SUITS = "SHCD"
 RANK_ORDER = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "LJ", "BJ"]
 
@@ -102,42 +103,12 @@ def take(state, seat: int, text: str) -> list[str]:
     return out
 
 
-def act(state, seat: int, action_type: str, **fields) -> None:
-    action = {"seat": seat, "type": action_type, **fields}
-    ENGINE.apply(state, action)
-    state.record["actions"].append(action)
-
-
 def declare(state, what: str) -> None:
     act(state, state.dealer, "declare", kind=what)
 
 
 def play(state, seat: int, text: str) -> None:
     act(state, seat, "play", cards=take(state, seat, text))
-
-
-def bid(state, *values: int | None) -> None:
-    """Bids from the seat to act on: a number is a bid, None is 不叫."""
-    for value in values:
-        seat = state.to_act
-        if value is None:
-            act(state, seat, "pass")
-        else:
-            act(state, seat, "bid", value=value)
-
-
-def passes(state, n: int = 3) -> None:
-    for _ in range(n):
-        act(state, state.to_act, "pass")
-
-
-def refused(state, action: dict, code: str) -> None:
-    """The action is refused with `code` and the state is exactly as before (engine.py: validate, then apply)."""
-    before = copy.deepcopy(state)
-    with pytest.raises(IllegalAction) as error:
-        ENGINE.apply(state, action)
-    assert error.value.code == code, error.value.message
-    assert state == before
 
 
 # -- scenario hands --------------------------------------------------------------------------------------------
@@ -202,12 +173,6 @@ def runner_goes_out(state, runner: int, lead: str = "4") -> None:
     passes(state)
     play(state, runner, "JJJQQQ6677")
     assert state.phase == "finished" and state.winner == runner
-
-
-def scores(state) -> list[int]:
-    result = ENGINE.result(state)
-    assert result is not None
-    return result["scores"]
 
 
 # -- §1.11 test vectors -----------------------------------------------------------------------------------------

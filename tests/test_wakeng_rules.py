@@ -12,6 +12,7 @@ import copy
 import re
 
 import pytest
+from game_support import Scripted
 
 from domain.cards import full_deck
 from domain.engine import DealSetup, Viewpoint
@@ -21,6 +22,8 @@ from domain.games.wakeng.patterns import beats, card_order, parse
 from domain.record import check_record
 
 ENGINE = WakengEngine()
+SCRIPT = Scripted(ENGINE)
+act, bid, passes, refused, scores = SCRIPT.act, SCRIPT.bid, SCRIPT.passes, SCRIPT.refused, SCRIPT.scores
 NAMES = ["东", "南", "西"]
 DECK = full_deck(1, False)
 SUITS = "DCHS"
@@ -89,12 +92,6 @@ def new_state(spec: dict[int, list[str]] | None = None, kitty: list[str] = (), o
     return state
 
 
-def act(state, seat: int, action_type: str, **fields) -> None:
-    action = {"seat": seat, "type": action_type, **fields}
-    ENGINE.apply(state, action)
-    state.record["actions"].append(action)
-
-
 def take(state, seat: int, text: str) -> list[str]:
     """Codes from `seat`'s hand: exact codes ('H4') or ranks ('4', the lowest suit held first)."""
     hand = sorted(state.hands[seat], key=card_order)
@@ -120,30 +117,6 @@ def decide(state, *choices: str) -> None:
         act(state, state.to_act, choice)
 
 
-def bid(state, *values: int | None) -> None:
-    """Bids from the seat to act on: a number is a bid, None is 不叫."""
-    for value in values:
-        if value is None:
-            act(state, state.to_act, "pass")
-        else:
-            act(state, state.to_act, "bid", value=value)
-
-
-def passes(state, n: int = 2) -> None:
-    for _ in range(n):
-        act(state, state.to_act, "pass")
-
-
-def refused(state, action: dict, code: str) -> IllegalAction:
-    """The action is refused with `code` and the state is exactly as before (engine.py: validate, then apply)."""
-    before = copy.deepcopy(state)
-    with pytest.raises(IllegalAction) as error:
-        ENGINE.apply(state, action)
-    assert error.value.code == code, error.value.message
-    assert state == before
-    return error.value
-
-
 def to_play(state, reveals=("pass",) * 3, bids=(None, None, None), post=("pass",), doubles=("pass",) * 3):
     decide(state, *reveals)
     bid(state, *bids)
@@ -151,12 +124,6 @@ def to_play(state, reveals=("pass",) * 3, bids=(None, None, None), post=("pass",
         decide(state, *post)
     decide(state, *doubles)
     assert state.phase == "play"
-
-
-def scores(state) -> list[int]:
-    result = ENGINE.result(state)
-    assert result is not None
-    return result["scores"]
 
 
 def check(state) -> dict:
