@@ -245,10 +245,13 @@ A6_TABLE = [  # (finishing teams, A = the 头家's team; seats out when the deal
 ]
 
 
-def play_finishing_order(order: list[int]) -> DaguaiState:
+def play_finishing_order(order: list[int], fouls: list[int] = ()) -> DaguaiState:
     """Each seat holds one single, rising with its place in `order`; the next finisher plays, the others pass, so
-    the seats go out in exactly that order. The first finisher is the dealer."""
+    the seats go out in exactly that order. The first finisher is the dealer. Before the first play, a foul
+    (talking) against each seat of `fouls`."""
     state = cut_state({seat: f"S{3 + place}" for place, seat in enumerate(order)}, first=order[0])
+    for seat in fouls:
+        act(state, seat, "foul", code="talking", note="说话")
     place = 0
     while state.phase != "finished":
         seat = state.to_act
@@ -452,17 +455,7 @@ def test_the_deal_ends_right_after_the_play_finishing_a_teams_third_player():
 
 def fouled_deal(order: list[int], fouls: list[int], *, after: list[int] = ()) -> dict[str, Any]:
     """Play `order` out with a foul against each seat of `fouls` first (and of `after` once it is over)."""
-    state = cut_state({seat: f"S{3 + place}" for place, seat in enumerate(order)}, first=order[0])
-    for seat in fouls:
-        act(state, seat, "foul", code="talking", note="说话")
-    place = 0
-    while state.phase != "finished":
-        seat = state.to_act
-        if seat == order[place]:
-            act(state, seat, "play", f"S{3 + place}")
-            place += 1
-        else:
-            act(state, seat, "pass")
+    state = play_finishing_order(order, fouls)
     before = ENGINE.result(state)
     for seat in after:
         act(state, seat, "foul", code="late", note="赛后")
