@@ -56,7 +56,19 @@ def checked(record: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
     return state, result
 
 
-# --- scripted deals on an engine state ----------------------------------------------------------------------
+# --- deals built by hand, scripted on an engine state ---------------------------------------------------------
+
+
+def deal_the_rest(zones: list[list[str]], sizes: list[int], rest: Iterable[str]) -> None:
+    """Deal `rest` round-robin into the zones (the hands, then the kitty), skipping a zone once it holds its size,
+    after each zone has been given the cards a test places (at most its size)."""
+    assert all(len(z) <= n for z, n in zip(zones, sizes, strict=True)), [len(z) for z in zones]
+    zone = 0
+    for code in rest:
+        while len(zones[zone]) == sizes[zone]:
+            zone = (zone + 1) % len(zones)
+        zones[zone].append(code)
+        zone = (zone + 1) % len(zones)
 
 
 class Scripted:
@@ -92,6 +104,17 @@ class Scripted:
         assert error.value.code == code, error.value.message
         assert state == before
         return error.value
+
+    def undone(self, state: Any, action: Any) -> Any:
+        """A wrong action tried on `state`: refused, it must leave the state as it was; accepted after all (a lucky
+        legal one), it is undone. The state to go on with."""
+        before = copy.deepcopy(state)
+        try:
+            self.engine.apply(state, copy.deepcopy(action))
+        except IllegalAction:
+            assert state == before
+            return state
+        return before
 
     def scores(self, state: Any) -> list[int]:
         result = self.engine.result(state)

@@ -12,7 +12,7 @@ import re
 from collections import Counter
 
 import pytest
-from game_support import Scripted
+from game_support import Scripted, deal_the_rest
 
 from domain.cards import full_deck
 from domain.engine import DealSetup, Viewpoint
@@ -70,15 +70,7 @@ def make_deal(spec: dict[int, str], kitty: str = "") -> tuple[list[list[str]], l
             code = next(c for c in sorted(pool) if pool[c] and rank_of(c) == rank)
             pool[code] -= 1
             zones[zone].append(code)
-    sizes = [25, 25, 25, 25, 8]
-    assert all(len(z) <= n for z, n in zip(zones, sizes, strict=True)), [len(z) for z in zones]
-    rest = sorted(pool.elements(), key=lambda c: (RANK_ORDER.index(rank_of(c)), c))
-    zone = 0
-    for code in rest:
-        while len(zones[zone]) == sizes[zone]:
-            zone = (zone + 1) % 5
-        zones[zone].append(code)
-        zone = (zone + 1) % 5
+    deal_the_rest(zones, [25, 25, 25, 25, 8], sorted(pool.elements(), key=lambda c: (RANK_ORDER.index(rank_of(c)), c)))
     return hands, zones[4]
 
 
@@ -173,6 +165,14 @@ def runner_goes_out(state, runner: int, lead: str = "4") -> None:
     passes(state)
     play(state, runner, "JJJQQQ6677")
     assert state.phase == "finished" and state.winner == runner
+
+
+def goes_out_first(state, dealer_wins: bool, leads: list[str], runner: int) -> None:
+    """The dealer goes out with `leads` (`dealer_wins`), or else the runner goes out first."""
+    if dealer_wins:
+        dealer_goes_out(state, leads)
+    else:
+        runner_goes_out(state, runner)
 
 
 # -- §1.11 test vectors -----------------------------------------------------------------------------------------
@@ -290,10 +290,7 @@ def test_v13_baodao_with_seven_eights(dealer_wins, expected):
     state = dealer_state(baodao_dealer("8"), (2, None, None, None), runner=3)
     assert [sorted(rank_of(c) for c in s) for s in baodao_sets(state.hands[0])] == [["8"] * 7]
     declare(state, "baodao")
-    if dealer_wins:
-        dealer_goes_out(state, baodao_leads("8"))
-    else:
-        runner_goes_out(state, 3)
+    goes_out_first(state, dealer_wins, baodao_leads("8"), 3)
     assert scores(state) == expected
 
 
@@ -356,10 +353,7 @@ def test_example_1_bid_two_dealer_wins():
 def test_example_2_toulu_with_tanda(dealer_wins, expected):
     state = dealer_state(QUICK, (3,), runner=1)
     declare(state, "tanda")
-    if dealer_wins:
-        dealer_goes_out(state, QUICK_LEADS)
-    else:
-        runner_goes_out(state, 1)
+    goes_out_first(state, dealer_wins, QUICK_LEADS, 1)
     assert scores(state) == expected
 
 
@@ -368,10 +362,7 @@ def test_example_3_baodao_with_seven_nines(dealer_wins, expected):
     state = dealer_state(baodao_dealer("9"), (1, 3), runner=2)
     assert not state.toulu
     declare(state, "baodao")
-    if dealer_wins:
-        dealer_goes_out(state, baodao_leads("9"))
-    else:
-        runner_goes_out(state, 2)
+    goes_out_first(state, dealer_wins, baodao_leads("9"), 2)
     assert scores(state) == expected
 
 
