@@ -6,13 +6,14 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from game_support import checked
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.cards import full_deck
 from domain.engine import Viewpoint
 from domain.games.doudizhu.random_play import random_record
-from domain.record import check_record, fold, parse_record
+from domain.record import fold, parse_record
 
 OPTIONS = st.fixed_dictionaries(
     {
@@ -27,11 +28,7 @@ SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[Heal
 @SETTINGS
 @given(seed=st.integers(0, 2**32), options=OPTIONS)
 def test_random_deals_are_accepted_and_score_by_the_payout_option(seed, options):
-    record = random_record(random.Random(seed), options)
-    assert check_record(record) == {"ok": True, "result": record["result"]}
-    setup, actions, _ = parse_record(record)
-    engine, state = fold(setup, actions)
-    result = engine.result(state)
+    _, result = checked(random_record(random.Random(seed), options))
     if result.get("redeal"):
         assert result["scores"] == result["penalties"]
         return

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from game_support import replayed
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -306,11 +307,7 @@ def kind_of(cards: list[str]) -> str:
 def test_scores_follow_section_1_7_and_the_record_checks(seed, options, rig, foul_rate):
     generated = generate(seed, options, rig, foul_rate)
     facts = generated.facts
-    setup, actions, _ = parse_record(generated.record)
-    state = ENGINE.new_deal(setup)
-    for action in actions:
-        ENGINE.apply(state, action)
-    result = ENGINE.result(state)
+    _, result = replayed(generated.record)
     assert result is not None
     expected = expected_scores(facts, ENGINE.resolve_options(options))
     assert result["scores"] == expected, (facts, result)

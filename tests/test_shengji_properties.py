@@ -12,6 +12,7 @@ from collections import Counter
 from math import comb
 from typing import Any
 
+from game_support import checked
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -27,7 +28,7 @@ from domain.games.shengji.cards import (
 )
 from domain.games.shengji.engine import ShengjiState, big_points, level_change
 from domain.games.shengji.random_play import random_record
-from domain.record import check_record, fold, parse_record
+from domain.record import fold, parse_record
 
 OPTIONS = st.fixed_dictionaries(
     {
@@ -59,11 +60,7 @@ def _played(state: ShengjiState) -> list[str]:
 @SETTINGS
 @given(seed=st.integers(0, 2**32), options=OPTIONS)
 def test_random_deals_are_accepted_with_the_same_result(seed, options):
-    record = random_record(random.Random(seed), options)
-    assert check_record(record) == {"ok": True, "result": record["result"]}
-    setup, actions, _ = parse_record(record)
-    engine, state = fold(setup, actions)
-    result = engine.result(state)
+    _, result = checked(random_record(random.Random(seed), options))
     if result.get("redeal"):
         assert result["scores"] == [0, 0, 0, 0]
         return

@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from game_support import Scripted
+from game_support import Scripted, replayed
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -222,11 +222,7 @@ def generate(seed: int, options: dict[str, Any], foul_rate: float, timeout_rate:
 def test_scores_are_zero_sum_and_follow_b6_recomputed_from_the_actions(seed, options, foul_rate, timeout_rate):
     generated = generate(seed, options, foul_rate, timeout_rate)
     facts = generated.facts
-    setup, actions, _ = parse_record(generated.record)
-    state = ENGINE.new_deal(setup)
-    for action in actions:
-        ENGINE.apply(state, action)
-    result = ENGINE.result(state)
+    _, result = replayed(generated.record)
     assert result is not None
     expected = facts.scores()
     assert result["scores"] == expected, (facts, result)
