@@ -60,36 +60,34 @@ def run(state, *actions: tuple) -> None:
 # -- §2.8 vectors ---------------------------------------------------------------------------------------------
 
 
-def test_v1_trio_with_single_and_sizes():
-    assert beats("4445", "3339")
-    assert not beats("44455", "3339")  # 5 cards vs 4
+@pytest.mark.parametrize(("play", "previous", "beats_it"), [
+    pytest.param("4445", "3339", True, id="v1_trio_with_single_and_sizes"),
+    pytest.param("44455", "3339", False, id="v1_trio_with_single_and_sizes"),  # 5 cards vs 4
+    pytest.param("45678", "34567", True, id="v2_straights"),
+    pytest.param("345678", "34567", False, id="v2_straights"),
+    pytest.param("3333", "22", True, id="v3_bombs_and_rocket"),
+    pytest.param("3333", "AAAAKQ", True, id="v3_bombs_and_rocket"),
+    pytest.param("BJLJ", "2222", True, id="v3_bombs_and_rocket"),
+    pytest.param("2222", "3333", True, id="v3_bombs_and_rocket"),
+    pytest.param("3333", "2222", False, id="v3_bombs_and_rocket"),
+    pytest.param("2222", "BJLJ", False, id="v3_bombs_and_rocket"),
+    pytest.param("666678", "555534", True, id="v4_four_with_two"),
+    pytest.param("66667788", "555534", False, id="v4_four_with_two"),  # 8 cards vs 6
+    pytest.param("44455578", "33344456", True, id="v5_airplanes"),
+    pytest.param("4445557788", "33344456", False, id="v5_airplanes"),
+])
+def test_v1_to_v5_comparisons(play: str, previous: str, beats_it: bool):
+    """Each comparison of the §2.8 vectors V1–V5, named by its vector."""
+    assert beats(play, previous) is beats_it
 
 
-def test_v2_straights():
-    assert beats("45678", "34567")
-    assert not beats("345678", "34567")
-    assert [p.kind for p in parses(cards("10JQKA"))] == ["straight"]
-    assert parses(cards("JQKA2")) == []
-
-
-def test_v3_bombs_and_rocket():
-    assert beats("3333", "22")
-    assert beats("3333", "AAAAKQ")
-    assert [p.kind for p in parses(cards("AAAAKQ"))] == ["four_two_single"]  # 四带二 is not a bomb
-    assert beats("BJLJ", "2222")
-    assert beats("2222", "3333")
-    assert not beats("3333", "2222")
-    assert not beats("2222", "BJLJ")
-
-
-def test_v4_four_with_two():
-    assert beats("666678", "555534")
-    assert not beats("66667788", "555534")  # 8 cards vs 6
-
-
-def test_v5_airplanes():
-    assert beats("44455578", "33344456")
-    assert not beats("4445557788", "33344456")
+@pytest.mark.parametrize(("play", "kinds"), [
+    pytest.param("10JQKA", ["straight"], id="v2_straights"),
+    pytest.param("JQKA2", [], id="v2_straights"),
+    pytest.param("AAAAKQ", ["four_two_single"], id="v3_bombs_and_rocket"),  # 四带二 is not a bomb
+])
+def test_v2_v3_readings(play: str, kinds: list[str]):
+    assert [p.kind for p in parses(cards(play))] == kinds
 
 
 def test_v6_caller_counter_robs():

@@ -19,6 +19,14 @@ def both(preset: str, **extra: Any) -> dict[str, Any]:
     return {"sj.preset": preset, **extra}
 
 
+def allowed_when(switch: bool, state: ShengjiState, action: dict[str, Any], code: str) -> None:
+    """With the switch on the action is taken; off, it is refused with `code` and changes nothing."""
+    if switch:
+        ENGINE.apply(state, action)
+    else:
+        assert refused(state, action) == code
+
+
 # -- presets ------------------------------------------------------------------------------------------------------
 
 
@@ -52,11 +60,8 @@ def test_bad_options_are_refused(bad):
 def test_self_overcall_switch_overrides_the_preset(preset, switch):
     state = deal_with({1: ["H10", "D10", "D10"]}, options=both(preset, **{"sj.selfOvercall": switch}))
     declare(state, 1, ["H10"], 1)
-    action = {"seat": 1, "type": "declare", "cards": ["D10", "D10"], "received": 3}
-    if switch:
-        ENGINE.apply(state, action)
-    else:
-        assert refused(state, action) == "self_overcall_not_allowed"
+    allowed_when(switch, state, {"seat": 1, "type": "declare", "cards": ["D10", "D10"], "received": 3},
+                 "self_overcall_not_allowed")
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
@@ -66,11 +71,8 @@ def test_big_joker_pair_overcall(preset):
                           options=both(preset, **{"sj.bigJokerPairOvercall": switch}))
         declare(state, 0, ["H10"], 1)
         declare(state, 1, ["LJ", "LJ"], 2)
-        action = {"seat": 2, "type": "declare", "cards": ["BJ", "BJ"], "received": 2}
-        if switch:
-            ENGINE.apply(state, action)
-        else:
-            assert refused(state, action) == "overcall_too_weak"
+        allowed_when(switch, state, {"seat": 2, "type": "declare", "cards": ["BJ", "BJ"], "received": 2},
+                     "overcall_too_weak")
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
@@ -78,12 +80,10 @@ def test_mixed_joker_no_trump(preset):
     for switch in (False, True):
         state = deal_with({0: ["H10"], 1: ["LJ", "BJ"]}, options=both(preset, **{"sj.mixedJokerNoTrump": switch}))
         declare(state, 0, ["H10"], 1)
-        action = {"seat": 1, "type": "declare", "cards": ["LJ", "BJ"], "received": 2}
+        allowed_when(switch, state, {"seat": 1, "type": "declare", "cards": ["LJ", "BJ"], "received": 2},
+                     "bad_declaration")
         if switch:
-            ENGINE.apply(state, action)
             assert state.declarations[-1].suit == "NT"
-        else:
-            assert refused(state, action) == "bad_declaration"
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)

@@ -224,48 +224,37 @@ def _throw_table(lead: list[str], second: list[str], third: list[str] | None = N
     return table(hands, leader=0, buried=diamonds)
 
 
+def _throw_trick(lead: list[str], second: list[str], third: list[str] | None = None
+                 ) -> tuple[ShengjiState, list[int | None]]:
+    """The trick of `_throw_table`, each seat playing the whole hand it was given (seat 0 the lead, seat 1
+    `second`, seat 2 `third` or hearts, seat 3 hearts): the state after it and the seat winning after each play."""
+    state = _throw_table(lead, second, third)
+    winning = []
+    for seat, cards in enumerate([list(hand) for hand in state.hands]):
+        play(state, seat, cards)
+        winning.append(state.best_seat)
+    return state, winning
+
+
 def test_v6_a_valid_throw_is_beaten_by_a_matching_trump_and_not_by_a_discard():
     lead = ["DA", "DK", "D5", "D5", "D4", "D4"]
-    state = _throw_table(lead, ["S9", "S9", "S8", "S8", "S7", "S2"])
-    play(state, 0, lead)
-    assert "failed_throw" not in state.trick[0]
-    play(state, 1, ["S9", "S9", "S8", "S8", "S7", "S2"])
-    play(state, 2, ["H2", "H3", "H4", "H5", "H6", "H7"])
-    play(state, 3, ["HK", "HQ", "HJ", "H9", "H8", "H7"])
+    state, _ = _throw_trick(lead, ["S9", "S9", "S8", "S8", "S7", "S2"])
+    assert "failed_throw" not in state.tricks[-1]["plays"][0]
     assert state.tricks[-1]["winner"] == 1
-    state = _throw_table(lead, ["S9", "S9", "S7", "S6", "S3", "S2"])
-    play(state, 0, lead)
-    play(state, 1, ["S9", "S9", "S7", "S6", "S3", "S2"])
-    play(state, 2, ["H2", "H3", "H4", "H5", "H6", "H7"])
-    play(state, 3, ["HK", "HQ", "HJ", "H9", "H8", "H7"])
+    state, _ = _throw_trick(lead, ["S9", "S9", "S7", "S6", "S3", "S2"])
     assert state.tricks[-1]["winner"] == 0
 
 
 def test_v7_a_trump_needs_as_many_pairs_as_the_lead():
-    lead = ["DA", "DA", "D5", "D5", "D4", "D4"]
-    state = _throw_table(lead, ["S9", "S9", "S8", "S8", "S7", "S2"])
-    play(state, 0, lead)
-    play(state, 1, ["S9", "S9", "S8", "S8", "S7", "S2"])
-    play(state, 2, ["H2", "H3", "H4", "H5", "H6", "H7"])
-    play(state, 3, ["HK", "HQ", "HJ", "H9", "H8", "H7"])
+    state, _ = _throw_trick(["DA", "DA", "D5", "D5", "D4", "D4"], ["S9", "S9", "S8", "S8", "S7", "S2"])
     assert state.tricks[-1]["winner"] == 0
 
 
 def test_v8_overtrumping_compares_the_pair_then_the_top_single():
-    lead = ["D5", "D4", "D4"]
-    state = _throw_table(lead, ["S9", "S7", "S7"], ["S4", "S8", "S8"])
-    play(state, 0, lead)
-    play(state, 1, ["S9", "S7", "S7"])
-    assert state.best_seat == 1
-    play(state, 2, ["S4", "S8", "S8"])
-    play(state, 3, ["HK", "HQ", "HJ"])
+    state, winning = _throw_trick(["D5", "D4", "D4"], ["S9", "S7", "S7"], ["S4", "S8", "S8"])
+    assert winning[1] == 1
     assert state.tricks[-1]["winner"] == 2
-    lead = ["D5", "D6", "D7"]
-    state = _throw_table(lead, ["S9", "S7", "S7"], ["S8", "S8", "S4"])
-    play(state, 0, lead)
-    play(state, 1, ["S9", "S7", "S7"])
-    play(state, 2, ["S8", "S8", "S4"])
-    play(state, 3, ["HK", "HQ", "HJ"])
+    state, _ = _throw_trick(["D5", "D6", "D7"], ["S9", "S7", "S7"], ["S8", "S8", "S4"])
     assert state.tricks[-1]["winner"] == 1
 
 
