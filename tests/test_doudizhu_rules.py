@@ -134,25 +134,26 @@ def test_v10_reveal_factor_is_the_maximum():
     assert ENGINE.multipliers(state)["reveal"] == 5
 
 
+def move(seat: int, kind: str, cards: str = "") -> dict:
+    """One action of a hand-made record: (seat, type), and a play's cards as codes separated by spaces."""
+    return {"seat": seat, "type": kind, **({"cards": cards.split()} if cards else {})}
+
+
+def hand_made(first: int, hands: list[str], kitty: str, actions: list[dict], options: dict | None = None) -> dict:
+    """A hand-made record at seats A, B, C; hands and kitty as codes separated by spaces."""
+    return {"format": "fupan.deal/1", "game": "doudizhu", "options": options or {}, "seats": ["A", "B", "C"],
+            "first": first, "hands": [hand.split() for hand in hands], "kitty": kitty.split(), "context": {},
+            "actions": actions}
+
+
 def _anti_spring_deal() -> dict:
     """Seat 2 is landlord, leads once; seat 0 then takes every round and goes out (反春天)."""
-    hands = [
-        ["S3", "S4", "S5", "S6", "S7", "S8", "S9", "S10", "SJ", "SQ", "SK", "SA", "S2", "H2", "D2", "C2", "BJ"],
-        ["H3", "H4", "H5", "H6", "H7", "H8", "H9", "H10", "HJ", "HQ", "HK", "HA", "C3", "C4", "C5", "C6", "C7"],
-        ["D3", "D4", "D5", "D6", "D7", "D8", "D9", "D10", "DJ", "DQ", "DK", "DA", "C8", "C9", "C10", "CJ", "CQ"],
-    ]
-    kitty = ["CK", "CA", "LJ"]
-    actions = [
-        {"seat": 2, "type": "call"}, {"seat": 0, "type": "pass"}, {"seat": 1, "type": "pass"},
-        {"seat": 2, "type": "play", "cards": ["D3"]},
-        {"seat": 0, "type": "play", "cards": ["S2", "H2", "D2", "C2"]},
-        {"seat": 1, "type": "pass"}, {"seat": 2, "type": "pass"},
-        {"seat": 0, "type": "play", "cards": ["S3", "S4", "S5", "S6", "S7", "S8", "S9", "S10", "SJ", "SQ", "SK", "SA"]},
-        {"seat": 1, "type": "pass"}, {"seat": 2, "type": "pass"},
-        {"seat": 0, "type": "play", "cards": ["BJ"]},
-    ]
-    return {"format": "fupan.deal/1", "game": "doudizhu", "options": {}, "seats": ["A", "B", "C"], "first": 2,
-            "hands": hands, "kitty": kitty, "context": {}, "actions": actions}
+    return hand_made(2, ["S3 S4 S5 S6 S7 S8 S9 S10 SJ SQ SK SA S2 H2 D2 C2 BJ",
+                         "H3 H4 H5 H6 H7 H8 H9 H10 HJ HQ HK HA C3 C4 C5 C6 C7",
+                         "D3 D4 D5 D6 D7 D8 D9 D10 DJ DQ DK DA C8 C9 C10 CJ CQ"], "CK CA LJ", [
+        move(2, "call"), move(0, "pass"), move(1, "pass"), move(2, "play", "D3"), move(0, "play", "S2 H2 D2 C2"),
+        move(1, "pass"), move(2, "pass"), move(0, "play", "S3 S4 S5 S6 S7 S8 S9 S10 SJ SQ SK SA"),
+        move(1, "pass"), move(2, "pass"), move(0, "play", "BJ")])
 
 
 def test_v11_anti_spring():
@@ -162,14 +163,10 @@ def test_v11_anti_spring():
     assert check_record(record) == {"ok": True, "result": {"scores": [4, 4, -8]}}
     # Without the bomb the vector's own figures hold: M = 2, landlord −6, farmers +2 each (literal31).
     record = _anti_spring_deal()
-    straight = ["S3", "S4", "S5", "S6", "S7", "S8", "S9", "S10", "SJ", "SQ", "SK", "SA"]
     record["actions"][4:] = [
-        {"seat": 0, "type": "play", "cards": ["S2"]}, {"seat": 1, "type": "pass"}, {"seat": 2, "type": "pass"},
-        {"seat": 0, "type": "play", "cards": ["H2", "D2", "C2"]}, {"seat": 1, "type": "pass"},
-        {"seat": 2, "type": "pass"},
-        {"seat": 0, "type": "play", "cards": straight}, {"seat": 1, "type": "pass"}, {"seat": 2, "type": "pass"},
-        {"seat": 0, "type": "play", "cards": ["BJ"]},
-    ]
+        move(0, "play", "S2"), move(1, "pass"), move(2, "pass"), move(0, "play", "H2 D2 C2"), move(1, "pass"),
+        move(2, "pass"), move(0, "play", "S3 S4 S5 S6 S7 S8 S9 S10 SJ SQ SK SA"), move(1, "pass"), move(2, "pass"),
+        move(0, "play", "BJ")]
     assert check_record(record) == {"ok": True, "result": {"scores": [2, 2, -6]}}
 
 
@@ -392,23 +389,12 @@ def test_views_hide_other_hands_unless_revealed():
 
 def spring_record(options: dict) -> dict:
     """Seat 1 is landlord after one rob and goes out without either farmer playing (春天)."""
-    hands = [
-        ["S3", "H3", "C3", "S4", "H4", "C4", "S5", "H5", "C5", "S6", "H6", "C6", "S7", "H7", "C7", "S8", "H8"],
-        ["D3", "D4", "D5", "D6", "D7", "D8", "D9", "D10", "DJ", "DQ", "DK", "DA", "S2", "H2", "C2", "D2", "BJ"],
-        ["C8", "S9", "H9", "C9", "S10", "H10", "C10", "SJ", "HJ", "CJ", "SQ", "HQ", "CQ", "SK", "HK", "CK", "LJ"],
-    ]
-    kitty = ["SA", "HA", "CA"]
-    actions = [
-        {"seat": 0, "type": "call"}, {"seat": 1, "type": "rob"}, {"seat": 2, "type": "pass"},
-        {"seat": 0, "type": "pass"},
-        {"seat": 1, "type": "play", "cards": ["D3", "D4", "D5", "D6", "D7", "D8", "D9", "D10", "DJ", "DQ", "DK", "DA"]},
-        {"seat": 2, "type": "pass"}, {"seat": 0, "type": "pass"},
-        {"seat": 1, "type": "play", "cards": ["S2", "H2", "C2", "D2"]},
-        {"seat": 2, "type": "pass"}, {"seat": 0, "type": "pass"},
-        {"seat": 1, "type": "play", "cards": ["SA", "HA", "CA", "BJ"]},
-    ]
-    return {"format": "fupan.deal/1", "game": "doudizhu", "options": options, "seats": ["A", "B", "C"], "first": 0,
-            "hands": hands, "kitty": kitty, "context": {}, "actions": actions}
+    return hand_made(0, ["S3 H3 C3 S4 H4 C4 S5 H5 C5 S6 H6 C6 S7 H7 C7 S8 H8",
+                         "D3 D4 D5 D6 D7 D8 D9 D10 DJ DQ DK DA S2 H2 C2 D2 BJ",
+                         "C8 S9 H9 C9 S10 H10 C10 SJ HJ CJ SQ HQ CQ SK HK CK LJ"], "SA HA CA", [
+        move(0, "call"), move(1, "rob"), move(2, "pass"), move(0, "pass"),
+        move(1, "play", "D3 D4 D5 D6 D7 D8 D9 D10 DJ DQ DK DA"), move(2, "pass"), move(0, "pass"),
+        move(1, "play", "S2 H2 C2 D2"), move(2, "pass"), move(0, "pass"), move(1, "play", "SA HA CA BJ")], options)
 
 
 @pytest.mark.parametrize(
