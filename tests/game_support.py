@@ -41,19 +41,24 @@ def documented_example(heading: str) -> dict[str, Any]:
     return json.loads(block.group(1))
 
 
-def replayed(record: dict[str, Any]) -> tuple[Any, dict[str, Any] | None]:
-    """The engine state at the end of `record` and its result."""
+def replayed(record: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """The engine state at the end of a complete record, and its result."""
     setup, actions, _ = parse_record(record)
     engine, state = fold(setup, actions)
-    return state, engine.result(state)
+    result = engine.result(state)
+    assert result is not None, "the record is complete"
+    return state, result
+
+
+def final_result(record: dict[str, Any]) -> dict[str, Any]:
+    """The result a complete record comes to, replayed through its engine."""
+    return replayed(record)[1]
 
 
 def checked(record: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
     """`replayed`, once `check_record` has accepted the record with the result it states."""
     assert check_record(record) == {"ok": True, "result": record["result"]}
-    state, result = replayed(record)
-    assert result is not None
-    return state, result
+    return replayed(record)
 
 
 # --- deals built by hand, scripted on an engine state ---------------------------------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from game_support import checked, documented_example, replayed, verified_standings
+from game_support import checked, documented_example, final_result, verified_standings
 
 from domain.application import FupanApplication
 from domain.record import check_record
@@ -17,8 +17,8 @@ from fixtures.daguai_table import WANTED, features
 def test_the_documented_example_record_checks_with_its_stated_result():
     example = documented_example("大怪路子")
     assert check_record(example) == {"ok": True, "result": {"scores": [8, 0, 8, 0, 8, 0]}}
-    _, result = replayed(example)
-    assert result is not None and result["finish_order"] == [2, 4, 0]
+    result = final_result(example)
+    assert result["finish_order"] == [2, 4, 0]
     assert (result["outcome"], result["k"], result["team_points"]) == ("catch", 3, [8, 0])  # A6 row 1
 
 

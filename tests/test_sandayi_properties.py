@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from game_support import replayed
+from game_support import final_result
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -307,8 +307,7 @@ def kind_of(cards: list[str]) -> str:
 def test_scores_follow_section_1_7_and_the_record_checks(seed, options, rig, foul_rate):
     generated = generate(seed, options, rig, foul_rate)
     facts = generated.facts
-    _, result = replayed(generated.record)
-    assert result is not None
+    result = final_result(generated.record)
     expected = expected_scores(facts, ENGINE.resolve_options(options))
     assert result["scores"] == expected, (facts, result)
     assert sum(result["scores"]) == 0

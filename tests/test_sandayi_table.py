@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from game_support import HttpDeal, checked, documented_example, open_http_table, replayed, verified_standings
+from game_support import HttpDeal, checked, documented_example, final_result, open_http_table, verified_standings
 
 from domain.application import FupanApplication
 from domain.games.sandayi.random_play import random_record
@@ -22,8 +22,8 @@ PLAYERS = ["周立新", "钱美玲", "孙浩", "李雪梅"]
 def test_the_documented_example_record_checks_with_its_stated_result():
     example = documented_example("快乐三打一")
     assert check_record(example) == {"ok": True, "result": {"scores": [24, -8, -8, -8]}}
-    _, result = replayed(example)
-    assert result is not None and result["toulu"] and result["declared"] == ["tanda"]
+    result = final_result(example)
+    assert result["toulu"] and result["declared"] == ["tanda"]
     assert (result["stake"], result["multipliers"]["total"]) == (4, 2)  # §1.7 worked example 2
 
 

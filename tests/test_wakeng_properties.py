@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from game_support import Scripted, replayed
+from game_support import Scripted, final_result
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -222,8 +222,7 @@ def generate(seed: int, options: dict[str, Any], foul_rate: float, timeout_rate:
 def test_scores_are_zero_sum_and_follow_b6_recomputed_from_the_actions(seed, options, foul_rate, timeout_rate):
     generated = generate(seed, options, foul_rate, timeout_rate)
     facts = generated.facts
-    _, result = replayed(generated.record)
-    assert result is not None
+    result = final_result(generated.record)
     expected = facts.scores()
     assert result["scores"] == expected, (facts, result)
     assert sum(expected) == 0

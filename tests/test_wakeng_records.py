@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from game_support import checked, documented_example, replayed, verified_standings
+from game_support import checked, documented_example, final_result, verified_standings
 
 from domain.application import FupanApplication
 from domain.record import check_record
@@ -18,8 +18,8 @@ from fixtures.wakeng_round import WANTED, features
 def test_the_documented_example_record_checks_with_its_stated_result():
     example = documented_example("竞技挖坑")
     assert check_record(example) == {"ok": True, "result": {"scores": [12, -36, 24]}}
-    _, result = replayed(example)
-    assert result is not None and result["stakes"] == [12, 0, 24] and not result["digger_won"]
+    result = final_result(example)
+    assert result["stakes"] == [12, 0, 24] and not result["digger_won"]
     wrong_first = {**example, "first": 1}
     assert check_record(wrong_first)["code"] == "bad_setup"  # the lowest heart names the first bidder (B11.1)
 
