@@ -27,6 +27,12 @@ from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 from api.app import create_app
 from domain.application import FupanApplication
 
+
+def move(seat: int, kind: str, cards: str = "") -> dict[str, Any]:
+    """One action of a hand-written record: (seat, type), and a play's cards as codes separated by spaces."""
+    return {"seat": seat, "type": kind, **({"cards": cards.split()} if cards else {})}
+
+
 # The complete 斗地主 example record of `fupan.deal/1`: seat 2 calls, one bomb (rocket), farmers win → [2, 2, -6].
 EXAMPLE_RECORD: dict[str, Any] = {
     "format": "fupan.deal/1", "game": "doudizhu", "options": {},
@@ -38,39 +44,13 @@ EXAMPLE_RECORD: dict[str, Any] = {
     ],
     "kitty": ["S8", "H9", "C2"], "context": {},
     "actions": [
-        {"seat": 2, "type": "call"},
-        {"seat": 0, "type": "pass"},
-        {"seat": 1, "type": "pass"},
-        {"seat": 2, "type": "play", "cards": ["S3", "C4", "H5", "D6", "D7", "H8", "H9"]},
-        {"seat": 0, "type": "play", "cards": ["LJ", "BJ"]},
-        {"seat": 1, "type": "pass"},
-        {"seat": 2, "type": "pass"},
-        {"seat": 0, "type": "play", "cards": ["S7"]},
-        {"seat": 1, "type": "play", "cards": ["D8"]},
-        {"seat": 2, "type": "pass"},
-        {"seat": 0, "type": "play", "cards": ["HA"]},
-        {"seat": 1, "type": "play", "cards": ["H2"]},
-        {"seat": 2, "type": "pass"},
-        {"seat": 0, "type": "pass"},
-        {"seat": 1, "type": "play", "cards": ["SA", "DA"]},
-        {"seat": 2, "type": "pass"},
-        {"seat": 0, "type": "pass"},
-        {"seat": 1, "type": "play", "cards": ["D5", "SJ", "DJ", "CJ", "SQ", "HQ", "DQ", "SK"]},
-        {"seat": 2, "type": "pass"},
-        {"seat": 0, "type": "pass"},
-        {"seat": 1, "type": "play", "cards": ["D10"]},
-        {"seat": 2, "type": "play", "cards": ["CA"]},
-        {"seat": 0, "type": "pass"},
-        {"seat": 1, "type": "play", "cards": ["S2"]},
-        {"seat": 2, "type": "pass"},
-        {"seat": 0, "type": "pass"},
-        {"seat": 1, "type": "play", "cards": ["S6"]},
-        {"seat": 2, "type": "play", "cards": ["CK"]},
-        {"seat": 0, "type": "pass"},
-        {"seat": 1, "type": "play", "cards": ["D2"]},
-        {"seat": 2, "type": "pass"},
-        {"seat": 0, "type": "pass"},
-        {"seat": 1, "type": "play", "cards": ["H3"]},
+        move(2, "call"), move(0, "pass"), move(1, "pass"), move(2, "play", "S3 C4 H5 D6 D7 H8 H9"),
+        move(0, "play", "LJ BJ"), move(1, "pass"), move(2, "pass"), move(0, "play", "S7"), move(1, "play", "D8"),
+        move(2, "pass"), move(0, "play", "HA"), move(1, "play", "H2"), move(2, "pass"), move(0, "pass"),
+        move(1, "play", "SA DA"), move(2, "pass"), move(0, "pass"), move(1, "play", "D5 SJ DJ CJ SQ HQ DQ SK"),
+        move(2, "pass"), move(0, "pass"), move(1, "play", "D10"), move(2, "play", "CA"), move(0, "pass"),
+        move(1, "play", "S2"), move(2, "pass"), move(0, "pass"), move(1, "play", "S6"), move(2, "play", "CK"),
+        move(0, "pass"), move(1, "play", "D2"), move(2, "pass"), move(0, "pass"), move(1, "play", "H3"),
     ],
 }
 EXAMPLE_SCORES = [2, 2, -6]

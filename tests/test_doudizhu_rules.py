@@ -6,7 +6,7 @@ import copy
 import re
 
 import pytest
-from conftest import EXAMPLE_RECORD
+from conftest import EXAMPLE_RECORD, move
 
 from domain.engine import DealSetup, Viewpoint
 from domain.errors import IllegalAction
@@ -132,11 +132,6 @@ def test_v10_reveal_factor_is_the_maximum():
     assert state.landlord == 0
     run(state, (0, "reveal", {"stage": "after_kitty"}))
     assert ENGINE.multipliers(state)["reveal"] == 5
-
-
-def move(seat: int, kind: str, cards: str = "") -> dict:
-    """One action of a hand-made record: (seat, type), and a play's cards as codes separated by spaces."""
-    return {"seat": seat, "type": kind, **({"cards": cards.split()} if cards else {})}
 
 
 def hand_made(first: int, hands: list[str], kitty: str, actions: list[dict], options: dict | None = None) -> dict:
