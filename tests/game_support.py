@@ -55,6 +55,14 @@ def final_result(record: dict[str, Any]) -> dict[str, Any]:
     return replayed(record)[1]
 
 
+def comes_to(record: dict[str, Any], stated: dict[str, Any]) -> dict[str, Any]:
+    """`check_record` finds that a record stating no result comes to `stated` (scores, `redeal`) and accepts the
+    record stating it; the whole result, replayed."""
+    assert check_record(record) == {"ok": True, "result": stated}
+    assert check_record({**record, "result": stated})["ok"] is True
+    return final_result(record)
+
+
 def checked(record: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
     """`replayed`, once `check_record` has accepted the record with the result it states."""
     assert check_record(record) == {"ok": True, "result": record["result"]}
