@@ -16,6 +16,7 @@ Hidden cards are not this module's business: the service filters every read by t
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections import deque
@@ -235,6 +236,11 @@ def _guard() -> None:
     policy = policy_of(current_app, request.endpoint or "")
     if policy is None or not policy.large_body:
         request.max_content_length = current_app.config["FUPAN_MAX_BODY"]
+    if request.method not in SAFE_METHODS:
+        # One write request is one unit of the service: authentication, the referee's scope and the command
+        # share its lock and its one look at the notification log (domain/store.py); `_end_unit` closes it.
+        unit = g.fupan_unit = contextlib.ExitStack()
+        unit.enter_context(_service().unit())
     principal = g.fupan_principal = _authenticate()
     if policy is None and request.method not in SAFE_METHODS:
         raise Forbidden(
@@ -246,6 +252,12 @@ def _guard() -> None:
     _authorise(policy.rule if policy is not None else ANYONE, principal)
     if request.method not in SAFE_METHODS:
         _check_body(policy)
+
+
+def _end_unit(error: BaseException | None) -> None:
+    unit = g.pop("fupan_unit", None)
+    if unit is not None:
+        unit.close()
 
 
 def _challenge(response: Response) -> Response:
@@ -263,6 +275,7 @@ def install(app: Flask) -> None:
         int(app.config["FUPAN_AUTH_FAILURES"]), float(app.config["FUPAN_AUTH_WINDOW"]))
     app.before_request(_guard)
     app.after_request(_challenge)
+    app.teardown_request(_end_unit)
 
 
 def policy_table(app: Flask) -> list[dict[str, Any]]:
