@@ -60,8 +60,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["fupan"] = service
     register_error_handlers(app, anonymous=lambda: auth.current_principal().anonymous)
     auth.install(app)
-    for blueprint in (*BLUEPRINTS, tokens, docs, *VIEWER_BLUEPRINTS):
+    for blueprint in (*BLUEPRINTS, tokens, docs):
         app.register_blueprint(blueprint)
+    auth.open_to_anyone(app, VIEWER_BLUEPRINTS)
     install_standings(app)  # the projections of `service` and their routes
     app.after_request(_security_headers)
     app.after_request(_cors)

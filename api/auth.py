@@ -20,12 +20,12 @@ import contextlib
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 from uuid import UUID
 
-from flask import Flask, Response, current_app, g, request
+from flask import Blueprint, Flask, Response, current_app, g, request
 
 from domain.application import FupanApplication
 from domain.errors import BadRequest, Forbidden, LengthRequired, TooManyAttempts, Unauthenticated
@@ -75,7 +75,19 @@ def requires(rule: Rule, *, content_types: tuple[str, ...] = (JSON,), large_body
 
 
 def policy_of(app: Flask, endpoint: str) -> Policy | None:
-    return getattr(app.view_functions.get(endpoint), "__policy__", None)
+    """The view's declared policy, else the one its blueprint was mounted with (`open_to_anyone`)."""
+    declared = getattr(app.view_functions.get(endpoint), "__policy__", None)
+    if declared is None and "." in endpoint:
+        declared = app.extensions["fupan.blueprint_policies"].get(endpoint.rpartition(".")[0])
+    return declared
+
+
+def open_to_anyone(app: Flask, blueprints: Iterable[Blueprint]) -> None:
+    """Mount read-only blueprints (the replay viewer) whose every route anyone may read: their views declare
+    nothing themselves and know nothing of tokens; what each reader sees is decided by the service."""
+    for blueprint in blueprints:
+        app.register_blueprint(blueprint)
+        app.extensions["fupan.blueprint_policies"][blueprint.name] = Policy(ANYONE)
 
 
 def current_principal() -> Principal:
@@ -271,6 +283,8 @@ def _challenge(response: Response) -> Response:
 def install(app: Flask) -> None:
     """Enforce the policies on `app` (after its blueprints are registered or not: the guard looks up views
     per request)."""
+    app.extensions["fupan.blueprint_policies"] = {}
+    app.extensions["fupan.reader"] = current_principal
     app.extensions["fupan.auth_failures"] = FailureLimiter(
         int(app.config["FUPAN_AUTH_FAILURES"]), float(app.config["FUPAN_AUTH_WINDOW"]))
     app.before_request(_guard)

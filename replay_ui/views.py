@@ -19,9 +19,9 @@ import plotly
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, send_file, url_for
 from markupsafe import Markup
 
-from api.auth import ANYONE, current_principal, requires
 from domain.application import FupanApplication
 from domain.errors import NotFound
+from domain.tokens import Principal
 from replay_ui import i18n
 from replay_ui.cards import card_text, is_red
 from replay_ui.games import ui_for
@@ -37,6 +37,12 @@ ui_api = Blueprint("replay_ui_api", __name__, url_prefix="/ui-api")
 
 def service() -> FupanApplication:
     return current_app.extensions["fupan"]
+
+
+def reader() -> Principal:
+    """Who is asking, as the host app's access guard decided (api/auth.py installs it). The viewer's routes are
+    read-only and open to anyone; what each reader sees of a live deal is the service's decision."""
+    return current_app.extensions["fupan.reader"]()
 
 
 @pages.app_template_global("t")
@@ -89,7 +95,7 @@ def deal_context(deal_id: str) -> dict[str, Any]:
     """What every deal page shows around the table: where it was played, who sat where, and the game's figures
     of the table around the deal (`figures`, GameUI.deal_figures)."""
     app = service()
-    deal = app.get_deal(deal_id, current_principal())
+    deal = app.get_deal(deal_id, reader())
     match = app.get_match(deal["match_id"]) if deal["match_id"] else None
     tournament = app.get_tournament(match["tournament_id"]) if match else None
     return {
@@ -100,7 +106,7 @@ def deal_context(deal_id: str) -> dict[str, Any]:
 
 def described_frames(deal_id: str, viewpoint: str, names: list[str]) -> dict[str, Any]:
     """`replay_all` for the viewpoint, each frame with its step in words (zh, en) and timeline tags."""
-    folded = service().replay_all(deal_id, viewpoint, current_principal())
+    folded = service().replay_all(deal_id, viewpoint, reader())
     frames = folded["frames"]
     describe = ui_for(frames[0]["view"]["game"]).describe
     previous = None
@@ -117,13 +123,11 @@ def described_frames(deal_id: str, viewpoint: str, names: list[str]) -> dict[str
 
 
 @pages.get("/")
-@requires(ANYONE)
 def index() -> str:
     return render_template("index.html", tournaments=service().list_tournaments())
 
 
 @pages.get("/tournaments/<tournament_id>")
-@requires(ANYONE)
 def tournament_page(tournament_id: str) -> str:
     app = service()
     tournament = app.get_tournament(tournament_id)
@@ -133,27 +137,24 @@ def tournament_page(tournament_id: str) -> str:
 
 
 @pages.get("/tournaments/<tournament_id>/standings")
-@requires(ANYONE)
 def standings_page(tournament_id: str) -> str:
     # The table and chart are drawn by the script from GET /api/tournaments/<id>/standings (the projections).
     return render_template("standings.html", tournament=service().get_tournament(tournament_id))
 
 
 @pages.get("/matches/<match_id>")
-@requires(ANYONE)
 def match_page(match_id: str) -> str:
     app = service()
     match = app.get_match(match_id)
     tournament = app.get_tournament(match["tournament_id"])
     names = list(match["seat_names"])
     ui = ui_for(match["game"])
-    rows = ui.match_rows(match, app.list_match_deals(match_id, current_principal()), names)
+    rows = ui.match_rows(match, app.list_match_deals(match_id, reader()), names)
     return render_template("match.html", match=match, tournament=tournament, names=names, rows=rows,
                            chart=ui.match_chart(match, names))
 
 
 @pages.get("/deals/<deal_id>")
-@requires(ANYONE)
 def deal_viewer(deal_id: str) -> str:
     context = deal_context(deal_id)
     deal = context["deal"]
@@ -169,7 +170,6 @@ def deal_viewer(deal_id: str) -> str:
 
 
 @pages.get("/deals/<deal_id>/record")
-@requires(ANYONE)
 def deal_record(deal_id: str) -> str:
     context = deal_context(deal_id)
     replay = described_frames(deal_id, "public", context["names"])
@@ -180,7 +180,6 @@ def deal_record(deal_id: str) -> str:
 
 
 @pages.get("/ui/vendor/plotly.min.js")
-@requires(ANYONE)
 def plotly_js() -> Response:
     """plotly.js from the installed package; the version is in the URL (?v=), so it may be cached for a year."""
     response = send_file(PLOTLY_JS, mimetype="text/javascript", max_age=YEAR, conditional=True)
@@ -192,7 +191,6 @@ def plotly_js() -> Response:
 
 
 @ui_api.get("/deals/<deal_id>/frames")
-@requires(ANYONE)
 def frames(deal_id: str) -> Response:
     """Every step of the deal as `viewpoint` (default: public) may see it, with each step in words.
 
