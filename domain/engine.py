@@ -112,6 +112,12 @@ def foul_fields(action: Action, penalty_unit: tuple[str, str]) -> Action:
     return {"code": code, "note": note, **({"penalty": penalty} if penalty else {})}
 
 
+def team_of(seat: int) -> int:
+    """The team of a seat in the partnership games, which seat teams alternately: team 0 = seats 0, 2 (, 4),
+    team 1 = seats 1, 3 (, 5) (升级, 大怪路子; docs/record-format.md)."""
+    return seat % 2
+
+
 def check_turn(state: Any, seat: int) -> None:
     """Refuse `seat` acting when `state.to_act` (an engine's deal state) names another seat."""
     if state.to_act != seat:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from domain.games.shengji.engine import team_of
+from domain.engine import team_of
 
 Facts = dict[str, Any]
 

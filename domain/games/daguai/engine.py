@@ -24,9 +24,11 @@ from domain.engine import (
     Engine,
     Viewpoint,
     check_turn,
+    team_of,
 )
 from domain.errors import illegal
 from domain.games.daguai.patterns import Pattern, beats, card_value, describe, parse
+from domain.games.shedding import round_json
 from domain.options import OptionsResolver, switch, whole
 
 SEATS = 6
@@ -38,9 +40,6 @@ CATCH_POINTS = {3: 8, 2: 5, 1: 3}  # 抓对方 k 家 (A6)
 CAUGHT_POINTS = {1: 1, 2: 0}  # 本家被关 k 家
 FOUL_POINTS = 8  # a side with ≥ 2 fouls "按照被抓三家计分" (A7)
 
-
-def team_of(seat: int) -> int:
-    return seat % 2
 
 
 class DaguaiOptions(Schema):
@@ -260,13 +259,10 @@ class DaguaiEngine(Engine):
         return {
             "game": self.game, "viewpoint": str(viewpoint), "phase": state.phase, "to_act": state.to_act,
             "first": state.first, "seats": seats, "finish_order": list(state.finished),
-            "round": {"leader": state.leader, "plays": _round_json(state.current_round)},
+            "round": {"leader": state.leader, "plays": round_json(state.current_round, describe)},
             "rounds_played": len(state.rounds),
-            "last_round": _round_json(state.rounds[-1]) if state.rounds else None,
+            "last_round": round_json(state.rounds[-1], describe) if state.rounds else None,
             "fouls": list(state.fouls), "fouls_by_team": list(state.team_fouls),
             "result": self.result(state),
         }
 
-
-def _round_json(plays: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{**p, "pattern": describe(p["pattern"])} if "pattern" in p else dict(p) for p in plays]

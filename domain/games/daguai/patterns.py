@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-# Single order (A2): 3..10, J=11, Q=12, K=13, A=14, 2=15 (trump), LJ=16, BJ=17.
-RANK_VALUE = {str(n): n for n in range(3, 11)} | {"J": 11, "Q": 12, "K": 13, "A": 14, "2": 15, "LJ": 16, "BJ": 17}
-LITTLE, BIG = 16, 17
+from domain.games.shedding import BIG, LITTLE, card_value
+
+# Single order (A2): 3..10, J=11, Q=12, K=13, A=14, 2=15 (trump), LJ=16, BJ=17 — the shedding games' values.
 TWO, ACE = 15, 14
 # Inside a flush (A10.2): A high … 3, 2 lowest.
 FLUSH_VALUE = {**{v: v for v in range(3, 15)}, TWO: 2}
@@ -41,10 +41,6 @@ PATTERN_NAMES: dict[str, tuple[str, str]] = {
     "straight_flush": ("同花顺", "straight flush"),
     "five": ("五同", "five of a kind"),
 }
-
-
-def card_value(code: str) -> int:
-    return RANK_VALUE[code if code in ("LJ", "BJ") else code[1:]]
 
 
 def _position_options(value: int) -> tuple[int, ...]:

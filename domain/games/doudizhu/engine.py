@@ -26,11 +26,11 @@ from domain.games.doudizhu.patterns import (
     PATTERN_NAMES,
     Pattern,
     answers,
-    card_value,
     is_bomb,
     lead_reading,
     parses,
 )
+from domain.games.shedding import card_value, round_json
 from domain.options import OptionsResolver, switch
 
 SEATS = 3
@@ -108,9 +108,6 @@ def pattern_json(pattern: Pattern) -> dict[str, Any]:
     zh, en = PATTERN_NAMES[pattern.kind]
     return {"kind": pattern.kind, "size": pattern.size, "key": pattern.key, "zh": zh, "en": en}
 
-
-def _round_json(plays: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{**p, "pattern": pattern_json(p["pattern"])} if "pattern" in p else dict(p) for p in plays]
 
 
 class DoudizhuEngine(Engine):
@@ -420,9 +417,9 @@ class DoudizhuEngine(Engine):
             "landlord": state.landlord,
             "bidding": [{"seat": s, "type": k} for s, k in state.bids],
             "reveals": [dict(r) for r in state.reveals],
-            "round": {"leader": state.leader, "plays": _round_json(state.current_round)},
+            "round": {"leader": state.leader, "plays": round_json(state.current_round, pattern_json)},
             "rounds_played": len(state.rounds),
-            "last_round": _round_json(state.rounds[-1]) if state.rounds else None,
+            "last_round": round_json(state.rounds[-1], pattern_json) if state.rounds else None,
             "multipliers": self.multipliers(state),
             "fouls": list(state.fouls),
             "result": self.result(state) if finished else None,

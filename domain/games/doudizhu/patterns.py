@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from domain.games.shedding import BIG, LITTLE, RANK_VALUE, rank_counts
+
 # Rank values: 3..10 = 3..10, J=11, Q=12, K=13, A=14, 2=15, LJ=16, BJ=17 [S001 2.1].
-RANK_VALUE = {str(n): n for n in range(3, 11)} | {"J": 11, "Q": 12, "K": 13, "A": 14, "2": 15, "LJ": 16, "BJ": 17}
 VALUE_NAME = {v: k for k, v in RANK_VALUE.items()}
-LITTLE, BIG = 16, 17
 SEQUENCE_TOP = 14  # sequences use only 3..A; 2 and jokers never appear in any sequence [S001]
 
 
@@ -39,18 +39,6 @@ PATTERN_NAMES: dict[str, tuple[str, str]] = {
     "four_two_single": ("四带二", "four with two singles"),
     "four_two_pair": ("四带两对", "four with two pairs"),
 }
-
-
-def card_value(code: str) -> int:
-    return RANK_VALUE[code if code in ("LJ", "BJ") else code[1:]]
-
-
-def rank_counts(cards: list[str]) -> dict[int, int]:
-    counts: dict[int, int] = {}
-    for code in cards:
-        value = RANK_VALUE[code if code in ("LJ", "BJ") else code[1:]]
-        counts[value] = counts.get(value, 0) + 1
-    return counts
 
 
 def _is_run(values: list[int]) -> bool:

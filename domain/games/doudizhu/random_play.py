@@ -18,9 +18,9 @@ from domain.games.doudizhu.patterns import (
     SEQUENCE_TOP,
     Pattern,
     answers,
-    card_value,
     parses,
 )
+from domain.games.shedding import card_value
 
 ENGINE = DoudizhuEngine()
 NAMES = ["甲", "乙", "丙"]

@@ -28,8 +28,8 @@ from domain.engine import (
     check_turn,
 )
 from domain.errors import illegal
-from domain.games.doudizhu.patterns import BIG, LITTLE, card_value, rank_counts  # the same rank values (§1.2)
 from domain.games.sandayi.patterns import Pattern, beats, describe, is_bomb, parse
+from domain.games.shedding import BIG, LITTLE, card_value, rank_counts, round_json  # the same rank values (§1.2)
 from domain.options import OptionsResolver, switch, whole
 
 SEATS = 4
@@ -479,9 +479,9 @@ class SandayiEngine(Engine):
                         for s, v in state.bids],
             "declared": list(state.declared),
             "locked": [list(s) for s in state.locked],
-            "round": {"leader": state.leader, "plays": _round_json(state.current_round)},
+            "round": {"leader": state.leader, "plays": round_json(state.current_round, describe)},
             "rounds_played": len(state.rounds),
-            "last_round": _round_json(state.rounds[-1]) if state.rounds else None,
+            "last_round": round_json(state.rounds[-1], describe) if state.rounds else None,
             "multipliers": self.multipliers(state),
             "fouls": list(state.fouls),
             "result": self.result(state) if finished else None,
@@ -491,6 +491,3 @@ class SandayiEngine(Engine):
 def cards_in(sets: list[list[str]], cards: list[str]) -> bool:
     return any(c in s for s in sets for c in cards)
 
-
-def _round_json(plays: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{**p, "pattern": describe(p["pattern"])} if "pattern" in p else dict(p) for p in plays]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from domain.games.doudizhu.patterns import BIG, LITTLE, rank_counts
+from domain.games.shedding import BIG, LITTLE, rank_counts
 
 # Singles, pairs, triples and bombs rank as in 斗地主 (§1.2 = docs/rules/doudizhu.md §2.1): 3..10, J=11, Q=12,
 # K=13, A=14, 2=15, LJ=16, BJ=17 — the same values, so the same helpers.

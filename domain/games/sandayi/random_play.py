@@ -12,9 +12,9 @@ import random
 from typing import Any
 
 from domain.games import random_play as shared
-from domain.games.doudizhu.patterns import BIG, LITTLE, card_value
 from domain.games.sandayi.engine import SandayiEngine, SandayiState
 from domain.games.sandayi.patterns import Pattern, beats, is_bomb, parse
+from domain.games.shedding import BIG, LITTLE, card_value
 
 ENGINE = SandayiEngine()
 NAMES = ["甲", "乙", "丙", "丁"]

@@ -32,6 +32,7 @@ from domain.engine import (
     Engine,
     Viewpoint,
     check_turn,
+    team_of,
 )
 from domain.errors import IllegalAction, illegal
 from domain.games.shengji.cards import (
@@ -138,10 +139,6 @@ def _apply_preset(resolved: dict[str, Any]) -> None:
 
 OPTIONS = OptionsResolver(ShengjiOptions(), _apply_preset)
 
-
-def team_of(seat: int) -> int:
-    """Team 0 = seats {0, 2}, team 1 = seats {1, 3} (docs/record-format.md)."""
-    return seat % 2
 
 
 def level_change(points: int, table: str) -> tuple[bool, int]:

@@ -29,6 +29,7 @@ from domain.engine import (
     check_turn,
 )
 from domain.errors import illegal
+from domain.games.shedding import round_json
 from domain.games.wakeng.patterns import Pattern, beats, card_order, card_value, describe, parse
 from domain.options import OptionsResolver, switch, whole
 
@@ -361,13 +362,10 @@ class WakengEngine(Engine):
             "digger": state.digger if kitty_public else None, "bid": state.bid, "lanwa": state.lanwa,
             "decisions": [dict(d) for d in state.decisions], "revealed": list(state.revealed),
             "doubled": list(state.doubled), "stakes": self.stakes(state) if kitty_public else None,
-            "round": {"leader": state.leader, "plays": _round_json(state.current_round)},
+            "round": {"leader": state.leader, "plays": round_json(state.current_round, describe)},
             "rounds_played": len(state.rounds),
-            "last_round": _round_json(state.rounds[-1]) if state.rounds else None,
+            "last_round": round_json(state.rounds[-1], describe) if state.rounds else None,
             "fouls": list(state.fouls),
             "result": self.result(state),
         }
 
-
-def _round_json(plays: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{**p, "pattern": describe(p["pattern"])} if "pattern" in p else dict(p) for p in plays]
