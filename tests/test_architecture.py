@@ -1,0 +1,50 @@
+"""What docs/ARCHITECTURE.md claims about dependencies holds: the import-linter contracts in pyproject.toml
+(layers, no Flask in the domain, database drivers only in the store modules, rules engines on the kernel
+alone, each game's package independent), checked by `lint-imports` — and they bite: a copy of the code
+with one forbidden import breaks the contract it crosses."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("domain", "projections", "api", "replay_ui", "fixtures")
+
+
+def lint_imports(cwd: Path) -> subprocess.CompletedProcess:
+    command = shutil.which("lint-imports") or str(Path(sys.executable).with_name("lint-imports"))
+    # PYTHONPATH first: a copy's packages shadow the installed (editable) ones.
+    return subprocess.run([command, "--no-cache"], cwd=cwd, capture_output=True, text=True, timeout=300,
+                          env={"PATH": str(Path(sys.executable).parent), "PYTHONPATH": str(cwd)})
+
+
+def test_the_architecture_contracts_hold():
+    done = lint_imports(ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Contracts: 5 kept, 0 broken." in done.stdout
+
+
+@pytest.mark.parametrize(("module", "line", "contract"), [
+    ("domain/engine.py", "import flask", "The domain imports no web framework"),
+    ("domain/games/wakeng/engine.py", "import domain.integrity", "Rules engines use only"),
+    ("domain/games/sandayi/patterns.py", "import domain.games.doudizhu.patterns", "Each game's package stands alone"),
+    ("projections/facts.py", "import api.errors", "Layers"),
+    ("replay_ui/cards.py", "import api.auth", "Layers"),
+    ("api/resources.py", "import sqlite3", "Only the store modules"),
+])
+def test_a_forbidden_import_breaks_its_contract(tmp_path: Path, module: str, line: str, contract: str):
+    for package in PACKAGES:
+        shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("static", "templates",
+                                                                                           "*.json", "__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    target = tmp_path / module
+    target.write_text(target.read_text(encoding="utf-8") + f"\n{line}  # noqa\n", encoding="utf-8")
+    done = lint_imports(tmp_path)
+    assert done.returncode == 1
+    broken = [row for row in done.stdout.splitlines() if " BROKEN" in row]
+    assert len(broken) == 1 and broken[0].startswith(contract), done.stdout
