@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from domain.errors import illegal
+
 RANK_VALUE = {str(n): n for n in range(3, 11)} | {"J": 11, "Q": 12, "K": 13, "A": 14, "2": 15, "LJ": 16, "BJ": 17}
 LITTLE, BIG = 16, 17
 
@@ -26,3 +28,45 @@ def rank_counts(cards: list[str]) -> dict[int, int]:
 def round_json(plays: list[dict[str, Any]], describe: Callable[[Any], Any]) -> list[dict[str, Any]]:
     """A round's plays for a view: each play's pattern (an engine's own object) as `describe` writes it."""
     return [{**p, "pattern": describe(p["pattern"])} if "pattern" in p else dict(p) for p in plays]
+
+
+def following(state: Any, seat: int) -> bool:
+    """Whether `seat` answers a play in the current round (else it leads). `state` is a shedding game's deal
+    state: `last_seat`, `current_round`, `rounds`, `passes_in_row`, `hands`, `played`, `plays_by_seat`, `leader`,
+    `to_act`."""
+    return state.last_seat is not None and state.last_seat != seat
+
+
+def pass_turn(state: Any, seat: int, seats: int) -> bool:
+    """不出 while following: the next seat acts; once every other seat has passed, the last player leads a new
+    round (True: the caller forgets the round's last pattern). A leader may not pass."""
+    if not following(state, seat):
+        raise illegal("must_lead", "The leader must play; 不出 is only for following.", "首家必须出牌，不能不出。")
+    state.current_round.append({"seat": seat, "type": "pass"})
+    state.passes_in_row += 1
+    state.to_act = (seat + 1) % seats
+    if state.passes_in_row < seats - 1:
+        return False
+    state.rounds.append(state.current_round)
+    state.current_round, state.passes_in_row = [], 0
+    state.last_seat = None
+    state.leader = state.to_act
+    return True
+
+
+def take_play(state: Any, seat: int, cards: list[str], rest: list[str], pattern: Any, seats: int) -> bool:
+    """Commit a checked play (`rest`: the hand without its cards); True when the seat went out, which closes the
+    round (the caller ends the deal); else the next seat acts. The caller keeps the round's last pattern."""
+    state.hands[seat] = rest
+    state.played[seat].extend(cards)
+    state.plays_by_seat[seat] += 1
+    if not state.current_round:
+        state.leader = seat
+    state.current_round.append({"seat": seat, "type": "play", "cards": cards, "pattern": pattern})
+    state.last_seat, state.passes_in_row = seat, 0
+    if rest:
+        state.to_act = (seat + 1) % seats
+        return False
+    state.rounds.append(state.current_round)
+    state.current_round = []
+    return True

@@ -18,14 +18,7 @@ from typing import Any
 from marshmallow import Schema, validate
 
 from domain.cards import remove_from
-from domain.engine import (
-    Action,
-    DealSetup,
-    Engine,
-    Viewpoint,
-    check_turn,
-    team_of,
-)
+from domain.engine import Action, DealSetup, Engine, Viewpoint, check_turn, team_of
 from domain.errors import illegal
 from domain.games.daguai.patterns import Pattern, beats, card_value, describe, parse
 from domain.games.shedding import round_json

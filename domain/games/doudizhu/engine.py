@@ -14,23 +14,10 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from domain.cards import remove_from
-from domain.engine import (
-    Action,
-    DealSetup,
-    Engine,
-    Viewpoint,
-    check_turn,
-)
+from domain.engine import Action, DealSetup, Engine, Viewpoint, check_turn
 from domain.errors import illegal
-from domain.games.doudizhu.patterns import (
-    PATTERN_NAMES,
-    Pattern,
-    answers,
-    is_bomb,
-    lead_reading,
-    parses,
-)
-from domain.games.shedding import card_value, round_json
+from domain.games.doudizhu.patterns import PATTERN_NAMES, Pattern, answers, is_bomb, lead_reading, parses
+from domain.games.shedding import card_value, following, pass_turn, round_json, take_play
 from domain.options import OptionsResolver, switch
 
 SEATS = 3
@@ -268,28 +255,16 @@ class DoudizhuEngine(Engine):
         if kind in ("call", "rob"):
             raise illegal("bidding_over", "Bidding is over.", "叫牌已经结束。")
         check_turn(state, seat)
-        following = state.last_seat is not None and state.last_seat != seat
         if kind == "pass":
-            if not following:
-                raise illegal("must_lead", "The leader must play; 不出 is only for following.",
-                               "首家必须出牌，不能不出。")
-            state.current_round.append({"seat": seat, "type": "pass"})
-            state.passes_in_row += 1
-            state.to_act = (seat + 1) % SEATS
-            if state.passes_in_row == SEATS - 1:  # both others passed: the last player leads a new round
-                state.rounds.append(state.current_round)
-                state.current_round = []
-                state.passes_in_row = 0
-                state.last_seat = None
+            if pass_turn(state, seat, SEATS):  # both others passed: the last player leads a new round
                 state.last_readings = []
-                state.leader = state.to_act
             return
         assert cards is not None
         rest = remove_from(state.hands[seat], cards)
         readings = parses(cards)
         if not readings:
             raise illegal("not_a_pattern", f"{cards} is not a 斗地主 pattern.", f"{cards} 不是合法牌型。", cards=cards)
-        if following:
+        if following(state, seat):
             readings = answers(readings, state.last_readings)
             if not readings:
                 raise illegal(
@@ -298,25 +273,11 @@ class DoudizhuEngine(Engine):
                 )
         shown = lead_reading(readings)
         # Commit: every check passed.
-        state.hands[seat] = rest
-        state.played[seat].extend(cards)
-        state.plays_by_seat[seat] += 1
         if is_bomb(shown):
             state.bombs += 1  # every bomb or rocket played counts (§2.7a.6)
-        if not state.current_round:
-            state.leader = seat
-        state.current_round.append({"seat": seat, "type": "play", "cards": cards, "pattern": shown})
-        state.last_seat = seat
         state.last_readings = readings
-        state.passes_in_row = 0
-        if not rest:
-            state.winner = seat
-            state.phase = "finished"
-            state.to_act = None
-            state.rounds.append(state.current_round)
-            state.current_round = []
-        else:
-            state.to_act = (seat + 1) % SEATS
+        if take_play(state, seat, cards, rest, shown, SEATS):
+            state.winner, state.phase, state.to_act = seat, "finished", None
 
     # -- queries -------------------------------------------------------------------------------------------
 
@@ -331,8 +292,7 @@ class DoudizhuEngine(Engine):
         if state.phase == "bidding":
             kinds = ("call", "pass") if state.caller is None else ("rob", "pass")
             return [{"seat": seat, "type": k} for k in kinds]
-        following = state.last_seat is not None and state.last_seat != seat
-        return [{"seat": seat, "type": "pass"}] if following else []
+        return [{"seat": seat, "type": "pass"}] if following(state, seat) else []
 
     def multipliers(self, state: DoudizhuState) -> dict[str, int]:
         """M = rob × 明牌 × bomb × spring (§2.4); the last two only with `ddz.bombSpringMultipliers`."""

@@ -12,14 +12,7 @@ from typing import Any
 
 from domain.games import random_play as shared
 from domain.games.doudizhu.engine import DoudizhuEngine, DoudizhuState
-from domain.games.doudizhu.patterns import (
-    BIG,
-    LITTLE,
-    SEQUENCE_TOP,
-    Pattern,
-    answers,
-    parses,
-)
+from domain.games.doudizhu.patterns import BIG, LITTLE, SEQUENCE_TOP, Pattern, answers, parses
 from domain.games.shedding import card_value
 
 ENGINE = DoudizhuEngine()

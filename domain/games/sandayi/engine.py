@@ -19,17 +19,19 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from domain.cards import remove_from
-from domain.engine import (
-    Action,
-    DealSetup,
-    Engine,
-    Viewpoint,
-    bid_value,
-    check_turn,
-)
+from domain.engine import Action, DealSetup, Engine, Viewpoint, bid_value, check_turn
 from domain.errors import illegal
 from domain.games.sandayi.patterns import Pattern, beats, describe, is_bomb, parse
-from domain.games.shedding import BIG, LITTLE, card_value, rank_counts, round_json  # the same rank values (§1.2)
+from domain.games.shedding import (  # the same rank values (§1.2), the same rounds
+    BIG,
+    LITTLE,
+    card_value,
+    following,
+    pass_turn,
+    rank_counts,
+    round_json,
+    take_play,
+)
 from domain.options import OptionsResolver, switch, whole
 
 SEATS = 4
@@ -243,28 +245,16 @@ class SandayiEngine(Engine):
         if kind == "bid":
             raise illegal("bidding_over", "Bidding is over.", "叫分已经结束。")
         check_turn(state, seat)
-        following = state.last_seat is not None and state.last_seat != seat
         if kind == "pass":
-            if not following:
-                raise illegal("must_lead", "The leader must play; 不出 is only for following.",
-                              "首家必须出牌，不能不出。")
-            state.current_round.append({"seat": seat, "type": "pass"})
-            state.passes_in_row += 1
-            state.to_act = (seat + 1) % SEATS
-            if state.passes_in_row == SEATS - 1:  # three passes: the last player leads a new round
-                state.rounds.append(state.current_round)
-                state.current_round = []
-                state.passes_in_row = 0
-                state.last_seat = None
+            if pass_turn(state, seat, SEATS):  # three passes: the last player leads a new round
                 state.last_pattern = None
-                state.leader = state.to_act
             return
         assert cards is not None
         rest = remove_from(state.hands[seat], cards)
         pattern = parse(cards)
         if pattern is None:
             raise illegal("not_a_pattern", f"{cards} is not a 三打一 pattern.", f"{cards} 不是合法牌型。", cards=cards)
-        if following:
+        if following(state, seat):
             assert state.last_pattern is not None
             if not beats(pattern, state.last_pattern, state.options["sdy.fullHouseCompare"]):
                 raise illegal("does_not_beat", f"{cards} does not beat the last play.", f"{cards} 管不上上一手牌。",
@@ -277,26 +267,14 @@ class SandayiEngine(Engine):
                               f"座位 {seat} 本局只能出 {allowed} 次炸弹，已经出完。", allowed=allowed)
         self._check_locked(state, seat, cards)
         # Commit: every check passed.
-        state.hands[seat] = rest
-        state.played[seat].extend(cards)
-        state.plays_by_seat[seat] += 1
         if seat == state.dealer and cards_in(state.locked, cards):
             state.locked = [s for s in state.locked if Counter(s) != Counter(cards)]  # played whole: unlocked
         if is_bomb(pattern):
             state.bombs_by_seat[seat] += 1  # every bomb and 天王炸弹 play counts, even to go out (§1.10a.5)
             state.bomb_multiplier *= bomb_factor(pattern, state.options["sdy.bombMultiplier"])
-        if not state.current_round:
-            state.leader = seat
-        state.current_round.append({"seat": seat, "type": "play", "cards": cards, "pattern": pattern})
-        state.last_seat = seat
         state.last_pattern = pattern
-        state.passes_in_row = 0
-        if not rest:
-            state.rounds.append(state.current_round)
-            state.current_round = []
+        if take_play(state, seat, cards, rest, pattern, SEATS):
             self._finish(state, "out", winner=seat)  # the deal ends with the first player out (§1.6)
-        else:
-            state.to_act = (seat + 1) % SEATS
 
     def _check_locked(self, state: SandayiState, seat: int, cards: list[str]) -> None:
         """`sdy.baodao.lockCards`: a 报到 set leaves the hand only whole, as the bomb it is (EXT-M2)."""
@@ -314,8 +292,7 @@ class SandayiEngine(Engine):
         if state.phase == "bidding":
             self._bid(state, seat, None, "pass") if state.bids else self._bid(state, seat, 1, "bid")
             return
-        following = state.last_seat is not None and state.last_seat != seat
-        if following:
+        if following(state, seat):
             self._play_phase(state, seat, "pass", None)
             return
         locked = {c for s in state.locked for c in s} if seat == state.dealer else set()

@@ -26,14 +26,7 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from domain.cards import JOKERS, normalize_all, remove_from
-from domain.engine import (
-    Action,
-    DealSetup,
-    Engine,
-    Viewpoint,
-    check_turn,
-    team_of,
-)
+from domain.engine import Action, DealSetup, Engine, Viewpoint, check_turn, team_of
 from domain.errors import IllegalAction, illegal
 from domain.games.shengji.cards import (
     LEVEL_RANK,

@@ -20,16 +20,9 @@ from typing import Any
 from marshmallow import Schema, validate
 
 from domain.cards import normalize_all, remove_from
-from domain.engine import (
-    Action,
-    DealSetup,
-    Engine,
-    Viewpoint,
-    bid_value,
-    check_turn,
-)
+from domain.engine import Action, DealSetup, Engine, Viewpoint, bid_value, check_turn
 from domain.errors import illegal
-from domain.games.shedding import round_json
+from domain.games.shedding import following, pass_turn, round_json, take_play
 from domain.games.wakeng.patterns import Pattern, beats, card_order, card_value, describe, parse
 from domain.options import OptionsResolver, switch, whole
 
@@ -246,44 +239,24 @@ class WakengEngine(Engine):
     def _play(self, state: WakengState, seat: int, kind: str, action: Action) -> None:
         if kind not in ("play", "pass"):
             self._wrong_phase(state, "a play or a pass (过牌)", "出牌或过牌（pass）")
-        following = state.last_seat is not None and state.last_seat != seat
         if kind == "pass":
-            if not following:
-                raise illegal("must_lead", "The leader must play (引牌); a pass is only for following.",
-                              "引牌者必须出牌，不能过牌。")
-            state.current_round.append({"seat": seat, "type": "pass"})
-            state.passes_in_row += 1
-            state.to_act = self._next(seat)
-            if state.passes_in_row == SEATS - 1:  # two passes: the last player leads (B5.3)
-                state.rounds.append(state.current_round)
-                state.current_round, state.passes_in_row = [], 0
-                state.last_seat, state.last_pattern = None, None
-                state.leader = state.to_act
+            if pass_turn(state, seat, SEATS):  # two passes: the last player leads (B5.3)
+                state.last_pattern = None
             return
         cards = action["cards"]
         rest = remove_from(state.hands[seat], cards)
         pattern = parse(cards)
         if pattern is None:
             raise illegal("not_a_pattern", f"{cards} is not a 挖坑 pattern.", f"{cards} 不是合法牌型。", cards=cards)
-        if following:
+        if following(state, seat):
             assert state.last_pattern is not None
             if not beats(pattern, state.last_pattern, state.options["wk.quadIsBomb"]):
                 raise illegal("does_not_beat", f"{cards} does not beat the last play: same pattern, same size, "
                               "higher (B3).", f"{cards} 管不上上一手牌：须同牌型、同张数、更大。", cards=cards,
                               last=describe(state.last_pattern))
-        state.hands[seat] = rest
-        state.played[seat].extend(cards)
-        state.plays_by_seat[seat] += 1
-        if not state.current_round:
-            state.leader = seat
-        state.current_round.append({"seat": seat, "type": "play", "cards": cards, "pattern": pattern})
-        state.last_seat, state.last_pattern, state.passes_in_row = seat, pattern, 0
-        if rest:
-            state.to_act = self._next(seat)
-            return
-        state.rounds.append(state.current_round)  # the first player out ends the deal (B5.4)
-        state.current_round = []
-        state.phase, state.to_act, state.winner = "finished", None, seat
+        state.last_pattern = pattern
+        if take_play(state, seat, cards, rest, pattern, SEATS):  # the first player out ends the deal (B5.4)
+            state.phase, state.to_act, state.winner = "finished", None, seat
 
     # -- queries -------------------------------------------------------------------------------------------
 
@@ -302,8 +275,7 @@ class WakengEngine(Engine):
             return [{"seat": seat, "type": "pass"}, *bids]
         if state.phase == "doubling":
             return [{"seat": seat, "type": "double"}, {"seat": seat, "type": "pass"}]
-        following = state.last_seat is not None and state.last_seat != seat
-        return [{"seat": seat, "type": "pass"}] if following else []
+        return [{"seat": seat, "type": "pass"}] if following(state, seat) else []
 
     def stakes(self, state: WakengState) -> list[int]:
         """s_i, the stake between the digger and each seat (0 for the digger's own): b · m · d_digger · d_i, with
