@@ -435,7 +435,8 @@ class FupanApplication(Store):
         if step is None:
             step = sum(isinstance(e, Deal.ActionRecorded) for e in events)
         folded = frames(events, viewpoint, range(step, step + 1), reader)
-        return {**folded, **folded.pop("frames")[0]}
+        frame = folded.pop("frames")[0]
+        return {**folded, **frame}
 
     def replay_all(self, deal: UUID | str, viewpoint: str = "referee", reader: Principal = PUBLIC) -> dict[str, Any]:
         """Every step's view, 0 … total, for one viewpoint (what the replay viewer steps through)."""
