@@ -133,7 +133,7 @@ BAD_ACTIONS: list[tuple[str, dict[str, Any], int, str]] = [
     ("malformed JSON", {"data": '{"action": {"seat": 0,', "headers": {"Content-Type": "application/json"}},
      400, "malformed_json"),
     ("wrong content type", {"data": "seat=0", "headers": {"Content-Type": "text/plain"}}, 400, "bad_content_type"),
-    ("schema: seat not a number", {"json": {"action": {"seat": "zero", "type": "pass"}}}, 400, "invalid_body"),
+    ("seat not a number", {"json": {"action": {"seat": "zero", "type": "pass"}}}, 422, "bad_seat"),
     ("schema: no action", {"json": {"seat": 0, "type": "pass"}}, 400, "invalid_body"),
     ("unknown card code", {"json": {"action": {"seat": 0, "type": "play", "cards": ["X9"]}}}, 422, "unknown_card"),
     ("card not in hand", {"json": {"action": {"seat": 0, "type": "play", "cards": ["H3"]}}}, 422,
