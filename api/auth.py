@@ -16,7 +16,6 @@ Hidden cards are not this module's business: the service filters every read by t
 
 from __future__ import annotations
 
-import contextlib
 import threading
 import time
 from collections import deque
@@ -251,8 +250,9 @@ def _guard() -> None:
     if request.method not in SAFE_METHODS:
         # One write request is one unit of the service: authentication, the referee's scope and the command
         # share its lock and its one look at the notification log (domain/store.py); `_end_unit` closes it.
-        unit = g.fupan_unit = contextlib.ExitStack()
-        unit.enter_context(_service().unit())
+        unit = _service().unit()
+        unit.__enter__()
+        g.fupan_unit = unit
     principal = g.fupan_principal = _authenticate()
     if policy is None and request.method not in SAFE_METHODS:
         raise Forbidden(
@@ -269,7 +269,7 @@ def _guard() -> None:
 def _end_unit(error: BaseException | None) -> None:
     unit = g.pop("fupan_unit", None)
     if unit is not None:
-        unit.close()
+        unit.__exit__(None, None, None)  # the view's own commands already handled its exceptions
 
 
 def _challenge(response: Response) -> Response:

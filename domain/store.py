@@ -79,6 +79,39 @@ def command(method: Callable[Concatenate[S, P], R]) -> Callable[Concatenate[S, P
     return run
 
 
+class Unit:
+    """A `with` block of `Store.unit()` (a class rather than a generator: every request enters several)."""
+
+    __slots__ = ("store",)
+
+    def __init__(self, store: Store):
+        self.store = store
+
+    def __enter__(self) -> None:
+        store = self.store
+        store._lock.acquire()
+        try:
+            if not store._depth:
+                store._synchronise()
+        except BaseException:
+            store._lock.release()
+            raise
+        store._depth += 1
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: Any) -> None:
+        store = self.store
+        try:
+            if kind is not None and not issubclass(kind, Refusal):
+                # Refusals come before any aggregate changed (or `commit` already forgot them); anything else
+                # may have left changed aggregates in the cache.
+                store._forget(store._touched)
+        finally:
+            store._depth -= 1
+            if not store._depth:
+                store._touched = []
+            store._lock.release()
+
+
 class Store(Application):
     """The event store, its cache kept current through the notification log, and units of work."""
 
@@ -133,25 +166,10 @@ class Store(Application):
     def for_sqlite(cls: type[S], path: str) -> S:
         return cls(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(path)})
 
-    @contextlib.contextmanager
-    def unit(self) -> Iterator[None]:
+    def unit(self) -> Unit:
         """One unit of work under the lock, the cache synchronised once at its start; if it fails after
-        changing aggregates, they are forgotten."""
-        with self._lock:
-            if not self._depth:
-                self._synchronise()
-            self._depth += 1
-            try:
-                yield
-            except Refusal:
-                raise  # refused before any aggregate changed (or already forgotten by `commit`)
-            except BaseException:
-                self._forget(self._touched)
-                raise
-            finally:
-                self._depth -= 1
-                if not self._depth:
-                    self._touched = []
+        changing aggregates, they are forgotten (a `with` block; units nest)."""
+        return Unit(self)
 
     def _synchronise(self) -> None:
         """Evict the cached aggregates that others changed since this process last looked."""

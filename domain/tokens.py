@@ -117,6 +117,7 @@ class AccessToken(Aggregate):
         self.created_by = recorded_by
         self.revoked_at: Any = None
         self.revoked_by: dict[str, Any] | None = None
+        self._principal: Principal | None = None
 
     @classmethod
     def issue(cls, role: str, matches: list[str], label: str, recorded_by: dict[str, Any]) -> tuple[AccessToken, str]:
@@ -159,4 +160,6 @@ class AccessToken(Aggregate):
         return True
 
     def principal(self) -> Principal:
-        return Principal(self.role, str(self.id), frozenset(self.matches), self.label)
+        if self._principal is None:  # built once: a token's role, scope and label never change
+            self._principal = Principal(self.role, str(self.id), frozenset(self.matches), self.label)
+        return self._principal
