@@ -58,6 +58,13 @@ class MatchRules(Protocol):
         the first table that starts it — or None where each table deals its own cards."""
         ...
 
+    def seat_facts(self, result: dict[str, Any], standing: Standing | None) -> dict[str, list[Any]]:
+        """The facts per seat that formats and tiebreaks are written in, besides each seat's `score`: `{name:
+        [value per seat]}`, from a finished deal's stored result and the table's standing after it (None: a
+        deal not counted at a table, or scored before tables recorded their standing). Stored results are
+        read as they were written, so a game's old results keep their meaning."""
+        ...
+
     def misdeal(self, standing: Standing, seat: int, seat_count: int) -> Standing:
         """The standing after `seat` misdealt (a wrong number of cards found while dealing): the deal is dealt
         again with the same context and first seat; the game may count it against the seat's side."""
@@ -92,3 +99,6 @@ class DealsTable:
 
     def board(self, context: dict[str, Any]) -> int | None:
         return None
+
+    def seat_facts(self, result: dict[str, Any], standing: Standing | None) -> dict[str, list[Any]]:
+        return dict(result.get("seat_facts") or {})  # the engine names them in its result

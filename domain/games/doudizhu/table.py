@@ -45,3 +45,13 @@ class DoudizhuTable(DealsTable):
         chips = chips_after(standing["chips"], result["scores"])
         winner = table_winner(chips, [START_CHIPS] * len(chips), options.get("ddz.tableTarget", "hold20"))
         return {"chips": chips, "end": None if winner is None else {"winner": winner, "by": "chips"}}
+
+    def seat_facts(self, result: dict[str, Any], standing: Standing | None) -> dict[str, list[Any]]:
+        """Who was the landlord, who won, and each seat's chip penalty (a positive count of chips lost)."""
+        seats = range(len(result["scores"]))
+        landlord = result.get("landlord")  # None on a redeal: nobody won or lost
+        penalties = result.get("penalties") or [0] * len(seats)
+        won = [int(landlord is not None and (landlord == seat) == bool(result["landlord_won"])) for seat in seats]
+        return {"landlord": [int(landlord == seat) for seat in seats], "won": won,
+                "landlord_won": [int(landlord == seat and won[seat]) for seat in seats],
+                "penalty": [-penalties[seat] for seat in seats]}

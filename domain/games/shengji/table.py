@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.engine import team_of
 from domain.games.shengji.engine import TOP_LEVEL
 from domain.match import DealsTable
 
@@ -149,3 +150,20 @@ class ShengjiTable(DealsTable):
         misdeals[team] += 1
         end = {"winner": 1 - team, "by": "misdeals"} if misdeals[team] > MISDEALS_ALLOWED else None
         return {**standing, "misdeals": misdeals, "end": end}
+
+    def seat_facts(self, result: dict[str, Any], standing: Standing | None) -> dict[str, list[Any]]:
+        """Each seat's team and its figures: the match's level (S001's 加赛 restarts at 2 in its own deal but
+        moves no level of the match), dealer, deal won, 大分/小分, and the 加赛 won (only the match knows)."""
+        redeal = bool(result.get("redeal"))
+        levels = standing["levels"] if standing else result["levels"] if redeal else result["new_levels"]
+        end = (standing or {}).get("end") or {}
+        teams = [team_of(seat) for seat in range(len(result["scores"]))]
+        return {
+            "team": teams,
+            "level": [levels[team] for team in teams],
+            "dealer": [int(not redeal and result["dealer"] == seat) for seat in range(len(teams))],
+            "won": [int(not redeal and result["winner_team"] == team) for team in teams],
+            "big_points": [0 if redeal else result["big_points"][team] for team in teams],
+            "small_points": [0 if redeal else result["small_points"][team] for team in teams],
+            "extra_deal": [int(end.get("by") == "extra_deal" and end.get("winner") == team) for team in teams],
+        }

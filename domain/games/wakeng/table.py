@@ -29,6 +29,10 @@ class WakengTable(DealsTable):
     def context(self, standing: Standing) -> dict[str, Any]:
         return {"board": standing["deals"] + 1}
 
+    def seat_facts(self, result: dict[str, Any], standing: Standing | None) -> dict[str, list[Any]]:
+        # Duplicate scoring compares each seat with the same board and seat elsewhere (B11.8).
+        return {**super().seat_facts(result, standing), "board": [result["board"]] * len(result["scores"])}
+
     def board(self, context: dict[str, Any]) -> int | None:
         return context["board"]  # dealt once for the round (B1, B11.8); the other tables get its cards
 
