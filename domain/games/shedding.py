@@ -5,9 +5,22 @@ docs/rules/sandayi.md §1.2, docs/rules/daguai.md A2) and a round of plays as th
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from domain.errors import illegal
+
+K = TypeVar("K")
+
+
+class Pattern(NamedTuple, Generic[K]):
+    """One reading of a play: its kind (the game's code, named in its PATTERN_NAMES), its number of cards (plays
+    compare only at equal size) and its key, compared within a kind — what the key is, each game's patterns
+    module says."""
+
+    kind: str
+    size: int
+    key: K
+
 
 RANK_VALUE = {str(n): n for n in range(3, 11)} | {"J": 11, "Q": 12, "K": 13, "A": 14, "2": 15, "LJ": 16, "BJ": 17}
 LITTLE, BIG = 16, 17

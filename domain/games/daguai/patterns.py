@@ -13,9 +13,7 @@ and suits the naturals have, and how many jokers fill the rest.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
-from domain.games.shedding import BIG, LITTLE, card_value
+from domain.games.shedding import BIG, LITTLE, Pattern, card_value
 
 # Single order (A2): 3..10, J=11, Q=12, K=13, A=14, 2=15 (trump), LJ=16, BJ=17 — the shedding games' values.
 TWO, ACE = 15, 14
@@ -24,10 +22,7 @@ FLUSH_VALUE = {**{v: v for v in range(3, 15)}, TWO: 2}
 FIVE_CLASSES = ("straight", "flush", "full_house", "four_one", "straight_flush", "five")  # low → high (A3)
 
 
-class Pattern(NamedTuple):
-    kind: str  # single | pair | triple | one of FIVE_CLASSES
-    size: int
-    key: tuple[int, ...]  # compared lexicographically within a kind
+# A play's reading is a shedding.Pattern; the key: a tuple compared lexicographically within a kind.
 
 
 PATTERN_NAMES: dict[str, tuple[str, str]] = {

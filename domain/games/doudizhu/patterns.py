@@ -8,19 +8,15 @@ following, a play is legal if any parse matches the led pattern and length and b
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
-from domain.games.shedding import BIG, LITTLE, RANK_VALUE, rank_counts
+from domain.games.shedding import BIG, LITTLE, RANK_VALUE, Pattern, rank_counts
 
 # Rank values: 3..10 = 3..10, J=11, Q=12, K=13, A=14, 2=15, LJ=16, BJ=17 [S001 2.1].
 VALUE_NAME = {v: k for k, v in RANK_VALUE.items()}
 SEQUENCE_TOP = 14  # sequences use only 3..A; 2 and jokers never appear in any sequence [S001]
 
 
-class Pattern(NamedTuple):
-    kind: str  # stable code, see PATTERN_NAMES
-    size: int  # number of cards: plays only compare at equal size
-    key: int  # the main part's rank value: the triple, the quad, or the top of the sequence
+# A play's reading is a shedding.Pattern; the key: the main part's rank value (the triple, the quad, or the
+# top of the sequence).
 
 
 PATTERN_NAMES: dict[str, tuple[str, str]] = {

@@ -9,7 +9,7 @@ answers only the same kind and size with a strictly higher top rank; there are n
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from domain.games.shedding import Pattern
 
 # 4..10 = 4..10, J=11, Q=12, K=13, A=14, 2=15, 3=16 (B2).
 RANK_VALUE = {str(n): n for n in range(4, 11)} | {"J": 11, "Q": 12, "K": 13, "A": 14, "2": 15, "3": 16}
@@ -17,10 +17,7 @@ RUN_TOP = 13  # runs stay within 4…K
 SUIT_ORDER = {"D": 0, "C": 1, "H": 2, "S": 3}  # only for the timeout's lowest card: ♦ < ♣ < ♥ < ♠ (B11.6)
 
 
-class Pattern(NamedTuple):
-    kind: str  # single | pair | triple | quad | run | pair_run
-    size: int
-    key: int  # the rank value of the set, or a run's top
+# A play's reading is a shedding.Pattern; the key: the rank value of the set, or a run's top.
 
 
 PATTERN_NAMES: dict[str, tuple[str, str]] = {
