@@ -23,8 +23,6 @@ FIVE_CLASSES = ("straight", "flush", "full_house", "four_one", "straight_flush",
 
 
 # A play's reading is a shedding.Pattern; the key: a tuple compared lexicographically within a kind.
-
-
 PATTERN_NAMES: dict[str, tuple[str, str]] = {
     "single": ("单张", "single"),
     "pair": ("对子", "pair"),

@@ -17,8 +17,6 @@ SEQUENCE_TOP = 14  # sequences use only 3..A; 2 and jokers never appear in any s
 
 # A play's reading is a shedding.Pattern; the key: the main part's rank value (the triple, the quad, or the
 # top of the sequence).
-
-
 PATTERN_NAMES: dict[str, tuple[str, str]] = {
     "rocket": ("火箭", "rocket"),
     "bomb": ("炸弹", "bomb"),

@@ -18,8 +18,6 @@ SUIT_ORDER = {"D": 0, "C": 1, "H": 2, "S": 3}  # only for the timeout's lowest c
 
 
 # A play's reading is a shedding.Pattern; the key: the rank value of the set, or a run's top.
-
-
 PATTERN_NAMES: dict[str, tuple[str, str]] = {
     "single": ("单张", "single"),
     "pair": ("对子", "pair"),
