@@ -270,8 +270,14 @@ class Engine:
         raise NotImplementedError
 
     def view(self, state: Any, viewpoint: Viewpoint) -> dict[str, Any]:
-        """A JSON-ready picture of the table as `viewpoint` may see it; hidden cards are absent, not masked."""
+        """A JSON-ready picture of the table as `viewpoint` may see it; hidden cards are absent, not masked.
+        It starts with `view_head`."""
         raise NotImplementedError
+
+    def view_head(self, state: Any, viewpoint: Viewpoint) -> dict[str, Any]:
+        """What every game's view begins with: the game, who looks, the phase, the seat to act, the first seat."""
+        return {"game": self.game, "viewpoint": str(viewpoint), "phase": state.phase, "to_act": state.to_act,
+                "first": state.first}
 
     def result(self, state: Any) -> dict[str, Any] | None:
         """None while the deal is live; else {'scores': [...], ...facts the projections and tiebreaks need}."""

@@ -43,6 +43,14 @@ def round_json(plays: list[dict[str, Any]], describe: Callable[[Any], Any]) -> l
     return [{**p, "pattern": describe(p["pattern"])} if "pattern" in p else dict(p) for p in plays]
 
 
+def rounds_view(state: Any, describe: Callable[[Any], Any]) -> dict[str, Any]:
+    """A shedding game's rounds in its view: the round in play (its leader and plays), how many were played,
+    and the last one."""
+    return {"round": {"leader": state.leader, "plays": round_json(state.current_round, describe)},
+            "rounds_played": len(state.rounds),
+            "last_round": round_json(state.rounds[-1], describe) if state.rounds else None}
+
+
 def following(state: Any, seat: int) -> bool:
     """Whether `seat` answers a play in the current round (else it leads). `state` is a shedding game's deal
     state: `last_seat`, `current_round`, `rounds`, `passes_in_row`, `hands`, `played`, `plays_by_seat`, `leader`,

@@ -21,7 +21,7 @@ from domain.cards import remove_from
 from domain.engine import Action, DealSetup, Engine, Viewpoint, check_turn, team_of
 from domain.errors import illegal
 from domain.games.daguai.patterns import Pattern, beats, card_value, describe, parse
-from domain.games.shedding import round_json
+from domain.games.shedding import rounds_view
 from domain.options import OptionsResolver, switch, whole
 
 SEATS = 6
@@ -72,17 +72,12 @@ class DaguaiState:
 
 
 class DaguaiEngine(Engine):
-    game = "daguai"
-    name_zh = "大怪路子"
-    name_en = "Daguai Luzi"
-    seat_count = SEATS
-    hand_size = HAND_SIZE
-    kitty_size = 0
-    decks = 3
-    jokers = True
+    """Plays, passes (a knock on the table) and fouls are all seen by the table."""
+
+    game, name_zh, name_en = "daguai", "大怪路子", "Daguai Luzi"
+    seat_count, hand_size, kitty_size, decks, jokers = SEATS, HAND_SIZE, 0, 3, True
     source = "S000"
-    options = OPTIONS
-    action_fields = ACTION_FIELDS  # plays, passes (a knock on the table) and fouls are all seen by the table
+    options, action_fields = OPTIONS, ACTION_FIELDS
     foul_rule = ("a side's second foul in a deal scores it as caught three (A7).",
                  "同一方一局两次犯规按被抓三家计分（A7）。")
 
@@ -250,11 +245,8 @@ class DaguaiEngine(Engine):
                 seat_view["hand"] = sorted(state.hands[s], key=card_value, reverse=True)
             seats.append(seat_view)
         return {
-            "game": self.game, "viewpoint": str(viewpoint), "phase": state.phase, "to_act": state.to_act,
-            "first": state.first, "seats": seats, "finish_order": list(state.finished),
-            "round": {"leader": state.leader, "plays": round_json(state.current_round, describe)},
-            "rounds_played": len(state.rounds),
-            "last_round": round_json(state.rounds[-1], describe) if state.rounds else None,
+            **self.view_head(state, viewpoint), "seats": seats, "finish_order": list(state.finished),
+            **rounds_view(state, describe),
             "fouls": list(state.fouls), "fouls_by_team": list(state.team_fouls),
             "result": self.result(state),
         }

@@ -17,7 +17,7 @@ from domain.cards import remove_from
 from domain.engine import Action, DealSetup, Engine, Viewpoint, check_turn
 from domain.errors import illegal
 from domain.games.doudizhu.patterns import PATTERN_NAMES, Pattern, answers, is_bomb, lead_reading, parses
-from domain.games.shedding import card_value, following, pass_turn, round_json, take_play
+from domain.games.shedding import card_value, following, pass_turn, rounds_view, take_play
 from domain.options import OptionsResolver, switch
 
 SEATS = 3
@@ -98,18 +98,13 @@ def pattern_json(pattern: Pattern) -> dict[str, Any]:
 
 
 class DoudizhuEngine(Engine):
-    game = "doudizhu"
-    name_zh = "斗地主"
-    name_en = "Dou Dizhu"
-    seat_count = SEATS
-    hand_size = HAND_SIZE
-    kitty_size = 3
-    decks = 1
-    jokers = True
+    """Every 斗地主 action, fouls included, is announced at the table: all public."""
+
+    game, name_zh, name_en = "doudizhu", "斗地主", "Dou Dizhu"
+    seat_count, hand_size, kitty_size, decks, jokers = SEATS, HAND_SIZE, 3, 1, True
     source = "S001"
-    options = OPTIONS
-    action_fields = ACTION_FIELDS
-    foul_unit = ("chips", "筹码")  # every 斗地主 action, fouls included, is announced at the table: all public
+    options, action_fields = OPTIONS, ACTION_FIELDS
+    foul_unit = ("chips", "筹码")
 
     def new_deal(self, setup: DealSetup) -> DoudizhuState:
         hands, kitty = self.checked_setup(setup)
@@ -367,19 +362,13 @@ class DoudizhuEngine(Engine):
             seats.append(seat_view)
         kitty_visible = viewpoint.kind == "referee" or state.landlord is not None
         return {
-            "game": self.game,
-            "viewpoint": str(viewpoint),
-            "phase": state.phase,
-            "to_act": state.to_act,
-            "first": state.first,
+            **self.view_head(state, viewpoint),
             "seats": seats,
             "kitty": list(state.kitty) if kitty_visible else None,
             "landlord": state.landlord,
             "bidding": [{"seat": s, "type": k} for s, k in state.bids],
             "reveals": [dict(r) for r in state.reveals],
-            "round": {"leader": state.leader, "plays": round_json(state.current_round, pattern_json)},
-            "rounds_played": len(state.rounds),
-            "last_round": round_json(state.rounds[-1], pattern_json) if state.rounds else None,
+            **rounds_view(state, pattern_json),
             "multipliers": self.multipliers(state),
             "fouls": list(state.fouls),
             "result": self.result(state) if finished else None,

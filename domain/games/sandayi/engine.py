@@ -29,7 +29,7 @@ from domain.games.shedding import (  # the same rank values (§1.2), the same ro
     following,
     pass_turn,
     rank_counts,
-    round_json,
+    rounds_view,
     take_play,
 )
 from domain.options import OptionsResolver, switch, whole
@@ -132,17 +132,12 @@ class SandayiState:
 
 
 class SandayiEngine(Engine):
-    game = "sandayi"
-    name_zh = "快乐三打一"
-    name_en = "San Da Yi"
-    seat_count = SEATS
-    hand_size = HAND_SIZE
-    kitty_size = KITTY_SIZE
-    decks = 2
-    jokers = True
+    """Bids, declarations, plays and fouls are all made openly at the table."""
+
+    game, name_zh, name_en = "sandayi", "快乐三打一", "San Da Yi"
+    seat_count, hand_size, kitty_size, decks, jokers = SEATS, HAND_SIZE, KITTY_SIZE, 2, True
     source = "S000/S002"
-    options = OPTIONS
-    action_fields = ACTION_FIELDS  # bids, declarations, plays and fouls are all made openly at the table
+    options, action_fields = OPTIONS, ACTION_FIELDS
     foul_rule = ("a player's second foul in a deal decides the deal (§1.8).", "同一局第二次犯规按输方处理（§1.8）。")
 
     # -- setup ---------------------------------------------------------------------------------------------
@@ -442,11 +437,7 @@ class SandayiEngine(Engine):
         kitty_visible = viewpoint.kind == "referee" or (viewpoint.kind == "seat" and dealer_known
                                                          and viewpoint.seat == state.dealer)
         return {
-            "game": self.game,
-            "viewpoint": str(viewpoint),
-            "phase": state.phase,
-            "to_act": state.to_act,
-            "first": state.first,
+            **self.view_head(state, viewpoint),
             "seats": seats,
             "kitty": list(state.kitty) if kitty_visible else None,
             "dealer": state.dealer if dealer_known else None,
@@ -456,9 +447,7 @@ class SandayiEngine(Engine):
                         for s, v in state.bids],
             "declared": list(state.declared),
             "locked": [list(s) for s in state.locked],
-            "round": {"leader": state.leader, "plays": round_json(state.current_round, describe)},
-            "rounds_played": len(state.rounds),
-            "last_round": round_json(state.rounds[-1], describe) if state.rounds else None,
+            **rounds_view(state, describe),
             "multipliers": self.multipliers(state),
             "fouls": list(state.fouls),
             "result": self.result(state) if finished else None,

@@ -212,17 +212,10 @@ class ShengjiState:
 
 
 class ShengjiEngine(Engine):
-    game = "shengji"
-    name_zh = "升级"
-    name_en = "Shengji (Tractor)"
-    seat_count = SEATS
-    hand_size = HAND_SIZE
-    kitty_size = KITTY_SIZE
-    decks = 2
-    jokers = True
+    game, name_zh, name_en = "shengji", "升级", "Shengji (Tractor)"
+    seat_count, hand_size, kitty_size, decks, jokers = SEATS, HAND_SIZE, KITTY_SIZE, 2, True
     source = "S001; S004 rule 1"
-    options = OPTIONS
-    action_fields = ACTION_FIELDS
+    options, action_fields = OPTIONS, ACTION_FIELDS
     carded = frozenset({"declare", "bury", "play"})
     foul_unit = ("points", "分")
 
@@ -916,11 +909,7 @@ class ShengjiEngine(Engine):
         review = state.options["sj.trickReview"]
         attackers = None if state.dealer is None else 1 - team_of(state.dealer)
         view: dict[str, Any] = {
-            "game": self.game,
-            "viewpoint": str(viewpoint),
-            "phase": state.phase,
-            "to_act": state.to_act,
-            "first": state.first,
+            **self.view_head(state, viewpoint),
             "deal_number": state.deal_number,
             "levels": list(state.levels),
             "level": state.level,

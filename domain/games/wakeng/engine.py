@@ -22,7 +22,7 @@ from marshmallow import Schema, validate
 from domain.cards import normalize_all, remove_from
 from domain.engine import Action, DealSetup, Engine, Viewpoint, bid_value, check_turn
 from domain.errors import illegal
-from domain.games.shedding import following, pass_turn, round_json, take_play
+from domain.games.shedding import following, pass_turn, rounds_view, take_play
 from domain.games.wakeng.patterns import Pattern, beats, card_order, card_value, describe, parse
 from domain.options import OptionsResolver, switch, whole
 
@@ -105,17 +105,12 @@ class WakengState:
 
 
 class WakengEngine(Engine):
-    game = "wakeng"
-    name_zh = "竞技挖坑"
-    name_en = "Wakeng"
-    seat_count = SEATS
-    hand_size = HAND_SIZE
-    kitty_size = KITTY_SIZE
-    decks = 1
-    jokers = False
+    """Every decision and play is shown to all three players by the software."""
+
+    game, name_zh, name_en = "wakeng", "竞技挖坑", "Wakeng"
+    seat_count, hand_size, kitty_size, decks, jokers = SEATS, HAND_SIZE, KITTY_SIZE, 1, False
     source = "S003"
-    options = OPTIONS
-    action_fields = ACTION_FIELDS  # every decision and play is shown to all three players by the software
+    options, action_fields = OPTIONS, ACTION_FIELDS
     foul_rule = ("a penalty is an adjustment of the standings (B9).", "处罚作为积分调整记录（B9）。")
 
     # -- setup ---------------------------------------------------------------------------------------------
@@ -328,15 +323,12 @@ class WakengEngine(Engine):
             seats.append(seat_view)
         kitty_public = state.phase not in ("reveal", "bidding")
         return {
-            "game": self.game, "viewpoint": str(viewpoint), "phase": state.phase, "to_act": state.to_act,
-            "first": state.first, "board": state.board, "seats": seats,
+            **self.view_head(state, viewpoint), "board": state.board, "seats": seats,
             "kitty": list(state.kitty) if kitty_public or viewpoint.kind == "referee" else None,
             "digger": state.digger if kitty_public else None, "bid": state.bid, "lanwa": state.lanwa,
             "decisions": [dict(d) for d in state.decisions], "revealed": list(state.revealed),
             "doubled": list(state.doubled), "stakes": self.stakes(state) if kitty_public else None,
-            "round": {"leader": state.leader, "plays": round_json(state.current_round, describe)},
-            "rounds_played": len(state.rounds),
-            "last_round": round_json(state.rounds[-1], describe) if state.rounds else None,
+            **rounds_view(state, describe),
             "fouls": list(state.fouls),
             "result": self.result(state),
         }
