@@ -118,6 +118,121 @@
     return `<span class="card back${cls}" aria-hidden="true"></span>`.repeat(count);
   };
 
+  /* --- the table: what every game's renderer (static/games/*.js) draws the same way ----------------------- */
+
+  const MANY_BACKS = 4; // what a hand of ">10" cards is drawn as: a stack, never a number of cards
+
+  /* Where each seat sits: `where` names the places from the viewpoint's own seat on, in playing order. */
+  Fupan.positions = function (anchor, where) {
+    const pos = {};
+    where.forEach((place, step) => {
+      pos[(anchor + step) % where.length] = place;
+    });
+    return pos;
+  };
+
+  /* A card's rank for grouping a hand; a joker is a rank of its own. */
+  Fupan.rankOf = function (code) {
+    return code === "BJ" || code === "LJ" ? code : code.slice(1);
+  };
+
+  /* The engine sends a hand sorted (by rank, or by effective suit); split it where keyOf(card) changes. */
+  Fupan.groupRuns = function (codes, keyOf) {
+    const groups = [];
+    codes.forEach((code) => {
+      const key = keyOf(code);
+      if (!groups.length || groups[groups.length - 1].key !== key) groups.push({ key, cards: [] });
+      groups[groups.length - 1].cards.push(code);
+    });
+    return groups;
+  };
+
+  /* A hand the viewpoint may not see: its backs, or a stack marked ">10" when the count is announced only
+   * at ten or fewer (the string ">10"); labelled "hand hidden" unless `unlabelled`. */
+  Fupan.hiddenHandHTML = function (count, unlabelled) {
+    const many = typeof count !== "number";
+    const label = Fupan.esc(Fupan.t("hand.hidden"));
+    return `<div class="hand hidden-hand" title="${label}">${Fupan.backsHTML(many ? MANY_BACKS : count, "sm")}` +
+      (many ? '<span class="many">&gt;10</span>' : "") + (unlabelled ? "" : `<span class="hidden-label">${label}</span>`) +
+      "</div>";
+  };
+
+  /* The round on the table: this round's plays, else the round just closed (faded while play goes on), and
+   * its caption; `leader` names the key of "X led", `empty` is the caption before anyone has led. */
+  Fupan.currentRound = function (view, names, leader, empty) {
+    const plays = view.round.plays;
+    if (!plays.length && view.last_round) {
+      const faded = view.phase !== "finished";
+      return { plays: view.last_round, faded, caption: Fupan.t(faded ? "round.previous" : "round.final") };
+    }
+    if (!plays.length) return { plays, faded: false, caption: empty };
+    const caption = `${Fupan.t("round.number", { n: view.rounds_played + 1 })} · ` +
+      Fupan.t(leader, { name: names[view.round.leader] });
+    return { plays, faded: false, caption };
+  };
+
+  /* One slot per seat in the middle of the table, each with that seat's latest move ({seat, html}); the newest
+   * lit unless the moves are `faded`; `tagged` slots say their seat (data-seat). */
+  Fupan.slotsHTML = function (moves, pos, seats, faded, tagged) {
+    const latest = {};
+    moves.forEach((move, index) => {
+      latest[move.seat] = { html: move.html, newest: index === moves.length - 1 };
+    });
+    let html = "";
+    for (let seat = 0; seat < seats; seat += 1) {
+      const move = latest[seat];
+      const cls = `slot pos-${pos[seat]}${move && move.newest && !faded ? " newest" : ""}`;
+      html += `<div class="${cls}"${tagged ? ` data-seat="${seat}"` : ""}>${move ? move.html : ""}</div>`;
+    }
+    return html;
+  };
+
+  /* " · To act：name" when someone is to act, with the game's word for it. */
+  Fupan.turnText = function (view, names, label) {
+    return view.to_act === null ? "" : ` · ${label}：${names[view.to_act]}`;
+  };
+
+  /* A deal score as a table cell: signed, coloured up or down. */
+  Fupan.scoreCell = function (score) {
+    const sign = score > 0 ? "up" : score < 0 ? "down" : "";
+    return `<td class="num score ${sign}">${score > 0 ? "+" : ""}${score}</td>`;
+  };
+
+  /* The 倍数 breakdown: each factor of `keys` (lit when it multiplies), then the total. */
+  Fupan.factorsHTML = function (m, keys) {
+    const esc = Fupan.esc;
+    const rows = keys
+      .map((key) => `<div class="factor${m[key] > 1 ? " on" : ""}"><span>${esc(Fupan.t("mult." + key))}</span><b>×${m[key]}</b></div>`)
+      .join("");
+    return `<div class="factors">${rows}<div class="factor total"><span>${esc(Fupan.t("mult.total"))}</span><b>×${m.total}</b></div></div>`;
+  };
+
+  /* A game's renderer (Fupan.games.<game>) that draws its table the way every game does: the seats (game.seat)
+   * around the middle (game.centre) in a <div class=game.cls>, placed by game.where; beside the table the phase
+   * (game.status), the game's own panels (game.panels(view, names, boot): [title, body, class], a falsy entry
+   * being a panel this step does not show), the fouls (game.fouls, when there are any) and the result
+   * (game.result, once there is one). `marks` are its timeline marks (viewer.js). */
+  Fupan.tableGame = function (game) {
+    const t = Fupan.t;
+    function render(ctx) {
+      const view = ctx.frame.view;
+      const pos = Fupan.positions(ctx.anchor, game.where);
+      const seats = view.seats.map((seat) => game.seat(seat, pos[seat.seat], view, ctx.names)).join("");
+      ctx.table.innerHTML = `<div class="${game.cls}">${seats}${game.centre(view, pos, ctx.names)}</div>`;
+      const panels = [
+        [t("phase"), game.status(view, ctx.names), "status"],
+        ...game.panels(view, ctx.names, ctx.boot),
+        game.fouls && view.fouls.length && [t("fouls"), game.fouls(view, ctx.names), "fouls"],
+        view.result && [t("result"), game.result(view, ctx.names, ctx.boot), "result"],
+      ];
+      ctx.info.innerHTML = panels
+        .filter(Boolean)
+        .map(([title, body, cls]) => `<section class="panel info ${cls}"><h3>${Fupan.esc(title)}</h3>${body}</section>`)
+        .join("");
+    }
+    return { marks: game.marks, render };
+  };
+
   /* --- data ------------------------------------------------------------------------------------------- */
 
   /* A bearer token the reader pasted into the viewer (a referee's, the appeals committee's): kept in this tab's

@@ -17,16 +17,8 @@
   const F = window.Fupan;
   const t = F.t;
   const esc = F.esc;
-  const SEATS = 6;
-  const MANY_BACKS = 4; // what a hand of ">10" cards is drawn as: a stack, never a number of cards
   // Counter-clockwise from the bottom (the viewpoint's seat): the next seat to play is on the lower right.
   const WHERE = ["bottom", "right-low", "right-high", "top", "left-high", "left-low"];
-
-  function positions(anchor) {
-    const pos = {};
-    for (let step = 0; step < SEATS; step += 1) pos[(anchor + step) % SEATS] = WHERE[step];
-    return pos;
-  }
 
   function teamOf(seat) {
     return seat % 2;
@@ -48,33 +40,13 @@
     return typeof count === "number" ? t("cards.n", { n: count }) : t("dg.count.many");
   }
 
-  function rankOf(code) {
-    return code === "BJ" || code === "LJ" ? code : code.slice(1);
-  }
-
-  /* The engine sends a hand sorted by rank, high to low; keep each rank together (pairs, triples, 五同 show). */
-  function rankGroups(hand) {
-    const groups = [];
-    hand.forEach((code) => {
-      const rank = rankOf(code);
-      if (!groups.length || groups[groups.length - 1].rank !== rank) groups.push({ rank, cards: [] });
-      groups[groups.length - 1].cards.push(code);
-    });
-    return groups;
-  }
-
+  /* The engine sends a hand sorted by rank, high to low; each rank is kept together (pairs, triples, 五同 show). */
   function handHTML(seat, where) {
-    if (!seat.hand) {
-      if (seat.count === 0) return '<div class="hand dg-out-hand"></div>';
-      const many = typeof seat.count !== "number";
-      const backs = F.backsHTML(many ? MANY_BACKS : seat.count, "sm");
-      return `<div class="hand hidden-hand" title="${esc(t("hand.hidden"))}">${backs}` +
-        (many ? '<span class="many">&gt;10</span>' : "") + "</div>";
-    }
+    if (!seat.hand) return seat.count === 0 ? '<div class="hand dg-out-hand"></div>' : F.hiddenHandHTML(seat.count, true);
     const size = where === "bottom" ? "" : "sm";
-    return `<div class="hand dg-hand">${rankGroups(seat.hand)
+    return `<div class="hand dg-hand">${F.groupRuns(seat.hand, F.rankOf)
       .map((g) => {
-        const wild = g.rank === "BJ" || g.rank === "LJ";
+        const wild = g.key === "BJ" || g.key === "LJ";
         const cls = `rank-group${wild ? " wild" : g.cards.length >= 4 ? " many-of" : ""}`;
         return `<span class="${cls}">${F.cardsHTML(g.cards, size)}</span>`;
       })
@@ -110,29 +82,10 @@
   /* The middle of the table: each seat's latest move of this round (or of the round just closed, faded) in
    * front of it, the newest lit; above them the fouls per team and the 头家 once someone is out. */
   function centreHTML(view, pos, names) {
-    let plays = view.round.plays;
-    let caption;
-    let faded = false;
-    if (!plays.length && view.last_round) {
-      plays = view.last_round;
-      faded = view.phase !== "finished";
-      caption = t(faded ? "round.previous" : "round.final");
-    } else if (plays.length) {
-      caption = `${t("round.number", { n: view.rounds_played + 1 })} · ${t("dg.round.leader", { name: names[view.round.leader] })}`;
-    } else {
-      caption = t("dg.round.lead", { name: names[view.round.leader] });
-    }
-    const latest = {};
-    plays.forEach((move, index) => {
-      latest[move.seat] = { move, newest: index === plays.length - 1 };
-    });
-    const slots = view.seats
-      .map((seat) => {
-        const entry = latest[seat.seat];
-        const cls = `slot pos-${pos[seat.seat]}${entry && entry.newest && !faded ? " newest" : ""}`;
-        return `<div class="${cls}" data-seat="${seat.seat}">${entry ? moveHTML(entry.move) : ""}</div>`;
-      })
-      .join("");
+    const { plays, caption, faded } = F.currentRound(view, names, "dg.round.leader",
+      t("dg.round.lead", { name: names[view.round.leader] }));
+    const moves = plays.map((move) => ({ seat: move.seat, html: moveHTML(move) }));
+    const slots = F.slotsHTML(moves, pos, view.seats.length, faded, true);
     const badges = [0, 1].map((team) => {
       const n = view.fouls_by_team[team];
       return `<span class="dg-fouls team-${team}${n >= 2 ? " lost" : n ? " on" : ""}" data-team="${team}">` +
@@ -150,12 +103,8 @@
     );
   }
 
-  function section(title, body, cls) {
-    return `<section class="panel info ${cls || ""}"><h3>${esc(title)}</h3>${body}</section>`;
-  }
-
   function statusHTML(view, names) {
-    const who = view.to_act === null ? "" : ` · ${t("toAct")}：${names[view.to_act]}`;
+    const who = F.turnText(view, names, t("toAct"));
     return `<div class="status-line"><strong>${esc(t("dg.phase." + view.phase))}</strong>${esc(who)}</div>` +
       `<div class="status-line muted">${esc(t("dg.dealerLeads", { name: names[view.first] }))} · ` +
       `${esc(t("dg.roundsPlayed", { n: view.rounds_played }))}</div>`;
@@ -224,20 +173,14 @@
       `<th class="num">${esc(t("dg.teamPoints"))}</th></tr></thead><tbody>${rows}</tbody></table>`;
   }
 
-  F.games.daguai = {
+  F.games.daguai = F.tableGame({
     // Timeline marks, most telling first (viewer.js).
     marks: ["foul", "end", "head", "out", "five", "straight_flush", "note"],
-    render(ctx) {
-      const view = ctx.frame.view;
-      const pos = positions(ctx.anchor);
-      const seats = view.seats.map((seat) => seatHTML(seat, pos[seat.seat], view, ctx.names)).join("");
-      ctx.table.innerHTML = `<div class="dg">${seats}${centreHTML(view, pos, ctx.names)}</div>`;
-      let info = section(t("phase"), statusHTML(view, ctx.names), "status");
-      info += section(t("dg.teams"), teamsHTML(view, ctx.names), "teams");
-      info += section(t("dg.order"), orderHTML(view, ctx.names), "order");
-      if (view.fouls.length) info += section(t("fouls"), foulsHTML(view, ctx.names), "fouls");
-      if (view.result) info += section(t("result"), resultHTML(view, ctx.names), "result");
-      ctx.info.innerHTML = info;
-    },
-  };
+    cls: "dg", where: WHERE, seat: seatHTML, centre: centreHTML, status: statusHTML, fouls: foulsHTML,
+    result: resultHTML,
+    panels: (view, names) => [
+      [t("dg.teams"), teamsHTML(view, names), "teams"],
+      [t("dg.order"), orderHTML(view, names), "order"],
+    ],
+  });
 })();

@@ -12,9 +12,7 @@
   const t = F.t;
   const esc = F.esc;
 
-  function positions(anchor) {
-    return { [anchor]: "bottom", [(anchor + 1) % 3]: "right", [(anchor + 2) % 3]: "left" };
-  }
+  const WHERE = ["bottom", "right", "left"];
 
   /* 不叫 before anyone called, 不抢 after: the same `pass` means different things in the two rounds. */
   function bidLabels(bids) {
@@ -38,8 +36,7 @@
     const turn = view.to_act === seat.seat;
     const hand = seat.hand
       ? `<div class="hand">${F.cardsHTML(seat.hand, side ? "sm" : "")}</div>`
-      : `<div class="hand hidden-hand" title="${esc(t("hand.hidden"))}">${F.backsHTML(seat.count, "sm")}` +
-        `<span class="hidden-label">${esc(t("hand.hidden"))}</span></div>`;
+      : F.hiddenHandHTML(seat.count);
     return (
       `<div class="seat pos-${where}${turn ? " is-turn" : ""}${seat.role ? " role-" + seat.role : ""}" ` +
       `data-seat="${seat.seat}">` +
@@ -61,18 +58,9 @@
       moves = bidLabels(view.bidding).map((bid) => ({ seat: bid.seat, html: `<span class="bubble">${esc(bid.text)}</span>` }));
       caption = t("phase.bidding");
     } else {
-      let plays = view.round.plays;
-      if (!plays.length && view.last_round) {
-        plays = view.last_round;
-        faded = view.phase !== "finished";
-        caption = t(faded ? "round.previous" : "round.final");
-      } else if (plays.length) {
-        caption = `${t("round.number", { n: view.rounds_played + 1 })} · ` +
-          t("round.leader", { name: names[view.round.leader] });
-      } else {
-        caption = t("round.empty");
-      }
-      moves = plays.map((move) => ({
+      const round = F.currentRound(view, names, "round.leader", t("round.empty"));
+      ({ caption, faded } = round);
+      moves = round.plays.map((move) => ({
         seat: move.seat,
         html: move.type === "pass"
           ? `<span class="bubble pass">${esc(t("play.pass"))}</span>`
@@ -81,17 +69,7 @@
             `${esc(move.pattern ? move.pattern[F.lang()] : "")}</span>`,
       }));
     }
-    const latest = {};
-    moves.forEach((move, index) => {
-      latest[move.seat] = { html: move.html, newest: index === moves.length - 1 };
-    });
-    const slots = [0, 1, 2]
-      .map((seat) => {
-        const move = latest[seat];
-        const cls = `slot pos-${pos[seat]}${move && move.newest && !faded ? " newest" : ""}`;
-        return `<div class="${cls}">${move ? move.html : ""}</div>`;
-      })
-      .join("");
+    const slots = F.slotsHTML(moves, pos, 3, faded);
     const kitty = view.kitty
       ? F.cardsHTML(view.kitty, "sm")
       : `${F.backsHTML(3, "sm")}<span class="hidden-label">${esc(t("kitty.hidden"))}</span>`;
@@ -102,13 +80,9 @@
     );
   }
 
-  function section(title, body, cls) {
-    return `<section class="panel info ${cls || ""}"><h3>${esc(title)}</h3>${body}</section>`;
-  }
-
   function statusHTML(view, names) {
     const phase = t("phase." + view.phase);
-    const who = view.to_act === null ? "" : ` · ${t(view.phase === "bidding" ? "toBid" : "toAct")}：${names[view.to_act]}`;
+    const who = F.turnText(view, names, t(view.phase === "bidding" ? "toBid" : "toAct"));
     const landlord = view.landlord === null ? "" : `<span class="role landlord">${esc(t("role.landlord"))}</span> ${esc(names[view.landlord])}`;
     return `<div class="status-line"><strong>${esc(phase)}</strong>${esc(who)}</div>` +
       (landlord ? `<div class="status-line">${landlord}</div>` : "");
@@ -130,13 +104,6 @@
     return `<ol class="bids">${before}${bids}${after}</ol>`;
   }
 
-  function multipliersHTML(m) {
-    const rows = ["rob", "reveal", "bomb", "spring"]
-      .map((key) => `<div class="factor${m[key] > 1 ? " on" : ""}"><span>${esc(t("mult." + key))}</span><b>×${m[key]}</b></div>`)
-      .join("");
-    return `<div class="factors">${rows}<div class="factor total"><span>${esc(t("mult.total"))}</span><b>×${m.total}</b></div></div>`;
-  }
-
   function foulsHTML(view, names) {
     return `<ul class="fouls">${view.fouls
       .map((foul) => `<li><b>${esc(names[foul.seat])}</b> <code>${esc(foul.code)}</code> ${esc(foul.note || "")}` +
@@ -144,19 +111,16 @@
       .join("")}</ul>`;
   }
 
-  function resultHTML(result, boot, names) {
+  function resultHTML(view, names, boot) {
+    const result = view.result;
     if (result.redeal) return `<p><strong>${esc(t("result.redeal"))}</strong></p>`;
     const flags = [t(result.landlord_won ? "result.landlordWins" : "result.farmersWin")];
     if (result.spring) flags.push(t("result.spring"));
     if (result.anti_spring) flags.push(t("result.antiSpring"));
     const chips = boot.chips_after && boot.chips_before;
     const rows = names
-      .map((name, seat) => {
-        const score = result.scores[seat];
-        const sign = score > 0 ? "up" : score < 0 ? "down" : "";
-        return `<tr><th>${esc(name)}</th><td class="num score ${sign}">${score > 0 ? "+" : ""}${score}</td>` +
-          (chips ? `<td class="num">${boot.chips_before[seat]} → <b>${boot.chips_after[seat]}</b></td>` : "") + "</tr>";
-      })
+      .map((name, seat) => `<tr><th>${esc(name)}</th>${F.scoreCell(result.scores[seat])}` +
+        (chips ? `<td class="num">${boot.chips_before[seat]} → <b>${boot.chips_after[seat]}</b></td>` : "") + "</tr>")
       .join("");
     const head = `<tr><th></th><th class="num">${esc(t("result.score"))}</th>` +
       (chips ? `<th class="num">${esc(t("result.chips"))}</th>` : "") + "</tr>";
@@ -164,20 +128,14 @@
       `<table class="data compact"><thead>${head}</thead><tbody>${rows}</tbody></table>`;
   }
 
-  F.games.doudizhu = {
+  F.games.doudizhu = F.tableGame({
     // Timeline marks, most telling first (viewer.js).
     marks: ["foul", "bomb", "rocket", "spring", "end", "reveal", "landlord", "note"],
-    render(ctx) {
-      const view = ctx.frame.view;
-      const pos = positions(ctx.anchor);
-      const seats = view.seats.map((seat) => seatHTML(seat, pos[seat.seat], view, ctx.names)).join("");
-      ctx.table.innerHTML = `<div class="ddz">${seats}${centreHTML(view, pos, ctx.names)}</div>`;
-      let info = section(t("phase"), statusHTML(view, ctx.names), "status");
-      info += section(t("bidding"), biddingHTML(view, ctx.names), "bidding");
-      info += section(t("multipliers"), multipliersHTML(view.multipliers), "multipliers");
-      if (view.fouls.length) info += section(t("fouls"), foulsHTML(view, ctx.names), "fouls");
-      if (view.result) info += section(t("result"), resultHTML(view.result, ctx.boot, ctx.names), "result");
-      ctx.info.innerHTML = info;
-    },
-  };
+    cls: "ddz", where: WHERE, seat: seatHTML, centre: centreHTML, status: statusHTML, fouls: foulsHTML,
+    result: resultHTML,
+    panels: (view, names) => [
+      [t("bidding"), biddingHTML(view, names), "bidding"],
+      [t("multipliers"), F.factorsHTML(view.multipliers, ["rob", "reveal", "bomb", "spring"]), "multipliers"],
+    ],
+  });
 })();

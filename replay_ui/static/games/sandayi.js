@@ -16,44 +16,19 @@
   const F = window.Fupan;
   const t = F.t;
   const esc = F.esc;
-  const MANY_BACKS = 4; // what a hand of ">10" cards is drawn as: a stack, never a number of cards
-
-  function positions(anchor) {
-    return { [anchor]: "bottom", [(anchor + 1) % 4]: "right", [(anchor + 2) % 4]: "top", [(anchor + 3) % 4]: "left" };
-  }
+  const WHERE = ["bottom", "right", "top", "left"];
 
   function countText(count) {
     return typeof count === "number" ? t("cards.n", { n: count }) : t("sdy.count.many");
   }
 
-  function rankOf(code) {
-    return code === "BJ" || code === "LJ" ? code : code.slice(1);
-  }
-
-  /* The engine sends a hand sorted by rank, high to low; keep each rank together (pairs, triples, bombs show). */
-  function rankGroups(hand) {
-    const groups = [];
-    hand.forEach((code) => {
-      const rank = rankOf(code);
-      if (!groups.length || groups[groups.length - 1].rank !== rank) groups.push({ rank, cards: [] });
-      groups[groups.length - 1].cards.push(code);
-    });
-    return groups;
-  }
-
+  /* The engine sends a hand sorted by rank, high to low; each rank is kept together (pairs, triples, bombs show). */
   function handHTML(seat, where) {
-    if (!seat.hand) {
-      if (seat.count === 0) return '<div class="hand"></div>';
-      const many = typeof seat.count !== "number";
-      const backs = F.backsHTML(many ? MANY_BACKS : seat.count, "sm");
-      return `<div class="hand hidden-hand" title="${esc(t("hand.hidden"))}">${backs}` +
-        (many ? '<span class="many">&gt;10</span>' : "") +
-        `<span class="hidden-label">${esc(t("hand.hidden"))}</span></div>`;
-    }
+    if (!seat.hand) return seat.count === 0 ? '<div class="hand"></div>' : F.hiddenHandHTML(seat.count);
     const size = where === "bottom" ? "" : "sm";
-    return `<div class="hand sdy-hand">${rankGroups(seat.hand)
+    return `<div class="hand sdy-hand">${F.groupRuns(seat.hand, F.rankOf)
       .map((g) => {
-        const bomb = g.cards.length >= 4 && g.rank !== "BJ" && g.rank !== "LJ";
+        const bomb = g.cards.length >= 4 && g.key !== "BJ" && g.key !== "LJ";
         return `<span class="rank-group${bomb ? " bomb" : ""}">${F.cardsHTML(g.cards, size)}</span>`;
       })
       .join("")}</div>`;
@@ -107,30 +82,12 @@
       moves = view.bidding.map((bid) => ({ seat: bid.seat, html: `<span class="bubble">${esc(bidText(bid))}</span>` }));
       caption = t("sdy.phase.bidding");
     } else {
-      let plays = view.round.plays;
-      if (!plays.length && view.last_round) {
-        plays = view.last_round;
-        faded = view.phase !== "finished";
-        caption = t(faded ? "round.previous" : "round.final");
-      } else if (plays.length) {
-        caption = `${t("round.number", { n: view.rounds_played + 1 })} · ` +
-          t("round.leader", { name: names[view.round.leader] });
-      } else {
-        caption = view.phase === "finished" ? t("sdy.phase.finished") : t("round.empty");
-      }
-      moves = plays.map((move) => ({ seat: move.seat, html: playHTML(move) }));
+      const round = F.currentRound(view, names, "round.leader",
+        view.phase === "finished" ? t("sdy.phase.finished") : t("round.empty"));
+      ({ caption, faded } = round);
+      moves = round.plays.map((move) => ({ seat: move.seat, html: playHTML(move) }));
     }
-    const latest = {};
-    moves.forEach((move, index) => {
-      latest[move.seat] = { html: move.html, newest: index === moves.length - 1 };
-    });
-    const slots = [0, 1, 2, 3]
-      .map((seat) => {
-        const move = latest[seat];
-        const cls = `slot pos-${pos[seat]}${move && move.newest && !faded ? " newest" : ""}`;
-        return `<div class="${cls}">${move ? move.html : ""}</div>`;
-      })
-      .join("");
+    const slots = F.slotsHTML(moves, pos, 4, faded);
     const badges = [];
     if (view.dealer !== null) {
       badges.push(`<span class="sdy-bid-badge"><b>${esc(t("sdy.bid"))}</b>${esc(t("sdy.bid.dealer", { bid: view.bid }))}</span>`);
@@ -150,13 +107,8 @@
     );
   }
 
-  function section(title, body, cls) {
-    return `<section class="panel info ${cls || ""}"><h3>${esc(title)}</h3>${body}</section>`;
-  }
-
   function statusHTML(view, names) {
-    const who = view.to_act === null ? "" :
-      ` · ${t(view.phase === "bidding" ? "toBid" : "toAct")}：${names[view.to_act]}`;
+    const who = F.turnText(view, names, t(view.phase === "bidding" ? "toBid" : "toAct"));
     const dealer = view.dealer === null ? "" :
       `<div class="status-line"><span class="role dealer">${esc(t("sdy.role.dealer"))}</span> ` +
       `${esc(names[view.dealer])} · ${esc(t("sdy.bid.dealer", { bid: view.bid }))}` +
@@ -191,13 +143,6 @@
     return `<ul class="sdy-decl">${items}</ul>${locked}`;
   }
 
-  function multipliersHTML(m) {
-    const rows = ["tanda", "baodao", "bomb", "spring"]
-      .map((key) => `<div class="factor${m[key] > 1 ? " on" : ""}"><span>${esc(t("mult." + key))}</span><b>×${m[key]}</b></div>`)
-      .join("");
-    return `<div class="factors">${rows}<div class="factor total"><span>${esc(t("mult.total"))}</span><b>×${m.total}</b></div></div>`;
-  }
-
   function foulsHTML(view, names) {
     const seen = {};
     return `<ul class="fouls">${view.fouls
@@ -226,11 +171,8 @@
       unit: result.stake * result.multipliers.total });
     const rows = names
       .map((name, seat) => {
-        const score = result.scores[seat];
-        const sign = score > 0 ? "up" : score < 0 ? "down" : "";
         const role = t(seat === result.dealer ? "sdy.role.dealer" : "sdy.role.defender");
-        return `<tr><th>${esc(name)}</th><td class="role-cell">${esc(role)}</td>` +
-          `<td class="num score ${sign}">${score > 0 ? "+" : ""}${score}</td></tr>`;
+        return `<tr><th>${esc(name)}</th><td class="role-cell">${esc(role)}</td>${F.scoreCell(result.scores[seat])}</tr>`;
       })
       .join("");
     return `<p class="outcome"><strong>${esc(side)}</strong> · ${esc(how)}</p>` +
@@ -239,21 +181,15 @@
       `</tr></thead><tbody>${rows}</tbody></table>`;
   }
 
-  F.games.sandayi = {
+  F.games.sandayi = F.tableGame({
     // Timeline marks, most telling first (viewer.js).
     marks: ["foul", "king_bomb", "bomb", "end", "tanda", "baodao", "toulu", "dealer", "note"],
-    render(ctx) {
-      const view = ctx.frame.view;
-      const pos = positions(ctx.anchor);
-      const seats = view.seats.map((seat) => seatHTML(seat, pos[seat.seat], view, ctx.names)).join("");
-      ctx.table.innerHTML = `<div class="sdy">${seats}${centreHTML(view, pos, ctx.names)}</div>`;
-      let info = section(t("phase"), statusHTML(view, ctx.names), "status");
-      info += section(t("bidding"), biddingHTML(view, ctx.names), "bidding");
-      if (view.phase !== "bidding") info += section(t("sdy.declarations"), declarationsHTML(view), "declarations");
-      info += section(t("multipliers"), multipliersHTML(view.multipliers), "multipliers");
-      if (view.fouls.length) info += section(t("fouls"), foulsHTML(view, ctx.names), "fouls");
-      if (view.result) info += section(t("result"), resultHTML(view, ctx.names), "result");
-      ctx.info.innerHTML = info;
-    },
-  };
+    cls: "sdy", where: WHERE, seat: seatHTML, centre: centreHTML, status: statusHTML, fouls: foulsHTML,
+    result: resultHTML,
+    panels: (view, names) => [
+      [t("bidding"), biddingHTML(view, names), "bidding"],
+      view.phase !== "bidding" && [t("sdy.declarations"), declarationsHTML(view), "declarations"],
+      [t("multipliers"), F.factorsHTML(view.multipliers, ["tanda", "baodao", "bomb", "spring"]), "multipliers"],
+    ],
+  });
 })();

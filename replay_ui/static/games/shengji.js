@@ -15,9 +15,7 @@
   const RANKS = { 11: "J", 12: "Q", 13: "K", 14: "A" };
   const SUIT_SIGN = { S: "♠", H: "♥", C: "♣", D: "♦", NT: "无" };
 
-  function positions(anchor) {
-    return { [anchor]: "bottom", [(anchor + 1) % 4]: "right", [(anchor + 2) % 4]: "top", [(anchor + 3) % 4]: "left" };
-  }
+  const WHERE = ["bottom", "right", "top", "left"];
 
   /* ♥3-style short names for a line of text (jokers by name). */
   function shortName(code) {
@@ -39,28 +37,14 @@
     return view.trump && view.trump !== "NT" && code[0] === view.trump ? "T" : code[0];
   }
 
-  /* The engine sends a hand sorted by effective suit; split it where the suit changes. */
-  function suitGroups(hand, view) {
-    const groups = [];
-    hand.forEach((code) => {
-      const suit = effectiveSuit(code, view);
-      if (!groups.length || groups[groups.length - 1].suit !== suit) groups.push({ suit, cards: [] });
-      groups[groups.length - 1].cards.push(code);
-    });
-    return groups;
-  }
-
+  /* The engine sends a hand sorted by effective suit; it is split where the suit changes. */
   function handHTML(seat, where, view) {
-    if (!seat.hand) {
-      if (!seat.count) return '<div class="hand"></div>'; // nothing left to hide
-      return `<div class="hand hidden-hand" title="${esc(t("hand.hidden"))}">${F.backsHTML(seat.count, "sm")}` +
-        `<span class="hidden-label">${esc(t("hand.hidden"))}</span></div>`;
-    }
+    if (!seat.hand) return seat.count ? F.hiddenHandHTML(seat.count) : '<div class="hand"></div>'; // nothing to hide
     const size = where === "bottom" ? "" : "sm";
-    const groups = suitGroups(seat.hand, view);
+    const groups = F.groupRuns(seat.hand, (code) => effectiveSuit(code, view));
     const side = where === "left" || where === "right";
     return `<div class="hand sj-hand${side ? " by-suit" : ""}">` +
-      groups.map((g) => `<span class="suit-group${g.suit === "T" ? " trumps" : ""}">${F.cardsHTML(g.cards, size)}</span>`)
+      groups.map((g) => `<span class="suit-group${g.key === "T" ? " trumps" : ""}">${F.cardsHTML(g.cards, size)}</span>`)
         .join("") + "</div>";
   }
 
@@ -108,17 +92,8 @@
     } else {
       caption = view.phase === "playing" ? t("sj.trick.waiting") : t("phase." + view.phase);
     }
-    const bySeat = {};
-    plays.forEach((play, index) => {
-      bySeat[play.seat] = { play, newest: index === plays.length - 1 };
-    });
-    const slots = [0, 1, 2, 3]
-      .map((seat) => {
-        const entry = bySeat[seat];
-        const cls = `slot pos-${pos[seat]}${entry && entry.newest && !faded ? " newest" : ""}`;
-        return `<div class="${cls}">${entry ? playHTML(entry.play, seat === winning) : ""}</div>`;
-      })
-      .join("");
+    const moves = plays.map((play) => ({ seat: play.seat, html: playHTML(play, play.seat === winning) }));
+    const slots = F.slotsHTML(moves, pos, 4, faded);
     const sign = view.trump && view.trump !== "NT" ? `${SUIT_SIGN[view.trump]} ` : "";
     const trump = view.trump
       ? `<span class="sj-trump"><b>${esc(t("sj.trump"))}</b> ${esc(sign)}${esc(F.lang() === "zh" ? view.trump_zh : view.trump_en)}</span>`
@@ -133,12 +108,8 @@
     );
   }
 
-  function section(title, body, cls) {
-    return `<section class="panel info ${cls || ""}"><h3>${esc(title)}</h3>${body}</section>`;
-  }
-
   function statusHTML(view, names) {
-    const who = view.to_act === null ? "" : ` · ${t("toAct")}：${names[view.to_act]}`;
+    const who = F.turnText(view, names, t("toAct"));
     const dealer = view.dealer === null ? "" :
       `<div class="status-line"><span class="role dealer">${esc(t("role.dealer"))}</span> ${esc(names[view.dealer])}</div>`;
     const levels = [0, 1]
@@ -189,7 +160,8 @@
     return `<ul class="fouls">${irregular.concat(fouls).join("")}</ul>`;
   }
 
-  function resultHTML(result, names) {
+  function resultHTML(view, names) {
+    const result = view.result;
     if (result.redeal) return `<p><strong>${esc(t("sj.result.redeal"))}</strong></p>`;
     const change = result.level_change;
     let outcome;
@@ -213,23 +185,16 @@
       `<tbody>${teams}</tbody></table>`;
   }
 
-  F.games.shengji = {
+  F.games.shengji = F.tableGame({
     // Timeline marks, most telling first (viewer.js).
     marks: ["irregularity", "foul", "throw", "penalty", "dig", "end", "dealer", "declare", "note"],
-    render(ctx) {
-      const view = ctx.frame.view;
-      const pos = positions(ctx.anchor);
-      const seats = view.seats.map((seat) => seatHTML(seat, pos[seat.seat], view, ctx.names)).join("");
-      ctx.table.innerHTML = `<div class="sj">${seats}${centreHTML(view, pos, ctx.names)}</div>`;
-      let info = section(t("phase"), statusHTML(view, ctx.names), "status");
-      info += section(t("sj.declarations"), declarationsHTML(view, ctx.names), "declarations");
-      info += section(t("sj.kitty"), kittyHTML(view), "sj-kitty-panel");
-      if (view.penalties.length) info += section(t("sj.penalties"), penaltiesHTML(view, ctx.names), "penalties");
-      if (view.irregularities.length || view.fouls.length) {
-        info += section(t("sj.irregularities"), recordsHTML(view, ctx.names), "records");
-      }
-      if (view.result) info += section(t("result"), resultHTML(view.result, ctx.names), "result");
-      ctx.info.innerHTML = info;
-    },
-  };
+    cls: "sj", where: WHERE, seat: seatHTML, centre: centreHTML, status: statusHTML, result: resultHTML,
+    // Fouls are among the referee's records, with the irregularities.
+    panels: (view, names) => [
+      [t("sj.declarations"), declarationsHTML(view, names), "declarations"],
+      [t("sj.kitty"), kittyHTML(view), "sj-kitty-panel"],
+      view.penalties.length && [t("sj.penalties"), penaltiesHTML(view, names), "penalties"],
+      (view.irregularities.length || view.fouls.length) && [t("sj.irregularities"), recordsHTML(view, names), "records"],
+    ],
+  });
 })();

@@ -17,33 +17,13 @@
   const KITTY_SIZE = 4;
   const DECIDING = ["reveal", "bidding", "post_reveal", "doubling"];
 
-  function positions(anchor) {
-    return { [anchor]: "bottom", [(anchor + 1) % 3]: "right", [(anchor + 2) % 3]: "left" };
-  }
+  const WHERE = ["bottom", "right", "left"];
 
-  function rankOf(code) {
-    return code.slice(1);
-  }
-
-  /* The engine sends a hand sorted by rank, high to low; keep each rank together (pairs, triples, quads). */
-  function rankGroups(hand) {
-    const groups = [];
-    hand.forEach((code) => {
-      const rank = rankOf(code);
-      if (!groups.length || groups[groups.length - 1].rank !== rank) groups.push({ rank, cards: [] });
-      groups[groups.length - 1].cards.push(code);
-    });
-    return groups;
-  }
-
+  /* The engine sends a hand sorted by rank, high to low; each rank is kept together (pairs, triples, quads). */
   function handHTML(seat, where) {
-    if (!seat.hand) {
-      if (seat.count === 0) return '<div class="hand"></div>';
-      return `<div class="hand hidden-hand" title="${esc(t("hand.hidden"))}">${F.backsHTML(seat.count, "sm")}` +
-        `<span class="hidden-label">${esc(t("hand.hidden"))}</span></div>`;
-    }
+    if (!seat.hand) return seat.count === 0 ? '<div class="hand"></div>' : F.hiddenHandHTML(seat.count);
     const size = where === "bottom" ? "" : "sm";
-    return `<div class="hand wk-hand">${rankGroups(seat.hand)
+    return `<div class="hand wk-hand">${F.groupRuns(seat.hand, F.rankOf)
       .map((g) => `<span class="rank-group${g.cards.length === 4 ? " quad" : ""}">${F.cardsHTML(g.cards, size)}</span>`)
       .join("")}</div>`;
   }
@@ -133,30 +113,12 @@
         .map((d) => ({ seat: d.seat, html: `<span class="bubble ${decisionClass(d)}">${esc(decisionText(d))}</span>` }));
       caption = t("wk.phase." + view.phase);
     } else {
-      let plays = view.round.plays;
-      if (!plays.length && view.last_round) {
-        plays = view.last_round;
-        faded = view.phase !== "finished";
-        caption = t(faded ? "round.previous" : "round.final");
-      } else if (plays.length) {
-        caption = `${t("round.number", { n: view.rounds_played + 1 })} · ` +
-          t("round.leader", { name: names[view.round.leader] });
-      } else {
-        caption = view.phase === "finished" ? t("wk.phase.finished") : t("round.empty");
-      }
-      moves = plays.map((move) => ({ seat: move.seat, html: playHTML(move) }));
+      const round = F.currentRound(view, names, "round.leader",
+        view.phase === "finished" ? t("wk.phase.finished") : t("round.empty"));
+      ({ caption, faded } = round);
+      moves = round.plays.map((move) => ({ seat: move.seat, html: playHTML(move) }));
     }
-    const latest = {};
-    moves.forEach((move, index) => {
-      latest[move.seat] = { html: move.html, newest: index === moves.length - 1 };
-    });
-    const slots = [0, 1, 2]
-      .map((seat) => {
-        const move = latest[seat];
-        const cls = `slot pos-${pos[seat]}${move && move.newest && !faded ? " newest" : ""}`;
-        return `<div class="${cls}" data-seat="${seat}">${move ? move.html : ""}</div>`;
-      })
-      .join("");
+    const slots = F.slotsHTML(moves, pos, 3, faded, true);
     return (
       `<div class="centre wk-centre${faded ? " faded" : ""}">` +
       `<div class="wk-badges">${badgesHTML(view)}</div>${kittyHTML(view)}` +
@@ -164,12 +126,8 @@
     );
   }
 
-  function section(title, body, cls) {
-    return `<section class="panel info ${cls || ""}"><h3>${esc(title)}</h3>${body}</section>`;
-  }
-
   function statusHTML(view, names) {
-    const who = view.to_act === null ? "" : ` · ${turnLabel(view)}：${names[view.to_act]}`;
+    const who = F.turnText(view, names, turnLabel(view));
     const board = view.board !== null && view.board !== undefined ? `${t("wk.board", { n: view.board })} · ` : "";
     const digger = view.digger === null ? "" :
       `<div class="status-line"><span class="role digger">${esc(t("wk.role.digger"))}</span> ` +
@@ -224,12 +182,10 @@
     const how = t("wk.ending.out", { who: names[result.winner] });
     const rows = names
       .map((name, seat) => {
-        const score = result.scores[seat];
-        const sign = score > 0 ? "up" : score < 0 ? "down" : "";
         const role = t(seat === result.digger ? "wk.role.digger" : "wk.role.defender");
         const stake = seat === result.digger ? "" : result.stakes[seat];
         return `<tr data-seat="${seat}"><th>${esc(name)}</th><td class="role-cell">${esc(role)}</td>` +
-          `<td class="num">${stake}</td><td class="num score ${sign}">${score > 0 ? "+" : ""}${score}</td></tr>`;
+          `<td class="num">${stake}</td>${F.scoreCell(result.scores[seat])}</tr>`;
       })
       .join("");
     return `<p class="outcome"><strong>${esc(side)}</strong> · ${esc(how)}</p>` +
@@ -237,20 +193,14 @@
       `<th class="num">${esc(t("result.score"))}</th></tr></thead><tbody>${rows}</tbody></table>`;
   }
 
-  F.games.wakeng = {
+  F.games.wakeng = F.tableGame({
     // Timeline marks, most telling first (viewer.js).
     marks: ["foul", "end", "lanwa", "reveal", "double", "digger", "note"],
-    render(ctx) {
-      const view = ctx.frame.view;
-      const pos = positions(ctx.anchor);
-      const seats = view.seats.map((seat) => seatHTML(seat, pos[seat.seat], view, ctx.names)).join("");
-      ctx.table.innerHTML = `<div class="wk">${seats}${centreHTML(view, pos, ctx.names)}</div>`;
-      let info = section(t("phase"), statusHTML(view, ctx.names), "status");
-      info += section(t("wk.decisions"), decisionsHTML(view, ctx.names), "decisions");
-      info += section(t("wk.stakes"), stakesHTML(view, ctx.names), "stakes");
-      if (view.fouls.length) info += section(t("fouls"), foulsHTML(view, ctx.names), "fouls");
-      if (view.result) info += section(t("result"), resultHTML(view, ctx.names), "result");
-      ctx.info.innerHTML = info;
-    },
-  };
+    cls: "wk", where: WHERE, seat: seatHTML, centre: centreHTML, status: statusHTML, fouls: foulsHTML,
+    result: resultHTML,
+    panels: (view, names) => [
+      [t("wk.decisions"), decisionsHTML(view, names), "decisions"],
+      [t("wk.stakes"), stakesHTML(view, names), "stakes"],
+    ],
+  });
 })();
