@@ -59,3 +59,37 @@ def generic_describe(frame: Frame, previous: Frame | None, names: list[str]) -> 
 def generic_summarize(view: dict[str, Any], names: list[str]) -> list[Notation]:
     """No game-specific outcome lines: the record's score table says who gained what."""
     return []
+
+
+# --- a game's steps: the action, then what it brought about ------------------------------------------------
+
+Clause = Callable[[Frame, "dict[str, Any] | None", list[str]], list[Notation]]
+
+
+def describer(action: Describer, *clauses: Clause,
+              dealt: Callable[[Frame, list[str]], Notation] | None = None) -> Describer:
+    """A game's `describe`: before the first action the deal (`dealt`, else 发牌完毕); then what `action(frame,
+    previous, names)` says, joined with what each clause(frame, the view before, names) adds for what the step
+    brought about (a landlord known, a trick won, the end …)."""
+    def describe(frame: Frame, previous: Frame | None, names: list[str]) -> Notation:
+        if frame["action"] is None:
+            return dealt(frame, names) if dealt else say("n.dealt")
+        before = previous["view"] if previous else None
+        return join(action(frame, previous, names), *(n for clause in clauses for n in clause(frame, before, names)))
+
+    return describe
+
+
+def when(key: str, words: Callable[[dict[str, Any], list[str]], Any], value: Any = None) -> Clause:
+    """A clause: words(view, names) — a notation, a list of them or None — at the step that set the view's `key`
+    to `value` (to anything but None, when no value is given)."""
+    def clause(frame: Frame, before: dict[str, Any] | None, names: list[str]) -> list[Notation]:
+        view = frame["view"]
+        now, then = view[key], before[key] if before is not None else None
+        happened = now is not None and then is None if value is None else now == value and then != value
+        if not happened:
+            return []
+        said = words(view, names)
+        return [] if said is None else said if isinstance(said, list) else [said]
+
+    return clause

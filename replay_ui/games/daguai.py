@@ -17,8 +17,9 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from replay_ui.cards import cards_text
+from replay_ui.games.generic import chart_lines
 from replay_ui.i18n import bilingual, text
-from replay_ui.notation import Frame, Notation, join, say
+from replay_ui.notation import Frame, Notation, describer, say, when
 
 TEAMS = (0, 1)
 FOULS_TO_LOSE = 2
@@ -98,24 +99,24 @@ def _action(frame: Frame, previous: Frame | None, names: list[str]) -> Notation:
     raise ValueError(f"unknown 大怪路子 action type {kind!r}")  # the engine refuses these before they are stored
 
 
-def describe(frame: Frame, previous: Frame | None, names: list[str]) -> Notation:
-    if frame["action"] is None:
-        return say("n.dg.dealt", who=names[frame["view"]["first"]])
-    step = _action(frame, previous, names)
+def _out_and_round(frame: Frame, before: dict[str, Any] | None, names: list[str]) -> list[Notation]:
+    """Who went out at this step and in which place; a round closed (who leads the next)."""
     view = frame["view"]
-    before = previous["view"] if previous else None
+    if before is None:
+        return []
     clauses: list[Notation] = []
-    if before is not None:
-        for seat in view["finish_order"][len(before["finish_order"]):]:
-            place = view["finish_order"].index(seat) + 1
-            clauses.append(say("n.dg.out", ["head" if place == 1 else "out"], who=names[seat],
-                               place=_place(place), team=_team(team_of(seat))))
-        closed = view["rounds_played"] > before["rounds_played"] and view["phase"] != "finished"
-        if closed and not (frame["action"]["type"] == "timeout" and _leading(before)):
-            clauses.append(_new_round(view, names))
-    if view["phase"] == "finished" and (before is None or before["phase"] != "finished"):
-        clauses.extend(_outcome(view["result"], names))
-    return join(step, *clauses)
+    for seat in view["finish_order"][len(before["finish_order"]):]:
+        place = view["finish_order"].index(seat) + 1
+        clauses.append(say("n.dg.out", ["head" if place == 1 else "out"], who=names[seat],
+                           place=_place(place), team=_team(team_of(seat))))
+    closed = view["rounds_played"] > before["rounds_played"] and view["phase"] != "finished"
+    if closed and not (frame["action"]["type"] == "timeout" and _leading(before)):
+        clauses.append(_new_round(view, names))
+    return clauses
+
+
+def _dealt(frame: Frame, names: list[str]) -> Notation:
+    return say("n.dg.dealt", who=names[frame["view"]["first"]])
 
 
 def _new_round(view: dict[str, Any], names: list[str]) -> Notation:
@@ -156,6 +157,13 @@ def _order(order: list[int], names: list[str]) -> Any:
             f"{place}. {names[seat]} ({text(f'dg.team.short.{team_of(seat)}', lang)})"
             for place, seat in enumerate(order, start=1))
     return words
+
+
+def _end(view: dict[str, Any], names: list[str]) -> list[Notation]:
+    return _outcome(view["result"], names)
+
+
+describe = describer(_action, _out_and_round, when("phase", _end, "finished"), dealt=_dealt)
 
 
 def summarize(view: dict[str, Any], names: list[str]) -> list[Notation]:
@@ -209,14 +217,7 @@ def match_rows(match: dict[str, Any], deals: list[dict[str, Any]], names: list[s
 
 def match_chart(match: dict[str, Any], names: list[str]) -> dict[str, Any]:
     """Both teams' running totals of team points at the start and after every scored deal."""
-    numbers = [0]
-    series: list[list[int]] = [[0], [0]]
-    for entry in match["deals"]:
-        if entry["standing"] is None:
-            continue  # the live deal has no score yet
-        numbers.append(entry["number"])
-        for team in TEAMS:
-            series[team].append(entry["standing"]["points"][team])
+    numbers, series = chart_lines(match, [0, 0], lambda entry: entry["standing"] and entry["standing"]["points"])
     return {"numbers": numbers, "names": [team_names(names, 0), team_names(names, 1)], "series": series,
             "target": None, "title": "match.chart.teamPoints", "y_title": "chart.teamPoints"}
 

@@ -11,8 +11,9 @@ from typing import Any
 
 from domain.games.doudizhu.table import TARGET
 from replay_ui.cards import cards_text
+from replay_ui.games.generic import chart_lines
 from replay_ui.i18n import text
-from replay_ui.notation import Frame, Notation, join, say
+from replay_ui.notation import Frame, Notation, describer, say, when
 
 
 def _pattern_of(view: dict[str, Any], seat: int) -> dict[str, Any] | None:
@@ -78,20 +79,9 @@ def _timeout(who: str, seat: int, frame: Frame, previous: Frame | None, was_bidd
     return say("n.timeout.pass", ["pass"], who=who)
 
 
-def describe(frame: Frame, previous: Frame | None, names: list[str]) -> Notation:
-    if frame["action"] is None:
-        return say("n.dealt")
-    step = _action(frame, previous, names)
-    view = frame["view"]
-    clauses: list[Notation] = []
-    before = previous["view"] if previous else None
-    if view["landlord"] is not None and (before is None or before["landlord"] is None):
-        kitty = view["kitty"] or []
-        clauses.append(say("n.landlord", ["landlord"], who=names[view["landlord"]],
-                           kitty=lambda lang: cards_text(kitty, lang)))
-    if view["phase"] == "finished" and (before is None or before["phase"] != "finished"):
-        clauses.append(_outcome(view, names))
-    return join(step, *clauses)
+def _landlord_set(view: dict[str, Any], names: list[str]) -> Notation:
+    kitty = view["kitty"] or []
+    return say("n.landlord", ["landlord"], who=names[view["landlord"]], kitty=lambda lang: cards_text(kitty, lang))
 
 
 def _outcome(view: dict[str, Any], names: list[str]) -> Notation:
@@ -111,6 +101,9 @@ def _outcome(view: dict[str, Any], names: list[str]) -> Notation:
         return text("n.comma", lang).join(text(key, lang) for key in keys)
 
     return say("n.end", tags, who=names[result["winner"]], outcome=outcome)
+
+
+describe = describer(_action, when("landlord", _landlord_set), when("phase", _outcome, "finished"))
 
 
 def summarize(view: dict[str, Any], names: list[str]) -> list[Notation]:
@@ -147,14 +140,7 @@ def match_rows(match: dict[str, Any], deals: list[dict[str, Any]], names: list[s
 
 def match_chart(match: dict[str, Any], names: list[str]) -> dict[str, Any]:
     """Chips of each player at the start and after every scored deal, and the table's target line."""
-    numbers = [0]
-    series = [[match["start_chips"]] for _ in names]
-    for entry in match["deals"]:
-        if entry["chips"] is None:
-            continue  # the live deal has no score yet
-        numbers.append(entry["number"])
-        for seat, chips in enumerate(entry["chips"]):
-            series[seat].append(chips)
+    numbers, series = chart_lines(match, [match["start_chips"]] * len(names), lambda entry: entry["chips"])
     # hold20: hold 20 chips; net20: be 20 up on the start (domain.match.table_winner).
     net = match["options"].get("ddz.tableTarget") == "net20"
     target = match["start_chips"] + TARGET if net else TARGET

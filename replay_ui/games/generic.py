@@ -3,6 +3,7 @@ chart and the signed totals also serve the games whose table is a sum of per-sea
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 
@@ -11,15 +12,24 @@ def match_rows(match: dict[str, Any], deals: list[dict[str, Any]], names: list[s
              "scores": (deal["result"] or {}).get("scores")} for deal in deals]
 
 
-def match_chart(match: dict[str, Any], names: list[str]) -> dict[str, Any]:
-    """Each seat's running total of its deal scores, from 0."""
-    numbers, series = [0], [[0] for _ in names]
+def chart_lines(match: dict[str, Any], start: list[int], figures: Callable[[dict[str, Any]], list[int] | None],
+                running: bool = False) -> tuple[list[int], list[list[int]]]:
+    """A match chart's deal numbers (0: the start) and lines: each line's `start`, then its figure after every
+    scored deal (`figures(entry)`, None for the live deal), or the running sum of them."""
+    numbers, series = [0], [[value] for value in start]
     for entry in match["deals"]:
-        if entry["scores"] is None:
+        values = figures(entry)
+        if values is None:
             continue  # the live deal has no score yet
         numbers.append(entry["number"])
-        for seat, score in enumerate(entry["scores"]):
-            series[seat].append(series[seat][-1] + score)
+        for line, value in zip(series, values, strict=True):
+            line.append(line[-1] + value if running else value)
+    return numbers, series
+
+
+def match_chart(match: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """Each seat's running total of its deal scores, from 0."""
+    numbers, series = chart_lines(match, [0] * len(names), lambda entry: entry["scores"], running=True)
     return {"numbers": numbers, "names": names, "series": series, "target": None, "title": "match.chart.scores",
             "y_title": "chart.score"}
 

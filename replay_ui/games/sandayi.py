@@ -15,7 +15,7 @@ from typing import Any
 from replay_ui.cards import cards_text
 from replay_ui.games import generic
 from replay_ui.i18n import text
-from replay_ui.notation import Frame, Notation, join, say
+from replay_ui.notation import Frame, Notation, describer, say, when
 
 KITTY_SIZE = 8
 BOMBS = ("bomb", "king_bomb")
@@ -99,20 +99,6 @@ def _dealer_set(view: dict[str, Any], names: list[str]) -> Notation:
     return say("n.sdy.dealer", ["dealer"], who=who, bid=bid, n=KITTY_SIZE)
 
 
-def describe(frame: Frame, previous: Frame | None, names: list[str]) -> Notation:
-    if frame["action"] is None:
-        return say("n.dealt")
-    step = _action(frame, previous, names)
-    view = frame["view"]
-    before = previous["view"] if previous else None
-    clauses: list[Notation] = []
-    if view["dealer"] is not None and (before is None or before["dealer"] is None):
-        clauses.append(_dealer_set(view, names))
-    if view["phase"] == "finished" and (before is None or before["phase"] != "finished"):
-        clauses.append(_outcome(view, names))
-    return join(step, *clauses)
-
-
 def _side(result: dict[str, Any]) -> Any:
     return lambda lang: text("sdy.dealerWins" if result["dealer_won"] else "sdy.defendersWin", lang)
 
@@ -130,6 +116,9 @@ def _outcome(view: dict[str, Any], names: list[str]) -> Notation:
     if not result["dealer_won"] and "baodao" in result["declared"] and not any(result["scores"]):
         return say("n.sdy.end.baodaoLost", tags, who=names[result["winner"]])
     return say("n.sdy.end.out", tags, who=names[result["winner"]], side=_side(result))
+
+
+describe = describer(_action, when("dealer", _dealer_set), when("phase", _outcome, "finished"))
 
 
 def summarize(view: dict[str, Any], names: list[str]) -> list[Notation]:

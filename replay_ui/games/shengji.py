@@ -13,8 +13,9 @@ from typing import Any
 
 from domain.games.shengji.cards import LEVEL_RANK, NO_TRUMP, TRUMP, decompose, order_for
 from replay_ui.cards import cards_text
+from replay_ui.games.generic import chart_lines
 from replay_ui.i18n import text
-from replay_ui.notation import Frame, Notation, join, say
+from replay_ui.notation import Frame, Notation, describer, say
 
 SUIT_KEYS = {"S": "suit.S", "H": "suit.H", "C": "suit.C", "D": "suit.D", NO_TRUMP: "suit.NT"}
 
@@ -148,23 +149,22 @@ def _declarations_closed(view: dict[str, Any], names: list[str]) -> Notation:
     return say("n.sj.dealer", ["dealer"], who=names[view["dealer"]], trump=_suit(view["trump"]), rank=rank)
 
 
-def describe(frame: Frame, previous: Frame | None, names: list[str]) -> Notation:
-    if frame["action"] is None:
-        return say("n.dealt")
-    step = _action(frame, previous, names)
+def _after(frame: Frame, before: dict[str, Any] | None, names: list[str]) -> list[Notation]:
+    """What a step brought about: the declarations closed (who deals, trump), a trick won, the deal's outcome."""
     view = frame["view"]
-    before = previous["view"] if previous else None
+    if before is None:
+        return []
     clauses: list[Notation] = []
-    if before is not None and before["phase"] in ("dealing", "declaring") and view["phase"] not in (
-            "dealing", "declaring"):
+    declaring = ("dealing", "declaring")
+    if before["phase"] in declaring and view["phase"] not in declaring:
         clauses.append(_declarations_closed(view, names))
     closed = view.get("last_trick")
-    if before is not None and view["tricks_played"] > before["tricks_played"] and closed:
+    if view["tricks_played"] > before["tricks_played"] and closed:
         clauses.append(say("n.sj.trick", ["trick"], who=names[closed["winner"]], points=closed["points"]))
-    if view["phase"] == "finished" and before is not None and before["phase"] != "finished" \
-            and view["result"] and not view["result"].get("redeal"):
+    if view["phase"] == "finished" and before["phase"] != "finished" and view["result"] \
+            and not view["result"].get("redeal"):
         clauses.extend(_outcome(view["result"], names))
-    return join(step, *clauses)
+    return clauses
 
 
 def _outcome(result: dict[str, Any], names: list[str]) -> list[Notation]:
@@ -186,6 +186,9 @@ def _outcome(result: dict[str, Any], names: list[str]) -> list[Notation]:
         lines.append(say("n.sj.end.hold", ["end"], points=result["attacker_points"], team=gaining,
                          steps=change["steps"]))
     return lines
+
+
+describe = describer(_action, _after)
 
 
 def summarize(view: dict[str, Any], names: list[str]) -> list[Notation]:
@@ -250,14 +253,7 @@ def match_rows(match: dict[str, Any], deals: list[dict[str, Any]], names: list[s
 
 def match_chart(match: dict[str, Any], names: list[str]) -> dict[str, Any]:
     """Both teams' levels at the start and after every scored deal, the goal level, and where time was called."""
-    numbers = [0]
-    series: list[list[int]] = [[2], [2]]
-    for entry in match["deals"]:
-        if entry["standing"] is None:
-            continue  # the live deal has no score yet
-        numbers.append(entry["number"])
-        for team in (0, 1):
-            series[team].append(entry["standing"]["levels"][team])
+    numbers, series = chart_lines(match, [2, 2], lambda entry: entry["standing"] and entry["standing"]["levels"])
     called = next((r["after_deal"] for r in match["clock"] if r["time_up"]), None)
     return {
         "numbers": numbers, "names": [team_names(names, 0), team_names(names, 1)], "series": series,

@@ -16,7 +16,7 @@ from typing import Any
 from replay_ui.cards import cards_text
 from replay_ui.games import generic
 from replay_ui.i18n import text
-from replay_ui.notation import Frame, Notation, join, say
+from replay_ui.notation import Frame, Notation, describer, say, when
 
 DECISION_PHASES = ("reveal", "bidding", "post_reveal", "doubling")
 
@@ -122,29 +122,17 @@ def _play_starts(view: dict[str, Any], names: list[str]) -> Notation:
     return say("n.wk.stakes", ["stakes"], stakes=_stakes_text(view, names), lead=names[view["round"]["leader"]])
 
 
-def describe(frame: Frame, previous: Frame | None, names: list[str]) -> Notation:
-    if frame["action"] is None:
-        return say("n.dealt")
-    step = _action(frame, previous, names)
-    view = frame["view"]
-    before = previous["view"] if previous else None
-    clauses: list[Notation] = []
-    if view["digger"] is not None and (before is None or before["digger"] is None):
-        clauses.append(_digger_set(view, names))
-    if view["phase"] == "play" and (before is None or before["phase"] != "play"):
-        clauses.append(_play_starts(view, names))
-    if view["phase"] == "finished" and (before is None or before["phase"] != "finished") and view["result"]:
-        clauses.append(_outcome(view, names))
-    return join(step, *clauses)
-
-
 def _side(result: dict[str, Any]) -> Any:
     return lambda lang: text("wk.diggerWins" if result["digger_won"] else "wk.defendersWin", lang)
 
 
-def _outcome(view: dict[str, Any], names: list[str]) -> Notation:
+def _outcome(view: dict[str, Any], names: list[str]) -> Notation | None:
     result = view["result"]
-    return say("n.wk.end", ["end"], who=names[result["winner"]], side=_side(result))
+    return say("n.wk.end", ["end"], who=names[result["winner"]], side=_side(result)) if result else None
+
+
+describe = describer(_action, when("digger", _digger_set), when("phase", _play_starts, "play"),
+                     when("phase", _outcome, "finished"))
 
 
 def show_factor(revealed: list[int]) -> int:
