@@ -63,6 +63,15 @@ class Viewpoint:
         return self.kind == "referee" or exposed or (self.kind == "seat" and self.seat == seat)
 
 
+@dataclass(kw_only=True)
+class DealState:
+    """The part of every game's deal state that the skeleton keeps: the referee's fouls (each with `at`, the
+    action's index) and the number of actions applied. A game's state dataclass extends it."""
+
+    fouls: list[dict[str, Any]] = field(default_factory=list)
+    actions: int = 0
+
+
 def checked_deal(engine: Engine, setup: DealSetup, kitty_size: int, source: str
                  ) -> tuple[list[list[str]], list[str]]:
     """The setup's hands and kitty, normalised, once the parts every game checks alike hold: one name and one

@@ -18,7 +18,7 @@ from typing import Any
 from marshmallow import Schema, validate
 
 from domain.cards import remove_from
-from domain.engine import Action, DealSetup, Engine, Viewpoint, check_turn, team_of
+from domain.engine import Action, DealSetup, DealState, Engine, Viewpoint, check_turn, team_of
 from domain.errors import illegal
 from domain.games.daguai.patterns import Pattern, beats, card_value, describe, parse
 from domain.games.shedding import rounds_view
@@ -50,7 +50,7 @@ ACTION_FIELDS: dict[str, set[str]] = {"play": {"cards"}, "pass": set(), "foul": 
 
 
 @dataclass
-class DaguaiState:
+class DaguaiState(DealState):
     options: dict[str, Any]
     seats: list[str]
     first: int  # the dealer, who leads
@@ -66,9 +66,7 @@ class DaguaiState:
     played: list[list[str]] = field(default_factory=lambda: [[] for _ in range(SEATS)])
     finished: list[int] = field(default_factory=list)  # seats in the order they went out
     decided: list[int] | None = None  # the finishing order when the first team was all out: what scores
-    fouls: list[dict[str, Any]] = field(default_factory=list)
     team_fouls: list[int] = field(default_factory=lambda: [0, 0])  # while the deal was in progress
-    actions: int = 0
 
 
 class DaguaiEngine(Engine):
@@ -76,8 +74,7 @@ class DaguaiEngine(Engine):
 
     game, name_zh, name_en = "daguai", "大怪路子", "Daguai Luzi"
     seat_count, hand_size, kitty_size, decks, jokers = SEATS, HAND_SIZE, 0, 3, True
-    source = "S000"
-    options, action_fields = OPTIONS, ACTION_FIELDS
+    source, options, action_fields = "S000", OPTIONS, ACTION_FIELDS
     foul_rule = ("a side's second foul in a deal scores it as caught three (A7).",
                  "同一方一局两次犯规按被抓三家计分（A7）。")
 

@@ -14,7 +14,7 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from domain.cards import remove_from
-from domain.engine import Action, DealSetup, Engine, Viewpoint, check_turn
+from domain.engine import Action, DealSetup, DealState, Engine, Viewpoint, check_turn
 from domain.errors import illegal
 from domain.games.doudizhu.patterns import PATTERN_NAMES, Pattern, answers, is_bomb, lead_reading, parses
 from domain.games.shedding import card_value, following, pass_turn, rounds_view, take_play
@@ -60,7 +60,7 @@ ACTION_FIELDS: dict[str, set[str]] = {
 
 
 @dataclass
-class DoudizhuState:
+class DoudizhuState(DealState):
     options: dict[str, Any]
     seats: list[str]
     first: int  # the first bidder; the first pre-bid 明牌 player takes it over (§2.7a.2)
@@ -85,10 +85,8 @@ class DoudizhuState:
     plays_by_seat: list[int] = field(default_factory=lambda: [0] * SEATS)
     bombs: int = 0
     played: list[list[str]] = field(default_factory=lambda: [[] for _ in range(SEATS)])
-    fouls: list[dict[str, Any]] = field(default_factory=list)
     winner: int | None = None
     redeal: bool = False
-    actions: int = 0
 
 
 def pattern_json(pattern: Pattern) -> dict[str, Any]:
@@ -102,8 +100,7 @@ class DoudizhuEngine(Engine):
 
     game, name_zh, name_en = "doudizhu", "斗地主", "Dou Dizhu"
     seat_count, hand_size, kitty_size, decks, jokers = SEATS, HAND_SIZE, 3, 1, True
-    source = "S001"
-    options, action_fields = OPTIONS, ACTION_FIELDS
+    source, options, action_fields = "S001", OPTIONS, ACTION_FIELDS
     foul_unit = ("chips", "筹码")
 
     def new_deal(self, setup: DealSetup) -> DoudizhuState:

@@ -19,7 +19,7 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from domain.cards import remove_from
-from domain.engine import Action, DealSetup, Engine, Viewpoint, bid_value, check_turn
+from domain.engine import Action, DealSetup, DealState, Engine, Viewpoint, bid_value, check_turn
 from domain.errors import illegal
 from domain.games.sandayi.patterns import Pattern, beats, describe, is_bomb, parse
 from domain.games.shedding import (  # the same rank values (§1.2), the same rounds
@@ -94,7 +94,7 @@ def baodao_sets(hand: list[str]) -> list[list[str]]:
 
 
 @dataclass
-class SandayiState:
+class SandayiState(DealState):
     options: dict[str, Any]
     seats: list[str]
     first: int  # the first bidder (首先叫牌者)
@@ -123,12 +123,10 @@ class SandayiState:
     bombs_by_seat: list[int] = field(default_factory=lambda: [0] * SEATS)
     bomb_multiplier: int = 1
     played: list[list[str]] = field(default_factory=lambda: [[] for _ in range(SEATS)])
-    fouls: list[dict[str, Any]] = field(default_factory=list)
     # How it ended: `out` (a player went out), `foul` (a second foul), `instant` (报到 直接赢), `void`.
     ending: str | None = None
     winner: int | None = None  # the seat that went out
     offender: int | None = None  # the seat whose second foul decided the deal
-    actions: int = 0
 
 
 class SandayiEngine(Engine):
@@ -136,8 +134,7 @@ class SandayiEngine(Engine):
 
     game, name_zh, name_en = "sandayi", "快乐三打一", "San Da Yi"
     seat_count, hand_size, kitty_size, decks, jokers = SEATS, HAND_SIZE, KITTY_SIZE, 2, True
-    source = "S000/S002"
-    options, action_fields = OPTIONS, ACTION_FIELDS
+    source, options, action_fields = "S000/S002", OPTIONS, ACTION_FIELDS
     foul_rule = ("a player's second foul in a deal decides the deal (§1.8).", "同一局第二次犯规按输方处理（§1.8）。")
 
     # -- setup ---------------------------------------------------------------------------------------------

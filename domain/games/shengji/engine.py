@@ -26,7 +26,7 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from domain.cards import JOKERS, normalize_all, remove_from
-from domain.engine import Action, DealSetup, Engine, Viewpoint, check_turn, team_of
+from domain.engine import Action, DealSetup, DealState, Engine, Viewpoint, check_turn, team_of
 from domain.errors import IllegalAction, illegal
 from domain.games.shengji.cards import (
     LEVEL_RANK,
@@ -174,7 +174,7 @@ class Declaration:
 
 
 @dataclass
-class ShengjiState:
+class ShengjiState(DealState):
     options: dict[str, Any]
     seats: list[str]
     first: int
@@ -205,17 +205,14 @@ class ShengjiState:
     kitty_multiplier: int = 0
     penalties: list[dict[str, Any]] = field(default_factory=list)
     irregularities: list[dict[str, Any]] = field(default_factory=list)
-    fouls: list[dict[str, Any]] = field(default_factory=list)
     ended_by: str | None = None  # play | revoke | miscount | kitty_mishandled | redeal
     offender: int | None = None
-    actions: int = 0
 
 
 class ShengjiEngine(Engine):
     game, name_zh, name_en = "shengji", "升级", "Shengji (Tractor)"
     seat_count, hand_size, kitty_size, decks, jokers = SEATS, HAND_SIZE, KITTY_SIZE, 2, True
-    source = "S001; S004 rule 1"
-    options, action_fields = OPTIONS, ACTION_FIELDS
+    source, options, action_fields = "S001; S004 rule 1", OPTIONS, ACTION_FIELDS
     carded = frozenset({"declare", "bury", "play"})
     foul_unit = ("points", "分")
 

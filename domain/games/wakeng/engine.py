@@ -20,7 +20,7 @@ from typing import Any
 from marshmallow import Schema, validate
 
 from domain.cards import normalize_all, remove_from
-from domain.engine import Action, DealSetup, Engine, Viewpoint, bid_value, check_turn
+from domain.engine import Action, DealSetup, DealState, Engine, Viewpoint, bid_value, check_turn
 from domain.errors import illegal
 from domain.games.shedding import following, pass_turn, rounds_view, take_play
 from domain.games.wakeng.patterns import Pattern, beats, card_order, card_value, describe, parse
@@ -74,7 +74,7 @@ def must_dig(hand: list[str]) -> bool:
 
 
 @dataclass
-class WakengState:
+class WakengState(DealState):
     options: dict[str, Any]
     seats: list[str]
     first: int
@@ -99,9 +99,7 @@ class WakengState:
     passes_in_row: int = 0
     plays_by_seat: list[int] = field(default_factory=lambda: [0] * SEATS)
     played: list[list[str]] = field(default_factory=lambda: [[] for _ in range(SEATS)])
-    fouls: list[dict[str, Any]] = field(default_factory=list)
     winner: int | None = None
-    actions: int = 0
 
 
 class WakengEngine(Engine):
@@ -109,8 +107,7 @@ class WakengEngine(Engine):
 
     game, name_zh, name_en = "wakeng", "竞技挖坑", "Wakeng"
     seat_count, hand_size, kitty_size, decks, jokers = SEATS, HAND_SIZE, KITTY_SIZE, 1, False
-    source = "S003"
-    options, action_fields = OPTIONS, ACTION_FIELDS
+    source, options, action_fields = "S003", OPTIONS, ACTION_FIELDS
     foul_rule = ("a penalty is an adjustment of the standings (B9).", "处罚作为积分调整记录（B9）。")
 
     # -- setup ---------------------------------------------------------------------------------------------
