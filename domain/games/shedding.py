@@ -5,8 +5,10 @@ docs/rules/sandayi.md §1.2, docs/rules/daguai.md A2) and a round of plays as th
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, Generic, NamedTuple, TypeVar
 
+from domain.engine import DealState
 from domain.errors import illegal
 
 K = TypeVar("K")
@@ -38,12 +40,32 @@ def rank_counts(cards: list[str]) -> dict[int, int]:
     return counts
 
 
+@dataclass(kw_only=True)
+class SheddingState(DealState):
+    """The rounds a shedding game keeps in its deal state: who leads the round in play and its plays so far, the
+    rounds played, the seat of the last play, the passes since it, and each seat's plays and cards played. A
+    game's state extends it (with its own `seats` and its own last pattern)."""
+
+    leader: int | None = None
+    last_seat: int | None = None
+    current_round: list[dict[str, Any]] = field(default_factory=list)
+    rounds: list[list[dict[str, Any]]] = field(default_factory=list)
+    passes_in_row: int = 0
+    plays_by_seat: list[int] = field(default_factory=list)  # one per seat, from __post_init__
+    played: list[list[str]] = field(default_factory=list)  # likewise
+
+    def __post_init__(self) -> None:
+        seats = len(self.seats)  # type: ignore[attr-defined]
+        self.plays_by_seat = self.plays_by_seat or [0] * seats
+        self.played = self.played or [[] for _ in range(seats)]
+
+
 def round_json(plays: list[dict[str, Any]], describe: Callable[[Any], Any]) -> list[dict[str, Any]]:
     """A round's plays for a view: each play's pattern (an engine's own object) as `describe` writes it."""
     return [{**p, "pattern": describe(p["pattern"])} if "pattern" in p else dict(p) for p in plays]
 
 
-def rounds_view(state: Any, describe: Callable[[Any], Any]) -> dict[str, Any]:
+def rounds_view(state: SheddingState, describe: Callable[[Any], Any]) -> dict[str, Any]:
     """A shedding game's rounds in its view: the round in play (its leader and plays), how many were played,
     and the last one."""
     return {"round": {"leader": state.leader, "plays": round_json(state.current_round, describe)},
@@ -51,14 +73,12 @@ def rounds_view(state: Any, describe: Callable[[Any], Any]) -> dict[str, Any]:
             "last_round": round_json(state.rounds[-1], describe) if state.rounds else None}
 
 
-def following(state: Any, seat: int) -> bool:
-    """Whether `seat` answers a play in the current round (else it leads). `state` is a shedding game's deal
-    state: `last_seat`, `current_round`, `rounds`, `passes_in_row`, `hands`, `played`, `plays_by_seat`, `leader`,
-    `to_act`."""
+def following(state: SheddingState, seat: int) -> bool:
+    """Whether `seat` answers a play in the current round (else it leads)."""
     return state.last_seat is not None and state.last_seat != seat
 
 
-def pass_turn(state: Any, seat: int, seats: int) -> bool:
+def pass_turn(state: SheddingState, seat: int, seats: int) -> bool:
     """不出 while following: the next seat acts; once every other seat has passed, the last player leads a new
     round (True: the caller forgets the round's last pattern). A leader may not pass."""
     if not following(state, seat):
@@ -75,7 +95,7 @@ def pass_turn(state: Any, seat: int, seats: int) -> bool:
     return True
 
 
-def take_play(state: Any, seat: int, cards: list[str], rest: list[str], pattern: Any, seats: int) -> bool:
+def take_play(state: SheddingState, seat: int, cards: list[str], rest: list[str], pattern: Any, seats: int) -> bool:
     """Commit a checked play (`rest`: the hand without its cards); True when the seat went out, which closes the
     round (the caller ends the deal); else the next seat acts. The caller keeps the round's last pattern."""
     state.hands[seat] = rest

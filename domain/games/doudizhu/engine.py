@@ -14,10 +14,10 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from domain.cards import remove_from
-from domain.engine import Action, DealSetup, DealState, Engine, Viewpoint, check_turn
+from domain.engine import Action, DealSetup, Engine, Viewpoint, check_turn
 from domain.errors import illegal
 from domain.games.doudizhu.patterns import PATTERN_NAMES, Pattern, answers, is_bomb, lead_reading, parses
-from domain.games.shedding import card_value, following, pass_turn, rounds_view, take_play
+from domain.games.shedding import SheddingState, card_value, following, pass_turn, rounds_view, take_play
 from domain.options import OptionsResolver, switch
 
 SEATS = 3
@@ -60,7 +60,7 @@ ACTION_FIELDS: dict[str, set[str]] = {
 
 
 @dataclass
-class DoudizhuState(DealState):
+class DoudizhuState(SheddingState):
     options: dict[str, Any]
     seats: list[str]
     first: int  # the first bidder; the first pre-bid 明牌 player takes it over (§2.7a.2)
@@ -75,16 +75,8 @@ class DoudizhuState(DealState):
     landlord: int | None = None
     reveals: list[dict[str, Any]] = field(default_factory=list)  # {seat, stage, factor[, received]}
     exposed: list[bool] = field(default_factory=lambda: [False] * SEATS)
-    # Play: the current round (trick) and history.
-    leader: int | None = None
-    last_seat: int | None = None
     last_readings: list[Pattern] = field(default_factory=list)
-    current_round: list[dict[str, Any]] = field(default_factory=list)
-    rounds: list[list[dict[str, Any]]] = field(default_factory=list)
-    passes_in_row: int = 0
-    plays_by_seat: list[int] = field(default_factory=lambda: [0] * SEATS)
     bombs: int = 0
-    played: list[list[str]] = field(default_factory=lambda: [[] for _ in range(SEATS)])
     winner: int | None = None
     redeal: bool = False
 

@@ -19,12 +19,13 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from domain.cards import remove_from
-from domain.engine import Action, DealSetup, DealState, Engine, Viewpoint, bid_value, check_turn
+from domain.engine import Action, DealSetup, Engine, Viewpoint, bid_value, check_turn
 from domain.errors import illegal
 from domain.games.sandayi.patterns import Pattern, beats, describe, is_bomb, parse
-from domain.games.shedding import (  # the same rank values (§1.2), the same rounds
+from domain.games.shedding import (
     BIG,
     LITTLE,
+    SheddingState,  # the same rank values (§1.2), the same rounds
     card_value,
     following,
     pass_turn,
@@ -94,7 +95,7 @@ def baodao_sets(hand: list[str]) -> list[list[str]]:
 
 
 @dataclass
-class SandayiState(DealState):
+class SandayiState(SheddingState):
     options: dict[str, Any]
     seats: list[str]
     first: int  # the first bidder (首先叫牌者)
@@ -112,17 +113,9 @@ class SandayiState(DealState):
     baodao_count: int = 0  # qualifying sets when 报到 was declared
     locked: list[list[str]] = field(default_factory=list)  # `sdy.baodao.lockCards`: sets to play as intact bombs
     exposed: list[bool] = field(default_factory=lambda: [False] * SEATS)
-    # Play: the current round and its history.
-    leader: int | None = None
-    last_seat: int | None = None
     last_pattern: Pattern | None = None
-    current_round: list[dict[str, Any]] = field(default_factory=list)
-    rounds: list[list[dict[str, Any]]] = field(default_factory=list)
-    passes_in_row: int = 0
-    plays_by_seat: list[int] = field(default_factory=lambda: [0] * SEATS)
     bombs_by_seat: list[int] = field(default_factory=lambda: [0] * SEATS)
     bomb_multiplier: int = 1
-    played: list[list[str]] = field(default_factory=lambda: [[] for _ in range(SEATS)])
     # How it ended: `out` (a player went out), `foul` (a second foul), `instant` (报到 直接赢), `void`.
     ending: str | None = None
     winner: int | None = None  # the seat that went out

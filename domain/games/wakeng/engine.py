@@ -20,9 +20,9 @@ from typing import Any
 from marshmallow import Schema, validate
 
 from domain.cards import normalize_all, remove_from
-from domain.engine import Action, DealSetup, DealState, Engine, Viewpoint, bid_value, check_turn
+from domain.engine import Action, DealSetup, Engine, Viewpoint, bid_value, check_turn
 from domain.errors import illegal
-from domain.games.shedding import following, pass_turn, rounds_view, take_play
+from domain.games.shedding import SheddingState, following, pass_turn, rounds_view, take_play
 from domain.games.wakeng.patterns import Pattern, beats, card_order, card_value, describe, parse
 from domain.options import OptionsResolver, switch, whole
 
@@ -74,7 +74,7 @@ def must_dig(hand: list[str]) -> bool:
 
 
 @dataclass
-class WakengState(DealState):
+class WakengState(SheddingState):
     options: dict[str, Any]
     seats: list[str]
     first: int
@@ -91,14 +91,7 @@ class WakengState(DealState):
     lanwa: bool = False  # 烂挖: everyone passed, the first bidder digs at 1
     doubled: list[int] = field(default_factory=list)
     doubling_done: list[int] = field(default_factory=list)
-    leader: int | None = None
-    last_seat: int | None = None
     last_pattern: Pattern | None = None
-    current_round: list[dict[str, Any]] = field(default_factory=list)
-    rounds: list[list[dict[str, Any]]] = field(default_factory=list)
-    passes_in_row: int = 0
-    plays_by_seat: list[int] = field(default_factory=lambda: [0] * SEATS)
-    played: list[list[str]] = field(default_factory=lambda: [[] for _ in range(SEATS)])
     winner: int | None = None
 
 
