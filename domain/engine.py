@@ -96,7 +96,7 @@ def checked_deal(engine: Engine, setup: DealSetup, kitty_size: int, source: str
 def action_head(engine: Engine, action: object, kinds: Iterable[str]) -> Action:
     """`{"seat", "type"}` of an action, checked alike for every game: an object, a type of the game (`kinds`),
     a seat of its table. The rest is the game's to check; fields no type uses are dropped, not refused
-    (records from other tools carry extras such as timestamps; the API's schemas refuse them at the door)."""
+    (records from other tools carry extras such as timestamps). The API leaves all of it to this check."""
     if not isinstance(action, dict):
         raise illegal("bad_action", "An action must be an object.", "动作必须是对象。")
     kind = action.get("type")
