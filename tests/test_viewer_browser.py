@@ -10,7 +10,7 @@ import json
 import os
 import platform
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
@@ -19,8 +19,17 @@ import pytest
 import requests
 import viewer_support
 from conftest import EXAMPLE_RECORD
-from playwright.sync_api import Browser, BrowserContext, Page, Request, Response, Route
-from viewer_support import ARTIFACTS, DemoSite, quoted_cards, start_demo_site, start_live_deal, unseen_cards
+from playwright.sync_api import Browser, BrowserContext, Page, Request, Route
+from viewer_support import (
+    ARTIFACTS,
+    DemoSite,
+    open_viewer,
+    quoted_cards,
+    shot,
+    start_demo_site,
+    start_live_deal,
+    step_of,
+)
 
 from domain.games.shengji.random_play import random_record
 from domain.tokens import parse_token
@@ -38,11 +47,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoSite]:
-    demo = start_demo_site(tmp_path_factory.mktemp("viewer-browser") / "demo.sqlite")
-    yield demo
-    demo.live.stop()
+site = viewer_support.site_fixture(start_demo_site, "viewer-browser")
 
 
 class Offline:
@@ -72,15 +77,6 @@ class Offline:
         return page
 
 
-def open_viewer(page: Page, site: DemoSite, query: str = "", deal: str | None = None) -> None:
-    page.goto(f"{site.url}/deals/{deal or site.demo_deal}{query}")
-    page.wait_for_selector('body[data-ready="1"]')
-
-
-def step_of(page: Page) -> int:
-    return int(page.get_attribute("body", "data-step") or "-1")
-
-
 def wait_for_step(page: Page, at_least: int, timeout_ms: int = 10_000) -> None:
     """Poll from Python: page.wait_for_function would evaluate a string, which the pages' CSP (no eval) forbids."""
     for _ in range(timeout_ms // 50):
@@ -92,11 +88,6 @@ def wait_for_step(page: Page, at_least: int, timeout_ms: int = 10_000) -> None:
 
 def query_of(page: Page) -> str:
     return urlparse(page.url).query
-
-
-def shot(page: Page, name: str, full_page: bool = False) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
 
 
 def frames_of(site: DemoSite, viewpoint: str, deal: str | None = None) -> dict[str, Any]:
@@ -189,10 +180,9 @@ def dom_cards(page: Page) -> set[str]:
 @pytest.mark.parametrize("seat", [0, 2])
 def test_a_seat_viewpoint_never_receives_another_seats_hidden_cards(site: DemoSite, offline: Offline,
                                                                     seat: int) -> None:
-    hidden = unseen_cards(site, site.demo_deal, seat)
+    hidden = viewer_support.unseen_cards(site, site.demo_deal, seat)
     assert hidden
-    responses: list[Response] = []
-    offline.context.on("response", lambda response: responses.append(response))
+    responses = viewer_support.answers(offline.context)
     page = offline.page()
     open_viewer(page, site, f"?step=0&view=seat:{seat}")
     total = frames_of(site, "referee")["total"]
@@ -214,10 +204,9 @@ def test_a_seat_viewpoint_never_receives_another_seats_hidden_cards(site: DemoSi
 def test_switching_viewpoint_drops_the_hidden_cards_from_the_page(site: DemoSite, offline: Offline) -> None:
     page = offline.page()
     open_viewer(page, site, "?step=20&view=referee")
-    hidden = unseen_cards(site, site.demo_deal, 0)
+    hidden = viewer_support.unseen_cards(site, site.demo_deal, 0)
     assert hidden <= dom_cards(page) | set(frames_of(site, "referee")["frames"][0]["view"]["kitty"])
-    responses: list[Response] = []
-    offline.context.on("response", lambda response: responses.append(response))
+    responses = viewer_support.answers(offline.context)
     page.click('[data-view="seat:0"]')
     page.wait_for_selector('body[data-ready="1"][data-viewpoint="seat:0"]')
     assert step_of(page) == 20 and query_of(page) == "step=20&view=seat:0"
@@ -368,10 +357,7 @@ def test_a_live_deal_follows_the_play_until_it_ends(site: DemoSite, offline: Off
 
 def test_match_page_draws_the_chips_chart_with_plotly(site: DemoSite, offline: Offline) -> None:
     page = offline.page()
-    page.goto(f"{site.url}/matches/{site.match['id']}")
-    page.wait_for_selector("#match-chart svg.main-svg")
-    assert page.locator("#match-chart .scatterlayer .trace").count() == len(site.match["seat_names"])
-    legend = " ".join(page.locator("#match-chart .legend .legendtext").all_text_contents())
+    legend = viewer_support.open_match_chart(page, site.url, site.match["id"], len(site.match["seat_names"]))
     assert all(name in legend for name in site.match["seat_names"])
     assert page.locator("table.deals tbody tr").count() == len(site.deals)
     assert any("/ui/vendor/plotly.min.js" in url for url in offline.requested)

@@ -8,32 +8,21 @@ cut off (test_viewer_browser.Offline); screenshots go to artifacts/.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, Response
-from test_viewer_browser import CHROMIUM, Offline, open_viewer, shot, step_of
+import viewer_support
+from test_viewer_browser import CHROMIUM, Offline
 from test_viewer_daguai_pages import PLAYERS, TEAM_A, TEAM_B, DaguaiSite, start_daguai_site
-from viewer_support import dom_cards, quoted_cards
+from viewer_support import MANY_BACKS, dom_cards, open_viewer, quoted_cards, shot, step_of
 
-MANY_BACKS = 4  # static/games/daguai.js: a hand of ">10" cards is drawn as this many backs
 WHERE = ["bottom", "right-low", "right-high", "top", "left-high", "left-low"]  # counter-clockwise from the bottom
 FIVES = ("五同", "同花顺", "四带一", "三带二（俘虏）", "同花", "杂顺")
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium is not installed at /usr/bin/chromium")
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DaguaiSite]:
-    built = start_daguai_site(tmp_path_factory.mktemp("viewer-daguai") / "daguai.sqlite")
-    yield built
-    built.live.stop()
-
-
-def go_to(page: Page, step: int) -> None:
-    page.fill("#slider", str(step))  # fires `input`: the viewer goes to that step
-    assert step_of(page) == step
+site = viewer_support.site_fixture(start_daguai_site, "viewer-daguai")
 
 
 def played_by_then(view: dict[str, Any]) -> set[str]:
@@ -49,17 +38,13 @@ def test_stepping_a_deal_from_a_seat_never_shows_another_seats_hidden_cards(site
     own = set(referee[0]["view"]["seats"][seat]["hand"])
     never = {c for s in referee[-1]["view"]["seats"] if s["seat"] != seat for c in s["hand"]} - own - \
         played_by_then(referee[-1]["view"])
-    responses: list[Response] = []
-    offline.context.on("response", lambda response: responses.append(response))
+    responses = viewer_support.answers(offline.context)
     page = offline.page()
     open_viewer(page, site.demo, f"?step=0&view=seat:{seat}", deal=deal["id"])
     for step in range(6):
         assert page.locator(f".seat.pos-{WHERE[step]}").get_attribute("data-seat") == str((seat + step) % 6)
     counts_seen: set[str] = set()
-    for step, frame in enumerate(frames):
-        if step:
-            page.keyboard.press("ArrowRight")
-        assert step_of(page) == step
+    for step, frame in viewer_support.step_through(page, frames):
         # Only the seat's own cards and cards played by then are on the page.
         assert set(dom_cards(page)) <= own | played_by_then(referee[step]["view"]), step
         assert page.locator("#table .dg .seat").count() == 6
@@ -68,16 +53,9 @@ def test_stepping_a_deal_from_a_seat_never_shows_another_seats_hidden_cards(site
         for other in frame["view"]["seats"]:
             if other["seat"] == seat:
                 continue
-            count = other["count"]
-            box = page.locator(f".seat[data-seat='{other['seat']}']")
-            assert box.get_attribute("data-count") == str(count)
-            assert box.locator("[data-card]").count() == 0
-            assert box.locator(".card.back").count() == (MANY_BACKS if count == ">10" else count)
-            text = box.locator(".seat-head .count").inner_text()
-            assert text == ("10 张以上" if count == ">10" else f"{count} 张"), (step, text)
-            if count == ">10":
-                assert box.locator(".many").inner_text() == ">10"
-            counts_seen.add("many" if count == ">10" else "exact")
+            counts_seen.add(viewer_support.assert_counted_only(page, other, step))
+            if other["count"] == ">10":
+                assert page.locator(f".seat[data-seat='{other['seat']}'] .many").inner_text() == ">10"
     assert counts_seen == {"many", "exact"}
     result = deal["result"]
     head = result["first_finisher"]
@@ -86,10 +64,7 @@ def test_stepping_a_deal_from_a_seat_never_shows_another_seats_hidden_cards(site
         assert page.locator(f".seat[data-seat='{who}']").get_attribute("data-place") == str(place)
     assert f"被关 {result['k']} 家" in page.inner_text("#game-info .result")
     assert not quoted_cards(page.content()) & never
-    bodies = [(r.url, r.body()) for r in responses if "/ui/static/" not in r.url and "/ui/vendor/" not in r.url]
-    assert any("/ui-api/deals/" in url for url, _ in bodies)
-    for url, body in bodies:
-        assert not quoted_cards(body.decode("utf-8", "replace")) & never, url
+    viewer_support.assert_no_data_names(responses, never)
 
     def telling(frame: dict[str, Any]) -> bool:
         counts = [type(s["count"]) for s in frame["view"]["seats"] if s["seat"] != seat]
@@ -194,18 +169,12 @@ def test_a_deal_in_play_shows_the_public_only_stacks_marked_over_ten(site: Dagua
     assert page.locator("#table .seat .many").count() == 6
     assert not set(dom_cards(page)) & site.live_hidden and not quoted_cards(page.content()) & site.live_hidden
     assert page.locator("#game-info .result").count() == 0
-    page.click('[data-view="seat:0"]')
-    page.wait_for_selector('body[data-ready="error"]')
-    assert "无法以这个视角查看" in page.inner_text("#table")
-    assert offline.errors == [] or all("403" in e or "401" in e for e in offline.errors)
+    viewer_support.assert_seat_view_refused(page, offline.errors)
 
 
 def test_the_match_page_charts_both_teams_running_totals(site: DaguaiSite, offline: Offline) -> None:
     page = offline.page()
-    page.goto(f"{site.url}/matches/{site.match['id']}")
-    page.wait_for_selector("#match-chart svg.main-svg")
-    assert page.locator("#match-chart .scatterlayer .trace").count() == 2
-    legend = " ".join(page.locator("#match-chart .legend .legendtext").all_text_contents())
+    legend = viewer_support.open_match_chart(page, site.url, site.match["id"], 2)
     assert TEAM_A in legend and TEAM_B in legend
     assert page.locator("table.dg-deals tbody tr").count() == len(site.deals)
     table = page.inner_text("table.dg-deals")

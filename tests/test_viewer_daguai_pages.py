@@ -22,14 +22,14 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pytest
+import viewer_support
 from conftest import LiveServer
-from viewer_support import DemoSite, chart_of, page_of, quoted_cards
+from viewer_support import GameSite, chart_of, page_of, quoted_cards
 
 from domain.dealing import deal_from_seed
 from domain.engine import DealSetup
@@ -125,36 +125,13 @@ TABLE_1: list[tuple[str, Check, tuple[int, ...], float]] = [
 TABLE_2: list[tuple[int, tuple[int, ...]]] = [(0, (0, 2)), (1, (1, 5)), (0, (0, 1, 2, 3)), (1, (3, 4, 5, 0))]
 
 
-@dataclass
-class DaguaiSite:
-    """A live server with a 大怪路子 tournament: table 1 decided on points, table 2 by a play-off, table 3 in play."""
+@dataclass(kw_only=True)
+class DaguaiSite(GameSite):
+    """A live server with a 大怪路子 tournament: table 1 decided on points, table 2 by a play-off, table 3 in play
+    (`live_hidden`: codes none of whose copies anyone at the table has seen in the deal in play)."""
 
-    live: LiveServer
-    tournament: dict[str, Any]
-    match: dict[str, Any]
     playoff_match: dict[str, Any]
-    live_match: dict[str, Any]
-    live_deal: str
-    live_hidden: set[str]  # codes none of whose copies anyone at the table has seen in the deal in play
-    deals: list[dict[str, Any]] = field(default_factory=list)  # table 1's deals, in order
     playoff_deals: list[dict[str, Any]] = field(default_factory=list)
-
-    @property
-    def url(self) -> str:
-        return self.live.url
-
-    @property
-    def demo(self) -> DemoSite:
-        """The same server in the shape the shared viewer helpers take (open_viewer, Offline)."""
-        return DemoSite(self.live, self.tournament, self.match, list(self.match["deals"]))
-
-    @property
-    def service(self) -> Any:
-        assert self.live.service is not None
-        return self.live.service
-
-    def frames(self, deal: str, viewpoint: str) -> list[dict[str, Any]]:
-        return self.service.replay_all(deal, viewpoint)["frames"]
 
 
 def start_daguai_site(db_path: Path) -> DaguaiSite:
@@ -196,18 +173,14 @@ def start_daguai_site(db_path: Path) -> DaguaiSite:
         service.record_action(deal["id"], action)
     seen = {card for action in actions[:cut] for card in action.get("cards", [])}
     live_hidden = {card for hand in hands for card in hand} - seen
-    return DaguaiSite(live, service.get_tournament(tournament["id"]), match, playoff,
-                      service.get_match(live_match["id"]), deal["id"], live_hidden, deals, playoff_deals)
+    return DaguaiSite(live, service.get_tournament(tournament["id"]), match, service.get_match(live_match["id"]),
+                      deal["id"], live_hidden, deals, playoff_match=playoff, playoff_deals=playoff_deals)
 
 
 # --- the tests ---------------------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DaguaiSite]:
-    built = start_daguai_site(tmp_path_factory.mktemp("viewer-daguai-pages") / "daguai.sqlite")
-    yield built
-    built.live.stop()
+site = viewer_support.site_fixture(start_daguai_site, "viewer-daguai-pages")
 
 
 def cells(row: str) -> list[str]:
@@ -301,7 +274,7 @@ def test_the_record_page_writes_a_deal_in_both_languages(site: DaguaiSite) -> No
     assert f"甲队：{TEAM_A}；乙队：{TEAM_B}" in html and f"Team A: {TEAM_A}; Team B: {TEAM_B}" in html
     dealer = PLAYERS[deal["first"]]
     assert f"庄家（首出）：{dealer}" in html and f"Dealer (leads): {dealer}" in html
-    dealt = site.live.get(f"/ui-api/deals/{deal['id']}/frames?viewpoint=public").json()["frames"][0]["notation"]
+    dealt = site.viewer_frames(deal["id"], "public")[0][0]["notation"]
     assert dealt["zh"] == f"发牌完毕，{dealer} 坐庄首出" and dealt["en"] == f"Cards dealt; {dealer} deals and leads"
     head = PLAYERS[result["first_finisher"]]
     assert f"{head} 出完，头家" in html and f"{head} is out: Head" in html
@@ -330,9 +303,7 @@ def test_the_record_page_writes_a_deal_in_both_languages(site: DaguaiSite) -> No
 def test_a_seats_frames_show_its_own_hand_and_only_counts_of_the_others(site: DaguaiSite) -> None:
     deal = site.deals[1]
     seat = 3
-    response = site.live.get(f"/ui-api/deals/{deal['id']}/frames?viewpoint=seat:{seat}")
-    assert response.status_code == 200
-    frames = response.json()["frames"]
+    frames, text = site.viewer_frames(deal["id"], f"seat:{seat}")
     referee = site.frames(deal["id"], "referee")
     exact = 0
     for frame, full in zip(frames, referee, strict=True):
@@ -352,30 +323,20 @@ def test_a_seats_frames_show_its_own_hand_and_only_counts_of_the_others(site: Da
         assert quoted_cards(json.dumps(frame, ensure_ascii=False)) <= own | played, frame["step"]
     never = {c for s in referee[-1]["view"]["seats"] if s["seat"] != seat for c in s["hand"]} - own - \
         {c for s in referee[-1]["view"]["seats"] for c in s["played"]}
-    assert not quoted_cards(response.text) & never
+    assert not quoted_cards(text) & never
 
 
 def test_a_deal_in_play_shows_the_public_no_hand_and_refuses_the_seat_views(site: DaguaiSite) -> None:
-    response = site.live.get(f"/ui-api/deals/{site.live_deal}/frames?viewpoint=public")
-    assert response.status_code == 200
-    for frame in response.json()["frames"]:
+    for frame in viewer_support.public_frames_in_play(site, "daguai"):
         assert all("hand" not in seat for seat in frame["view"]["seats"])
         assert all(seat["count"] == ">10" for seat in frame["view"]["seats"])
-    assert not quoted_cards(response.text) & site.live_hidden
-    viewer = page_of(site, f"/deals/{site.live_deal}")
-    assert not quoted_cards(viewer) & site.live_hidden and "games/daguai.js" in viewer
-    for viewpoint in ("seat:0", "referee"):
-        refused = site.live.get(f"/ui-api/deals/{site.live_deal}/frames?viewpoint={viewpoint}")
-        assert refused.status_code in (401, 403), viewpoint
-        assert not quoted_cards(refused.text) & site.live_hidden
-    allowed = site.live.get(f"/ui-api/deals/{site.live_deal}/frames?viewpoint=seat:0", token=site.live.organiser)
-    assert allowed.status_code == 200 and len(allowed.json()["frames"][-1]["view"]["seats"][0]["hand"]) > 10
+    assert len(viewer_support.organisers_seat_view(site)["hand"]) > 10
 
 
 def test_the_notation_names_every_plays_pattern_in_both_languages(site: DaguaiSite) -> None:
     kinds: set[str] = set()
     for deal in site.deals + site.playoff_deals:
-        frames = site.live.get(f"/ui-api/deals/{deal['id']}/frames?viewpoint=public").json()["frames"]
+        frames, _ = site.viewer_frames(deal["id"], "public")
         for frame in frames:
             action = frame["action"]
             if not action or action["type"] != "play":

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -15,9 +14,10 @@ from urllib.parse import urljoin, urlparse
 
 import plotly
 import pytest
+import viewer_support
 from conftest import EXAMPLE_RECORD
 from markupsafe import escape
-from viewer_support import DemoSite, quoted_cards, start_demo_site, start_live_deal, unseen_cards
+from viewer_support import DemoSite, quoted_cards, start_demo_site, start_live_deal
 
 from replay_ui import i18n
 from replay_ui.views import PLOTLY_JS
@@ -27,11 +27,7 @@ LOCAL_URL = re.compile(r"https?://(?:127\.0\.0\.1|localhost)(?::\d+)?(?:/|$)")
 ANY_URL = re.compile(r"https?://[^\s\"'<>)]+")
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoSite]:
-    demo = start_demo_site(tmp_path_factory.mktemp("viewer-pages") / "demo.sqlite")
-    yield demo
-    demo.live.stop()
+site = viewer_support.site_fixture(start_demo_site, "viewer-pages")
 
 
 def get(site: DemoSite, path: str, status: int = 200) -> Any:
@@ -145,7 +141,7 @@ def test_demo_notation_marks_the_events_the_timeline_shows(site: DemoSite) -> No
 
 @pytest.mark.parametrize("seat", [0, 2])
 def test_seat_frames_carry_no_card_the_seat_cannot_know(site: DemoSite, seat: int) -> None:
-    hidden = unseen_cards(site, site.demo_deal, seat)
+    hidden = viewer_support.unseen_cards(site, site.demo_deal, seat)
     assert hidden  # the deal leaves cards unseen by this seat, or the test would prove nothing
     response = get(site, f"/ui-api/deals/{site.demo_deal}/frames?viewpoint=seat:{seat}")
     assert not quoted_cards(response.text) & hidden

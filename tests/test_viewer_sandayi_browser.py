@@ -9,25 +9,17 @@ Every page runs with the network cut off (test_viewer_browser.Offline); screensh
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, Response
-from test_viewer_browser import CHROMIUM, Offline, open_viewer, shot, step_of
+import viewer_support
+from test_viewer_browser import CHROMIUM, Offline
 from test_viewer_sandayi_pages import PLAYERS, SandayiSite, start_sandayi_site
-from viewer_support import dom_cards, quoted_cards
-
-MANY_BACKS = 4  # static/games/sandayi.js: a hand of ">10" cards is drawn as this many backs
+from viewer_support import MANY_BACKS, dom_cards, go_to, open_viewer, quoted_cards, shot, step_of
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium is not installed at /usr/bin/chromium")
 
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SandayiSite]:
-    built = start_sandayi_site(tmp_path_factory.mktemp("viewer-sandayi") / "sandayi.sqlite")
-    yield built
-    built.live.stop()
+site = viewer_support.site_fixture(start_sandayi_site, "viewer-sandayi")
 
 
 def closed_to(view: dict[str, Any], seat: int) -> Counter[str]:
@@ -51,11 +43,6 @@ def assert_nothing_hidden_shown(shown: list[str], view: dict[str, Any], seat: in
         assert copies <= 2 - closed[code], (step, code, copies)
 
 
-def go_to(page: Page, step: int) -> None:
-    page.fill("#slider", str(step))  # fires `input`: the viewer goes to that step
-    assert step_of(page) == step
-
-
 def test_stepping_a_deal_from_a_seat_never_shows_another_seats_hidden_cards(site: SandayiSite,
                                                                            offline: Offline) -> None:
     # The deal and defender with the most codes never shown to that seat (both copies in closed hands to the end).
@@ -66,16 +53,12 @@ def test_stepping_a_deal_from_a_seat_never_shows_another_seats_hidden_cards(site
     referee = site.frames(deal["id"], "referee")
     never = hidden_from(referee[-1]["view"], seat)  # never shown to the seat in the whole deal
     assert len(never) >= 2
-    responses: list[Response] = []
-    offline.context.on("response", lambda response: responses.append(response))
+    responses = viewer_support.answers(offline.context)
     page = offline.page()
     open_viewer(page, site.demo, f"?step=0&view=seat:{seat}", deal=deal["id"])
     frames = site.frames(deal["id"], f"seat:{seat}")
     counts_seen: set[str] = set()
-    for step, frame in enumerate(frames):
-        if step:
-            page.keyboard.press("ArrowRight")
-        assert step_of(page) == step
+    for step, frame in viewer_support.step_through(page, frames):
         assert_nothing_hidden_shown(dom_cards(page), referee[step]["view"], seat, step)
         assert page.locator("#table .sdy .seat").count() == 4
         own = frame["view"]["seats"][seat]
@@ -85,13 +68,7 @@ def test_stepping_a_deal_from_a_seat_never_shows_another_seats_hidden_cards(site
                 continue
             count = other["count"]
             assert count == ">10" or (isinstance(count, int) and count <= 10), count
-            box = page.locator(f".seat[data-seat='{other['seat']}']")
-            assert box.get_attribute("data-count") == str(count)
-            assert box.locator("[data-card]").count() == 0
-            assert box.locator(".card.back").count() == (MANY_BACKS if count == ">10" else count)
-            text = box.locator(".seat-head .count").inner_text()
-            assert text == ("10 张以上" if count == ">10" else f"{count} 张"), (step, text)
-            counts_seen.add("many" if count == ">10" else "exact")
+            counts_seen.add(viewer_support.assert_counted_only(page, other, step))
         assert page.locator(".sdy-kitty.hidden-kitty .card.back").count() == 8
     assert counts_seen == {"many", "exact"}
     assert page.locator(".seat.pos-bottom").get_attribute("data-seat") == str(seat)
@@ -101,10 +78,7 @@ def test_stepping_a_deal_from_a_seat_never_shows_another_seats_hidden_cards(site
     assert page.locator(".seat .role.defender").count() == 3
     assert "闲家胜" in page.inner_text("#game-info .result") or "庄家胜" in page.inner_text("#game-info .result")
     assert not quoted_cards(page.content()) & never
-    bodies = [(r.url, r.body()) for r in responses if "/ui/static/" not in r.url and "/ui/vendor/" not in r.url]
-    assert any("/ui-api/deals/" in url for url, _ in bodies)
-    for url, body in bodies:
-        assert not quoted_cards(body.decode("utf-8", "replace")) & never, url
+    viewer_support.assert_no_data_names(responses, never)
     # The seat's frame to look at: a round on the table, another seat down to 10 cards or fewer, one above.
     def telling(frame: dict[str, Any]) -> bool:
         counts = [type(s["count"]) for s in frame["view"]["seats"] if s["seat"] != seat]
@@ -168,14 +142,8 @@ def test_the_referee_sees_every_hand_the_kitty_and_the_tanda_deal_face_up(site: 
 
 def test_the_timeline_marks_toulu_tanda_baodao_fouls_bombs_and_the_end(site: SandayiSite, offline: Offline) -> None:
     page = offline.page()
-    seen: dict[str, tuple[str, int]] = {}
     tags = ("toulu", "tanda", "baodao", "dealer", "foul", "bomb", "king_bomb", "end")
-    for deal in site.deals:
-        open_viewer(page, site.demo, "?step=0&view=referee", deal=deal["id"])
-        for tag in tags:
-            marks = page.locator(f"#marks .mk.{tag}")
-            if marks.count() and tag not in seen:
-                seen[tag] = (deal["id"], int(marks.first.locator("xpath=..").get_attribute("data-step") or -1))
+    seen = viewer_support.first_marks(page, site.demo, site.deals, tags)
     assert set(seen) == set(tags)
     deal, step = seen["baodao"]
     open_viewer(page, site.demo, f"?step={step}&view=public", deal=deal)
@@ -208,18 +176,12 @@ def test_a_deal_in_play_shows_the_public_only_counts_and_the_kitty_hidden(site: 
     assert page.locator("#table .seat .card.back").count() == 4 * MANY_BACKS  # everyone still above 10
     assert page.locator(".sdy-kitty.hidden-kitty").count() == 1
     assert not set(dom_cards(page)) & site.live_hidden and not quoted_cards(page.content()) & site.live_hidden
-    page.click('[data-view="seat:0"]')
-    page.wait_for_selector('body[data-ready="error"]')
-    assert "无法以这个视角查看" in page.inner_text("#table")
-    assert offline.errors == [] or all("403" in e or "401" in e for e in offline.errors)
+    viewer_support.assert_seat_view_refused(page, offline.errors)
 
 
 def test_the_match_page_charts_everyones_running_total(site: SandayiSite, offline: Offline) -> None:
     page = offline.page()
-    page.goto(f"{site.url}/matches/{site.match['id']}")
-    page.wait_for_selector("#match-chart svg.main-svg")
-    assert page.locator("#match-chart .scatterlayer .trace").count() == 4
-    legend = " ".join(page.locator("#match-chart .legend .legendtext").all_text_contents())
+    legend = viewer_support.open_match_chart(page, site.url, site.match["id"], 4)
     assert all(name in legend for name in PLAYERS)
     assert page.locator("table.sdy-deals tbody tr").count() == len(site.deals)
     table = page.inner_text("table.sdy-deals")

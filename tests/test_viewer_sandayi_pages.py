@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pytest
+import viewer_support
 from conftest import LiveServer
-from viewer_support import DemoSite, chart_of, page_of, quoted_cards
+from viewer_support import GameSite, chart_of, page_of
 
 from domain.dealing import deal_from_seed
 from domain.engine import DealSetup
@@ -90,36 +89,11 @@ def find_deal(first: int, wanted: str, rng: random.Random, number: int
 
 
 @dataclass
-class SandayiSite:
+class SandayiSite(GameSite):
     """A live server with a 快乐三打一 tournament: table 1 played out (PLAN), table 2 with a deal in play."""
-
-    live: LiveServer
-    tournament: dict[str, Any]
-    match: dict[str, Any]
-    live_match: dict[str, Any]
-    live_deal: str
-    live_hidden: set[str]  # cards in hands of the deal in play that nobody at the table has seen
-    deals: list[dict[str, Any]] = field(default_factory=list)  # table 1's deals, in order
-
-    @property
-    def url(self) -> str:
-        return self.live.url
-
-    @property
-    def demo(self) -> DemoSite:
-        """The same server in the shape the shared viewer helpers take (open_viewer, Offline)."""
-        return DemoSite(self.live, self.tournament, self.match, list(self.match["deals"]))
-
-    @property
-    def service(self) -> Any:
-        assert self.live.service is not None
-        return self.live.service
 
     def deal_with(self, test: Any) -> dict[str, Any]:
         return next(deal for deal in self.deals if deal["result"] and test(deal["result"]))
-
-    def frames(self, deal: str, viewpoint: str) -> list[dict[str, Any]]:
-        return self.service.replay_all(deal, viewpoint)["frames"]
 
 
 def start_sandayi_site(db_path: Path) -> SandayiSite:
@@ -168,11 +142,7 @@ def start_sandayi_site(db_path: Path) -> SandayiSite:
 # --- the tests ---------------------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SandayiSite]:
-    built = start_sandayi_site(tmp_path_factory.mktemp("viewer-sandayi-pages") / "sandayi.sqlite")
-    yield built
-    built.live.stop()
+site = viewer_support.site_fixture(start_sandayi_site, "viewer-sandayi-pages")
 
 
 def test_the_recorded_table_shows_every_wanted_feature(site: SandayiSite) -> None:
@@ -187,13 +157,7 @@ def test_the_recorded_table_shows_every_wanted_feature(site: SandayiSite) -> Non
 
 def test_the_match_page_charts_running_totals_and_lists_every_deal(site: SandayiSite) -> None:
     html = page_of(site, f"/matches/{site.match['id']}")
-    chart = chart_of(html)
-    assert chart["names"] == PLAYERS and chart["target"] is None and chart["title"] == "match.chart.scores"
-    scored = [entry for entry in site.match["deals"] if entry["standing"]]
-    assert chart["numbers"] == [0, *(entry["number"] for entry in scored)]
-    for seat in range(4):
-        assert chart["series"][seat] == [0, *(entry["standing"]["scores"][seat] for entry in scored)]
-        assert chart["series"][seat][-1] == site.match["standing"]["scores"][seat]
+    viewer_support.assert_running_totals(chart_of(html), site.match, PLAYERS)
     assert html.count('class="links"') == len(site.deals) == 9
     rows = re.findall(r'<tr data-deal="(\d+)">(.*?)</tr>', html, re.S)
     assert [int(number) for number, _ in rows] == list(range(1, 10))
@@ -206,27 +170,22 @@ def test_the_match_page_charts_running_totals_and_lists_every_deal(site: Sandayi
     winner = site.deals[4]["result"]["winner"]
     assert f"{PLAYERS[winner]} 出完" in rows[4][1]
     # The last deal's running totals are the table's totals; the standing table ranks by them.
-    totals = [int(v) for v in re.findall(r'<td class="num">(-?\d+)</td>', rows[-1][1])[-4:]]
-    assert totals == site.match["standing"]["scores"]
+    assert viewer_support.last_totals(rows[-1][1], 4) == site.match["standing"]["scores"]
     standing = re.search(r'<table class="data compact sdy-standing".*?</table>', html, re.S)
     assert standing is not None
     assert "庄家数量" in standing.group(0) and "庄家难度" in standing.group(0)
-    dealt = re.search(r'<tr data-row="dealt">(.*?)</tr>', standing.group(0), re.S)
-    assert dealt is not None
-    assert [int(v) for v in re.findall(r">(\d+)</td>", dealt.group(1))] == site.match["standing"]["dealt"]
+    assert viewer_support.row_figures(html, "sdy-standing", "dealt") == site.match["standing"]["dealt"]
     assert sum(site.match["standing"]["dealt"]) == 8  # the void deal had no dealer
-    won = re.search(r'<tr data-row="won">(.*?)</tr>', standing.group(0), re.S)
-    assert won is not None
     wins = [sum(1 for d in site.deals if d["result"].get("dealer") == seat and d["result"].get("dealer_won"))
             for seat in range(4)]
-    assert [int(v) for v in re.findall(r">(\d+)</td>", won.group(1))] == wins
+    assert viewer_support.row_figures(html, "sdy-standing", "won") == wins
     assert "每桌 8 局" in html and "8 deals a table" in html
 
 
 def test_the_tournament_page_shows_each_tables_totals_and_deals_counted(site: SandayiSite) -> None:
     html = page_of(site, f"/tournaments/{site.tournament['id']}")
     scores = site.match["standing"]["scores"]
-    expected = " / ".join(f"{s:+d}" if s else "0" for s in scores) + " · 8/8"
+    expected = viewer_support.signed_totals(scores) + " · 8/8"
     assert expected in html
     assert "0 / 0 / 0 / 0 · 0/8" in html  # table 2: its deal is still in play
     assert "快乐三打一" in html
@@ -256,9 +215,7 @@ def test_a_seats_frames_show_its_own_hand_and_only_counts_of_the_others(site: Sa
     deal = site.deal_with(lambda r: r.get("ending") == "out" and not r["declared"])
     dealer = deal["result"]["dealer"]
     seat = (dealer + 1) % 4
-    response = site.live.get(f"/ui-api/deals/{deal['id']}/frames?viewpoint=seat:{seat}")
-    assert response.status_code == 200
-    frames = response.json()["frames"]
+    frames, _ = site.viewer_frames(deal["id"], f"seat:{seat}")
     small = 0
     for frame in frames:
         for other in frame["view"]["seats"]:
@@ -273,7 +230,7 @@ def test_a_seats_frames_show_its_own_hand_and_only_counts_of_the_others(site: Sa
     assert small, "some seat came down to 10 cards or fewer"
     taken = next(f for f in frames if f["view"]["dealer"] is not None)
     assert "收底牌 8 张" in taken["notation"]["zh"] and "8-card kitty" in taken["notation"]["en"]
-    own = site.live.get(f"/ui-api/deals/{deal['id']}/frames?viewpoint=seat:{dealer}").json()["frames"]
+    own, _ = site.viewer_frames(deal["id"], f"seat:{dealer}")
     kitty = site.service.replay_all(deal["id"], "referee")["frames"][0]["view"]["kitty"]
     assert any(f["view"]["kitty"] == kitty for f in own)
     words = next(f for f in own if f["view"]["dealer"] is not None)["notation"]
@@ -282,18 +239,6 @@ def test_a_seats_frames_show_its_own_hand_and_only_counts_of_the_others(site: Sa
 
 
 def test_a_deal_in_play_shows_the_public_no_hand_and_refuses_the_seat_views(site: SandayiSite) -> None:
-    response = site.live.get(f"/ui-api/deals/{site.live_deal}/frames?viewpoint=public")
-    assert response.status_code == 200
-    body = response.text
-    for frame in response.json()["frames"]:
+    for frame in viewer_support.public_frames_in_play(site, "sandayi"):
         assert all("hand" not in seat for seat in frame["view"]["seats"]) and frame["view"]["kitty"] is None
-    assert not quoted_cards(body) & site.live_hidden
-    viewer = page_of(site, f"/deals/{site.live_deal}")
-    assert not quoted_cards(viewer) & site.live_hidden
-    assert "games/sandayi.js" in viewer
-    for viewpoint in ("seat:0", "referee"):
-        refused = site.live.get(f"/ui-api/deals/{site.live_deal}/frames?viewpoint={viewpoint}")
-        assert refused.status_code in (401, 403), viewpoint
-        assert not quoted_cards(refused.text) & site.live_hidden
-    allowed = site.live.get(f"/ui-api/deals/{site.live_deal}/frames?viewpoint=seat:0", token=site.live.organiser)
-    assert allowed.status_code == 200 and "hand" in allowed.json()["frames"][-1]["view"]["seats"][0]
+    assert "hand" in viewer_support.organisers_seat_view(site)

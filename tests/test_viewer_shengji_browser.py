@@ -7,13 +7,12 @@ of levels. Every page runs with the network cut off (test_viewer_browser.Offline
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Response
-from test_viewer_browser import CHROMIUM, Offline, dom_cards, open_viewer, shot, step_of
-from viewer_support import DemoSite, quoted_cards, start_demo_site
+import viewer_support
+from test_viewer_browser import CHROMIUM, Offline, dom_cards
+from viewer_support import DemoSite, open_viewer, quoted_cards, shot, start_demo_site
 
 from replay_ui.cards import cards_text
 
@@ -40,11 +39,7 @@ class ShengjiSite:
         return self.service.replay_all(deal, viewpoint)["frames"]
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoSite]:
-    demo = start_demo_site(tmp_path_factory.mktemp("viewer-shengji") / "demo.sqlite")
-    yield demo
-    demo.live.stop()
+site = viewer_support.site_fixture(start_demo_site, "viewer-shengji")
 
 
 @pytest.fixture(scope="module")
@@ -74,15 +69,11 @@ def test_stepping_a_deal_from_a_seat_never_shows_another_seats_hidden_cards(shen
     referee = shengji.frames(deal["id"], "referee")
     hidden = hidden_from(referee[-1]["view"], seat)  # never shown to the seat in the whole deal
     assert len(hidden) >= 5
-    responses: list[Response] = []
-    offline.context.on("response", lambda response: responses.append(response))
+    responses = viewer_support.answers(offline.context)
     page = offline.page()
     open_viewer(page, shengji.site, f"?step=0&view=seat:{seat}", deal=deal["id"])
     frames = shengji.frames(deal["id"], f"seat:{seat}")
-    for step, frame in enumerate(frames):
-        if step:
-            page.keyboard.press("ArrowRight")
-        assert step_of(page) == step
+    for step, frame in viewer_support.step_through(page, frames):
         assert not dom_cards(page) & hidden_from(referee[step]["view"], seat), step
         assert page.locator("#table .sj .seat").count() == 4
         own = page.locator(f".seat[data-seat='{seat}'] .hand [data-card]").count()
@@ -97,11 +88,7 @@ def test_stepping_a_deal_from_a_seat_never_shows_another_seats_hidden_cards(shen
     assert page.locator(".seat.pos-top").get_attribute("data-seat") == str(dealer)  # partners sit opposite
     assert "花色错误" in page.inner_text("#table") and "违规" in page.inner_text("#game-info")
     assert not quoted_cards(page.content()) & hidden
-    # Every answer with data (the page, the frames): the static scripts name jokers in their code, not as data.
-    bodies = [(r.url, r.body()) for r in responses if "/ui/static/" not in r.url and "/ui/vendor/" not in r.url]
-    assert any("/ui-api/deals/" in url for url, _ in bodies)
-    for url, body in bodies:
-        assert not quoted_cards(body.decode("utf-8", "replace")) & hidden, url
+    viewer_support.assert_no_data_names(responses, hidden)
     shot(page, f"viewer-shengji-revoke-seat{seat}")
     assert offline.errors == []
 
@@ -128,14 +115,9 @@ def test_the_dealer_sees_the_kitty_it_buries_and_the_others_only_its_size(shengj
 def test_the_timeline_marks_the_failed_throw_the_revoke_and_the_kitty_dig(shengji: ShengjiSite,
                                                                          offline: Offline) -> None:
     page = offline.page()
-    seen: dict[str, tuple[str, int]] = {}
-    for deal in shengji.deals:
-        open_viewer(page, shengji.site, "?step=0&view=referee", deal=deal["id"])
-        for tag in ("throw", "penalty", "irregularity", "dig", "declare", "dealer", "end"):
-            marks = page.locator(f"#marks .mk.{tag}")
-            if marks.count() and tag not in seen:
-                seen[tag] = (deal["id"], int(marks.first.locator("xpath=..").get_attribute("data-step") or -1))
-    assert set(seen) == {"throw", "penalty", "irregularity", "dig", "declare", "dealer", "end"}
+    tags = ("throw", "penalty", "irregularity", "dig", "declare", "dealer", "end")
+    seen = viewer_support.first_marks(page, shengji.site, shengji.deals, tags)
+    assert set(seen) == set(tags)
     dig = shengji.deal_where(lambda r: r.get("points", {}).get("kitty_multiplier", 0) >= 8)
     open_viewer(page, shengji.site, f"?step={dig['actions']}&view=public", deal=dig["id"])
     assert page.locator("#marks .mk.dig").count() == 1
@@ -158,10 +140,7 @@ def test_the_timeline_marks_the_failed_throw_the_revoke_and_the_kitty_dig(shengj
 
 def test_the_match_page_charts_both_teams_levels_per_deal(shengji: ShengjiSite, offline: Offline) -> None:
     page = offline.page()
-    page.goto(f"{shengji.site.url}/matches/{shengji.match['id']}")
-    page.wait_for_selector("#match-chart svg.main-svg")
-    assert page.locator("#match-chart .scatterlayer .trace").count() == 2
-    legend = " ".join(page.locator("#match-chart .legend .legendtext").all_text_contents())
+    legend = viewer_support.open_match_chart(page, shengji.site.url, shengji.match["id"], 2)
     names = shengji.match["seat_names"]
     assert f"{names[0]}·{names[2]}" in legend and f"{names[1]}·{names[3]}" in legend
     assert "目标 J" in page.inner_text("#match-chart")  # S004: the goal is passing 10

@@ -3,18 +3,13 @@ table, the tournament page's standing, the printable record in Chinese and Engli
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import viewer_support
 from viewer_support import DemoSite, chart_of, page_of, start_demo_site
 
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoSite]:
-    demo = start_demo_site(tmp_path_factory.mktemp("viewer-shengji-pages") / "demo.sqlite")
-    yield demo
-    demo.live.stop()
+site = viewer_support.site_fixture(start_demo_site, "viewer-shengji-pages")
 
 
 @pytest.fixture(scope="module")

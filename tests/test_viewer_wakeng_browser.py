@@ -9,25 +9,19 @@ fouls and the result — and the match's running raw totals chart. Every page ru
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, Response
-from test_viewer_browser import CHROMIUM, Offline, open_viewer, shot, step_of
+import viewer_support
+from test_viewer_browser import CHROMIUM, Offline
 from test_viewer_wakeng_pages import PLAYERS, WakengSite, start_wakeng_site
-from viewer_support import dom_cards, quoted_cards
+from viewer_support import dom_cards, go_to, open_viewer, quoted_cards, shot, step_of
 
 KITTY_SIZE = 4
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium is not installed at /usr/bin/chromium")
 
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WakengSite]:
-    built = start_wakeng_site(tmp_path_factory.mktemp("viewer-wakeng") / "wakeng.sqlite")
-    yield built
-    built.live.stop()
+site = viewer_support.site_fixture(start_wakeng_site, "viewer-wakeng")
 
 
 def hidden_from(view: dict[str, Any], seat: int) -> set[str]:
@@ -38,11 +32,6 @@ def hidden_from(view: dict[str, Any], seat: int) -> set[str]:
     if view["phase"] in ("reveal", "bidding"):
         return hidden | set(view["kitty"])
     return hidden - set(view["kitty"])
-
-
-def go_to(page: Page, step: int) -> None:
-    page.fill("#slider", str(step))  # fires `input`: the viewer goes to that step
-    assert step_of(page) == step
 
 
 def test_stepping_a_deal_from_a_seat_never_shows_another_seats_hidden_cards(site: WakengSite,
@@ -62,27 +51,18 @@ def test_stepping_a_deal_from_a_seat_never_shows_another_seats_hidden_cards(site
     kitty = referee[0]["view"]["kitty"]
     never = never_seen(deal, seat)
     assert len(never) >= 2
-    responses: list[Response] = []
-    offline.context.on("response", lambda response: responses.append(response))
+    responses = viewer_support.answers(offline.context)
     page = offline.page()
     open_viewer(page, site.demo, f"?step=0&view=seat:{seat}", deal=deal["id"])
     frames = site.frames(deal["id"], f"seat:{seat}")
-    for step, frame in enumerate(frames):
-        if step:
-            page.keyboard.press("ArrowRight")
-        assert step_of(page) == step
+    for step, frame in viewer_support.step_through(page, frames):
         assert not set(dom_cards(page)) & hidden_from(referee[step]["view"], seat), step
         assert page.locator("#table .wk .seat").count() == 3
         own = frame["view"]["seats"][seat]
         assert sorted(dom_cards(page, f".seat[data-seat='{seat}']")) == sorted(own["hand"])
         for other in frame["view"]["seats"]:
-            if other["seat"] == seat:
-                continue
-            box = page.locator(f".seat[data-seat='{other['seat']}']")
-            assert box.get_attribute("data-count") == str(other["count"])
-            assert box.locator("[data-card]").count() == 0
-            assert box.locator(".card.back").count() == other["count"]
-            assert box.locator(".seat-head .count").inner_text() == f"{other['count']} 张"
+            if other["seat"] != seat:
+                assert viewer_support.assert_counted_only(page, other, step) == "exact"
         if frame["view"]["phase"] in ("reveal", "bidding"):
             assert page.locator(".wk-kitty.hidden-kitty .card.back").count() == KITTY_SIZE
         else:
@@ -95,10 +75,7 @@ def test_stepping_a_deal_from_a_seat_never_shows_another_seats_hidden_cards(site
     assert page.locator(f".seat[data-seat='{deal['first']}'] .first-bidder").count() == 1
     assert ("庄家胜" if result["digger_won"] else "闲家胜") in page.inner_text("#game-info .result")
     assert not quoted_cards(page.content()) & never
-    bodies = [(r.url, r.body()) for r in responses if "/ui/static/" not in r.url and "/ui/vendor/" not in r.url]
-    assert any("/ui-api/deals/" in url for url, _ in bodies)
-    for url, body in bodies:
-        assert not quoted_cards(body.decode("utf-8", "replace")) & never, url
+    viewer_support.assert_no_data_names(responses, never)
     # The seat's frame to look at: a round on the table with two plays or more, the seat still holding 6 or more.
     late = next((f["step"] for f in reversed(frames) if len(f["view"]["round"]["plays"]) >= 2
                  and f["view"]["seats"][seat]["count"] >= 6), frames[-1]["step"])
@@ -166,14 +143,8 @@ def test_the_referee_sees_every_hand_the_kitty_shows_doubles_and_stakes(site: Wa
 
 def test_the_timeline_marks_lanwa_shows_doubles_fouls_and_the_end(site: WakengSite, offline: Offline) -> None:
     page = offline.page()
-    seen: dict[str, tuple[str, int]] = {}
     tags = ("lanwa", "reveal", "double", "digger", "foul", "end")
-    for deal in site.deals:
-        open_viewer(page, site.demo, "?step=0&view=referee", deal=deal["id"])
-        for tag in tags:
-            marks = page.locator(f"#marks .mk.{tag}")
-            if marks.count() and tag not in seen:
-                seen[tag] = (deal["id"], int(marks.first.locator("xpath=..").get_attribute("data-step") or -1))
+    seen = viewer_support.first_marks(page, site.demo, site.deals, tags)
     assert set(seen) == set(tags)
     lanwa = site.board("lanwa")
     deal, step = seen["lanwa"]
@@ -213,18 +184,12 @@ def test_a_deal_in_play_shows_the_public_only_the_shown_hand(site: WakengSite, o
             assert page.locator(f".seat[data-seat='{seat}'] .card.back").count() == final["seats"][seat]["count"]
     assert sorted(dom_cards(page, ".wk-kitty")) == sorted(final["kitty"])  # public once the digger is known
     assert not set(dom_cards(page)) & site.live_hidden and not quoted_cards(page.content()) & site.live_hidden
-    page.click('[data-view="seat:0"]')
-    page.wait_for_selector('body[data-ready="error"]')
-    assert "无法以这个视角查看" in page.inner_text("#table")
-    assert offline.errors == [] or all("403" in e or "401" in e for e in offline.errors)
+    viewer_support.assert_seat_view_refused(page, offline.errors)
 
 
 def test_the_match_page_charts_everyones_running_raw_total(site: WakengSite, offline: Offline) -> None:
     page = offline.page()
-    page.goto(f"{site.url}/matches/{site.match['id']}")
-    page.wait_for_selector("#match-chart svg.main-svg")
-    assert page.locator("#match-chart .scatterlayer .trace").count() == 3
-    legend = " ".join(page.locator("#match-chart .legend .legendtext").all_text_contents())
+    legend = viewer_support.open_match_chart(page, site.url, site.match["id"], 3)
     assert all(name in legend for name in PLAYERS)
     assert page.locator("table.wk-deals tbody tr").count() == len(site.deals)
     table = page.inner_text("table.wk-deals")

@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pytest
+import viewer_support
 from conftest import LiveServer
-from viewer_support import DemoSite, chart_of, page_of, quoted_cards
+from viewer_support import GameSite, chart_of, page_of, quoted_cards
 
 from domain.dealing import deal_from_seed
 from domain.engine import DealSetup
@@ -102,38 +101,14 @@ def scripted(state: WakengState, plan: dict[str, Any], rng: random.Random) -> li
     return actions
 
 
-@dataclass
-class WakengSite:
+@dataclass(kw_only=True)
+class WakengSite(GameSite):
     """A live server with a 竞技挖坑 tournament: table 1's boards played out (PLAN), table 2 with a deal in play."""
 
-    live: LiveServer
-    tournament: dict[str, Any]
-    match: dict[str, Any]
-    live_match: dict[str, Any]
-    live_deal: str
     live_shown: int  # the seat that showed its hand in the deal in play
-    live_hidden: set[str]  # cards of the deal in play that nobody at the table has seen
-    deals: list[dict[str, Any]] = field(default_factory=list)  # table 1's deals, in order
-
-    @property
-    def url(self) -> str:
-        return self.live.url
-
-    @property
-    def demo(self) -> DemoSite:
-        """The same server in the shape the shared viewer helpers take (open_viewer, Offline)."""
-        return DemoSite(self.live, self.tournament, self.match, list(self.match["deals"]))
-
-    @property
-    def service(self) -> Any:
-        assert self.live.service is not None
-        return self.live.service
 
     def board(self, name: str) -> dict[str, Any]:
         return self.deals[[p["name"] for p in PLAN].index(name)]
-
-    def frames(self, deal: str, viewpoint: str) -> list[dict[str, Any]]:
-        return self.service.replay_all(deal, viewpoint)["frames"]
 
 
 def start_wakeng_site(db_path: Path) -> WakengSite:
@@ -177,17 +152,13 @@ def start_wakeng_site(db_path: Path) -> WakengSite:
     live_hidden = {card for hand in hands for card in hand} - seen
     deals = [service.get_deal(entry["deal_id"]) for entry in match["deals"]]
     return WakengSite(live, service.get_tournament(tournament["id"]), match, service.get_match(live_match["id"]),
-                      deal["id"], shown, live_hidden, deals)
+                      deal["id"], live_hidden, deals, live_shown=shown)
 
 
 # --- the tests ---------------------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WakengSite]:
-    built = start_wakeng_site(tmp_path_factory.mktemp("viewer-wakeng-pages") / "wakeng.sqlite")
-    yield built
-    built.live.stop()
+site = viewer_support.site_fixture(start_wakeng_site, "viewer-wakeng-pages")
 
 
 def visible(html: str) -> str:
@@ -216,11 +187,8 @@ def test_the_recorded_table_shows_every_wanted_feature(site: WakengSite) -> None
 def test_the_match_page_charts_raw_totals_and_lists_every_board(site: WakengSite) -> None:
     html = page_of(site, f"/matches/{site.match['id']}")
     chart = chart_of(html)
-    assert chart["names"] == PLAYERS and chart["target"] is None and chart["title"] == "match.chart.scores"
-    assert chart["numbers"] == list(range(BOARDS + 1))
-    for seat in range(3):
-        assert chart["series"][seat] == [0, *(entry["standing"]["scores"][seat] for entry in site.match["deals"])]
-        assert chart["series"][seat][-1] == site.match["standing"]["scores"][seat]
+    viewer_support.assert_running_totals(chart, site.match, PLAYERS)
+    assert chart["numbers"] == list(range(BOARDS + 1))  # every board scored
     rows = re.findall(r'<tr data-deal="(\d+)" data-board="(\d+)">(.*?)</tr>', html, re.S)
     assert [(int(n), int(b)) for n, b, _ in rows] == [(k, k) for k in range(1, BOARDS + 1)]
     cells = {plan["name"]: row for plan, (_, _, row) in zip(PLAN, rows, strict=True)}
@@ -237,17 +205,10 @@ def test_the_match_page_charts_raw_totals_and_lists_every_board(site: WakengSite
         assert side[0] in cells[plan["name"]] and side[1] in cells[plan["name"]]
         assert f"{PLAYERS[result['winner']]} 出完" in cells[plan["name"]]
     # The last board's running totals are the table's raw totals.
-    totals = [int(v) for v in re.findall(r'<td class="num">(-?\d+)</td>', rows[-1][2])[-3:]]
-    assert totals == site.match["standing"]["scores"]
-    standing = re.search(r'<table class="data compact wk-standing".*?</table>', html, re.S)
-    assert standing is not None
-    digs = re.search(r'<tr data-row="digger">(.*?)</tr>', standing.group(0), re.S)
-    assert digs is not None
-    assert [int(v) for v in re.findall(r">(\d+)</td>", digs.group(1))] == \
+    assert viewer_support.last_totals(rows[-1][2], 3) == site.match["standing"]["scores"]
+    assert viewer_support.row_figures(html, "wk-standing", "digger") == \
         [sum(1 for d in site.deals if d["result"]["digger"] == seat) for seat in range(3)]
-    won = re.search(r'<tr data-row="won">(.*?)</tr>', standing.group(0), re.S)
-    assert won is not None
-    assert [int(v) for v in re.findall(r">(\d+)</td>", won.group(1))] == \
+    assert viewer_support.row_figures(html, "wk-standing", "won") == \
         [sum(d["result"]["seat_facts"]["won"][seat] for d in site.deals) for seat in range(3)]
     assert "每桌打 6 副复式牌" in html and "6 duplicate boards a table" in html
     # A finished 挖坑 table has no winner of its own, and it is not a draw: the standings rank it.
@@ -261,7 +222,7 @@ def test_the_match_page_charts_raw_totals_and_lists_every_board(site: WakengSite
 def test_the_tournament_page_shows_each_tables_raw_totals_and_boards_played(site: WakengSite) -> None:
     html = page_of(site, f"/tournaments/{site.tournament['id']}")
     scores = site.match["standing"]["scores"]
-    expected = " / ".join(f"{s:+d}" if s else "0" for s in scores) + f" · {BOARDS}/{BOARDS}"
+    expected = viewer_support.signed_totals(scores) + f" · {BOARDS}/{BOARDS}"
     assert expected in html
     assert f"0 / 0 / 0 · 0/{BOARDS}" in html  # table 2: its deal is still in play
     words = visible(html)
@@ -309,9 +270,7 @@ def test_a_seats_frames_show_its_own_hand_and_only_shown_hands_of_the_others(sit
     result = deal["result"]
     shown = result["revealed"][0]
     seat = next(s for s in range(3) if s not in (shown, result["digger"]))
-    response = site.live.get(f"/ui-api/deals/{deal['id']}/frames?viewpoint=seat:{seat}")
-    assert response.status_code == 200
-    frames = response.json()["frames"]
+    frames, text = site.viewer_frames(deal["id"], f"seat:{seat}")
     at = next(f["step"] for f in frames if f["action"] and f["action"]["type"] == "reveal")
     referee = site.frames(deal["id"], "referee")
     for frame in frames:
@@ -332,24 +291,13 @@ def test_a_seats_frames_show_its_own_hand_and_only_shown_hands_of_the_others(sit
     closed = next(s for s in range(3) if s not in (seat, shown))
     never = set(referee[0]["view"]["seats"][closed]["hand"]) - set(referee[-1]["view"]["seats"][closed]["played"])
     never -= set(kitty)
-    assert never and not quoted_cards(response.text) & never
+    assert never and not quoted_cards(text) & never
 
 
 def test_a_deal_in_play_shows_the_public_only_the_shown_hand_and_refuses_the_seat_views(site: WakengSite) -> None:
-    response = site.live.get(f"/ui-api/deals/{site.live_deal}/frames?viewpoint=public")
-    assert response.status_code == 200
-    frames = response.json()["frames"]
+    frames = viewer_support.public_frames_in_play(site, "wakeng")
     last = frames[-1]["view"]
     assert [("hand" in s) for s in last["seats"]] == [s["seat"] == site.live_shown for s in last["seats"]]
     assert last["kitty"] is not None and last["phase"] == "play"
     assert all(f["view"]["kitty"] is None for f in frames if f["view"]["phase"] in ("reveal", "bidding"))
-    assert not quoted_cards(response.text) & site.live_hidden
-    viewer = page_of(site, f"/deals/{site.live_deal}")
-    assert not quoted_cards(viewer) & site.live_hidden
-    assert "games/wakeng.js" in viewer
-    for viewpoint in ("seat:0", "referee"):
-        refused = site.live.get(f"/ui-api/deals/{site.live_deal}/frames?viewpoint={viewpoint}")
-        assert refused.status_code in (401, 403), viewpoint
-        assert not quoted_cards(refused.text) & site.live_hidden
-    allowed = site.live.get(f"/ui-api/deals/{site.live_deal}/frames?viewpoint=seat:0", token=site.live.organiser)
-    assert allowed.status_code == 200 and "hand" in allowed.json()["frames"][-1]["view"]["seats"][0]
+    assert "hand" in viewer_support.organisers_seat_view(site)
