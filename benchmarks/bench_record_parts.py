@@ -4,8 +4,8 @@ bench_record.py, each part of fupan's request timed on its own. Parts nest (the 
 the service's command includes the engine and the save); "the rest" is Flask's own request machinery.
 
 Run: python benchmarks/bench_record_parts.py [--deals N] [--rounds R]. Prints µs per write for each part and
-the floor's whole request, fupan's parts from its best of R rounds and the floor's best round (the least disturbed by whatever else
-the machine does: a commit's fsync varies most).
+the floor's whole request: fupan's parts from its best of R rounds, the floor's best round (the rounds least
+disturbed by whatever else the machine does; a commit's fsync varies most).
 """
 
 from __future__ import annotations
