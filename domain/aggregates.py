@@ -774,11 +774,8 @@ class Deal(Aggregate):
                 raise IllegalAction(error.code, error.message, error.message_zh,
                                     {**error.details, "action": index}) from None
         imported.outcome(declared)
-        for note in annotations:
-            if not isinstance(note, dict):
-                raise IllegalAction("bad_annotation", "Each annotation must be an object.", "每条注释必须是对象。")
-            imported.annotate(note.get("at", -1), str(note.get("text", "")), str(note.get("author", "")),
-                              recorded_by)
+        for note in annotations:  # their shape was checked with the record's (domain/record.py)
+            imported.annotate(note["at"], note["text"], note.get("author", ""), recorded_by)
         return imported
 
     def annotate(self, at: int, text: str, author: str, recorded_by: dict[str, Any]) -> None:

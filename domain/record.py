@@ -52,6 +52,15 @@ def parse_record(doc: object) -> tuple[DealSetup, list[Action], dict[str, Any] |
     result = doc.get("result")
     if result is not None and not (isinstance(result, dict) and isinstance(result.get("scores"), list)):
         raise _bad("`result` must be an object with `scores`.", "`result` 必须是含 `scores` 的对象。", field="result")
+    if not isinstance(doc.get("meta") or {}, dict):
+        raise _bad("`meta` must be an object.", "`meta` 必须是对象。", field="meta")
+    notes = doc.get("annotations") or []
+    if not isinstance(notes, list) or not all(
+        isinstance(note, dict) and type(note.get("at")) is int and isinstance(note.get("text"), str)
+        and isinstance(note.get("author", ""), str) for note in notes
+    ):
+        raise _bad("`annotations` must be a list of {at: action index, text, author}.",
+                   "`annotations` 必须是 {at: 动作序号, text, author} 的列表。", field="annotations")
     setup = DealSetup(
         game=engine.game,
         options=engine.resolve_options(options),

@@ -411,6 +411,18 @@ def test_import_export_round_trip(service, example_record):
     assert exported == example_record
 
 
+@pytest.mark.parametrize("part", [{"meta": "x"}, {"annotations": {"at": 0}}, {"annotations": [{"at": 4}]},
+                                  {"annotations": [{"at": "4", "text": "t"}]}, {"annotations": [["at", 4]]}])
+def test_a_record_with_a_malformed_meta_or_annotation_is_refused_alike_by_check_and_import(
+        service, store, example_record, part):
+    bad = {**copy.deepcopy(example_record), **part}
+    assert check_record(bad) == {"ok": False, "code": "bad_record", "message": check_record(bad)["message"]}
+    before = store.stored_events()
+    with pytest.raises(IllegalAction) as refused:
+        service.import_record(bad)
+    assert refused.value.code == "bad_record" and store.stored_events() == before
+
+
 def test_import_refuses_a_bad_record_and_stores_nothing(service, store, example_record):
     before = store.stored_events()
     bad = copy.deepcopy(example_record)
