@@ -15,9 +15,18 @@ from marshmallow import Schema, ValidationError, fields
 from domain.errors import IllegalAction
 
 
+class Switch(fields.Boolean):
+    """A yes/no ruleset switch: JSON `true` or `false`; "yes", "on", "true", 1 or 0 are refused, not guessed
+    (Python's 1 == True would let a number through a set of truthy values)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if type(value) is not bool:
+            raise self.make_error("invalid", input=value)
+        return value
+
+
 def switch(**kwargs: Any) -> fields.Boolean:
-    """A yes/no ruleset switch: JSON `true` or `false`; "yes", "on" or "true" are refused, not guessed."""
-    return fields.Boolean(truthy={True}, falsy={False}, **kwargs)
+    return Switch(**kwargs)
 
 
 def whole(**kwargs: Any) -> fields.Integer:
@@ -38,14 +47,15 @@ class OptionsResolver:
         if not isinstance(options, dict):
             raise IllegalAction("bad_options", "Options must be an object.", "规则选项必须是对象。")
         try:
-            key = tuple(sorted(options.items()))
+            # The value's type is part of the key: 1 == True and 2 == 2.0 in Python, but not as options.
+            key = tuple(sorted((name, type(value).__name__, value) for name, value in options.items()))
             hash(key)
         except TypeError:  # unhashable values: let the schema explain what is wrong
             return self._load(options)
         return dict(self._cached(key))
 
-    def _load_key(self, key: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
-        return self._load(dict(key))
+    def _load_key(self, key: tuple[tuple[str, str, Any], ...]) -> dict[str, Any]:
+        return self._load({name: value for name, _, value in key})
 
     def _load(self, options: dict[str, Any]) -> dict[str, Any]:
         try:

@@ -30,3 +30,19 @@ def test_an_option_in_the_wrong_json_type_is_refused_and_the_right_one_taken(gam
         engine.resolve_options({option: guess})
     assert refused.value.code == "bad_options" and option in str(refused.value.details)
     assert engine.resolve_options({option: meant})[option] == meant
+
+
+@pytest.mark.parametrize(("game", "option", "taken", "look_alike"), [
+    ("doudizhu", "ddz.chipMultiplier", True, 1),
+    ("wakeng", "wk.quadIsBomb", False, 0),
+    ("sandayi", "sdy.earlyRoundDeals", 8, 8.0),
+    ("wakeng", "wk.tableDeals", 3, 3.0),
+], ids=["switch-1", "switch-0", "count-8.0", "count-3.0"])
+def test_a_number_equal_in_python_is_not_the_option_it_equals(game: str, option: str, taken: Any, look_alike: Any):
+    """1 == True and 8 == 8.0 in Python: neither a switch nor a count may take the other's look-alike, even
+    right after the real one was resolved (resolutions are cached by the options' content)."""
+    engine = get_engine(game)
+    assert engine.resolve_options({option: taken})[option] == taken
+    with pytest.raises(IllegalAction) as refused:
+        engine.resolve_options({option: look_alike})
+    assert refused.value.code == "bad_options"
