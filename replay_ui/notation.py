@@ -61,6 +61,17 @@ def generic_summarize(view: dict[str, Any], names: list[str]) -> list[Notation]:
     return []
 
 
+def latest_move(plays: list[dict[str, Any]], closed: list[dict[str, Any]] | None, seat: int,
+                just_closed: bool) -> dict[str, Any] | None:
+    """The entry of `seat`'s move that led to a view: the last of the round (or trick) on the table when it is
+    the seat's, else the seat's last in the one this step closed (`closed`, when `just_closed`)."""
+    if plays and plays[-1]["seat"] == seat:
+        return plays[-1]
+    if closed and just_closed:
+        return next((p for p in reversed(closed) if p["seat"] == seat), None)
+    return None
+
+
 # --- a game's steps: the action, then what it brought about ------------------------------------------------
 
 Clause = Callable[[Frame, "dict[str, Any] | None", list[str]], list[Notation]]

@@ -19,7 +19,7 @@ from markupsafe import Markup, escape
 from replay_ui.cards import cards_text
 from replay_ui.games.generic import chart_lines
 from replay_ui.i18n import bilingual, text
-from replay_ui.notation import Frame, Notation, describer, say, when
+from replay_ui.notation import Frame, Notation, describer, latest_move, say, when
 
 TEAMS = (0, 1)
 FOULS_TO_LOSE = 2
@@ -49,13 +49,8 @@ def _place(place: int) -> Any:
 
 def _entry(view: dict[str, Any], before: dict[str, Any] | None, seat: int) -> dict[str, Any] | None:
     """The round entry of `seat`'s move that led to this view: in the current round, or the one it closed."""
-    plays = view["round"]["plays"]
-    if plays and plays[-1]["seat"] == seat:
-        return plays[-1]
-    closed = view.get("last_round")
-    if closed and before is not None and view["rounds_played"] > before["rounds_played"]:
-        return next((p for p in reversed(closed) if p["seat"] == seat), None)
-    return None
+    just_closed = before is not None and view["rounds_played"] > before["rounds_played"]
+    return latest_move(view["round"]["plays"], view.get("last_round"), seat, just_closed)
 
 
 def _play(who: str, cards: list[str], view: dict[str, Any], before: dict[str, Any] | None, seat: int) -> Notation:

@@ -15,7 +15,7 @@ from domain.games.shengji.cards import LEVEL_RANK, NO_TRUMP, TRUMP, decompose, o
 from replay_ui.cards import cards_text
 from replay_ui.games.generic import chart_lines
 from replay_ui.i18n import text
-from replay_ui.notation import Frame, Notation, describer, say
+from replay_ui.notation import Frame, Notation, describer, latest_move, say
 
 SUIT_KEYS = {"S": "suit.S", "H": "suit.H", "C": "suit.C", "D": "suit.D", NO_TRUMP: "suit.NT"}
 
@@ -58,14 +58,11 @@ def _shape(cards: list[str], view: dict[str, Any]) -> str:
 
 
 def _trick_entry(view: dict[str, Any], before: dict[str, Any] | None, seat: int) -> dict[str, Any] | None:
-    """The trick entry of `seat`'s play that led to this view: in the current trick, or the one it closed."""
-    plays = view["trick"]["plays"]
-    if plays and plays[-1]["seat"] == seat:
-        return plays[-1]
+    """The trick entry of `seat`'s play that led to this view: in the current trick, or the one it closed (a seat
+    plays once a trick)."""
     closed = view.get("last_trick")
-    if closed and before is not None and view["tricks_played"] > before["tricks_played"]:
-        return next((p for p in closed["plays"] if p["seat"] == seat), None)
-    return None
+    just_closed = before is not None and view["tricks_played"] > before["tricks_played"]
+    return latest_move(view["trick"]["plays"], closed and closed["plays"], seat, just_closed)
 
 
 def _play(who: str, cards: list[str], view: dict[str, Any], before: dict[str, Any] | None, seat: int,
