@@ -38,9 +38,7 @@ def test_stepping_a_deal_from_a_seat_never_shows_another_seats_hidden_cards(site
     own = set(referee[0]["view"]["seats"][seat]["hand"])
     never = {c for s in referee[-1]["view"]["seats"] if s["seat"] != seat for c in s["hand"]} - own - \
         played_by_then(referee[-1]["view"])
-    responses = viewer_support.answers(offline.context)
-    page = offline.page()
-    open_viewer(page, site.demo, f"?step=0&view=seat:{seat}", deal=deal["id"])
+    page, responses = viewer_support.watched_seat(offline, site.demo, deal["id"], seat)
     for step in range(6):
         assert page.locator(f".seat.pos-{WHERE[step]}").get_attribute("data-seat") == str((seat + step) % 6)
     counts_seen: set[str] = set()
@@ -48,8 +46,7 @@ def test_stepping_a_deal_from_a_seat_never_shows_another_seats_hidden_cards(site
         # Only the seat's own cards and cards played by then are on the page.
         assert set(dom_cards(page)) <= own | played_by_then(referee[step]["view"]), step
         assert page.locator("#table .dg .seat").count() == 6
-        mine = frame["view"]["seats"][seat]
-        assert sorted(dom_cards(page, f".seat[data-seat='{seat}']")) == sorted(mine["hand"])
+        viewer_support.assert_hand_drawn(page, frame["view"], seat)
         for other in frame["view"]["seats"]:
             if other["seat"] == seat:
                 continue
@@ -86,7 +83,7 @@ def test_the_referee_sees_every_hand_the_teams_patterns_and_the_result(site: Dag
     open_viewer(page, site.demo, f"?step={strong}&view=referee", deal=deal["id"])
     view = frames[strong]["view"]
     for seat in view["seats"]:
-        assert sorted(dom_cards(page, f".seat[data-seat='{seat['seat']}']")) == sorted(seat["hand"])
+        viewer_support.assert_hand_drawn(page, view, seat["seat"])
         assert page.locator(f".seat[data-seat='{seat['seat']}']").get_attribute("data-team") == str(seat["seat"] % 2)
         assert page.locator(f".seat[data-seat='{seat['seat']}'] .dg-team").inner_text() == "甲乙"[seat["seat"] % 2]
     assert page.locator(".seat.pos-bottom").get_attribute("data-seat") == "0"  # the referee sits at seat 0's place
@@ -112,11 +109,10 @@ def test_the_referee_sees_every_hand_the_teams_patterns_and_the_result(site: Dag
     assert "头家" in order.first.inner_text() and PLAYERS[result["first_finisher"]] in order.first.inner_text()
     assert page.locator(".dg-badges .dg-head-badge").count() == 1
     shot(page, "viewer-daguai-referee-end")
-    page.click("#lang-toggle")
-    english = page.inner_text("#game-info")
-    assert "Team A" in english and "Team B" in english and f"catch {result['k']}" in english
-    assert "Head" in page.inner_text("#table")
-    page.click("#lang-toggle")
+    with viewer_support.in_english(page):
+        english = page.inner_text("#game-info")
+        assert "Team A" in english and "Team B" in english and f"catch {result['k']}" in english
+        assert "Head" in page.inner_text("#table")
     assert offline.errors == []
 
 

@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import Any
 
 import viewer_support
-from conftest import LiveServer
 from viewer_support import GameSite, chart_of, page_of, quoted_cards
 
 from domain.dealing import deal_from_seed
@@ -135,15 +134,9 @@ class DaguaiSite(GameSite):
 
 
 def start_daguai_site(db_path: Path) -> DaguaiSite:
-    live = LiveServer(db_path).start()
-    service = live.service
-    assert service is not None
-    tournament, _ = service.create_tournament("大怪路子复盘测试赛", "daguai", {}, format="daguai.s000",
-                                              tiebreaks=["first_finishes", "playoff", "lots"],
-                                              lots_seed="daguai-viewer")
-    for name in PLAYERS:
-        service.register_player(tournament["id"], name)
-    service.start_round(tournament["id"], "第1轮", "tables")
+    live, service, tournament = viewer_support.open_game_tournament(
+        db_path, "大怪路子复盘测试赛", "daguai", PLAYERS, format="daguai.s000",
+        tiebreaks=["first_finishes", "playoff", "lots"], lots_seed="daguai-viewer")
     rng = random.Random(2018)
     match, _ = service.create_match(tournament["id"], "1", PLAYERS, first=0)
     deals = []

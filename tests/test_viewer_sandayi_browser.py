@@ -53,16 +53,13 @@ def test_stepping_a_deal_from_a_seat_never_shows_another_seats_hidden_cards(site
     referee = site.frames(deal["id"], "referee")
     never = hidden_from(referee[-1]["view"], seat)  # never shown to the seat in the whole deal
     assert len(never) >= 2
-    responses = viewer_support.answers(offline.context)
-    page = offline.page()
-    open_viewer(page, site.demo, f"?step=0&view=seat:{seat}", deal=deal["id"])
+    page, responses = viewer_support.watched_seat(offline, site.demo, deal["id"], seat)
     frames = site.frames(deal["id"], f"seat:{seat}")
     counts_seen: set[str] = set()
     for step, frame in viewer_support.step_through(page, frames):
         assert_nothing_hidden_shown(dom_cards(page), referee[step]["view"], seat, step)
         assert page.locator("#table .sdy .seat").count() == 4
-        own = frame["view"]["seats"][seat]
-        assert sorted(dom_cards(page, f".seat[data-seat='{seat}']")) == sorted(own["hand"])
+        viewer_support.assert_hand_drawn(page, frame["view"], seat)
         for other in frame["view"]["seats"]:
             if other["seat"] == seat:
                 continue
@@ -101,7 +98,7 @@ def test_the_referee_sees_every_hand_the_kitty_and_the_tanda_deal_face_up(site: 
     open_viewer(page, site.demo, f"?step={tanda + 2}&view=referee", deal=deal["id"])
     view = frames[tanda + 2]["view"]
     for seat in view["seats"]:
-        assert sorted(dom_cards(page, f".seat[data-seat='{seat['seat']}']")) == sorted(seat["hand"])
+        viewer_support.assert_hand_drawn(page, view, seat["seat"])
     assert sorted(dom_cards(page, ".sdy-kitty")) == sorted(view["kitty"])
     assert page.locator(f".seat[data-seat='{dealer}'] .tanda").inner_text() == "摊打"
     assert page.locator(f".seat[data-seat='{dealer}'] .bombs").inner_text().endswith("/不限")
@@ -129,14 +126,12 @@ def test_the_referee_sees_every_hand_the_kitty_and_the_tanda_deal_face_up(site: 
     assert dom_cards(page, f".seat[data-seat='{dealer}']") == []
     assert page.locator(".sdy-kitty.hidden-kitty").count() == 1
     go_to(page, tanda)
-    assert sorted(dom_cards(page, f".seat[data-seat='{dealer}']")) == \
-        sorted(seat_frames[tanda]["view"]["seats"][dealer]["hand"])
+    viewer_support.assert_hand_drawn(page, seat_frames[tanda]["view"], dealer)
     assert page.locator(".sdy-kitty.hidden-kitty").count() == 1  # the kitty stays the dealer's
     assert "摊打" in page.inner_text("#step-text")
-    page.click("#lang-toggle")
-    assert "tanda" in page.inner_text("#step-text") and "Dealer" in page.inner_text("#table")
-    assert "Defender" in page.inner_text("#table") and "Toulu" in page.inner_text("#table .sdy-badges")
-    page.click("#lang-toggle")
+    with viewer_support.in_english(page):
+        assert "tanda" in page.inner_text("#step-text") and "Dealer" in page.inner_text("#table")
+        assert "Defender" in page.inner_text("#table") and "Toulu" in page.inner_text("#table .sdy-badges")
     assert offline.errors == []
 
 

@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import viewer_support
-from conftest import LiveServer
 from viewer_support import GameSite, chart_of, page_of
 
 from domain.dealing import deal_from_seed
@@ -97,15 +96,9 @@ class SandayiSite(GameSite):
 
 
 def start_sandayi_site(db_path: Path) -> SandayiSite:
-    live = LiveServer(db_path).start()
-    service = live.service
-    assert service is not None
-    tournament, _ = service.create_tournament("三打一复盘测试赛", "sandayi", {}, format="sandayi.s002",
-                                              tiebreaks=["dealer_count", "dealer_difficulty", "lots"],
-                                              lots_seed="sandayi-viewer")
-    for name in PLAYERS:
-        service.register_player(tournament["id"], name)
-    service.start_round(tournament["id"], "第1轮", "tables")
+    live, service, tournament = viewer_support.open_game_tournament(
+        db_path, "三打一复盘测试赛", "sandayi", PLAYERS, format="sandayi.s002",
+        tiebreaks=["dealer_count", "dealer_difficulty", "lots"], lots_seed="sandayi-viewer")
     rng = random.Random(2019)
     match, _ = service.create_match(tournament["id"], "1", PLAYERS, first=0)
     for number, wanted in enumerate(PLAN, start=1):

@@ -69,9 +69,7 @@ def test_stepping_a_deal_from_a_seat_never_shows_another_seats_hidden_cards(shen
     referee = shengji.frames(deal["id"], "referee")
     hidden = hidden_from(referee[-1]["view"], seat)  # never shown to the seat in the whole deal
     assert len(hidden) >= 5
-    responses = viewer_support.answers(offline.context)
-    page = offline.page()
-    open_viewer(page, shengji.site, f"?step=0&view=seat:{seat}", deal=deal["id"])
+    page, responses = viewer_support.watched_seat(offline, shengji.site, deal["id"], seat)
     frames = shengji.frames(deal["id"], f"seat:{seat}")
     for step, frame in viewer_support.step_through(page, frames):
         assert not dom_cards(page) & hidden_from(referee[step]["view"], seat), step
@@ -132,9 +130,8 @@ def test_the_timeline_marks_the_failed_throw_the_revoke_and_the_kitty_dig(shengj
     assert page.locator("#table .sj-note.throw").count() == 1 and page.locator("#table .sj-note.penalty").count() == 1
     assert page.locator("#game-info .penalties li").count() >= 1
     shot(page, "viewer-shengji-failed-throw")
-    page.click("#lang-toggle")
-    assert "throws" in page.inner_text("#step-text") and "Trump" in page.inner_text("#table")
-    page.click("#lang-toggle")
+    with viewer_support.in_english(page):
+        assert "throws" in page.inner_text("#step-text") and "Trump" in page.inner_text("#table")
     assert offline.errors == []
 
 

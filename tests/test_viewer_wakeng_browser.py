@@ -51,15 +51,12 @@ def test_stepping_a_deal_from_a_seat_never_shows_another_seats_hidden_cards(site
     kitty = referee[0]["view"]["kitty"]
     never = never_seen(deal, seat)
     assert len(never) >= 2
-    responses = viewer_support.answers(offline.context)
-    page = offline.page()
-    open_viewer(page, site.demo, f"?step=0&view=seat:{seat}", deal=deal["id"])
+    page, responses = viewer_support.watched_seat(offline, site.demo, deal["id"], seat)
     frames = site.frames(deal["id"], f"seat:{seat}")
     for step, frame in viewer_support.step_through(page, frames):
         assert not set(dom_cards(page)) & hidden_from(referee[step]["view"], seat), step
         assert page.locator("#table .wk .seat").count() == 3
-        own = frame["view"]["seats"][seat]
-        assert sorted(dom_cards(page, f".seat[data-seat='{seat}']")) == sorted(own["hand"])
+        viewer_support.assert_hand_drawn(page, frame["view"], seat)
         for other in frame["view"]["seats"]:
             if other["seat"] != seat:
                 assert viewer_support.assert_counted_only(page, other, step) == "exact"
@@ -99,7 +96,7 @@ def test_the_referee_sees_every_hand_the_kitty_shows_doubles_and_stakes(site: Wa
     go_to(page, lead + 2)
     view = frames[lead + 2]["view"]
     for seat in view["seats"]:
-        assert sorted(dom_cards(page, f".seat[data-seat='{seat['seat']}']")) == sorted(seat["hand"])
+        viewer_support.assert_hand_drawn(page, view, seat["seat"])
     assert page.locator(f".seat[data-seat='{digger}'] .wk-shown").inner_text() == "明牌"
     assert page.locator(".seat .wk-doubled").count() == 2
     assert page.locator(f".seat[data-seat='{digger}'] .wk-doubled").count() == 1
@@ -131,13 +128,11 @@ def test_the_referee_sees_every_hand_the_kitty_shows_doubles_and_stakes(site: Wa
     assert dom_cards(page, f".seat[data-seat='{digger}']") == []
     assert sorted(dom_cards(page, ".wk-kitty")) == sorted(frames[0]["view"]["kitty"])
     go_to(page, shows)
-    assert sorted(dom_cards(page, f".seat[data-seat='{digger}']")) == \
-        sorted(seat_frames[shows]["view"]["seats"][digger]["hand"])
+    viewer_support.assert_hand_drawn(page, seat_frames[shows]["view"], digger)
     assert "收底后明牌" in page.inner_text("#step-text")
-    page.click("#lang-toggle")
-    assert "after the kitty" in page.inner_text("#step-text") and "Digger" in page.inner_text("#table")
-    assert "Defender" in page.inner_text("#table") and "Board 4" in page.inner_text("#table .wk-badges")
-    page.click("#lang-toggle")
+    with viewer_support.in_english(page):
+        assert "after the kitty" in page.inner_text("#step-text") and "Digger" in page.inner_text("#table")
+        assert "Defender" in page.inner_text("#table") and "Board 4" in page.inner_text("#table .wk-badges")
     assert offline.errors == []
 
 
@@ -177,7 +172,7 @@ def test_a_deal_in_play_shows_the_public_only_the_shown_hand(site: WakengSite, o
     assert step_of(page) == total
     shown = site.live_shown
     final = site.frames(site.live_deal, "public")[-1]["view"]  # the seat and referee views need a token
-    assert sorted(dom_cards(page, f".seat[data-seat='{shown}']")) == sorted(final["seats"][shown]["hand"])
+    viewer_support.assert_hand_drawn(page, final, shown)
     for seat in range(3):
         if seat != shown:
             assert dom_cards(page, f".seat[data-seat='{seat}']") == []

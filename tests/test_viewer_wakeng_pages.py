@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import viewer_support
-from conftest import LiveServer
 from viewer_support import GameSite, chart_of, page_of, quoted_cards
 
 from domain.dealing import deal_from_seed
@@ -112,14 +111,8 @@ class WakengSite(GameSite):
 
 
 def start_wakeng_site(db_path: Path) -> WakengSite:
-    live = LiveServer(db_path).start()
-    service = live.service
-    assert service is not None
-    tournament, _ = service.create_tournament("挖坑复盘测试赛", "wakeng", {}, format="wakeng.s003",
-                                              lots_seed="wakeng-viewer")
-    for name in PLAYERS:
-        service.register_player(tournament["id"], name)
-    service.start_round(tournament["id"], "第1轮", "tables")
+    live, service, tournament = viewer_support.open_game_tournament(
+        db_path, "挖坑复盘测试赛", "wakeng", PLAYERS, format="wakeng.s003", lots_seed="wakeng-viewer")
     rng = random.Random(2003)
     match, _ = service.create_match(tournament["id"], "1", PLAYERS, first=0)
     for number, plan in enumerate(PLAN, start=1):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -119,6 +120,20 @@ def site_fixture(start: Callable[[Path], Any], name: str) -> Any:
         built.live.stop()
 
     return site
+
+
+def open_game_tournament(db_path: Path, name: str, game: str, players: list[str], **declared: Any
+                         ) -> tuple[LiveServer, Any, dict[str, Any]]:
+    """A live server on a fresh store with a tournament of `game` (format, tiebreaks, lots seed: `declared`), its
+    players registered and round 1 started; the server, its application and the tournament."""
+    live = LiveServer(db_path).start()
+    service = live.service
+    assert service is not None
+    tournament, _ = service.create_tournament(name, game, {}, **declared)
+    for player in players:
+        service.register_player(tournament["id"], player)
+    service.start_round(tournament["id"], "第1轮", "tables")
+    return live, service, tournament
 
 
 @dataclass
@@ -242,6 +257,27 @@ def step_through(page: Any, frames: list[dict[str, Any]]) -> Iterator[tuple[int,
 def shot(page: Any, name: str, full_page: bool = False) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
+
+
+def watched_seat(offline: Any, site: DemoSite, deal: str, seat: int) -> tuple[Any, list[Any]]:
+    """A page on `deal`'s first step from `seat`, and every response the browser receives from the start."""
+    received = answers(offline.context)
+    page = offline.page()
+    open_viewer(page, site, f"?step=0&view=seat:{seat}", deal=deal)
+    return page, received
+
+
+def assert_hand_drawn(page: Any, view: dict[str, Any], seat: int) -> None:
+    """The page draws `seat`'s hand as `view` has it, card for card."""
+    assert sorted(dom_cards(page, f".seat[data-seat='{seat}']")) == sorted(view["seats"][seat]["hand"])
+
+
+@contextmanager
+def in_english(page: Any) -> Iterator[None]:
+    """The page switched to English, and back to Chinese afterwards."""
+    page.click("#lang-toggle")
+    yield
+    page.click("#lang-toggle")
 
 
 def answers(context: Any) -> list[Any]:
