@@ -61,6 +61,15 @@ def generic_summarize(view: dict[str, Any], names: list[str]) -> list[Notation]:
     return []
 
 
+def timeout_in_play(who: str, seat: int, frame: Frame, previous: Frame | None) -> Notation:
+    """A timeout in play [REC]: the cards the engine played for the seat (a leader's lowest single), or a pass."""
+    before = len(previous["view"]["seats"][seat]["played"]) if previous else 0
+    played = frame["view"]["seats"][seat]["played"][before:]
+    if played:
+        return say("n.timeout.play", ["play"], who=who, cards=lambda lang: cards_text(played, lang))
+    return say("n.timeout.pass", ["pass"], who=who)
+
+
 def latest_move(plays: list[dict[str, Any]], closed: list[dict[str, Any]] | None, seat: int,
                 just_closed: bool) -> dict[str, Any] | None:
     """The entry of `seat`'s move that led to a view: the last of the round (or trick) on the table when it is

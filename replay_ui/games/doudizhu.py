@@ -13,7 +13,7 @@ from domain.games.doudizhu.table import TARGET
 from replay_ui.cards import cards_text
 from replay_ui.games.generic import chart_lines
 from replay_ui.i18n import text
-from replay_ui.notation import Frame, Notation, describer, say, when
+from replay_ui.notation import Frame, Notation, describer, say, timeout_in_play, when
 
 
 def _pattern_of(view: dict[str, Any], seat: int) -> dict[str, Any] | None:
@@ -72,11 +72,7 @@ def _timeout(who: str, seat: int, frame: Frame, previous: Frame | None, was_bidd
         key = _bid_pass_key(previous)
         return say("n.timeout.bid", ["bid"], who=who, bid=lambda lang: text(
             "bid.norob" if key == "n.norob" else "bid.nocall", lang))
-    before = len(previous["view"]["seats"][seat]["played"]) if previous else 0
-    played = frame["view"]["seats"][seat]["played"][before:]
-    if played:
-        return say("n.timeout.play", ["play"], who=who, cards=lambda lang: cards_text(played, lang))
-    return say("n.timeout.pass", ["pass"], who=who)
+    return timeout_in_play(who, seat, frame, previous)
 
 
 def _landlord_set(view: dict[str, Any], names: list[str]) -> Notation:

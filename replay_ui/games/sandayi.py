@@ -15,7 +15,7 @@ from typing import Any
 from replay_ui.cards import cards_text
 from replay_ui.games import generic
 from replay_ui.i18n import text
-from replay_ui.notation import Frame, Notation, describer, say, when
+from replay_ui.notation import Frame, Notation, describer, say, timeout_in_play, when
 
 KITTY_SIZE = 8
 BOMBS = ("bomb", "king_bomb")
@@ -83,11 +83,7 @@ def _timeout(who: str, seat: int, frame: Frame, previous: Frame | None) -> Notat
     if _bidding(previous):
         opening = previous is None or not previous["view"]["bidding"]
         return say("n.sdy.timeout.bid1" if opening else "n.sdy.timeout.nobid", ["bid"], who=who)
-    before = len(previous["view"]["seats"][seat]["played"]) if previous else 0
-    played = frame["view"]["seats"][seat]["played"][before:]
-    if played:
-        return say("n.timeout.play", ["play"], who=who, cards=_cards(played))
-    return say("n.timeout.pass", ["pass"], who=who)
+    return timeout_in_play(who, seat, frame, previous)
 
 
 def _dealer_set(view: dict[str, Any], names: list[str]) -> Notation:

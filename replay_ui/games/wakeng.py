@@ -16,7 +16,7 @@ from typing import Any
 from replay_ui.cards import cards_text
 from replay_ui.games import generic
 from replay_ui.i18n import text
-from replay_ui.notation import Frame, Notation, describer, say, when
+from replay_ui.notation import Frame, Notation, describer, say, timeout_in_play, when
 
 DECISION_PHASES = ("reveal", "bidding", "post_reveal", "doubling")
 
@@ -96,11 +96,7 @@ def _timeout(who: str, seat: int, frame: Frame, previous: Frame | None, decision
         value = decision.get("value")
         tags = ["bid"] if decision["phase"] == "bidding" else []
         return say("n.wk.timeout", tags, who=who, what=lambda lang: text(what, lang, n=value))
-    before = len(previous["view"]["seats"][seat]["played"]) if previous else 0
-    played = frame["view"]["seats"][seat]["played"][before:]
-    if played:
-        return say("n.timeout.play", ["play"], who=who, cards=_cards(played))
-    return say("n.timeout.pass", ["pass"], who=who)
+    return timeout_in_play(who, seat, frame, previous)
 
 
 def _digger_set(view: dict[str, Any], names: list[str]) -> Notation:
