@@ -170,10 +170,8 @@ def test_a_deal_in_play_shows_the_public_only_stacks_marked_over_ten(site: Dagua
 
 def test_the_match_page_charts_both_teams_running_totals(site: DaguaiSite, offline: Offline) -> None:
     page = offline.page()
-    legend = viewer_support.open_match_chart(page, site.url, site.match["id"], 2)
-    assert TEAM_A in legend and TEAM_B in legend
-    assert page.locator("table.dg-deals tbody tr").count() == len(site.deals)
-    table = page.inner_text("table.dg-deals")
+    table = viewer_support.open_match_page(page, site.url, site.match["id"], [TEAM_A, TEAM_B], "dg-deals",
+                                           len(site.deals))
     assert "头家" in table and "出完顺序" in table and "犯规判定" in table and "跑头家" in table
     assert "积分多者胜" in page.inner_text("#match-clock")
     shot(page, "match-daguai-totals", full_page=True)

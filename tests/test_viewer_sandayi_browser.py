@@ -176,10 +176,7 @@ def test_a_deal_in_play_shows_the_public_only_counts_and_the_kitty_hidden(site: 
 
 def test_the_match_page_charts_everyones_running_total(site: SandayiSite, offline: Offline) -> None:
     page = offline.page()
-    legend = viewer_support.open_match_chart(page, site.url, site.match["id"], 4)
-    assert all(name in legend for name in PLAYERS)
-    assert page.locator("table.sdy-deals tbody tr").count() == len(site.deals)
-    table = page.inner_text("table.sdy-deals")
+    table = viewer_support.open_match_page(page, site.url, site.match["id"], PLAYERS, "sdy-deals", len(site.deals))
     assert "头撂" in table and "摊打" in table and "报到" in table and "作废重发" in table and "二次犯规" in table
     assert "庄家数量" in page.inner_text("#sdy-standing")
     shot(page, "match-sandayi-totals", full_page=True)

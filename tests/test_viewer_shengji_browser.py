@@ -137,12 +137,12 @@ def test_the_timeline_marks_the_failed_throw_the_revoke_and_the_kitty_dig(shengj
 
 def test_the_match_page_charts_both_teams_levels_per_deal(shengji: ShengjiSite, offline: Offline) -> None:
     page = offline.page()
-    legend = viewer_support.open_match_chart(page, shengji.site.url, shengji.match["id"], 2)
     names = shengji.match["seat_names"]
-    assert f"{names[0]}·{names[2]}" in legend and f"{names[1]}·{names[3]}" in legend
+    table = viewer_support.open_match_page(page, shengji.site.url, shengji.match["id"],
+                                           [f"{names[0]}·{names[2]}", f"{names[1]}·{names[3]}"], "sj-deals",
+                                           len(shengji.deals))
     assert "目标 J" in page.inner_text("#match-chart")  # S004: the goal is passing 10
-    assert page.locator("table.sj-deals tbody tr").count() == len(shengji.deals)
-    assert "违规判负" in page.inner_text("table.sj-deals")
+    assert "违规判负" in table
     shot(page, "match-shengji-levels-chart", full_page=True)
     assert offline.errors == []
 

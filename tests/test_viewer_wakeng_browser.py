@@ -184,10 +184,7 @@ def test_a_deal_in_play_shows_the_public_only_the_shown_hand(site: WakengSite, o
 
 def test_the_match_page_charts_everyones_running_raw_total(site: WakengSite, offline: Offline) -> None:
     page = offline.page()
-    legend = viewer_support.open_match_chart(page, site.url, site.match["id"], 3)
-    assert all(name in legend for name in PLAYERS)
-    assert page.locator("table.wk-deals tbody tr").count() == len(site.deals)
-    table = page.inner_text("table.wk-deals")
+    table = viewer_support.open_match_page(page, site.url, site.match["id"], PLAYERS, "wk-deals", len(site.deals))
     assert "烂挖" in table and ("庄家胜" in table or "闲家胜" in table)
     assert "坐庄" in page.inner_text("#wk-standing")
     assert "本轮牌局已打完 · 按复式得分率排名" in page.inner_text("#match-clock")

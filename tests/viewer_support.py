@@ -330,9 +330,13 @@ def assert_seat_view_refused(page: Any, errors: list[str]) -> None:
     assert errors == [] or all("403" in e or "401" in e for e in errors)
 
 
-def open_match_chart(page: Any, url: str, match: str, lines: int) -> str:
-    """A match page with its chart drawn by plotly (`lines` traces); the legend's text."""
+def open_match_page(page: Any, url: str, match: str, lines: list[str], table: str, deals: int) -> str:
+    """A match page: its chart drawn by plotly, a trace for each of `lines` named in the legend, and its table
+    of deals (class `table`) a row for each of its `deals`. The table's text."""
     page.goto(f"{url}/matches/{match}")
     page.wait_for_selector("#match-chart svg.main-svg")
-    assert page.locator("#match-chart .scatterlayer .trace").count() == lines
-    return " ".join(page.locator("#match-chart .legend .legendtext").all_text_contents())
+    assert page.locator("#match-chart .scatterlayer .trace").count() == len(lines)
+    legend = " ".join(page.locator("#match-chart .legend .legendtext").all_text_contents())
+    assert all(line in legend for line in lines), legend
+    assert page.locator(f"table.{table} tbody tr").count() == deals
+    return page.inner_text(f"table.{table}")
