@@ -1,13 +1,15 @@
 """Benchmark (b): record whole deals action by action through the HTTP API on SQLite, as a ratio to appending
 the same events with the bare `eventsourcing` application (no HTTP, no validation), in the same run.
 
-Three ways of storing the same deals, each writing one event per action to its own SQLite file with one
+Four ways of storing the same deals, each writing one event per action to its own SQLite file with one
 commit per event, interleaved deal by deal (bare, floor, fupan, bare, …) so machine noise hits all alike:
 
 - bare: `BareApplication` in this process (floor_app.py): the event store and nothing else;
 - floor: the same bare appends behind a minimal Flask endpoint, served by the same WSGI server as fupan
   (floor_app.py): what HTTP and Flask alone cost here, so bare/floor is the best ratio any Flask service
   that commits each action before it answers could reach on this machine;
+- answer: the floor answering each action as fupan does (its security headers, an answer of the same size):
+  what fupan's answer itself costs over HTTP, so answer/fupan is what the rest of fupan's work leaves;
 - fupan: the real server process — `fupan serve` (waitress) and, when installed, gunicorn (gthread) — with a
   bearer token; each action is authenticated, validated by the rules engine, hash-chained and stored before
   the reply.
@@ -67,27 +69,31 @@ def main() -> None:
             bare = bare_application(str(Path(tmp) / "bare.sqlite"))
             token = organiser_token(Path(tmp) / "fupan.sqlite")
             servers = [start_server(kind, Path(tmp) / "fupan.sqlite"),
-                       start_server(kind, Path(tmp) / "floor.sqlite", app="floor")]
+                       start_server(kind, Path(tmp) / "floor.sqlite", app="floor"),
+                       start_server(kind, Path(tmp) / "answer.sqlite", app="floor-answer")]
             try:
-                fupan, floor = Client(servers[0][1], token), Client(servers[1][1], token)
-                for client in (fupan, floor):  # first-request costs (imports, caches)
+                clients = {"fupan": Client(servers[0][1], token), "floor": Client(servers[1][1], token),
+                           "answer": Client(servers[2][1], token)}
+                for client in clients.values():  # first-request costs (imports, caches)
                     record_over_http(client, records[0], "warm-up")
                 record_bare(bare, records[0])
-                seconds = {"bare": 0.0, "floor": 0.0, "fupan": 0.0}
+                seconds = {"bare": 0.0, "floor": 0.0, "answer": 0.0, "fupan": 0.0}
                 for n, record in enumerate(records):
                     seconds["bare"] += record_bare(bare, record)
-                    seconds["floor"] += record_over_http(floor, record, f"bench-{n}")
-                    seconds["fupan"] += record_over_http(fupan, record, f"bench-{n}")
+                    for name, client in clients.items():
+                        seconds[name] += record_over_http(client, record, f"bench-{n}")
             finally:
                 for process, _ in servers:
                     process.terminate()
                     process.wait(timeout=10)
         ms = {name: 1000 * value / writes for name, value in seconds.items()}
         print(f"{kind:11s} fupan: {ms['fupan']:.3f} ms/write | floor (bare appends behind Flask): "
-              f"{ms['floor']:.3f} | bare eventsourcing: {ms['bare']:.3f}")
+              f"{ms['floor']:.3f} | the floor with fupan's answer: {ms['answer']:.3f} | bare eventsourcing: "
+              f"{ms['bare']:.3f}")
         print(f"{'':11s} ratio bare/fupan = {seconds['bare'] / seconds['fupan']:.2f} | best reachable with Flask "
               f"here, bare/floor = {seconds['bare'] / seconds['floor']:.2f} | floor/fupan = "
-              f"{seconds['floor'] / seconds['fupan']:.2f}")
+              f"{seconds['floor'] / seconds['fupan']:.2f} | with fupan's answer, answer/fupan = "
+              f"{seconds['answer'] / seconds['fupan']:.2f}")
 
 
 if __name__ == "__main__":

@@ -20,6 +20,8 @@ from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate, event
 from flask import Flask, request
 
+from api.app import DATA_CSP, SECURITY_HEADERS
+
 
 class BareDeal(Aggregate):
     """The same facts as a fupan Deal, with nothing checked."""
@@ -42,8 +44,14 @@ def bare_application(db: str) -> BareApplication:
     return BareApplication(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": db})
 
 
-def create_floor_app(db: str) -> Flask:
-    """The bare appends behind the same routes the benchmark calls on fupan (the body's extra keys ignored)."""
+def create_floor_app(db: str, answer: bool = False) -> Flask:
+    """The bare appends behind the same routes the benchmark calls on fupan (the body's extra keys ignored).
+    `answer`: each action is answered as fupan answers it — its security headers and an answer of the same
+    size — so the floor then shows what HTTP and Flask cost with fupan's answer, and nothing else of it."""
+    headers = {"Content-Type": "application/json", **(SECURITY_HEADERS | {"Content-Security-Policy": DATA_CSP,
+                                                                          "Cache-Control": "no-store"} if answer
+                                                         else {})}
+    padding = "x" * 420 if answer else ""  # a recorded action's answer is ~450 bytes of JSON
     bare = bare_application(db)
     deals: dict[UUID, BareDeal] = {}  # held in memory, as the bare side holds its deal
     app = Flask(__name__)
@@ -61,7 +69,7 @@ def create_floor_app(db: str) -> Flask:
         deal = deals[UUID(deal_id)]
         deal.record(json.loads(request.get_data())["action"])
         bare.save(deal)
-        return json.dumps({"version": deal.version}), 201, {"Content-Type": "application/json"}
+        return json.dumps({"version": deal.version, "padding": padding}), 201, headers
 
     return app
 
@@ -72,5 +80,6 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--db", required=True)
     parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--answer", action="store_true", help="answer with fupan's headers and answer size")
     args = parser.parse_args()
-    waitress.serve(create_floor_app(args.db), host="127.0.0.1", port=args.port, threads=8, _quiet=True)
+    waitress.serve(create_floor_app(args.db, args.answer), host="127.0.0.1", port=args.port, threads=8, _quiet=True)

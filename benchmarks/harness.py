@@ -47,7 +47,8 @@ def organiser_token(db: Path) -> str:
 
 def start_server(kind: str, db: Path, app: str = "fupan") -> tuple[subprocess.Popen, int]:
     """Serve fupan (`app="fupan"`) or benchmark (b)'s floor app (`app="floor"`, floor_app.py) on `db` with
-    the server software `kind`: waitress for "fupan-serve" (what `fupan serve` runs), or gunicorn."""
+    the server software `kind`: waitress for "fupan-serve" (what `fupan serve` runs), or gunicorn;
+    `app="floor-answer"`: the floor answering with fupan's headers and answer size."""
     port = free_port()
     here = str(Path(__file__).parent)
     env = {**os.environ, "PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db),
@@ -55,9 +56,11 @@ def start_server(kind: str, db: Path, app: str = "fupan") -> tuple[subprocess.Po
     if kind == "fupan-serve" and app == "fupan":
         argv = [sys.executable, "-m", "api.cli", "serve", "--db", str(db), "--port", str(port)]
     elif kind == "fupan-serve":
-        argv = [sys.executable, str(Path(here) / "floor_app.py"), "--db", str(db), "--port", str(port)]
+        argv = [sys.executable, str(Path(here) / "floor_app.py"), "--db", str(db), "--port", str(port),
+                *(["--answer"] if app == "floor-answer" else [])]
     else:
-        target = "api.app:create_app()" if app == "fupan" else f"floor_app:create_floor_app({str(db)!r})"
+        target = "api.app:create_app()" if app == "fupan" else \
+            f"floor_app:create_floor_app({str(db)!r}, {app == 'floor-answer'})"
         argv = [sys.executable, "-m", "gunicorn", "-k", "gthread", "--threads", "4", "-w", "1", "-b",
                 f"127.0.0.1:{port}", "--log-level", "warning", target]
     # The server's log goes to a file: an unread pipe would fill up and block the server.
