@@ -19,7 +19,7 @@ from api import schemas as s
 from api.auth import ANYONE, DEAL_RECORDER, MATCH_RECORDER, NDJSON, ORGANISER_ONLY, current_principal, requires
 from domain.application import FupanApplication
 from domain.errors import BadRequest, Refusal
-from domain.record import Unreadable, read_records
+from domain.record import Unreadable, UnstorableText, load_json, read_records
 from projections.formats import declare
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -55,8 +55,11 @@ def json_body() -> Any:
             {"content_type": request.content_type},
         )
     try:
-        return json.loads(request.get_data(cache=False))
-    except (ValueError, UnicodeDecodeError) as error:
+        return load_json(request.get_data(cache=False))
+    except UnstorableText as error:
+        raise BadRequest("bad_text", f"{error}.", "请求中的文字含有无法保存的字符（NUL 或孤立的代理码位）。",
+                         {"error": str(error)}) from None
+    except ValueError as error:  # UnicodeDecodeError is one too
         raise BadRequest(
             "malformed_json", f"The body is not valid JSON: {error}", "请求体不是合法的 JSON。", {"error": str(error)}
         ) from None

@@ -46,7 +46,7 @@ def normalize(code: object) -> str:
 def normalize_all(codes: object) -> list[str]:
     if not isinstance(codes, list):
         raise IllegalAction("bad_cards", "Cards must be a list of card codes.", "牌必须是牌代码的列表。")
-    return [c if c in ALL_CODES else normalize(c) for c in codes]
+    return [c if isinstance(c, str) and c in ALL_CODES else normalize(c) for c in codes]  # {} is unhashable
 
 
 def rank_of(code: str) -> str:

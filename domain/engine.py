@@ -47,7 +47,7 @@ class Viewpoint:
             return cls(text)
         if text.startswith("seat:"):
             number = text[5:]
-            if number.isdigit() and int(number) < seat_count:
+            if number.isascii() and number.isdigit() and int(number) < seat_count:  # not "²", which int() refuses
                 return cls("seat", int(number))
         raise IllegalAction(
             "bad_viewpoint",

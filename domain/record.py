@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -164,6 +165,48 @@ class Unreadable(ValueError):
     """A record that is not JSON at all; the message says where."""
 
 
+# A NUL character (PostgreSQL's text cannot hold it) or a lone surrogate (no character at all: it cannot be
+# written as UTF-8): JSON can carry both, no store can keep them.
+UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+class UnstorableText(ValueError):
+    """JSON whose text holds a character no store can keep (UNSTORABLE)."""
+
+
+def load_json(text: str | bytes) -> Any:
+    """JSON as fupan keeps it: ValueError for malformed JSON, JSON nested too deeply to read, and a string
+    holding a character no store can keep (UNSTORABLE) — refused at the door, so nothing half-stored follows."""
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+    where = _unstorable(value, "")
+    if where is not None:
+        raise UnstorableText(f"{where or 'the text'} holds a NUL character or a lone surrogate, which no record may "
+                             "hold")
+    return value
+
+
+def _unstorable(value: Any, path: str) -> str | None:
+    """The path of the first string (a key or a value) holding an unstorable character, else None."""
+    if isinstance(value, str):
+        return path if UNSTORABLE.search(value) else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if UNSTORABLE.search(key):
+                return f"{path}.{key!a}"
+            found = _unstorable(item, f"{path}.{key}")
+            if found is not None:
+                return found
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found = _unstorable(item, f"{path}[{index}]")
+            if found is not None:
+                return found
+    return None
+
+
 def read_records(text: str) -> Iterator[Any]:
     """The records in `text` — one JSON record, a JSON list of records, or JSON Lines — one at a time.
 
@@ -172,8 +215,8 @@ def read_records(text: str) -> Iterator[Any]:
     stripped = text.lstrip()
     if stripped.startswith("["):
         try:
-            whole = json.loads(text)
-        except json.JSONDecodeError as error:
+            whole = load_json(text)
+        except ValueError as error:
             yield Unreadable(str(error))
             return
         yield from whole if isinstance(whole, list) else [whole]
@@ -183,8 +226,8 @@ def read_records(text: str) -> Iterator[Any]:
         lines = [(1, text)]  # one pretty-printed record spread over several lines
     for number, line in lines:
         try:
-            yield json.loads(line)
-        except json.JSONDecodeError as error:
+            yield load_json(line)
+        except ValueError as error:
             yield Unreadable(f"line {number}: {error}")
 
 

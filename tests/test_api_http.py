@@ -390,3 +390,46 @@ def test_racing_clients_store_an_action_once(server, example_record):
                                    .status_code, range(8)))
     assert statuses == [201] + [409] * 7
     assert event_count(server, deal) == 2
+
+
+# Input no store can keep, or that used to crash the server: refused at the door with the one error shape (the
+# PostgreSQL store cannot hold a NUL character at all; a lone surrogate is no character), nothing stored.
+UNKEEPABLE = [
+    ("a NUL in a player's name", "players", {"name": "x\u0000"}, 400, "bad_text"),
+    ("a lone surrogate in a player's name", "players", {"name": "\ud800x"}, 400, "bad_text"),
+    ("a NUL in a key", "players", {"name\u0000": "x"}, 400, "bad_text"),
+    ("JSON nested 50,000 deep", "players", "[" * 50_000 + "]" * 50_000, 400, "malformed_json"),
+]
+
+
+@pytest.mark.parametrize(("what", "route", "body", "status", "code"), UNKEEPABLE, ids=[u[0] for u in UNKEEPABLE])
+def test_input_no_store_can_keep_is_refused_at_the_door(server, store, what, route, body, status, code):
+    tournament, _ = open_table(server)
+    before = store.stored_events()
+    data = body if isinstance(body, str) else json.dumps(body)  # json.dumps escapes NUL and surrogates
+    response = server.post(f"/api/tournaments/{tournament}/{route}", data=data,
+                           headers={"Content-Type": "application/json"})
+    assert_error(response, status, code)
+    assert store.stored_events() == before
+    assert server.get(f"/api/tournaments/{tournament}/standings").status_code == 200
+
+
+def test_a_hand_holding_a_non_card_is_refused_and_an_import_list_reports_each_record(server, store, example_record):
+    hands = [[{}], [], []]
+    refused = server.post("/api/deals", {"game": "doudizhu", "seats": PLAYERS, "first": 0, "hands": hands,
+                                         "kitty": []})
+    assert_error(refused, 400, "invalid_body")  # the deal schema reads hands as card codes
+    before = store.stored_events()
+    bad = {**copy.deepcopy(example_record), "hands": hands}
+    answer = server.post("/api/records", [example_record, bad])
+    assert answer.status_code == 200, answer.text
+    reports = answer.json()["records"]
+    assert reports[0]["ok"] and not reports[1]["ok"] and reports[1]["error"]["code"] == "unknown_card"
+    deal = reports[0]["deal_id"]
+    assert {event[0] for event in store.stored_events()} - {event[0] for event in before} == {deal}
+
+
+def test_a_viewpoint_of_a_digit_that_is_no_number_is_refused(server, example_record):
+    deal = start_example(server, example_record)
+    assert_error(server.get(f"/ui-api/deals/{deal}/frames?viewpoint=seat:²"), 400, "bad_viewpoint")
+    assert_error(server.get(f"/api/deals/{deal}/replay?viewpoint=seat:²"), 400, "invalid_query")  # its pattern
