@@ -28,12 +28,20 @@ from projections import Projections
 DEFAULT_DB = "fupan.sqlite"
 
 
+# The services a command opened, closed when it ends (main): their connections and pools go with them, not
+# whenever the garbage collector finds them (the commands also run in-process, in the tests).
+OPENED: list[FupanApplication] = []
+
+
 def open_service(db: str | None) -> FupanApplication:
     if db:
-        return FupanApplication.for_sqlite(db)
-    if "PERSISTENCE_MODULE" in os.environ or "FUPAN_PERSISTENCE_MODULE" in os.environ:
-        return FupanApplication()
-    return FupanApplication.for_sqlite(DEFAULT_DB)
+        service = FupanApplication.for_sqlite(db)
+    elif "PERSISTENCE_MODULE" in os.environ or "FUPAN_PERSISTENCE_MODULE" in os.environ:
+        service = FupanApplication()
+    else:
+        service = FupanApplication.for_sqlite(DEFAULT_DB)
+    OPENED.append(service)
+    return service
 
 
 def _read(path: str) -> str:
@@ -355,7 +363,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return args.handler(args)
+    try:
+        return args.handler(args)
+    finally:
+        while OPENED:
+            OPENED.pop().close()
 
 
 if __name__ == "__main__":
