@@ -433,3 +433,20 @@ def test_a_viewpoint_of_a_digit_that_is_no_number_is_refused(server, example_rec
     deal = start_example(server, example_record)
     assert_error(server.get(f"/ui-api/deals/{deal}/frames?viewpoint=seat:²"), 400, "bad_viewpoint")
     assert_error(server.get(f"/api/deals/{deal}/replay?viewpoint=seat:²"), 400, "invalid_query")  # its pattern
+
+
+def test_a_referees_action_is_one_unit_with_one_look_at_the_log(server, example_record):
+    """Authenticating the referee, checking the token's match scope and recording the action are one unit of
+    the service: one lock, one look at the notification log (domain/store.py), whatever the request calls."""
+    _, match = open_table(server)
+    deal = start_example(server, example_record, match)
+    _, referee = server.service.create_token("referee", matches=[match])
+    looks: list[int] = []
+    synchronise = server.service._synchronise
+    server.service._synchronise = lambda: looks.append(1) or synchronise()  # type: ignore[method-assign]
+    recorded = server.post(f"/api/deals/{deal}/actions", {"action": example_record["actions"][0]}, token=referee)
+    assert recorded.status_code == 201, recorded.text
+    assert len(looks) == 1
+    looks.clear()
+    refused = server.post(f"/api/deals/{deal}/actions", {"action": example_record["actions"][5]}, token=referee)
+    assert refused.status_code == 422 and len(looks) == 1
