@@ -21,7 +21,7 @@ from eventsourcing.domain import Aggregate
 
 from domain.cards import normalize_all
 from domain.dealing import seed_commitment
-from domain.engine import Action, DealSetup, Engine
+from domain.engine import PENALTY_LIMIT, Action, DealSetup, Engine
 from domain.errors import Conflict, IllegalAction
 from domain.games import get_engine, get_table
 from domain.integrity import GENESIS, next_digest
@@ -100,6 +100,11 @@ def verify_chain(events: list[Any]) -> int | None:
 # extra deals that only break ties of the rounds before it.
 ROUND_KINDS = ("tables", "final", "playoff")
 ADJUSTMENT_KINDS = ("penalty", "adjustment")
+
+
+def adjustable(points: object) -> bool:
+    """Whether an adjustment may move a total by `points`: a non-zero whole number within PENALTY_LIMIT."""
+    return type(points) is int and 0 < abs(points) <= PENALTY_LIMIT
 
 
 class Tournament(Aggregate):
@@ -259,9 +264,10 @@ class Tournament(Aggregate):
         if kind not in ADJUSTMENT_KINDS:
             raise IllegalAction("bad_adjustment", f"An adjustment's kind is one of {list(ADJUSTMENT_KINDS)}.",
                                 f"调整类型必须是 {list(ADJUSTMENT_KINDS)} 之一。", {"kind": kind})
-        if isinstance(points, bool) or not isinstance(points, int) or points == 0:
-            raise IllegalAction("bad_adjustment", "`points` is a non-zero whole number.", "`points` 必须是非零整数。",
-                                {"points": points})
+        if not adjustable(points):
+            raise IllegalAction("bad_adjustment", f"`points` is a non-zero whole number, at most {PENALTY_LIMIT} "
+                                "either way.", f"`points` 必须是非零整数，绝对值不超过 {PENALTY_LIMIT}。",
+                                {"points": repr(points), "limit": PENALTY_LIMIT})
         if not reason.strip():
             raise IllegalAction("bad_adjustment", "Say why: an adjustment needs a reason.", "调整必须写明理由。")
         number = self.current_round if round is None else round

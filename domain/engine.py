@@ -109,15 +109,20 @@ def action_head(engine: Engine, action: object, kinds: Iterable[str]) -> Action:
     return {"seat": seat, "type": kind}
 
 
+# The most points or chips one penalty or adjustment may move: far beyond any table's stakes, so that a typing
+# slip (10³⁰) is refused instead of recorded for ever.
+PENALTY_LIMIT = 1000
+
+
 def foul_fields(action: Action, penalty_unit: tuple[str, str]) -> Action:
     """The checked fields of a `foul` (common to all games, docs/record-format.md "Every game"): `code`, `note`,
     and a `penalty` in the game's unit (`penalty_unit` = (en, zh), e.g. chips / 筹码) when there is one."""
     code, note, penalty = action.get("code"), action.get("note", ""), action.get("penalty", 0)
     if not isinstance(code, str) or not code or not isinstance(note, str):
         raise illegal("bad_action", "A foul needs a `code` and a text `note`.", "犯规需要 `code` 和文字 `note`。")
-    if type(penalty) is not int or penalty < 0:
-        raise illegal("bad_action", f"`penalty` is a whole number of {penalty_unit[0]} ≥ 0.",
-                      f"`penalty` 是非负整数{penalty_unit[1]}。")
+    if type(penalty) is not int or not 0 <= penalty <= PENALTY_LIMIT:
+        raise illegal("bad_action", f"`penalty` is a whole number of {penalty_unit[0]}, 0–{PENALTY_LIMIT}.",
+                      f"`penalty` 是 0–{PENALTY_LIMIT} 的整数{penalty_unit[1]}。", limit=PENALTY_LIMIT)
     return {"code": code, "note": note, **({"penalty": penalty} if penalty else {})}
 
 

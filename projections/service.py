@@ -14,7 +14,7 @@ import time
 from typing import Any
 from uuid import UUID, uuid4
 
-from domain.aggregates import ADJUSTMENT_KINDS, Deal
+from domain.aggregates import ADJUSTMENT_KINDS, Deal, adjustable
 from domain.application import FupanApplication
 from domain.errors import BadRequest, IllegalAction, NotFound
 from domain.store import created_by_whoever_comes_first
@@ -219,7 +219,7 @@ class Projections:
         number = adjustment.get("round") or max(started)
         problems = {
             "player_id": player not in players,
-            "points": isinstance(points, bool) or not isinstance(points, int) or points == 0,
+            "points": not adjustable(points),
             "kind": kind not in ADJUSTMENT_KINDS, "reason": not reason, "round": number not in started,
         }
         wrong = sorted(name for name, bad in problems.items() if bad)

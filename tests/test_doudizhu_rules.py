@@ -434,3 +434,14 @@ def test_malformed_fouls_are_refused(foul):
     record["actions"].insert(3, {"seat": 0, "type": "foul", **foul})
     report = check_record(record)
     assert report["action"] == 3 and report["code"] == "bad_action"
+
+
+def test_a_fouls_penalty_has_a_limit():
+    """A chip penalty beyond PENALTY_LIMIT (a typing slip, 10³⁰) is refused; the limit itself is a penalty."""
+    from domain.engine import PENALTY_LIMIT
+    for penalty in (PENALTY_LIMIT + 1, 10**30):
+        with pytest.raises(IllegalAction) as refused:
+            ENGINE.normalize_action({"seat": 0, "type": "foul", "code": "talking", "penalty": penalty})
+        assert refused.value.code == "bad_action"
+    most = ENGINE.normalize_action({"seat": 0, "type": "foul", "code": "x", "penalty": PENALTY_LIMIT})
+    assert most["penalty"] == PENALTY_LIMIT == 1000

@@ -166,3 +166,18 @@ def test_the_fupan_command_standings_explain_verify_rebuild(tmp_path: Path, caps
     report = json.loads(capsys.readouterr().out)
     assert report["chains"]["broken"] == [{"deal_id": str(UUID(deal_id)), "first_bad_version": version}]
     assert fupan(["standings", "no such tournament", "--db", db]) == 1
+
+
+def test_a_penalty_or_adjustment_beyond_the_limit_is_refused_and_stores_nothing(server, demo):
+    """10³⁰ points is a typing slip, not a ruling: refused when recorded, previewed or given with a foul."""
+    before = server.service.recorder.max_notification_id()  # type: ignore[union-attr]
+    for points in (10**30, -1001, 1001):
+        adjustment = {"player_id": "王芳", "points": points, "kind": "penalty", "reason": "迟到"}
+        recorded = server.post(f"/api/tournaments/{demo}/adjustments", adjustment)
+        assert recorded.status_code in (400, 422) and error_of(recorded)["code"] in ("bad_adjustment", "invalid_body")
+        previewed = server.post(f"/api/tournaments/{demo}/standings/preview", {"adjustments": [adjustment]})
+        assert previewed.status_code in (400, 422), previewed.text
+    assert server.service.recorder.max_notification_id() == before  # type: ignore[union-attr]
+    kept = server.post(f"/api/tournaments/{demo}/adjustments",
+                       {"player_id": "王芳", "points": -1000, "kind": "penalty", "reason": "严重违纪"})
+    assert kept.status_code == 201, kept.text
