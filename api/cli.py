@@ -70,7 +70,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     print(f"fupan: serving on http://{args.host}:{args.port}/ (API docs: /api/docs)", flush=True)
     # waitress: a production WSGI server in pure Python that keeps a scorer's HTTP/1.1 connection open between
     # actions (werkzeug's development server closes every connection). `ident` keeps the Server header bare.
-    waitress.serve(app, host=args.host, port=args.port, threads=args.threads, ident="fupan")
+    # waitress reads a chunked body whole before the app sees it (so it is never cut short) and hands it on with
+    # its length: the app then refuses it past the route's limit as any other (413, in the error shape). It
+    # buffers at most this much (beyond, its own 413).
+    waitress.serve(app, host=args.host, port=args.port, threads=args.threads, ident="fupan",
+                   max_request_body_size=4 * app.config["MAX_CONTENT_LENGTH"])
     return 0
 
 

@@ -202,3 +202,27 @@ def test_the_documented_production_command_two_gunicorn_workers_records_a_deal(s
         assert server.call("GET", f"/api/matches/{match}", token).json()["chips"] == [10 + s for s in EXAMPLE_SCORES]
     finally:
         server.process.stop()
+
+
+def test_fupan_serve_reads_a_chunked_body_whole_and_limits_it(store: Store, tmp_path: Path):
+    """waitress reads a chunked body before the app sees it: a small one is stored whole, one past the body
+    limit is refused with 413 in the error shape and writes nothing (docs/SECURITY.md "Hardening")."""
+    token = fupan_cli(store, "token", "create", "--role", "organiser")
+    port = free_port()
+    server = Server(store, [sys.executable, "-m", "api.cli", "serve", "--port", str(port)], port,
+                    tmp_path / "serve.log")
+    try:
+        def chunked(parts: list[bytes]) -> requests.Response:
+            return requests.post(server.url + "/api/tournaments", data=iter(parts), timeout=30,
+                                 headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+
+        stored = chunked([b'{"name": "\\u5206\\u5757", ', b'"game": "doudizhu"}'])
+        assert stored.status_code == 201 and stored.json()["name"] == "分块", stored.text
+        app = store.open()
+        before = app.recorder.max_notification_id()
+        too_long = chunked([b'{"name": "', b"x" * (300 * 1024), b'", "game": "doudizhu"}'])
+        assert too_long.status_code == 413 and too_long.json()["error"]["code"] == "too_large", too_long.text
+        assert app.recorder.max_notification_id() == before
+        app.close()
+    finally:
+        server.process.stop()
