@@ -5,7 +5,7 @@ Run: python benchmarks/bench_projections.py [--deals N] [--samples N] [--poll S]
 Prints the figures; docs/PERFORMANCE.md ("Projections") records them.
 
 1. The store: tournaments of 9 players, ~40 deals each, at 斗地主 chip tables played to their end with random
-   legal deals (domain/games/doudizhu_random.py). Recorded through the aggregates with two saves per deal
+   legal deals (domain/games/doudizhu/random_play.py). Recorded through the aggregates with two saves per deal
    (start: `DealStarted` + `Deal.Created`; end: every `ActionRecorded`, `Finished`, `DealScored`), so the log
    holds the events the service writes, in its order; only the service's one save per action is merged.
 2. Rebuild: `Projections.rebuild()` — replay the whole log into fresh tables, swap them in. Three runs.

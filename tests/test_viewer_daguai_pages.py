@@ -13,7 +13,7 @@ tournament of game `daguai`, six players in two alternating teams of three, and 
 - table 3, a deal left in play.
 
 Each deal is dealt from a seed by the dealer the table's rules name and played by the random legal players of
-domain/games/daguai_random.py (searched until it shows the wanted feature); fouls are recorded by hand in the
+domain/games/daguai/random_play.py (searched until it shows the wanted feature); fouls are recorded by hand in the
 middle of a deal. `DaguaiSite` is shared with tests/test_viewer_daguai_browser.py.
 """
 

@@ -6,7 +6,7 @@ The data is recorded here as a referee would record it, through the application 
 tournament of game `sandayi`, four players, a table of 8 counted deals (with a 头撂 and 摊打, a voided deal
 redealt with the same first bidder, a 报到, a deal decided by a defender's second foul, a defender who used
 up its bomb allowance, 天王炸弹), and a second table with a deal left in play. Each deal is dealt from a seed and played
-by the random legal players of domain/games/sandayi_random.py, searched until it shows the wanted feature.
+by the random legal players of domain/games/sandayi/random_play.py, searched until it shows the wanted feature.
 `SandayiSite` is shared with tests/test_viewer_sandayi_browser.py.
 """
 

@@ -9,7 +9,7 @@ boards played out (a plain deal, 烂挖, a defender's 明牌 before bidding and 
 after the kitty with both the digger and a defender doubling — B6's stakes with every factor —, timeouts and a
 referee's foul, a bid of 3 that ends the bidding after two players showed) and table 2 with a deal left in play
 after one player showed. The decisions are scripted per board; the play is the random legal play of
-domain/games/wakeng_random.py. `WakengSite` is shared with tests/test_viewer_wakeng_browser.py.
+domain/games/wakeng/random_play.py. `WakengSite` is shared with tests/test_viewer_wakeng_browser.py.
 """
 
 from __future__ import annotations
