@@ -78,9 +78,13 @@ def checked_deal(engine: Engine, setup: DealSetup, kitty_size: int, source: str
     hand per seat, `first` a seat (a whole number, not a boolean), the game's hand and kitty sizes (as `source`
     states them) and a complete deck."""
     seats = engine.seat_count
-    if len(setup.seats) != seats or len(setup.hands) != seats:
-        raise illegal("bad_setup", f"{engine.name_en} needs exactly {seats} seats and {seats} hands.",
-                      f"{engine.name_zh}需要 {seats} 个座位和 {seats} 手牌。")
+    if len(setup.seats) != seats:  # said alone: a server-dealt deal was given seats, not hands
+        raise illegal("bad_setup", f"{engine.name_en} is played by exactly {seats} seats, not {len(setup.seats)}.",
+                      f"{engine.name_zh}须有 {seats} 个座位，不是 {len(setup.seats)} 个。", seats=len(setup.seats))
+    if len(setup.hands) != seats:
+        raise illegal("bad_setup", f"{engine.name_en} deals one hand to each of its {seats} seats, not "
+                      f"{len(setup.hands)} hands.", f"{engine.name_zh}每个座位一手牌，共 {seats} 手，不是 "
+                      f"{len(setup.hands)} 手。", hands=len(setup.hands))
     if type(setup.first) is not int or not 0 <= setup.first < seats:
         raise illegal("bad_setup", f"`first` must be a seat 0–{seats - 1}.", f"`first` 必须是座位 0–{seats - 1}。")
     hands = [normalize_all(hand) for hand in setup.hands]

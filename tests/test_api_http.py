@@ -450,3 +450,11 @@ def test_a_referees_action_is_one_unit_with_one_look_at_the_log(server, example_
     looks.clear()
     refused = server.post(f"/api/deals/{deal}/actions", {"action": example_record["actions"][5]}, token=referee)
     assert refused.status_code == 422 and len(looks) == 1
+
+
+def test_a_server_dealt_deal_with_the_wrong_seats_is_told_about_its_seats(server, store):
+    before = store.stored_events()
+    error = assert_error(server.post("/api/deals", {"game": "doudizhu", "seats": ["甲", "乙"], "first": 0}), 422,
+                         "bad_setup")
+    assert "3 seats, not 2" in error["message"] and "hand" not in error["message"] and "座位" in error["message_zh"]
+    assert store.stored_events() == before
