@@ -248,6 +248,10 @@ def _guard() -> None:
     if policy is None or not policy.large_body:
         request.max_content_length = current_app.config["FUPAN_MAX_BODY"]
     if request.method not in SAFE_METHODS:
+        if request.content_length:
+            # The body first, outside the lock: on slow wifi an upload must not hold up every other table's
+            # writes (a body past the limit is refused here with 413; a chunked one by `_check_body` below).
+            request.get_data()
         # One write request is one unit of the service: authentication, the referee's scope and the command
         # share its lock and its one look at the notification log (domain/store.py); `_end_unit` closes it.
         unit = _service().unit()

@@ -55,7 +55,7 @@ def json_body() -> Any:
             {"content_type": request.content_type},
         )
     try:
-        return load_json(request.get_data(cache=False))
+        return load_json(request.get_data())  # read (and cached) by the access guard before its unit
     except UnstorableText as error:
         raise BadRequest("bad_text", f"{error}.", "请求中的文字含有无法保存的字符（NUL 或孤立的代理码位）。",
                          {"error": str(error)}) from None

@@ -10,6 +10,7 @@ import copy
 import hashlib
 import json
 import sqlite3
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -458,3 +459,33 @@ def test_a_server_dealt_deal_with_the_wrong_seats_is_told_about_its_seats(server
                          "bad_setup")
     assert "3 seats, not 2" in error["message"] and "hand" not in error["message"] and "座位" in error["message_zh"]
     assert store.stored_events() == before
+
+
+def test_a_slow_upload_holds_no_lock_over_other_writes(server):
+    """On slow venue wifi a pad's body may arrive slowly: the request's unit of work (its lock) begins only once
+    the body is in, so another table's write goes on meanwhile."""
+    import socket
+    import threading
+    from urllib.parse import urlparse
+
+    tournament, _ = open_table(server)
+    body = json.dumps({"name": "慢"}).encode()
+    address = urlparse(server.url)
+    slow = socket.create_connection((address.hostname, address.port), timeout=30)
+    slow.sendall((f"POST /api/tournaments/{tournament}/players HTTP/1.1\r\nHost: x\r\n"
+                  f"Authorization: Bearer {server.organiser}\r\nContent-Type: application/json\r\n"
+                  f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode() + body[:3])
+    answered: list[int] = []
+    other = threading.Thread(target=lambda: answered.append(
+        server.post(f"/api/tournaments/{tournament}/players", {"name": "快"}).status_code))
+    try:
+        time.sleep(0.3)  # the slow request is in the server, its body unfinished
+        other.start()
+        other.join(timeout=15)
+        assert answered == [201]  # done while the first body is still on its way
+    finally:
+        slow.sendall(body[3:])
+        reply = slow.recv(65536).decode("utf-8", "replace")
+        slow.close()
+        other.join(timeout=30)
+    assert reply.startswith("HTTP/1.1 201")
