@@ -44,6 +44,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """
     config = dict(config or {})
     app = Flask(__name__, static_folder=None)  # no files of its own: the viewer serves its static files
+    app.response_class = TextSafeResponse
     # A whole tournament's records in one import (~5 KB a deal); other bodies are small (FUPAN_MAX_BODY).
     app.config.update(MAX_CONTENT_LENGTH=16 * 1024 * 1024, FUPAN_MAX_BODY=256 * 1024, FUPAN_CORS_ORIGINS=(),
                       FUPAN_AUTH_FAILURES=10, FUPAN_AUTH_WINDOW=60.0)
@@ -70,6 +71,15 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if hops:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
     return app
+
+
+class TextSafeResponse(Response):
+    """A response whose text is encoded even when it holds a lone surrogate: events stored before the API
+    refused such text may still hold one (docs/SECURITY.md §6). It is sent as `\\ud800` — in JSON, where only
+    a string can hold it, exactly its escape; in a page, visible as such — instead of failing the answer."""
+
+    def set_data(self, value: bytes | str) -> None:
+        super().set_data(value.encode("utf-8", "backslashreplace") if isinstance(value, str) else value)
 
 
 # Pages may use only this server: scripts from files (no inline script, no eval), styles from files or

@@ -247,7 +247,7 @@ def list_match_deals(match_id: str) -> tuple[Response, int]:
 def export_match(match_id: str) -> Response:
     records = service().export_match(match_id, current_principal())
     lines = [json.dumps(record, ensure_ascii=False) + "\n" for record in records]
-    return Response("".join(lines), mimetype="application/x-ndjson")
+    return current_app.response_class("".join(lines), mimetype="application/x-ndjson")
 
 
 # --- deals --------------------------------------------------------------------------------------------

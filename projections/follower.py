@@ -26,7 +26,7 @@ from eventsourcing.persistence import ApplicationRecorder, Mapper
 from domain.aggregates import Deal, Match, Tournament
 from domain.errors import IllegalAction
 from projections.standings import Standings
-from projections.store import WRITES, PositionMoved, ViewStore, dumps
+from projections.store import WRITES, PositionMoved, ViewStore, dumps, key
 
 # Unfollowed notifications after which the stored position is advanced even with nothing to apply, so that
 # a restart or a poll never rescans long runs of them.
@@ -133,7 +133,7 @@ class Follower:
                 "key": event.key, "name": event.name, "game": event.game, "format": event.format,
                 "tiebreaks": event.tiebreaks, "lots_seed": event.lots_seed, **who}))
         if isinstance(event, Tournament.PlayerRegistered):
-            return "player", (me, event.player_id, nid, dumps({"player_id": event.player_id, "name": event.name,
+            return "player", (me, key(event.player_id), nid, dumps({"player_id": event.player_id, "name": event.name,
                                                                **who}))
         if isinstance(event, Tournament.RoundStarted):
             return "round", (me, event.round, nid, dumps({"round": event.round, "label": event.label,

@@ -163,7 +163,9 @@ class Standings:
         """Lot numbers 1…n from the recorded seed; partners of a team format draw one lot together."""
         seed = self.facts.tournament["lots_seed"] or self.facts.tournament["tournament_id"]
         keys = {pid: "+".join(self._partners(pid)) for pid in self.names}
-        order = sorted(set(keys.values()), key=lambda key: hashlib.sha256(f"{seed}:{key}".encode()).hexdigest())
+        # UTF-8; "surrogatepass" only matters for a lone surrogate stored before the API refused it.
+        order = sorted(set(keys.values()),
+                       key=lambda key: hashlib.sha256(f"{seed}:{key}".encode("utf-8", "surrogatepass")).hexdigest())
         number = {key: index for index, key in enumerate(order, start=1)}
         return {pid: number[key] for pid, key in keys.items()}
 

@@ -24,6 +24,7 @@ rebuild uses another prefix):
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -31,6 +32,7 @@ from typing import Any
 from eventsourcing.postgres import PostgresDatastore
 from eventsourcing.sqlite import SQLiteDatastore
 
+from domain.record import UNSTORABLE
 from projections.standings import TournamentFacts
 
 LIVE = "proj_"
@@ -77,9 +79,28 @@ WRITES: dict[str, str] = {
 }
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def dumps(value: Any) -> str:
-    """Canonical JSON, so that a rebuilt row is byte-for-byte the incremental one."""
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), default=str)
+    """Canonical JSON, so that a rebuilt row is byte-for-byte the incremental one. Text a store cannot keep
+    (domain.record.UNSTORABLE) may be in events stored before the API refused it: JSON escapes a NUL itself,
+    and a lone surrogate — which only a JSON string can hold — is written as its escape too, so the row is
+    storable and reads back as the event had it."""
+    return _SURROGATE.sub(_escaped, json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"),
+                                               default=str))
+
+
+def _escaped(found: re.Match[str]) -> str:
+    return f"\\u{ord(found.group()):04x}"
+
+
+def key(text: str) -> str:
+    """A free-text key (a player id) as a key column can hold it: as it is, or — holding text a store cannot
+    keep, or starting with a quote — as its JSON string (which starts with a quote, so no two ids meet)."""
+    if UNSTORABLE.search(text) or text.startswith('"'):
+        return json.dumps(text)
+    return text
 
 
 class PositionMoved(Exception):
