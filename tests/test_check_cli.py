@@ -53,3 +53,25 @@ def test_human_output_names_the_action(tmp_path):
     done = fupan_check(str(path))
     assert done.returncode == 1
     assert done.stdout.startswith("record 0: does_not_beat at action 4:")
+
+
+def test_records_no_store_can_keep_are_reported_one_by_one_and_import_stores_the_others(tmp_path):
+    """Issue 16, defects 2 and 3 at the command line: a hand holding a non-card, a NUL, a lone surrogate and JSON
+    nested too deep each get their record's refusal; the stream's other records are checked and imported (before,
+    both commands died with a traceback and reported none)."""
+    bad_hand = {**json.loads(json.dumps(EXAMPLE_RECORD)), "hands": [[{}], [], []]}
+    stream = tmp_path / "deals.jsonl"
+    stream.write_text("\n".join([json.dumps(EXAMPLE_RECORD), json.dumps(bad_hand), json.dumps({"seats": ["x\x00"]}),
+                                 json.dumps({"seats": ["\ud800"]}), "[" * 50_000 + "]" * 50_000]) + "\n")
+    checked = fupan_check("--json", str(stream))
+    imported = subprocess.run([shutil.which("fupan") or str(Path(sys.executable).with_name("fupan")), "import",
+                               str(stream), "--db", str(tmp_path / "store.sqlite")],
+                              capture_output=True, text=True, timeout=120)
+    for done in (checked, imported):
+        assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr[-1000:]
+        lines = [json.loads(line) for line in done.stdout.splitlines()]
+        assert [(line["index"], line["ok"], line.get("code")) for line in lines] == [
+            (0, True, None), (1, False, "unknown_card"), (2, False, "bad_json"), (3, False, "bad_json"),
+            (4, False, "bad_json")]
+        assert "NUL character or a lone surrogate" in lines[2]["message"] and "nested too deeply" in lines[4]["message"]
+    assert "deal_id" in json.loads(imported.stdout.splitlines()[0])
