@@ -14,7 +14,7 @@ from typing import Any
 from flask import Flask, Response, current_app, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api import auth
+from api import auth, idempotency
 from api.errors import register_error_handlers
 from api.openapi import docs
 from api.resources import BLUEPRINTS
@@ -61,6 +61,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["fupan"] = service
     register_error_handlers(app, anonymous=lambda: auth.current_principal().anonymous)
     auth.install(app)
+    idempotency.install(app)  # after the guard: the caller and the request's unit are known
     for blueprint in (*BLUEPRINTS, tokens, docs):
         app.register_blueprint(blueprint)
     auth.open_to_anyone(app, VIEWER_BLUEPRINTS)
@@ -122,6 +123,6 @@ def _cors(response: Response) -> Response:
         response.headers["Access-Control-Allow-Origin"] = origin
         if request.method == "OPTIONS":
             response.headers["Access-Control-Allow-Methods"] = "GET, POST"
-            response.headers["Access-Control-Allow-Headers"] = "Authorization, Content-Type"
+            response.headers["Access-Control-Allow-Headers"] = "Authorization, Content-Type, Idempotency-Key"
             response.headers["Access-Control-Max-Age"] = "600"
     return response

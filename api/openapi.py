@@ -21,6 +21,15 @@ _PARAM = re.compile(r"<(?:[^:<>]+:)?([^<>]+)>")
 
 docs = Blueprint("apidocs", __name__, url_prefix="/api")
 
+# Every write accepts it (api/idempotency.py; docs/SECURITY.md §6a).
+IDEMPOTENCY_KEY = {
+    "in": "header", "name": "Idempotency-Key", "required": False,
+    "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[!-~]+$"},
+    "description": "Send the same key again with the same body to get the first answer (same status and body, "
+                   "header `Idempotent-Replayed: true`) without storing anything new; the same key with another "
+                   "body or route is 409 `idempotency_conflict`. Kept per token, durably, across processes.",
+}
+
 
 def _schema_name(schema: Any) -> str:
     name = type(schema).__name__
@@ -59,6 +68,8 @@ def build_spec(app: Flask) -> dict[str, Any]:
             }
             if meta["query"] is not None:
                 operation["parameters"].append({"in": "query", "schema": meta["query"]})
+            if method != "GET":
+                operation["parameters"].append(IDEMPOTENCY_KEY)
             if meta["body"] is not None:
                 operation["requestBody"] = {"required": True,
                                             "content": {"application/json": {"schema": meta["body"]}}}
@@ -73,7 +84,8 @@ def build_spec(app: Flask) -> dict[str, Any]:
             if protected:
                 operation["security"] = [{"bearer": []}]
             # Any presented token may be refused (401, 429); a protected route also refuses the wrong one.
-            for status in (*meta["errors"], *((401, 403) if protected else (401,)), 429, 500):
+            keyed = (409,) if method != "GET" and 409 not in meta["errors"] else ()
+            for status in (*meta["errors"], *keyed, *((401, 403) if protected else (401,)), 429, 500):
                 operation["responses"][str(status)] = {
                     "description": _STATUS_TEXT.get(status, "Internal error"),
                     "content": {"application/json": {"schema": error_ref}},

@@ -109,6 +109,7 @@ class Unit:
             store._depth -= 1
             if not store._depth:
                 store._touched = []
+                store._riders = []
             store._lock.release()
 
 
@@ -129,6 +130,7 @@ class Store(Application):
         self._lock = threading.RLock()
         self._depth = 0  # nesting of units (a request's unit holds the commands it calls)
         self._touched: list[Aggregate] = []
+        self._riders: list[tuple[Aggregate, Callable[[], None]]] = []  # saved with the unit's next commit (`carry`)
         self._closing: list[Callable[[], None]] = []
         self._log_head = self._log_head_reader()
         self._seen = self._log_head()  # the cache is empty: nothing to evict yet
@@ -220,14 +222,27 @@ class Store(Application):
         self._touched.append(aggregate)
         return aggregate
 
+    def carry(self, aggregate: Aggregate, stored: Callable[[], None]) -> None:
+        """Save `aggregate` in the transaction of this unit's next commit (an idempotency key with the write it
+        belongs to, domain/idempotency.py); `stored()` is called once that commit succeeded."""
+        self._riders.append((aggregate, stored))
+
+    def uncarry(self, aggregate: Aggregate) -> None:
+        """No longer save `aggregate` with the next commit."""
+        self._riders = [(rider, stored) for rider, stored in self._riders if rider is not aggregate]
+
     def commit(self, *aggregates: Aggregate) -> None:
         """Save the aggregates' new events in one transaction; a stale version is a Conflict, nothing written."""
+        riders, self._riders = self._riders, []
+        aggregates = (*aggregates, *(rider for rider, _ in riders))
         try:
             recordings = self.save(*aggregates)
         except IntegrityError:
             self._forget(aggregates)
             raise Conflict("conflict", "Someone else changed this at the same time; nothing was written. Reload "
                            "and retry.", "同时有其他人修改了这一记录，本次未写入任何内容。请刷新后重试。") from None
+        for _, stored in riders:
+            stored()
         self._own.update(r.notification.id for r in recordings)
         while self._seen + 1 in self._own:  # our own writes, in order: the cache already holds their result
             self._seen += 1

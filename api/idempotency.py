@@ -1,0 +1,93 @@
+"""The `Idempotency-Key` request header on every write (docs/SECURITY.md §6a; domain/idempotency.py).
+
+A write (any POST) carrying `Idempotency-Key: <1–255 visible ASCII characters>` is remembered per caller
+(its token) and key:
+
+- the first request runs as usual; its key is stored in the same transaction as whatever it writes, and its
+  answer (status and body) right after, in the same unit of work;
+- the same key again with the same method, path and body answers that first answer — the same status and
+  body, with `Idempotent-Replayed: true` — and stores nothing new, in whichever server process it arrives;
+- the same key with another body or route is 409 `idempotency_conflict`, and stores nothing;
+- while the first is still being answered in another process, 409 `idempotency_pending` (send it again).
+
+Refusals: a refusal that judged the request itself (400, 403, 404, 422 …) is kept, so a retry of a refused
+request gets the same refusal and cannot store anything later; a 409 (a stale version, a write that lost a
+race) or a 5xx stored nothing and is not kept, so the same key may be tried again. A request refused before
+it reached the key — 401, 403 by the access guard, 413, 429 — keeps nothing either. An anonymous caller's key
+is ignored: the public writes nothing (it may only ask for previews), and one anonymous caller must not read
+another's answer. Secrets are never kept: a token's `bearer` is answered once; a replay of a token creation
+answers the same token with `"bearer": null`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Flask, Response, current_app, g, request
+
+from api.auth import SAFE_METHODS, current_principal
+from api.errors import error_response
+from domain.errors import Conflict
+from domain.idempotency import IdempotentRequest, begin, check_key, finish
+
+HEADER = "Idempotency-Key"
+REPLAYED = "Idempotent-Replayed"
+SECRET_FIELDS = ("bearer",)  # answered once, never stored
+
+
+def _begin() -> Response | None:
+    """After the access guard (the request's unit is open, the caller known): a replay, or note the first."""
+    key = request.headers.get(HEADER)
+    principal = current_principal()
+    if key is None or request.method in SAFE_METHODS or principal.anonymous or principal.token_id is None:
+        return None
+    stored, first = begin(current_app.extensions["fupan"], principal.token_id, check_key(key), request.method,
+                          request.full_path.rstrip("?"), request.get_data(), principal.recorded_by)
+    if first:
+        g.fupan_idempotent = stored
+        return None
+    return _replay(stored.answer)  # type: ignore[arg-type]
+
+
+def _replay(answer: dict[str, Any]) -> Response:
+    response = Response(answer["body"], status=answer["status"], mimetype=answer["content_type"])
+    response.headers[REPLAYED] = "true"
+    return response
+
+
+def _kept_body(response: Response) -> str:
+    text = response.get_data(as_text=True)
+    if response.is_json:
+        payload = json.loads(text)
+        if isinstance(payload, dict) and any(field in payload for field in SECRET_FIELDS):
+            payload = {k: (None if k in SECRET_FIELDS else v) for k, v in payload.items()}
+            return json.dumps(payload, ensure_ascii=False)
+    return text
+
+
+def _finish(response: Response) -> Response:
+    stored: IdempotentRequest | None = g.pop("fupan_idempotent", None)
+    if stored is None:
+        return response
+    status = response.status_code
+    keep = status < 500 and status != 409
+    principal = current_principal()
+    other = finish(current_app.extensions["fupan"], stored, principal.token_id or "", status, _kept_body(response),
+                   response.mimetype or "application/json", keep, request.get_data())
+    if other is None:
+        return response
+    if other.answer is None:  # another process stored this request and is writing its answer
+        try:
+            other.check_same(request.method, stored.path, request.get_data())
+        except Conflict as pending:
+            reply, status = error_response(409, pending.code, pending.message, pending.message_zh, pending.details)
+            reply.status_code = status
+            return reply
+    return _replay(other.answer)  # type: ignore[arg-type]
+
+
+def install(app: Flask) -> None:
+    """Register after the access guard (api/auth.py `install`), so the caller and the unit are there."""
+    app.before_request(_begin)
+    app.after_request(_finish)
