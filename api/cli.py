@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
+from api.pair_cli import register as register_pair
 from domain.aggregates import tournament_id
 from domain.application import FupanApplication
 from domain.errors import IllegalAction, Refusal
@@ -362,6 +363,7 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--json", action="store_true")
     verify.add_argument("--db")
     verify.set_defaults(handler=cmd_verify)
+    register_pair(commands)
     return parser
 
 

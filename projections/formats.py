@@ -243,7 +243,8 @@ WAKENG_S003 = Format(
     default_tiebreaks=("matchpoints", "raw_score", "deals_won", "lots"),
     facts={"score": "result.scores[seat]", "won": "1 if seat's side won the deal",
            "board": "deal context `board`: the duplicate board every table of the round plays"},
-    notes=("Swiss pairing and byes are the organiser's (digest B8); a bye is not yet credited.",),
+    notes=("Swiss pairing by projections/pairing.py (digest B8, B11.8–B11.11; docs/pairing.md).",
+           "A bye board counts rate ½, MP = tables − 1, raw 0, not won (B11.9); adjustments are in MP."),
 )
 
 FORMATS: dict[str, Format] = {f.code: f for f in (DOUDIZHU_S001, SHENGJI_S004, SHENGJI_S001, SANDAYI_S002,

@@ -107,6 +107,9 @@ class Standings:
         self.advanced: dict[int, set[str]] = {}  # round → the players who went on from its tables
         for table in self.tables:
             self.advanced.setdefault(table["round"], set()).update(table["advancing"])
+        if self.format.structure == "knockout":  # a knockout bye goes on to the next round
+            for number, info in self.rounds.items():
+                self.advanced.setdefault(number, set()).update(info.get("byes", ()))
         self.keys: dict[str, tuple[Number, ...]] = {}  # player → (stage, total, tiebreaks…): larger ranks higher
         self.rows = self._rows()
 
@@ -115,7 +118,8 @@ class Standings:
     @staticmethod
     def _rounds(facts: TournamentFacts, limit: int | None) -> dict[int, dict[str, Any]]:
         """Started rounds plus round 1 when tables were opened before any round was started."""
-        rounds = {r["round"]: {"round": r["round"], "label": r["label"], "kind": r["kind"]} for r in facts.rounds}
+        rounds = {r["round"]: {"round": r["round"], "label": r["label"], "kind": r["kind"],
+                               **({"byes": list(r["byes"])} if r.get("byes") else {})} for r in facts.rounds}
         for match in facts.matches:
             rounds.setdefault(match["round"], {"round": match["round"], "label": f"第{match['round']}轮",
                                                "kind": "tables"})
@@ -141,7 +145,31 @@ class Standings:
                 lines.setdefault(player, []).append(line)
         if self.format.duplicate:
             self._matchpoints(every)
+        self._byes(lines)
         return lines
+
+    def _byes(self, lines: dict[str, list[Line]]) -> None:
+        """A bye is a line of its own, already over. In a duplicate format each board the round has played so far
+        counts as a bye deal (docs/rules/wakeng.md B11.9: rate ½, MP = tables − 1, raw 0, not won); in a knockout
+        the player goes on (Standings.advanced)."""
+        for number, info in self.rounds.items():
+            if not info.get("byes"):
+                continue
+            tables = [m for m in self.matches if m["round"] == number]
+            boards = max((len(self.seated[m["match_id"]][0].deals) for m in tables), default=0)
+            for player in info["byes"]:
+                match = {"match_id": f"bye:{number}:{player}", "round": number, "table": "", "seats": [player],
+                         "start_chips": None, "bye": True}
+                line = Line(match, 0)
+                if self.format.duplicate:
+                    credit = {"score": 0, "won": 0, "bye": 1, "mp": len(tables) - 1, "mp_rate": Fraction(1, 2),
+                              "mp_max": 2 * (len(tables) - 1)}
+                    line.deals = [({"deal_id": f"{match['match_id']}:{board}", "match_id": match["match_id"],
+                                    "number": board, "result": {"bye": True}, "finished": {}, "scored": {}},
+                                   dict(credit)) for board in range(1, boards + 1)]
+                self.over[match["match_id"]] = True
+                lines.setdefault(player, []).append(line)
+                lines[player].sort(key=lambda held: held.round)
 
     def _matchpoints(self, every: list[tuple[Line, dict[str, Any], Facts]]) -> None:
         """Duplicate scoring (docs/rules/wakeng.md B7): each result against every other on the same board in the
@@ -157,6 +185,7 @@ class Standings:
                 mp = sum(2 if entry["score"] > other["score"] else 1 if entry["score"] == other["score"] else 0
                          for other in group if other is not entry)
                 entry["mp"] = mp
+                entry["mp_max"] = 2 * (len(group) - 1)
                 entry["mp_rate"] = Fraction(mp, 2 * (len(group) - 1)) if len(group) > 1 else Fraction(1, 2)
 
     def _lots(self) -> dict[str, int]:
@@ -205,9 +234,18 @@ class Standings:
             or (ranking and a["round"] > last))]
         base = lines[-1].match["start_chips"] if self.format.start_chips and lines else 0
         from_deals = self._measure(self.format.total, player, lines)
-        total = base + from_deals + sum(a["points"] for a in adjustments)
+        points = sum(a["points"] for a in adjustments)
         tiebreaks = [self._measure(c, player, playoff_lines if c.scope == "playoff" else lines)
                      for c in self.criteria]
+        if self.format.duplicate:
+            # Duplicate scoring [REC]: an adjustment is in matchpoints. It moves total MP, and the rate as a share
+            # of the most MP the player's deals could have given (the bridge convention for an MP penalty).
+            most = sum(entry.get("mp_max", 0) for line in lines for _deal, entry in line.deals)
+            total = base + from_deals + (Fraction(points, most) if most else 0)
+            tiebreaks = [value + points if c.scope == "ranking" and c.measure == "sum" and c.fact == "mp" else value
+                         for c, value in zip(self.criteria, tiebreaks, strict=True)]
+        else:
+            total = base + from_deals + points
         return Figures(total, base, from_deals, adjustments, tiebreaks, lines, playoff_lines)
 
     def _measure(self, criterion: Criterion, player: str, lines: Iterable[Line]) -> Number:
@@ -310,7 +348,7 @@ class Standings:
         if not all(self.over[line.match["match_id"]] for line in lines):
             return "playing"
         if self.format.structure == "cumulative":
-            return "played"
+            return "bye" if lines[-1].match.get("bye") else "played"
         final = self.rounds[rounds[-1]]["kind"] == "final"
         if player in self.advanced.get(rounds[-1], ()):
             return "champion" if final else "advanced"
@@ -369,6 +407,16 @@ class Standings:
         playoff = {id(line) for line in figures.playoff_lines}
         matches = []
         for line in self.lines.get(player, ()):
+            if line.match.get("bye"):
+                info = self.rounds[line.round]
+                matches.append({
+                    "match_id": None, "bye": True, "round": line.round, "label": info["label"], "kind": info["kind"],
+                    "counts_for": "ranking" if id(line) in counted else "earlier round",
+                    "deals": [{"deal_id": None, "number": deal["number"], "score": 0,
+                               "facts": {k: plain(v) for k, v in entry.items()}, "result": None}
+                              for deal, entry in line.deals],
+                })
+                continue
             table = next(t for t in self.tables if t["match_id"] == line.match["match_id"])
             matches.append({
                 "match_id": table["match_id"], "round": table["round"], "label": table["label"], "kind": table["kind"],
