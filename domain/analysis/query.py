@@ -1,0 +1,149 @@
+"""An analysis query: a deal's position (its setup and the actions so far) → for each legal play of the seat to
+act, whether its side still wins (the points the attackers still take, in 升级), the side's verdict and one
+line of best play — or "too large" once the budget runs out. What `fupan analyse` prints and the API answers
+(docs/analysis.md)."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from domain.analysis import search
+from domain.analysis.search import Budget, TooLarge
+from domain.analysis.shedding import (
+    DaguaiGame,
+    DaguaiPosition,
+    RankGame,
+    RankPosition,
+    doudizhu_rules,
+    sandayi_rules,
+    wakeng_rules,
+)
+from domain.analysis.shengji import MAX_TRICKS, ShengjiGame, tricks_left
+from domain.engine import Action, DealSetup, Engine, team_of
+from domain.errors import IllegalAction
+from domain.record import fold
+
+RULES = {"doudizhu": doudizhu_rules, "sandayi": sandayi_rules, "wakeng": wakeng_rules}
+SUPPORTED = ("doudizhu", "sandayi", "wakeng", "daguai", "shengji")
+PLAYING = {"doudizhu": "play", "sandayi": "play", "wakeng": "play", "daguai": "play", "shengji": "playing"}
+
+
+def not_analysable(phase: str) -> IllegalAction:
+    return IllegalAction("not_analysable", f"Analysis is of card play; this position is in phase {phase!r} "
+                         "(bidding, declaring, burying or a finished deal has no play to analyse).",
+                         f"分析只针对出牌阶段；该局面处于 {phase!r} 阶段（叫牌、亮主、扣底或已结束的牌局无可分析）。",
+                         {"phase": phase})
+
+
+@dataclass
+class Position:
+    """A position ready to search: the adapter, its root, the side names and how moves read as actions."""
+
+    game: Any
+    root: Any
+    to_act: int
+    side: str
+    engine: Engine
+    state: Any  # the engine's state at the root (never changed)
+
+
+def position(engine: Engine, state: Any) -> Position:
+    """The search's position for an engine state in play; IllegalAction `not_analysable` otherwise."""
+    game_code = engine.game
+    if state.phase != PLAYING[game_code] or state.to_act is None:
+        raise not_analysable(state.phase)
+    seat = state.to_act
+    if game_code in RULES:
+        role = {"doudizhu": "landlord", "sandayi": "dealer", "wakeng": "digger"}[game_code]
+        alone = getattr(state, role)
+        others = {"landlord": "farmers", "dealer": "defenders", "digger": "defenders"}[role]
+        if game_code == "sandayi" and state.locked:
+            raise IllegalAction("not_analysable", "A 报到 hand with locked sets (sdy.baodao.lockCards) is not "
+                                "analysed.", "报到锁牌（sdy.baodao.lockCards）的局面不做分析。", {})
+        teams = [0 if s == alone else 1 for s in range(engine.seat_count)]
+        rules = RULES[game_code](state.options)
+        game = RankGame(rules, teams, teams[seat])
+        if game_code == "sandayi":
+            bombs = tuple(None if a is None else max(0, a - p)
+                          for a, p in zip(state.allowance, state.bombs_by_seat, strict=True))
+        else:
+            bombs = (None,) * engine.seat_count
+        following = state.last_seat is not None and state.last_seat != seat
+        last: Any = None
+        if following:
+            last = tuple(state.last_readings) if game_code == "doudizhu" else (state.last_pattern,)
+            last = tuple(sorted(set(last)))
+        root = RankPosition(tuple(game.counts(hand) for hand in state.hands), seat,
+                            state.last_seat if following else None, last, bombs)
+        side = role if teams[seat] == 0 else others
+        return Position(game, root, seat, side, engine, state)
+    if game_code == "daguai":
+        game = DaguaiGame(team_of(seat), state.team_fouls)
+        following = state.last_seat is not None
+        root = DaguaiPosition(tuple(tuple(sorted(hand)) for hand in state.hands), seat,
+                              state.last_seat if following else None, state.last_pattern if following else None,
+                              frozenset(state.passed), tuple(state.finished))
+        return Position(game, root, seat, f"team{team_of(seat)}", engine, state)
+    assert game_code == "shengji"
+    if tricks_left(state) > MAX_TRICKS:
+        raise TooLarge(0, 0.0)
+    game = ShengjiGame(engine, state.dealer)  # type: ignore[arg-type]
+    side = "attackers" if team_of(seat) == game.attackers else "dealer_team"
+    return Position(game, state, seat, side, engine, state)
+
+
+def _action(pos: Position, state: Any, move: Any) -> Action:
+    """A move as the record format writes it, with cards from the seat's actual hand in `state`."""
+    seat = state.to_act
+    if move is None:
+        return {"seat": seat, "type": "pass"}
+    cards = pos.game.cards(state.hands[seat], move) if isinstance(pos.game, RankGame) else list(move)
+    return {"seat": seat, "type": "play", "cards": cards}
+
+
+def analyse_state(engine: Engine, state: Any, budget: Budget) -> dict[str, Any]:
+    """The analysis of an engine state in play: the JSON the CLI prints and the API answers."""
+    try:
+        pos = position(engine, state)
+        found = search.analyse(pos.game, pos.root, budget)
+    except TooLarge as error:
+        return {"too_large": True, "nodes": error.nodes, "ms": round(error.ms, 1)}
+    points = pos.engine.game == "shengji"
+    maximising = pos.game.maximising(pos.root)
+    moves = []
+    for move, value in found.moves:
+        action = _action(pos, pos.state, move)
+        if points:
+            moves.append({"action": action, "points": value})
+        else:
+            moves.append({"action": action, "wins": bool(value) == maximising})
+    # The line, each action applied by the engine to a copy of the position (so checked once more).
+    line, walk = [], copy.deepcopy(pos.state)
+    for move in found.line:
+        action = _action(pos, walk, move)
+        engine.apply(walk, action)
+        line.append(action)
+    answer: dict[str, Any] = {"to_act": pos.to_act, "side": pos.side}
+    if points:
+        answer["points"] = found.value
+        answer["side_wins"] = _shengji_side_wins(engine, walk, pos)
+    else:
+        answer["side_wins"] = bool(found.value) == maximising
+    answer.update({"moves": moves, "line": line, "nodes": found.nodes, "ms": round(found.ms, 1)})
+    return answer
+
+
+def _shengji_side_wins(engine: Engine, final: Any, pos: Position) -> bool:
+    """升级: whether the side to act wins the deal (the engine's `winner_team`) at the end of the best line."""
+    result = engine.result(final)
+    assert result is not None
+    return bool(result["winner_team"] == team_of(pos.to_act))
+
+
+def analyse_actions(setup: DealSetup, actions: Sequence[Action], budget: Budget) -> dict[str, Any]:
+    """The analysis of the position after `actions`; ActionRejected (from `fold`) names a refused action."""
+    engine, state = fold(setup, actions)
+    return analyse_state(engine, state, budget)

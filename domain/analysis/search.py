@@ -1,0 +1,154 @@
+"""The solver: perfect open-hand play on a game tree a position adapter describes (domain/analysis/games.py,
+domain/analysis/shengji.py).
+
+One search for every game: alpha-beta over whole-number values (win = 1 / lose = 0 for the shedding games, the
+attackers' points for 升级) with a transposition table keyed on the adapter's canonical position, holding a
+lower and an upper bound per position. The adapter orders the moves (plays that empty the hand first, bombs
+last), so a winning line is usually found first and the rest of the node is cut off; in a win/lose game a
+window of (0, 1) makes this the AND/OR search the published 斗地主残局 solvers use. Nothing is cut that could
+change a value: the answer is exact, or the budget runs out and the query answers TooLarge.
+
+Every query has a budget (`Budget`: wall-clock milliseconds and nodes); passing either raises TooLarge — never
+a guess, never a hang.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+DEFAULT_LIMIT_MS = 2000
+DEFAULT_NODE_LIMIT = 2_000_000
+CHECK_EVERY = 256  # nodes between two looks at the clock
+
+
+class TooLarge(Exception):
+    """The position needs more than the budget allows."""
+
+    def __init__(self, nodes: int, ms: float):
+        super().__init__(f"too large: {nodes} nodes in {ms:.0f} ms")
+        self.nodes, self.ms = nodes, ms
+
+
+@dataclass
+class Budget:
+    """A query's limits, and what it has used so far."""
+
+    limit_ms: float = DEFAULT_LIMIT_MS
+    node_limit: int = DEFAULT_NODE_LIMIT
+    nodes: int = 0
+    started: float = field(default_factory=time.perf_counter)
+
+    def elapsed_ms(self) -> float:
+        return (time.perf_counter() - self.started) * 1000
+
+    def tick(self, count: int = 1) -> None:
+        """Count `count` nodes (or units of move generation); TooLarge once past either limit."""
+        self.nodes += count
+        if self.nodes > self.node_limit:
+            raise TooLarge(self.nodes, self.elapsed_ms())
+        if self.nodes % CHECK_EVERY < count and self.elapsed_ms() > self.limit_ms:
+            raise TooLarge(self.nodes, self.elapsed_ms())
+
+
+class Game(Protocol):
+    """What the search needs of a game: positions, their moves, and the value of a finished one.
+
+    Values are for the maximising side (the side the query asks about, or 升级's attackers); `bounds` is the
+    range every value lies in, so a window can close early (a win is the best there is)."""
+
+    bounds: tuple[int, int]
+
+    def key(self, pos: Any) -> Hashable: ...
+
+    def terminal(self, pos: Any) -> int | None: ...
+
+    def maximising(self, pos: Any) -> bool: ...
+
+    def moves(self, pos: Any, budget: Budget) -> Sequence[Any]: ...
+
+    def child(self, pos: Any, move: Any) -> Any: ...
+
+
+class Solver:
+    """Alpha-beta with a transposition table over one game; the table lives as long as the solver (one query)."""
+
+    def __init__(self, game: Game, budget: Budget):
+        self.game, self.budget = game, budget
+        self.table: dict[Hashable, tuple[int, int]] = {}
+
+    def value(self, pos: Any, alpha: int | None = None, beta: int | None = None) -> int:
+        """The exact value of `pos` when it lies inside (alpha, beta); else a bound on the side it fell."""
+        low, high = self.game.bounds
+        return self._search(pos, low - 1 if alpha is None else alpha, high + 1 if beta is None else beta)
+
+    def _search(self, pos: Any, alpha: int, beta: int) -> int:
+        game = self.game
+        end = game.terminal(pos)
+        if end is not None:
+            return end
+        self.budget.tick()
+        key = game.key(pos)
+        low, high = self.table.get(key, game.bounds)
+        if low == high or low >= beta:
+            return low
+        if high <= alpha:
+            return high
+        alpha, beta = max(alpha, low), min(beta, high)
+        original_alpha, original_beta = alpha, beta
+        maximising = game.maximising(pos)
+        best = game.bounds[0] - 1 if maximising else game.bounds[1] + 1
+        for move in game.moves(pos, self.budget):
+            score = self._search(game.child(pos, move), alpha, beta)
+            if maximising:
+                if score > best:
+                    best = score
+                    alpha = max(alpha, score)
+            elif score < best:
+                best = score
+                beta = min(beta, score)
+            if alpha >= beta:
+                break
+        # What this search proved: a fail-high is a lower bound, a fail-low an upper bound, else exact.
+        if best <= original_alpha:
+            high = min(high, best)
+        elif best >= original_beta:
+            low = max(low, best)
+        else:
+            low = high = best
+        self.table[key] = (low, high)
+        return best
+
+    def exact(self, pos: Any) -> int:
+        return self.value(pos)
+
+
+@dataclass
+class Analysis:
+    """A solved position: its value, each move's value (in the adapter's order), and one line of best play."""
+
+    value: int
+    moves: list[tuple[Any, int]]
+    line: list[Any]
+    nodes: int
+    ms: float
+
+
+def analyse(game: Game, pos: Any, budget: Budget, line_limit: int = 200) -> Analysis:
+    """Every move of the position with its exact value, the position's value and a line of best play from it
+    (each side keeping its value). TooLarge when the budget runs out first."""
+    solver = Solver(game, budget)
+    maximising = game.maximising(pos)
+    scored = [(move, solver.exact(game.child(pos, move))) for move in game.moves(pos, budget)]
+    values = [score for _, score in scored]
+    value = (max(values) if maximising else min(values)) if values else solver.exact(pos)
+    line: list[Any] = []
+    current, target = pos, value
+    while game.terminal(current) is None and len(line) < line_limit:
+        here = game.moves(current, budget)
+        chosen = next(m for m in here if solver.exact(game.child(current, m)) == target)
+        line.append(chosen)
+        current = game.child(current, chosen)
+    return Analysis(value, scored, line, budget.nodes, budget.elapsed_ms())

@@ -1,0 +1,357 @@
+"""Position adapters for the shedding games: 斗地主, 三打一 and 挖坑 (ranks only), 大怪路子 (suits and wildcards).
+
+A position is canonical: in 斗地主, 三打一 and 挖坑 suits never matter to what a play is or beats
+(docs/rules/doudizhu.md §2.1, sandayi.md §1.2, wakeng.md B2), so a hand is a tuple of counts per rank and the
+same ranks in other suits are one play; 大怪路子's flushes need suits (daguai.md A3), so there a hand is the
+sorted tuple of its card codes. The last play is kept only while it is to be answered.
+
+Legality is the rules engine's: a candidate play is every sub-multiset of the hand, and it is a play exactly
+when the game's own patterns module reads it (`parses` / `parse`) and, when following, its own `beats` /
+`answers` says it beats the play on the table; the turn order mirrors the engines' (shedding.pass_turn and
+take_play; 大怪路子's `_after_turn`). tests/test_analysis.py checks every generated move and every successor
+against the engine itself on positions of random legal deals.
+
+Only plays and passes are moves. A timeout (the engines turn it into a pass or a forced lowest card), a
+referee's foul, a 明牌 and a 三打一 declaration are not plays and are not listed (docs/analysis.md).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from domain.analysis.search import Budget
+from domain.engine import team_of
+from domain.games.daguai import engine as daguai_engine
+from domain.games.daguai import patterns as daguai
+from domain.games.doudizhu import patterns as doudizhu
+from domain.games.sandayi import patterns as sandayi
+from domain.games.shedding import LITTLE, RANK_VALUE, card_value
+from domain.games.wakeng import patterns as wakeng
+
+Counts = tuple[int, ...]
+
+
+class RankPosition(NamedTuple):
+    """A position of 斗地主, 三打一 or 挖坑: hands as counts per rank, the seat to act, the play to answer (its
+    seat and readings; None when leading), the bombs each seat may still play (三打一; None = any) and the
+    seat that went out (the end)."""
+
+    hands: tuple[Counts, ...]
+    to_act: int
+    last_seat: int | None
+    last: tuple[Any, ...] | None
+    bombs_left: tuple[int | None, ...]
+    winner: int | None = None
+
+
+@dataclass(frozen=True)
+class RankRules:
+    """One ranks-only shedding game as the search sees it, every rule taken from its patterns module."""
+
+    game: str
+    values: tuple[int, ...]  # the rank values, in count-index order
+    value_of: Callable[[str], int]
+    readings: Callable[[Counts], tuple[Any, ...]]  # () when the cards are no pattern
+    answers: Callable[[tuple[Any, ...], tuple[Any, ...]], tuple[Any, ...]]  # () when they do not beat
+    is_bomb: Callable[[tuple[Any, ...]], bool]
+
+
+def _as_dict(values: tuple[int, ...], counts: Counts) -> dict[int, int]:
+    return {values[i]: c for i, c in enumerate(counts) if c}
+
+
+def _cards_for(values: tuple[int, ...], names: dict[int, str], counts: Counts) -> list[str]:
+    """Representative card codes of a count vector (suits never matter to these patterns)."""
+    return [names[values[i]] for i, c in enumerate(counts) for _ in range(c)]
+
+
+def doudizhu_rules(options: dict[str, Any]) -> RankRules:
+    values = tuple(range(3, 18))
+
+    def readings(counts: Counts) -> tuple[Any, ...]:
+        return tuple(sorted(set(doudizhu.parses_of_counts(_as_dict(values, counts), sum(counts)))))
+
+    def answers(play: tuple[Any, ...], last: tuple[Any, ...]) -> tuple[Any, ...]:
+        # The readings that beat some reading of the last play; the round goes on from them (§2.2).
+        return tuple(doudizhu.answers(list(play), list(last)))
+
+    return RankRules("doudizhu", values, card_value, readings, answers,
+                     lambda found: doudizhu.is_bomb(doudizhu.lead_reading(list(found))))
+
+
+_SHEDDING_NAMES = {v: ("S" + name if v < LITTLE else name) for name, v in RANK_VALUE.items()}
+
+
+def sandayi_rules(options: dict[str, Any]) -> RankRules:
+    values = tuple(range(3, 18))
+    compare = options["sdy.fullHouseCompare"]
+
+    def readings(counts: Counts) -> tuple[Any, ...]:
+        found = sandayi.parse(_cards_for(values, _SHEDDING_NAMES, counts), _as_dict(values, counts))
+        return () if found is None else (found,)
+
+    def answers(play: tuple[Any, ...], last: tuple[Any, ...]) -> tuple[Any, ...]:
+        return play if sandayi.beats(play[0], last[0], compare) else ()
+
+    return RankRules("sandayi", values, card_value, readings, answers, lambda found: sandayi.is_bomb(found[0]))
+
+
+_WAKENG_NAMES = {v: "S" + name for name, v in wakeng.RANK_VALUE.items()}
+
+
+def wakeng_rules(options: dict[str, Any]) -> RankRules:
+    values = tuple(sorted(wakeng.RANK_VALUE.values()))
+    quad_is_bomb = options["wk.quadIsBomb"]
+
+    def readings(counts: Counts) -> tuple[Any, ...]:
+        found = wakeng.parse(_cards_for(values, _WAKENG_NAMES, counts))
+        return () if found is None else (found,)
+
+    def answers(play: tuple[Any, ...], last: tuple[Any, ...]) -> tuple[Any, ...]:
+        return play if wakeng.beats(play[0], last[0], quad_is_bomb) else ()
+
+    return RankRules("wakeng", values, wakeng.card_value, readings, answers,
+                     lambda found: quad_is_bomb and found[0].kind == "quad")
+
+
+def submultisets(hand: Counts) -> list[Counts]:
+    """Every non-empty sub-multiset of a hand of counts."""
+    return [c for c in itertools.product(*(range(n + 1) for n in hand)) if any(c)]
+
+
+def subtract(hand: Counts, play: Counts) -> Counts:
+    return tuple(h - p for h, p in zip(hand, play, strict=True))
+
+
+class RankGame:
+    """The search's view of a ranks-only shedding game, from the maximising team's side.
+
+    `teams[seat]` is the side of each seat (斗地主: the landlord alone against the two farmers); the value is 1
+    when the maximising team's seat goes out first, else 0."""
+
+    bounds = (0, 1)
+
+    def __init__(self, rules: RankRules, teams: Sequence[int], max_team: int):
+        self.rules, self.teams, self.max_team = rules, tuple(teams), max_team
+        self.seats = len(teams)
+        self._plays: dict[tuple[Counts, Any, bool], list[tuple[Counts, tuple[Any, ...], bool]]] = {}
+
+    def key(self, pos: RankPosition) -> RankPosition:
+        return pos
+
+    def terminal(self, pos: RankPosition) -> int | None:
+        if pos.winner is None:
+            return None
+        return int(self.teams[pos.winner] == self.max_team)
+
+    def maximising(self, pos: RankPosition) -> bool:
+        return self.teams[pos.to_act] == self.max_team
+
+    def plays(self, hand: Counts, last: tuple[Any, ...] | None, bombs: bool, budget: Budget
+              ) -> list[tuple[Counts, tuple[Any, ...], bool]]:
+        """(cards, readings after the play, is a bomb) of every legal play of `hand`, best-first: the whole hand,
+        then the most cards, bombs last. Cached: many positions share a hand and a play to answer."""
+        cache_key = (hand, last, bombs)
+        found = self._plays.get(cache_key)
+        if found is not None:
+            return found
+        candidates = submultisets(hand)
+        budget.tick(1 + len(candidates) // 64)
+        found = []
+        rules = self.rules
+        size = sum(hand)
+        for play in candidates:
+            readings = rules.readings(play)
+            if not readings:
+                continue
+            if last is not None:
+                readings = rules.answers(readings, last)
+                if not readings:
+                    continue
+            bomb = rules.is_bomb(readings)
+            if bomb and not bombs:
+                continue
+            found.append((play, readings, bomb))
+        found.sort(key=lambda p: (sum(p[0]) != size, p[2], -sum(p[0])))
+        self._plays[cache_key] = found
+        return found
+
+    def moves(self, pos: RankPosition, budget: Budget) -> list[Counts | None]:
+        seat = pos.to_act
+        bombs = pos.bombs_left[seat] != 0
+        plays = [p[0] for p in self.plays(pos.hands[seat], pos.last, bombs, budget)]
+        if pos.last is None:
+            return list(plays)
+        # Answering a partner, passing first is usually right; answering an opponent, playing is.
+        if self.teams[pos.last_seat] == self.teams[seat]:  # type: ignore[index]
+            return [None, *plays]
+        return [*plays, None]
+
+    def child(self, pos: RankPosition, move: Counts | None) -> RankPosition:
+        seat = pos.to_act
+        following = (seat + 1) % self.seats
+        if move is None:  # 不出: after every other seat passed, the last player leads (shedding.pass_turn)
+            if following == pos.last_seat:
+                return RankPosition(pos.hands, following, None, None, pos.bombs_left)
+            return pos._replace(to_act=following)
+        hands = list(pos.hands)
+        hand = hands[seat] = subtract(hands[seat], move)
+        play = next(p for p in self.plays(pos.hands[seat], pos.last, pos.bombs_left[seat] != 0, _UNLIMITED)
+                    if p[0] == move)
+        bombs_left = pos.bombs_left
+        if play[2] and bombs_left[seat] is not None:
+            bombs_left = tuple(b - 1 if s == seat and b is not None else b for s, b in enumerate(bombs_left))
+        if not any(hand):  # the first player out ends the deal (shedding.take_play)
+            return RankPosition(tuple(hands), seat, None, None, bombs_left, winner=seat)
+        return RankPosition(tuple(hands), following, seat, play[1], bombs_left)
+
+    def counts(self, cards: Sequence[str]) -> Counts:
+        index = {v: i for i, v in enumerate(self.rules.values)}
+        out = [0] * len(self.rules.values)
+        for code in cards:
+            out[index[self.rules.value_of(code)]] += 1
+        return tuple(out)
+
+    def cards(self, hand: Sequence[str], move: Counts) -> list[str]:
+        """The cards of `hand` that make the play `move`: the first of each rank in the hand's order."""
+        wanted = dict(_as_dict(self.rules.values, move))
+        out = []
+        for code in hand:
+            value = self.rules.value_of(code)
+            if wanted.get(value, 0):
+                wanted[value] -= 1
+                out.append(code)
+        return out
+
+
+# The budget of a cache refill inside `child`: the plays were generated (and counted) when `moves` asked.
+_UNLIMITED = Budget(limit_ms=float("inf"), node_limit=1 << 62)
+
+
+# -- 大怪路子 --------------------------------------------------------------------------------------------------
+
+Hand = tuple[str, ...]
+
+
+class DaguaiPosition(NamedTuple):
+    """A 大怪路子 position: hands as sorted card codes, the seat to act, the play to answer (its seat and
+    pattern), the active seats that passed since it, and the seats out so far in order."""
+
+    hands: tuple[Hand, ...]
+    to_act: int
+    last_seat: int | None
+    last: Any
+    passed: frozenset[int]
+    finished: tuple[int, ...]
+
+
+def _team_out(order: Sequence[int]) -> int | None:
+    for team in (0, 1):
+        if sum(1 for s in order if team_of(s) == team) == daguai_engine.TEAM_SIZE:
+            return team
+    return None
+
+
+def daguai_points(order: Sequence[int], team_fouls: Sequence[int]) -> list[int]:
+    """Each team's points once a team is out, as DaguaiEngine.result scores them (A6, A7, A10.7–8)."""
+    head_team = team_of(order[0])
+    if _team_out(order) == head_team:
+        natural = daguai_engine.CATCH_POINTS[daguai_engine.SEATS - len(order)]
+    else:
+        caught = daguai_engine.TEAM_SIZE - sum(1 for s in order if team_of(s) == head_team)
+        natural = daguai_engine.CAUGHT_POINTS[caught]
+    points = [natural if team == head_team else 0 for team in (0, 1)]
+    fouled = [team for team in (0, 1) if team_fouls[team] >= daguai_engine.FOULS_TO_LOSE]
+    if len(fouled) == 2:
+        return [0, 0]
+    if fouled:
+        return [daguai_engine.FOUL_POINTS if team != fouled[0] else 0 for team in (0, 1)]
+    return points
+
+
+class DaguaiGame:
+    """大怪路子 for the search: a team wins when the deal gives it more points than the other team (a deal that
+    gives both 0 is a win for neither)."""
+
+    bounds = (0, 1)
+    seats = daguai_engine.SEATS
+
+    def __init__(self, max_team: int, team_fouls: Sequence[int]):
+        self.max_team, self.team_fouls = max_team, tuple(team_fouls)
+        self.teams = tuple(team_of(s) for s in range(self.seats))
+        self._plays: dict[tuple[Hand, Any], list[tuple[Hand, Any]]] = {}
+
+    def key(self, pos: DaguaiPosition) -> DaguaiPosition:
+        return pos
+
+    def terminal(self, pos: DaguaiPosition) -> int | None:
+        if _team_out(pos.finished) is None:
+            return None
+        points = daguai_points(pos.finished, self.team_fouls)
+        return int(points[self.max_team] > points[1 - self.max_team])
+
+    def maximising(self, pos: DaguaiPosition) -> bool:
+        return team_of(pos.to_act) == self.max_team
+
+    def plays(self, hand: Hand, last: Any, budget: Budget) -> list[tuple[Hand, Any]]:
+        """Every distinct play of 1, 2, 3 or 5 cards the patterns read (the size of the play to answer when
+        following) that beats it; the whole hand first, then the most cards."""
+        found = self._plays.get((hand, last))
+        if found is not None:
+            return found
+        sizes = (1, 2, 3, 5) if last is None else (last.size,)
+        found = []
+        for size in sizes:
+            if size > len(hand):
+                continue
+            candidates = set(itertools.combinations(hand, size))
+            budget.tick(1 + len(candidates) // 64)
+            for cards in sorted(candidates):
+                pattern = daguai.parse(list(cards))
+                if pattern is not None and (last is None or daguai.beats(pattern, last)):
+                    found.append((cards, pattern))
+        found.sort(key=lambda p: (len(p[0]) != len(hand), -len(p[0])))
+        self._plays[(hand, last)] = found
+        return found
+
+    def moves(self, pos: DaguaiPosition, budget: Budget) -> list[Hand | None]:
+        seat = pos.to_act
+        plays = [p[0] for p in self.plays(pos.hands[seat], pos.last, budget)]
+        if pos.last_seat is None:
+            return plays
+        if team_of(pos.last_seat) == team_of(seat):
+            return [None, *plays]
+        return [*plays, None]
+
+    def _next_active(self, hands: Sequence[Hand], seat: int) -> int:
+        seats = self.seats
+        return next((seat + step) % seats for step in range(1, seats + 1) if hands[(seat + step) % seats])
+
+    def child(self, pos: DaguaiPosition, move: Hand | None) -> DaguaiPosition:
+        seat = pos.to_act
+        if move is None:
+            return self._after_turn(pos.hands, seat, pos.last_seat, pos.last, pos.passed | {seat}, pos.finished)
+        hands = list(pos.hands)
+        rest = list(hands[seat])
+        for code in move:
+            rest.remove(code)
+        hands[seat] = tuple(rest)
+        pattern = next(p for c, p in self.plays(pos.hands[seat], pos.last, _UNLIMITED) if c == move)
+        finished = pos.finished + ((seat,) if not rest else ())
+        if not rest and _team_out(finished) is not None:  # a team is out: the result is fixed (A10.8)
+            return DaguaiPosition(tuple(hands), seat, None, None, frozenset(), finished)
+        return self._after_turn(tuple(hands), seat, seat, pattern, frozenset(), finished)
+
+    def _after_turn(self, hands: tuple[Hand, ...], seat: int, last_seat: int | None, last: Any,
+                    passed: frozenset[int], finished: tuple[int, ...]) -> DaguaiPosition:
+        """DaguaiEngine._after_turn: a new round once every other active seat passed since the last play, led by
+        its player or, when that player is out, the next active seat (接风, A5.5)."""
+        assert last_seat is not None
+        others = [s for s in range(self.seats) if hands[s] and s != last_seat]
+        if all(s in passed for s in others):
+            leader = last_seat if hands[last_seat] else self._next_active(hands, last_seat)
+            return DaguaiPosition(hands, leader, None, None, frozenset(), finished)
+        return DaguaiPosition(hands, self._next_active(hands, seat), last_seat, last, passed, finished)

@@ -1,0 +1,155 @@
+"""The solver (domain/analysis/search.py) against the plain exhaustive minimax (minimax.py) on small positions of
+every supported game, and the position adapters against the rules engines they stand for: every move a position
+lists is a play the engine accepts, every play the engine accepts is listed (once), and the position after it is
+the engine's. Positions come from random legal deals (domain/analysis/positions.py)."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from domain.analysis import minimax, search
+from domain.analysis.positions import cut_endgame, real_endgame
+from domain.analysis.query import analyse_state, position
+from domain.analysis.search import Budget, TooLarge
+from domain.errors import IllegalAction
+
+# Small enough for the exhaustive reference to finish in well under a second per position.
+SMALL = {"doudizhu": 3, "sandayi": 2, "wakeng": 3, "daguai": 1, "shengji": 2}
+CONSISTENCY_CARDS = {"doudizhu": 7, "sandayi": 7, "wakeng": 7, "daguai": 5, "shengji": 4}
+EXAMPLES = {"doudizhu": 25, "sandayi": 15, "wakeng": 20, "daguai": 10, "shengji": 10}
+
+
+def _big() -> Budget:
+    return Budget(limit_ms=30_000, node_limit=5_000_000)
+
+
+def _agree(game: str, seed: int) -> None:
+    rng = random.Random(seed)
+    engine, state = cut_endgame(game, rng, SMALL[game])
+    pos = position(engine, state)
+    solved = search.analyse(pos.game, pos.root, _big())
+    exhaustive = minimax.move_values(pos.game, pos.root, _big())
+    assert [m for m, _ in solved.moves] == [m for m, _ in exhaustive]
+    assert solved.moves == exhaustive, f"{game} seed {seed}"
+    values = [v for _, v in exhaustive]
+    assert solved.value == (max(values) if pos.game.maximising(pos.root) else min(values))
+
+
+@pytest.mark.parametrize("game", sorted(SMALL))
+def test_solver_agrees_with_exhaustive_minimax_on_every_move(game: str) -> None:
+    @settings(max_examples=EXAMPLES[game], deadline=None, derandomize=True)
+    @given(st.integers(min_value=0, max_value=2**32))
+    def check(seed: int) -> None:
+        _agree(game, seed)
+
+    check()
+
+
+def _engine_plays(engine, state) -> set[tuple[str, ...]]:
+    """Every distinct set of cards of the seat to act that the engine accepts as its play (brute force)."""
+    seat = state.to_act
+    accepted = set()
+    hand = sorted(state.hands[seat])
+    for size in range(1, len(hand) + 1):
+        for cards in set(itertools.combinations(hand, size)):
+            trial = copy.deepcopy(state)
+            try:
+                engine.apply(trial, {"seat": seat, "type": "play", "cards": list(cards)})
+            except IllegalAction:
+                continue
+            accepted.add(cards)
+    return accepted
+
+
+def _distinct(game: str, pos, state, cards: tuple[str, ...]):
+    """What the adapter calls a play: counts per rank where suits do not matter, else the sorted cards."""
+    return pos.game.counts(cards) if game in ("doudizhu", "sandayi", "wakeng") else tuple(sorted(cards))
+
+
+@pytest.mark.parametrize("game", sorted(SMALL))
+def test_positions_list_exactly_the_plays_the_engine_accepts_and_follow_it(game: str) -> None:
+    @settings(max_examples=20, deadline=None, derandomize=True)
+    @given(st.integers(min_value=0, max_value=2**32))
+    def check(seed: int) -> None:
+        engine, state = cut_endgame(game, random.Random(seed), CONSISTENCY_CARDS[game])
+        pos = position(engine, state)
+        moves = pos.game.moves(pos.root, _big())
+        plays = [m for m in moves if m is not None]
+        assert len(set(plays)) == len(plays)  # each distinct play once
+        expected = {_distinct(game, pos, state, cards) for cards in _engine_plays(engine, state)}
+        assert {tuple(p) for p in plays} == expected
+        following = (state.trick if game == "shengji" else state.last_seat not in (None, state.to_act))
+        assert (None in moves) == (bool(following) and game != "shengji")
+        for move in moves:
+            action = ({"seat": state.to_act, "type": "pass"} if move is None else
+                      {"seat": state.to_act, "type": "play", "cards": _cards(game, pos, state, move)})
+            after = copy.deepcopy(state)
+            engine.apply(after, action)
+            child = pos.game.child(pos.root, move)
+            if game == "shengji":
+                assert pos.game.key(child) == pos.game.key(after)
+            elif pos.game.terminal(child) is None:
+                assert position(engine, after).root == child
+            else:
+                assert after.phase == "finished" or game == "daguai" and after.decided is not None
+
+    check()
+
+
+def _cards(game: str, pos, state, move) -> list[str]:
+    return pos.game.cards(state.hands[state.to_act], move) if game in ("doudizhu", "sandayi", "wakeng") \
+        else list(move)
+
+
+def test_a_position_beyond_the_budget_answers_too_large_quickly() -> None:
+    found = real_endgame("doudizhu", random.Random(7), 17)
+    assert found is not None
+    _, _, state = found
+    engine_state = copy.deepcopy(state)
+    from domain.games import get_engine
+
+    budget = Budget(limit_ms=50, node_limit=10**9)
+    answer = analyse_state(get_engine("doudizhu"), engine_state, budget)
+    assert answer["too_large"] is True and answer["ms"] < 1000
+    with pytest.raises(TooLarge):
+        pos = position(get_engine("doudizhu"), state)
+        search.analyse(pos.game, pos.root, Budget(limit_ms=10_000, node_limit=100))
+
+
+def test_bombs_and_the_rocket_are_plays_and_answers_in_doudizhu() -> None:
+    """Random deals seldom leave a bomb in a small hand, so a table of a real deal is given bombs and the rocket:
+    the position lists them (leading and, above a trio, following) exactly as the engine accepts them, and the
+    solver agrees with the exhaustive search on it."""
+    from domain.games import get_engine
+
+    engine = get_engine("doudizhu")
+    found = real_endgame("doudizhu", random.Random(3), 17)
+    assert found is not None
+    _, _, table = found
+    seat = table.to_act
+    hands = {seat: ["S3", "H3", "C3", "D3", "LJ", "BJ", "S5"], (seat + 1) % 3: ["S4", "H4", "C4", "S6"],
+             (seat + 2) % 3: ["S7", "H7", "C7", "D7"]}
+    table.hands = [hands[s] for s in range(3)]
+    table.last_seat, table.last_readings = None, []
+    for state in (table, _after(engine, table, ["S5"]), _after(engine, table, ["S3", "H3", "C3"])):
+        if state.to_act is None:
+            continue
+        pos = position(engine, state)
+        plays = [m for m in pos.game.moves(pos.root, _big()) if m is not None]
+        assert {tuple(p) for p in plays} == {_distinct("doudizhu", pos, state, c) for c in _engine_plays(engine, state)}
+        solved = search.analyse(pos.game, pos.root, _big())
+        assert solved.moves == minimax.move_values(pos.game, pos.root, _big())
+    leads = [m for m in position(engine, table).game.moves(position(engine, table).root, _big()) if m]
+    assert any(sum(m) == 4 for m in leads) and any(sum(m) == 2 and m[-1] and m[-2] for m in leads)
+
+
+def _after(engine, state, cards: list[str]):
+    after = copy.deepcopy(state)
+    engine.apply(after, {"seat": after.to_act, "type": "play", "cards": cards})
+    return after
