@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
+from api import analysis_cli, verify_cli
 from api.pair_cli import register as register_pair
 from domain.aggregates import tournament_id
 from domain.application import FupanApplication
@@ -272,27 +273,8 @@ def cmd_rebuild(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    """Recompute every deal's hash chain, then compare the live read models with a rebuild; exit 1
-    if a chain breaks or the read models differ, after printing what."""
-    projections = open_projections(args.db)
-    chains = projections.app.verify_chains()
-    report = projections.verify()
-    if args.json:
-        print(json.dumps({**report, "ok": report["ok"] and chains["ok"], "chains": chains}, ensure_ascii=False))
-        return 0 if report["ok"] and chains["ok"] else 1
-    if chains["ok"]:
-        print(f"fupan verify: hash chains ok — {chains['deals']} deals recomputed from storage")
-    for deal in chains["broken"]:
-        where = (f"first bad event: version {deal['first_bad_version']}" if deal["first_bad_version"] is not None
-                 else f"unreadable: {deal['error']}")
-        print(f"fupan verify: hash chain BROKEN in deal {deal['deal_id']} — {where}", file=sys.stderr)
-    if report["ok"]:
-        print(f"fupan verify: ok — a rebuild up to notification {report['position']} equals the live read models "
-              f"({report['tournaments']} tournaments, {report['deals']} deals)")
-    else:
-        print(f"fupan verify: DIFFERENT at notification {report['position']}: "
-              + json.dumps(report["difference"], ensure_ascii=False), file=sys.stderr)
-    return 0 if report["ok"] and chains["ok"] else 1
+    """Every check of the store (api/verify_cli.py); exit 1 naming what is wrong."""
+    return verify_cli.cmd_verify(args, open_projections)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -323,6 +305,7 @@ def build_parser() -> argparse.ArgumentParser:
     checker.add_argument("file", help="path, or - for standard input")
     checker.add_argument("--json", action="store_true", help="one JSON line per record")
     checker.set_defaults(handler=cmd_check)
+    analysis_cli.register(commands)  # fupan analyse (api/analysis_cli.py)
 
     token = commands.add_parser("token", help="issue, list and revoke bearer tokens (docs/SECURITY.md)")
     token_commands = token.add_subparsers(dest="token_command", required=True)
@@ -362,6 +345,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                 "chain breaks or they differ")
     verify.add_argument("--json", action="store_true")
     verify.add_argument("--db")
+    verify_cli.add_arguments(verify)
     verify.set_defaults(handler=cmd_verify)
     register_pair(commands)
     return parser
