@@ -31,8 +31,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     - `FUPAN_DB`: path of the SQLite file;
     - `FUPAN_ENV`: eventsourcing environment variables (e.g. PERSISTENCE_MODULE=eventsourcing.postgres);
     - `MAX_CONTENT_LENGTH` (imports, default 16 MiB) and `FUPAN_MAX_BODY` (every other body, 256 KiB);
-    - `FUPAN_AUTH_FAILURES` / `FUPAN_AUTH_WINDOW`: failed authentications allowed per client address and
-      window in seconds (10 per 60 s) before 429;
+    - `FUPAN_AUTH_FAILURES` / `FUPAN_AUTH_ADDRESS_FAILURES` / `FUPAN_AUTH_WINDOW`: failed authentications
+      allowed with one token from one client address (10), and from one address whatever the tokens (200), in
+      a window of seconds (60) before 429 — per worker process (api/auth.py FailureLimiter);
     - `FUPAN_CORS_ORIGINS`: origins allowed to call the API from a browser (none by default);
     - `FUPAN_PROJECTION_POLL`: seconds between checks for events stored by other processes (0.02; 0: only
       when standings are read);
@@ -47,7 +48,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.response_class = TextSafeResponse
     # A whole tournament's records in one import (~5 KB a deal); other bodies are small (FUPAN_MAX_BODY).
     app.config.update(MAX_CONTENT_LENGTH=16 * 1024 * 1024, FUPAN_MAX_BODY=256 * 1024, FUPAN_CORS_ORIGINS=(),
-                      FUPAN_AUTH_FAILURES=10, FUPAN_AUTH_WINDOW=60.0)
+                      FUPAN_AUTH_FAILURES=10, FUPAN_AUTH_ADDRESS_FAILURES=200, FUPAN_AUTH_WINDOW=60.0)
     app.config.update({k: v for k, v in config.items() if k != "FUPAN_APPLICATION"})
     # Chinese names stay readable in responses; key order is the order we build (no sorting cost).
     app.json.ensure_ascii = False  # type: ignore[attr-defined]

@@ -8,7 +8,8 @@ declared, and tests/test_security_matrix.py fails until they are.
 
 Statuses: 401 for a missing token where one is needed and for a malformed, unknown, wrong or revoked token
 anywhere (a presented credential must be valid, even on a public read); 403 for a valid token without the
-right, e.g. a referee of another match; 429 after too many failed authentications from one client address.
+right, e.g. a referee of another match; 429 after too many failed authentications with one token from one
+client address, or very many from one address (FailureLimiter).
 
 Hidden cards are not this module's business: the service filters every read by the principal found here
 (`current_principal`), so the rule of public reads is "anyone", and what "anyone" sees depends on who it is.
@@ -28,7 +29,7 @@ from flask import Blueprint, Flask, Response, current_app, g, request
 
 from domain.application import FupanApplication
 from domain.errors import BadRequest, Forbidden, LengthRequired, TooManyAttempts, Unauthenticated
-from domain.tokens import APPEALS, ORGANISER, PUBLIC, REFEREE, Principal
+from domain.tokens import APPEALS, ORGANISER, PUBLIC, REFEREE, Principal, parse_token
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -95,13 +96,15 @@ def current_principal() -> Principal:
 
 
 class FailureLimiter:
-    """Failed authentications per client address in a sliding window, in this process's memory.
+    """Failed authentications per key (api/auth.py keys them by address and token, `_failure_keys`) in a
+    sliding window, in this process's memory.
 
-    After `limit` failures within `window` seconds a client gets 429 for any request bearing a token until
-    the oldest failure is out of the window; requests without a token (public reads) are not affected.
-    Successes do not reset the count, so a client holding one valid token cannot interleave guesses. With
-    several worker processes each keeps its own count (the effective limit is per worker); 256-bit secrets
-    make guessing hopeless anyway, the limit mainly stops a misbehaving client flooding the store with lookups.
+    After `limit` failures within `window` seconds a key is refused (429) until its oldest failure is out of
+    the window. Successes do not reset the count, so a client holding one valid token cannot interleave
+    guesses. Each worker process counts alone, so with W workers a key gets up to W × `limit` failures before
+    every worker refuses it (docs/SECURITY.md §6 says why that is kept: counting in the store would turn each
+    failed guess into a write); 256-bit secrets make guessing hopeless anyway, the limit mainly stops a
+    misbehaving client flooding the service with lookups.
     """
 
     MAX_CLIENTS = 10_000  # bounded memory under many spoofed addresses: the oldest entries are dropped
@@ -156,18 +159,17 @@ def _authenticate() -> Principal:
     header = request.headers.get("Authorization")
     if header is None:
         return PUBLIC
-    limiter: FailureLimiter = current_app.extensions["fupan.auth_failures"]
-    client = request.remote_addr or "unknown"
-    wait = limiter.retry_after(client)
-    if wait is not None:
-        g.fupan_retry_after = max(int(wait + 0.999), 1)
+    scheme, _, token = header.partition(" ")
+    counted = _failure_keys(token.strip())
+    waits = [wait for limiter, key in counted if (wait := limiter.retry_after(key)) is not None]
+    if waits:
+        g.fupan_retry_after = max(int(max(waits) + 0.999), 1)
         raise TooManyAttempts(
             "too_many_failures",
-            "Too many failed authentications from this address; wait.",
-            "此地址认证失败次数过多，请稍后再试。",
+            "Too many failed authentications with this token from this address; wait.",
+            "此地址使用该令牌认证失败次数过多，请稍后再试。",
             {"retry_after": g.fupan_retry_after},
         )
-    scheme, _, token = header.partition(" ")
     try:
         if scheme.lower() != "bearer" or not token.strip():
             raise Unauthenticated(
@@ -177,8 +179,21 @@ def _authenticate() -> Principal:
             )
         return _service().authenticate(token.strip())
     except Unauthenticated as error:
-        limiter.failed(client)
+        for limiter, key in counted:
+            limiter.failed(key)
         raise Unauthenticated(error.code, error.message, error.message_zh) from None
+
+
+def _failure_keys(token: str) -> list[tuple[FailureLimiter, str]]:
+    """What a failed authentication counts against: the token presented from this address (its id, which a
+    mistyped secret keeps; a malformed token: its first characters), so ten mistakes of one referee at a venue
+    behind one NAT address lock out that token there and no other referee's; and the address itself, with a
+    much higher limit, so one address cannot try token after token without end."""
+    client = request.remote_addr or "unknown"
+    parsed = parse_token(token)
+    presented = parsed[0].hex if parsed is not None else token[:48]
+    return [(current_app.extensions["fupan.auth_failures"], f"{client} {presented}"),
+            (current_app.extensions["fupan.address_failures"], client)]
 
 
 def _scope_match(scope: str) -> str | None:
@@ -289,8 +304,9 @@ def install(app: Flask) -> None:
     per request)."""
     app.extensions["fupan.blueprint_policies"] = {}
     app.extensions["fupan.reader"] = current_principal
-    app.extensions["fupan.auth_failures"] = FailureLimiter(
-        int(app.config["FUPAN_AUTH_FAILURES"]), float(app.config["FUPAN_AUTH_WINDOW"]))
+    window = float(app.config["FUPAN_AUTH_WINDOW"])
+    app.extensions["fupan.auth_failures"] = FailureLimiter(int(app.config["FUPAN_AUTH_FAILURES"]), window)
+    app.extensions["fupan.address_failures"] = FailureLimiter(int(app.config["FUPAN_AUTH_ADDRESS_FAILURES"]), window)
     app.before_request(_guard)
     app.after_request(_challenge)
     app.teardown_request(_end_unit)

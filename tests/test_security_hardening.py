@@ -34,7 +34,8 @@ def tournament_body(size: int) -> dict[str, Any]:
 @pytest.fixture
 def small_server(store: Store) -> Iterator[LiveServer]:
     live = LiveServer(store, {"MAX_CONTENT_LENGTH": 1024 * 1024, "FUPAN_MAX_BODY": 16 * 1024,
-                              "FUPAN_AUTH_FAILURES": 3, "FUPAN_AUTH_WINDOW": 1.5}).start()
+                              "FUPAN_AUTH_FAILURES": 3, "FUPAN_AUTH_ADDRESS_FAILURES": 5,
+                              "FUPAN_AUTH_WINDOW": 1.5}).start()
     yield live
     live.stop()
 
@@ -69,23 +70,36 @@ def test_writes_take_json_only(server, content_type):
     assert stored(server) == before
 
 
-def test_failed_authentication_is_rate_limited_per_client(small_server):
+def test_failed_authentication_is_limited_per_token_and_address_and_locks_no_other_token_out(small_server):
+    """Issue 16, defect 7: at a venue behind one NAT address, one referee's mistyped tokens lock out that token
+    there, not every other referee; an address trying token after token is limited too, at a higher count."""
     server = small_server
-    wrong = {"Authorization": "Bearer fupan_" + "0" * 32 + "_" + "x" * 43}
+    assert server.service is not None
+    _, appeals = server.service.create_token("appeals", label="another referee at the venue")
+    mistyped = server.organiser[:-4] + ("aaaa" if not server.organiser.endswith("aaaa") else "bbbb")
     for _ in range(3):
-        assert_error(server.get("/api/tournaments", headers=wrong), 401, "invalid_token")
-    limited = server.get("/api/tournaments", headers=wrong)
+        assert_error(server.get("/api/tournaments", token=mistyped), 401, "invalid_token")
+    limited = server.get("/api/tournaments", token=mistyped)
     error = assert_error(limited, 429, "too_many_failures")
     assert 1 <= int(limited.headers["Retry-After"]) <= 2 and error["details"]["retry_after"] >= 1
-    # While limited, even a right token is not checked (a guess that happens to be right is not confirmed) …
+    # While limited, even the right secret of that token is not checked (a guess that happens to be right is not
+    # confirmed), and a write with it stores nothing …
     assert_error(server.get("/api/tokens", token=server.organiser), 429, "too_many_failures")
     before = stored(server)
     assert_error(server.post("/api/tournaments", {"name": "x", "game": "doudizhu"}), 429, "too_many_failures")
     assert stored(server) == before
-    # … public reads without a token go on, and the window passes.
+    # … but another token from the same address is served, and so are public reads without a token.
+    assert server.get("/api/deals", token=appeals).status_code == 200
     assert server.get("/api/tournaments").status_code == 200
+    # Token after token from one address: its own, higher limit (FUPAN_AUTH_ADDRESS_FAILURES = 5) stops them all.
+    for guess in ("1", "2"):
+        wrong = "fupan_" + guess * 32 + "_" + "x" * 43
+        assert_error(server.get("/api/tournaments", token=wrong), 401, "invalid_token")
+    assert_error(server.get("/api/deals", token=appeals), 429, "too_many_failures")
+    # The window passes.
     time.sleep(1.6)
     assert server.get("/api/tokens", token=server.organiser).status_code == 200
+    assert server.get("/api/deals", token=appeals).status_code == 200
     assert server.get("/api/tournaments", headers={"Authorization": "Basic dXNlcjpwYXNz"}).status_code == 401
 
 
@@ -100,9 +114,13 @@ def test_forwarded_headers_count_only_behind_a_declared_proxy(store: Store, hops
         for _ in range(2):
             assert_error(live.get("/api/tournaments", headers=guesser), 401, "invalid_token")
         assert_error(live.get("/api/tournaments", headers=guesser), 429, "too_many_failures")
-        # Another client behind the same proxy: its own count behind a declared proxy, the guesser's without one.
-        other = live.get("/api/tokens", token=live.organiser, headers={"X-Forwarded-For": "198.51.100.2"})
-        assert other.status_code == (200 if hops else 429)
+        # The same token from another client behind the proxy: its own count behind a declared proxy (still a
+        # wrong token: 401), the guesser's without one (429).
+        other = live.get("/api/tournaments", headers={"Authorization": wrong, "X-Forwarded-For": "198.51.100.2"})
+        assert_error(other, 401 if hops else 429, "invalid_token" if hops else "too_many_failures")
+        # Another token at the guesser's own address is served either way.
+        assert live.get("/api/tokens", token=live.organiser, headers={"X-Forwarded-For": "203.0.113.7"}
+                        ).status_code == 200
         secure = live.get("/api/tournaments", headers={"X-Forwarded-Proto": "https"})
         assert ("Strict-Transport-Security" in secure.headers) == bool(hops)
     finally:
