@@ -29,7 +29,7 @@ from flask import Blueprint, Flask, Response, current_app, g, request
 
 from domain.application import FupanApplication
 from domain.errors import BadRequest, Forbidden, LengthRequired, TooManyAttempts, Unauthenticated
-from domain.tokens import APPEALS, ORGANISER, PUBLIC, REFEREE, Principal, parse_token
+from domain.tokens import APPEALS, COMMENTATOR, ORGANISER, PUBLIC, REFEREE, Principal, parse_token
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -48,10 +48,12 @@ class Rule:
     scope: str | None = None
 
 
-ANYONE = Rule("public", frozenset({"public", ORGANISER, REFEREE, APPEALS}))
+ANYONE = Rule("public", frozenset({"public", ORGANISER, REFEREE, APPEALS, COMMENTATOR}))
 ORGANISER_ONLY = Rule("organiser", frozenset({ORGANISER}))
 MATCH_RECORDER = Rule("organiser, or referee of the match", frozenset({ORGANISER}), scope="match")
 DEAL_RECORDER = Rule("organiser, or referee of the deal's match", frozenset({ORGANISER}), scope="deal")
+ANNOTATOR = Rule("organiser, commentator, or referee of the deal's match", frozenset({ORGANISER, COMMENTATOR}),
+                 scope="deal")
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,16 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from marshmallow import Schema, ValidationError
 
 from api import schemas as s
-from api.auth import ANYONE, DEAL_RECORDER, MATCH_RECORDER, NDJSON, ORGANISER_ONLY, current_principal, requires
+from api.auth import (
+    ANNOTATOR,
+    ANYONE,
+    DEAL_RECORDER,
+    MATCH_RECORDER,
+    NDJSON,
+    ORGANISER_ONLY,
+    current_principal,
+    requires,
+)
 from domain.application import FupanApplication
 from domain.errors import BadRequest, Refusal
 from domain.record import Unreadable, UnstorableText, load_json, read_records
@@ -290,13 +299,14 @@ def record_action(deal_id: str) -> tuple[Response, int]:
 
 
 @deals.post("/<deal_id>/annotations")
-@requires(DEAL_RECORDER)
-@doc("Annotate an action (commentary; never edits the record)", body=ANNOTATION_IN,
+@requires(ANNOTATOR)
+@doc("Annotate a step with a glyph and a comment in Chinese (and English); never edits the record",
+     body=ANNOTATION_IN,
      response=ANNOTATED, status=201, errors=(400, 404, 409, 422))
 def annotate(deal_id: str) -> tuple[Response, int]:
     body = load(ANNOTATION_IN, json_body())
-    answer = service().annotate(deal_id, body["at"], body["text"], body["author"], body.get("expected_version"),
-                                recorded_by=current_principal().recorded_by)
+    expected = body.pop("expected_version", None)
+    answer = service().annotate(deal_id, body, expected, recorded_by=current_principal().recorded_by)
     return reply(ANNOTATED, answer, 201)
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from marshmallow import INCLUDE, Schema, fields, validate
 
 from domain.aggregates import ADJUSTMENT_KINDS, ROUND_KINDS
+from domain.annotations import AUTHOR_LIMIT, GLYPHS, TEXT_LIMIT
+from domain.tokens import ROLES
 
 _NAME = validate.Length(min=1, max=200)
 _CARD = fields.String(validate=validate.Length(min=1, max=3))
@@ -252,17 +254,40 @@ class RecordedActionSchema(Schema):
                                                                         "closed the deal"})
 
 
-class AnnotationCreateSchema(Schema):
+class RetractionCreateSchema(Schema):
+    """Take back the last action still standing of a live deal (domain/retraction.py)."""
+
     at = fields.Integer(required=True, strict=True, validate=validate.Range(min=0),
-                        metadata={"description": "0-based action index"})
-    text = fields.String(required=True, validate=validate.Length(min=1, max=5000))
-    author = fields.String(load_default="", validate=validate.Length(max=200))
+                        metadata={"description": "the index of the action taken back in the deal's entries (the "
+                                                 "record's `actions`; the viewer's step minus 1)"})
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=500))
+    expected_version = fields.Integer(strict=True, validate=validate.Range(min=1),
+                                      metadata={"description": "refuse (409) unless the deal is at this version"})
+
+
+class RetractedSchema(RecordedActionSchema):
+    retracted = fields.Dict(required=True, metadata={"description": "the action taken back, as it was stored"})
+
+
+class AnnotationCreateSchema(Schema):
+    """A comment at a step (domain/annotations.py checks the step against the deal, the glyph and the texts)."""
+
+    step = fields.Integer(required=True, strict=True, validate=validate.Range(min=0),
+                          metadata={"description": "the viewer's step: 0 = as dealt, k = after the k-th action"})
+    glyph = fields.String(load_default="", metadata={"description": "one of " + " ".join(GLYPHS) + ", or empty"})
+    text = fields.String(required=True, validate=validate.Length(min=1, max=TEXT_LIMIT),
+                         metadata={"description": "the comment in Chinese"})
+    text_en = fields.String(load_default="", validate=validate.Length(max=TEXT_LIMIT),
+                            metadata={"description": "the comment in English (optional)"})
+    author = fields.String(load_default="", validate=validate.Length(max=AUTHOR_LIMIT))
     expected_version = fields.Integer(strict=True, validate=validate.Range(min=1))
 
 
 class AnnotationSchema(Schema):
-    at = fields.Integer(required=True)
+    step = fields.Integer(required=True)
+    glyph = fields.String(required=True)
     text = fields.String(required=True)
+    text_en = fields.String(required=True)
     author = fields.String(required=True)
 
 
@@ -343,7 +368,8 @@ class RecordSchema(Schema):
     actions = fields.List(fields.Raw(), required=True)
     result = fields.Dict()
     meta = fields.Dict()
-    annotations = fields.List(fields.Nested(AnnotationSchema))
+    annotations = fields.List(fields.Dict(), metadata={"description": "checked by the record layer "
+                                                                      "(domain/annotations.py)"})
     digest = fields.String()
 
 
@@ -510,7 +536,7 @@ class ProjectionsVerifySchema(_ProjectionsRunSchema):
 
 
 class TokenCreateSchema(Schema):
-    role = fields.String(required=True, validate=validate.OneOf(["organiser", "referee", "appeals"]),
+    role = fields.String(required=True, validate=validate.OneOf(ROLES),
                          metadata={"description": "over the API only `referee`; the others with `fupan token create`"})
     matches = fields.List(fields.String(validate=_NAME), load_default=list,
                           metadata={"description": "match ids the referee token may record"})
@@ -538,3 +564,37 @@ class TokenSchema(Schema):
 class TokenCreatedSchema(Schema):
     token = fields.Nested(TokenSchema, required=True)
     bearer = fields.String(required=True, metadata={"description": "send as `Authorization: Bearer …`; shown once"})
+
+
+# --- analysis (docs/analysis.md) ---------------------------------------------------------------------
+
+
+class AnalysisQuerySchema(Schema):
+    step = fields.Integer(validate=validate.Range(min=0), metadata={"description": "actions applied (default: all)"})
+    limit_ms = fields.Integer(load_default=2000, validate=validate.Range(min=1, max=10_000),
+                              metadata={"description": "time budget; beyond it the answer is too_large"})
+
+
+class AnalysisMoveSchema(Schema):
+    action = fields.Dict(required=True, metadata={"description": "as the record format writes it"})
+    wins = fields.Boolean(metadata={"description": "the mover's side still wins after it (shedding games)"})
+    points = fields.Integer(metadata={"description": "升级: the most points the attackers still take after it"})
+
+
+class AnalysisSchema(Schema):
+    """Perfect open-hand play at a step: every legal play of the seat to act with its verdict and one line; or
+    `too_large` (beyond the budget), or `not_in_play` (no card play at this step: bidding, burying, the end)."""
+
+    deal_id = fields.String(required=True)
+    step = fields.Integer(required=True)
+    to_act = fields.Integer()
+    side = fields.String(metadata={"description": "the side of the seat to act, as the game's result names it"})
+    side_wins = fields.Boolean()
+    points = fields.Integer(metadata={"description": "升级: the attackers' points under perfect play"})
+    moves = fields.List(fields.Nested(AnalysisMoveSchema))
+    line = fields.List(fields.Dict(), metadata={"description": "actions of one line of best play, to the end"})
+    too_large = fields.Boolean()
+    not_in_play = fields.Boolean()
+    phase = fields.String()
+    nodes = fields.Integer(required=True)
+    ms = fields.Float(required=True)

@@ -12,13 +12,16 @@ verifier can recompute the chain from storage.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+from collections import Counter
 from datetime import datetime
 from typing import Any
 from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate
 
+from domain.annotations import checked_annotation
 from domain.cards import normalize_all
 from domain.dealing import seed_commitment
 from domain.engine import PENALTY_LIMIT, Action, DealSetup, Engine
@@ -27,6 +30,7 @@ from domain.games import get_engine, get_table
 from domain.integrity import GENESIS, next_digest
 from domain.match import MatchRules, Standing
 from domain.record import judge
+from domain.retraction import RETRACT, check_retraction, is_retraction, normalize_retraction, standing_state
 
 # Fixed forever: changing it would change every deterministic ID.
 NAMESPACE = UUID("6f1d4c2e-5b7a-5e0c-9a51-46757061e1a0")
@@ -100,6 +104,7 @@ def verify_chain(events: list[Any]) -> int | None:
 # extra deals that only break ties of the rounds before it.
 ROUND_KINDS = ("tables", "final", "playoff")
 ADJUSTMENT_KINDS = ("penalty", "adjustment")
+ENTRY_RULES = ("team_size", "department_limit")
 
 
 def adjustable(points: object) -> bool:
@@ -116,10 +121,11 @@ class Tournament(Aggregate):
         pass
 
     class Created(Event, Aggregate.Created):
-        """v2 declares the format and the ordered tiebreak list before play starts, and the seed lots use."""
+        """v2 declares the format and the ordered tiebreak list before play starts, and the seed lots use; v3 the
+        entry rules (`register_entries`)."""
 
         TOPIC = "fupan:Tournament.Created"
-        class_version = 2
+        class_version = 3
         key: str
         name: str
         game: str
@@ -128,19 +134,37 @@ class Tournament(Aggregate):
         format: str  # a code of projections/formats.py; "" = the game's default format
         tiebreaks: list[str]  # tiebreak codes in the order they apply; [] = the format's default list
         lots_seed: str  # "" = none was recorded: lots are drawn from the tournament id
+        # {"team_size": players per entry (升级 pairs 2, 大怪路子 teams 3), "department_limit": entries per 部门};
+        # {} = individual entries, no limit
+        entry_rules: dict[str, int]
 
         @staticmethod
         def upcast_v1_v2(state: dict[str, Any]) -> None:
             state.update(format="", tiebreaks=[], lots_seed="")
 
+        @staticmethod
+        def upcast_v2_v3(state: dict[str, Any]) -> None:
+            state["entry_rules"] = {}
+
     class PlayerRegistered(Event):
+        """v2: the entry (pair or team) the player entered with and its department (部门); "" = none."""
+
         TOPIC = "fupan:Tournament.PlayerRegistered"
+        class_version = 2
         player_id: str
         name: str
         recorded_by: dict[str, Any]
+        entry: str
+        department: str
+
+        @staticmethod
+        def upcast_v1_v2(state: dict[str, Any]) -> None:
+            state.update(entry="", department="")
 
         def apply(self, aggregate: Tournament) -> None:
             aggregate.players[self.player_id] = self.name
+            if self.entry or self.department:
+                aggregate.entrants[self.player_id] = {"entry": self.entry, "department": self.department}
 
     class MatchOpened(Event):
         TOPIC = "fupan:Tournament.MatchOpened"
@@ -158,14 +182,23 @@ class Tournament(Aggregate):
             aggregate.matches.append({"id": self.match_id, "table": self.table, "round": self.round})
 
     class RoundStarted(Event):
+        """v2: the players on a bye in the round (a Swiss bye, docs/rules/wakeng.md B11.9; a knockout bye goes on)."""
+
         TOPIC = "fupan:Tournament.RoundStarted"
+        class_version = 2
         round: int
         label: str
         kind: str  # one of ROUND_KINDS
         recorded_by: dict[str, Any]
+        byes: list[str]
+
+        @staticmethod
+        def upcast_v1_v2(state: dict[str, Any]) -> None:
+            state["byes"] = []
 
         def apply(self, aggregate: Tournament) -> None:
-            aggregate.rounds.append({"round": self.round, "label": self.label, "kind": self.kind})
+            aggregate.rounds.append({"round": self.round, "label": self.label, "kind": self.kind,
+                                     **({"byes": list(self.byes)} if self.byes else {})})
 
     class Adjusted(Event):
         """A penalty or manual adjustment of a player's total in one round: who recorded it and why."""
@@ -180,7 +213,7 @@ class Tournament(Aggregate):
         recorded_by: dict[str, Any]
 
     def __init__(self, key: str, name: str, game: str, options: dict[str, Any], format: str, tiebreaks: list[str],
-                 lots_seed: str):
+                 lots_seed: str, entry_rules: dict[str, int]):
         self.key = key
         self.name = name
         self.game = game
@@ -188,23 +221,30 @@ class Tournament(Aggregate):
         self.format = format
         self.tiebreaks = tiebreaks
         self.lots_seed = lots_seed
+        self.entry_rules = dict(entry_rules)
         self.players: dict[str, str] = {}
+        self.entrants: dict[str, dict[str, str]] = {}  # player id → {entry, department}, when either was given
         self.matches: list[dict[str, Any]] = []
         self.rounds: list[dict[str, Any]] = []
 
     @classmethod
     def open(cls, key: str, name: str, game: str, options: dict[str, Any], recorded_by: dict[str, Any],
-             format: str = "", tiebreaks: list[str] | None = None, lots_seed: str = "") -> Tournament:
+             format: str = "", tiebreaks: list[str] | None = None, lots_seed: str = "",
+             entry_rules: dict[str, int] | None = None) -> Tournament:
         """Which format and tiebreak codes exist is the projections' registry's business; here only their shape."""
         engine = get_engine(game)
         tiebreaks = list(tiebreaks or [])
         if not all(isinstance(code, str) and code for code in tiebreaks) or len(set(tiebreaks)) != len(tiebreaks):
             raise IllegalAction("bad_tiebreaks", "Tiebreaks are distinct codes, in the order they apply.",
                                 "破同分规则必须是互不相同的代码，按适用顺序排列。", {"tiebreaks": tiebreaks})
+        rules = dict(entry_rules or {})
+        if set(rules) - set(ENTRY_RULES) or not all(type(v) is int and 1 <= v <= 1000 for v in rules.values()):
+            raise IllegalAction("bad_entry_rules", f"Entry rules are whole numbers 1–1000 named {list(ENTRY_RULES)}.",
+                                f"报名规则必须是 {list(ENTRY_RULES)} 中的 1–1000 的整数。", {"entry_rules": rules})
         return cls._create(
             cls.Created, id=tournament_id(key), key=key, name=name, game=engine.game,
             options=engine.resolve_options(options), recorded_by=recorded_by, format=format, tiebreaks=tiebreaks,
-            lots_seed=lots_seed,
+            lots_seed=lots_seed, entry_rules=rules,
         )
 
     @property
@@ -222,8 +262,64 @@ class Tournament(Aggregate):
                 "player_exists", f"Player {player_id!r} is already registered as {known!r}.",
                 f"选手 {player_id!r} 已登记为 {known!r}。", {"player_id": player_id, "name": known},
             )
-        self.trigger_event(self.PlayerRegistered, player_id=player_id, name=name, recorded_by=recorded_by)
+        self.trigger_event(self.PlayerRegistered, player_id=player_id, name=name, recorded_by=recorded_by, entry="",
+                           department="")
         return True
+
+    def entries(self) -> list[dict[str, Any]]:
+        """Every entry in registration order: {name, department, members: [{id, name}]}; a player registered
+        on their own is an entry of one, named as the player."""
+        out: dict[str, dict[str, Any]] = {}
+        for pid, name in self.players.items():
+            info = self.entrants.get(pid, {"entry": "", "department": ""})
+            entry = out.setdefault(info["entry"] or f"player:{pid}", {"name": info["entry"] or name,
+                                                                      "department": info["department"], "members": []})
+            entry["members"].append({"id": pid, "name": name})
+        return list(out.values())
+
+    def register_entries(self, entries: list[dict[str, Any]], recorded_by: dict[str, Any]) -> list[dict[str, Any]]:
+        """Register entries all-or-nothing: every one is checked (with the others of the batch) before any is
+        recorded. Each is {name, department, members: [{id, name}]}: `entry_rules.team_size` members (升级 pairs,
+        大怪路子 teams of three), none registered already or twice, at most `entry_rules.department_limit` entries
+        of one department (seed 000: 每个部门最多报2个队; seed 002: 每个部门工会最多报3名参赛选手)."""
+        entries = [{"name": e["name"].strip(), "department": e["department"].strip(),
+                    "members": [{"id": m["id"].strip(), "name": m["name"].strip()} for m in e["members"]]}
+                   for e in entries]
+        size = self.entry_rules.get("team_size", 1)
+        limit = self.entry_rules.get("department_limit")
+        taken_names = {name for name in self.players.values()} | {e["name"] for e in self.entries()}
+        taken_ids = set(self.players)
+        per_department = Counter(e["department"] for e in self.entries() if e["department"])
+        for index, entry in enumerate(entries):
+            name, department, members = entry["name"], entry["department"], entry["members"]
+            where = {"entry": index, "name": name}
+            if len(members) != size:
+                raise IllegalAction(
+                    "wrong_team_size", f"Entry {name!r} has {len(members)} players; an entry here has {size}.",
+                    f"报名 {name!r} 有 {len(members)} 名选手；本赛事每个报名单位须为 {size} 人。",
+                    {**where, "members": len(members), "team_size": size})
+            names = [m["name"] for m in members] + ([name] if size > 1 else [])
+            ids = [m["id"] for m in members]
+            twice = sorted({n for n in names if n in taken_names or names.count(n) > 1}
+                           | {i for i in ids if i in taken_ids or ids.count(i) > 1})
+            if twice or not all(names) or not all(ids):
+                raise IllegalAction(
+                    "duplicate_entry", f"Already entered, or twice: {twice or 'an empty name'}.",
+                    f"重复报名：{twice or '名字为空'}。", {**where, "duplicates": twice})
+            if limit is not None and department and per_department[department] >= limit:
+                raise IllegalAction(
+                    "department_limit", f"Department {department!r} already has {limit} entries, the most allowed.",
+                    f"部门 {department!r} 已报满 {limit} 个（每个部门最多报 {limit} 个）。",
+                    {**where, "department": department, "limit": limit})
+            taken_names.update(names)
+            taken_ids.update(ids)
+            per_department[department] += 1
+        for entry in entries:
+            for member in entry["members"]:
+                self.trigger_event(self.PlayerRegistered, player_id=member["id"], name=member["name"],
+                                   recorded_by=recorded_by, entry=entry["name"] if size > 1 else "",
+                                   department=entry["department"])
+        return entries
 
     def check_round(self, number: int) -> None:
         if not 1 <= number <= self.current_round:
@@ -233,8 +329,8 @@ class Tournament(Aggregate):
 
     def check_same(self, other: Tournament, lots_seed: str | None) -> None:
         """Conflict unless `other` (a create with the same key) re-submits this tournament."""
-        mine = (self.name, self.game, self.options, self.format, self.tiebreaks)
-        if mine != (other.name, other.game, other.options, other.format, other.tiebreaks) or (
+        mine = (self.name, self.game, self.options, self.format, self.tiebreaks, self.entry_rules)
+        if mine != (other.name, other.game, other.options, other.format, other.tiebreaks, other.entry_rules) or (
             lots_seed is not None and lots_seed != self.lots_seed
         ):
             raise Conflict("already_exists", f"A different tournament with key {self.key!r} exists.",
@@ -245,14 +341,22 @@ class Tournament(Aggregate):
         self.check_round(number)
         self.trigger_event(self.MatchOpened, match_id=match, table=table, recorded_by=recorded_by, round=number)
 
-    def start_round(self, label: str, kind: str, recorded_by: dict[str, Any]) -> dict[str, Any]:
-        """The next round. Tables opened before any round was started are round 1, so the next one is 2."""
+    def start_round(self, label: str, kind: str, recorded_by: dict[str, Any], byes: list[str] = ()
+                    ) -> dict[str, Any]:
+        """The next round, with its byes. Tables opened before any round was started are round 1, so the next one
+        is 2."""
         if kind not in ROUND_KINDS:
             raise IllegalAction("bad_round_kind", f"A round's kind is one of {list(ROUND_KINDS)}.",
                                 f"轮次类型必须是 {list(ROUND_KINDS)} 之一。", {"kind": kind})
+        strangers = [p for p in byes if p not in self.players]
+        if strangers or len(set(byes)) != len(byes):
+            named = strangers or list(byes)
+            raise IllegalAction("bad_byes", f"Byes are registered players, each once: {named}.",
+                                f"轮空的必须是已登记的选手，每人一次：{named}。", {"byes": list(byes)})
         number = self.current_round + 1 if self.rounds or self.matches else 1
         label = label.strip() or f"第{number}轮"
-        self.trigger_event(self.RoundStarted, round=number, label=label, kind=kind, recorded_by=recorded_by)
+        self.trigger_event(self.RoundStarted, round=number, label=label, kind=kind, recorded_by=recorded_by,
+                           byes=list(byes))
         return dict(self.rounds[-1])
 
     def adjust(self, player_id: str, points: int, reason: str, kind: str, round: int | None,
@@ -634,6 +738,24 @@ class Deal(Aggregate):
             aggregate.actions.append(self.action)
             aggregate.digest = self.digest
 
+    class Retracted(Event):
+        """The recorder took back the action at index `at` of the deal's entries (domain/retraction.py)."""
+
+        TOPIC = "fupan:Deal.Retracted"
+        at: int
+        reason: str
+        recorded_by: dict[str, Any]
+        digest: str
+
+        def entry(self) -> dict[str, Any]:
+            """The deal's entry it adds (the record's form)."""
+            return {"type": RETRACT, "at": self.at, "reason": self.reason}
+
+        def apply(self, aggregate: Deal) -> None:
+            aggregate.actions.append(self.entry())
+            aggregate._state = standing_state(aggregate.engine, aggregate.setup, aggregate.actions)
+            aggregate.digest = self.digest
+
     class Finished(Event):
         TOPIC = "fupan:Deal.Finished"
         result: dict[str, Any]
@@ -643,6 +765,8 @@ class Deal(Aggregate):
         def apply(self, aggregate: Deal) -> None:
             aggregate.result = self.result
             aggregate.digest = self.digest
+            # What a round's digest covers (domain/digests.py): the deal as it closed, whatever follows.
+            aggregate.finished_at, aggregate.finished_digest = self.timestamp, self.digest
 
     class SeedRevealed(Event):
         TOPIC = "fupan:Deal.SeedRevealed"
@@ -655,6 +779,10 @@ class Deal(Aggregate):
             aggregate.digest = self.digest
 
     class Annotated(Event):
+        """An annotation as stored before glyphs and English text (read, no longer written): `at` is the index
+        of the action it follows, so its step is at + 1. Commented replaced it rather than a class_version
+        upcast, which would change the fields the hash chain covers."""
+
         TOPIC = "fupan:Deal.Annotated"
         at: int
         text: str
@@ -662,8 +790,31 @@ class Deal(Aggregate):
         recorded_by: dict[str, Any]
         digest: str
 
+        def note(self) -> dict[str, Any]:
+            return {"step": self.at + 1, "glyph": "", "text": self.text, "text_en": "", "author": self.author}
+
         def apply(self, aggregate: Deal) -> None:
-            aggregate.annotations.append({"at": self.at, "text": self.text, "author": self.author})
+            aggregate.annotations.append(self.note())
+            aggregate.digest = self.digest
+
+    class Commented(Event):
+        """A commentator's annotation at a step (domain/annotations.py): glyph, Chinese and English text."""
+
+        TOPIC = "fupan:Deal.Commented"
+        step: int
+        glyph: str
+        text: str
+        text_en: str
+        author: str
+        recorded_by: dict[str, Any]
+        digest: str
+
+        def note(self) -> dict[str, Any]:
+            return {"step": self.step, "glyph": self.glyph, "text": self.text, "text_en": self.text_en,
+                    "author": self.author}
+
+        def apply(self, aggregate: Deal) -> None:
+            aggregate.annotations.append(self.note())
             aggregate.digest = self.digest
 
     def __init__(
@@ -682,6 +833,8 @@ class Deal(Aggregate):
         self.actions: list[Action] = []
         self.annotations: list[dict[str, Any]] = []
         self.result: dict[str, Any] | None = None
+        self.finished_at: datetime | None = None
+        self.finished_digest: str | None = None
         self._state = self.engine.new_deal(self.setup)
         self._validated: Action | None = None
 
@@ -740,6 +893,11 @@ class Deal(Aggregate):
     def status(self) -> dict[str, Any]:
         return self.engine.status(self._state)
 
+    def state_copy(self) -> Any:
+        """A copy of the engine's state after the recorded actions, for questions that must change nothing (the
+        recording pad's choices and dry runs, domain/pad.py)."""
+        return copy.deepcopy(self._state)
+
     def _trigger_chained(self, event_class: type[Aggregate.Event], **fields: Any) -> None:
         timestamp = event_class.create_timestamp()
         payload = digest_payload(event_class.TOPIC, self.id, self.version + 1, timestamp, fields)
@@ -766,6 +924,13 @@ class Deal(Aggregate):
             if self._sealed_seed is not None:
                 self._trigger_chained(self.SeedRevealed, seed=self._sealed_seed, recorded_by=recorded_by)
 
+    def retract(self, at: int, reason: str, recorded_by: dict[str, Any]) -> None:
+        """Take back the last action still standing of a live deal, with the reason; the engine's state is
+        then the one after the actions still standing (domain/retraction.py)."""
+        entry = normalize_retraction({"at": at, "reason": reason})
+        check_retraction(self.actions, entry["at"], self.finished)
+        self._trigger_chained(self.Retracted, at=entry["at"], reason=entry["reason"], recorded_by=recorded_by)
+
     @classmethod
     def imported(cls, deal: UUID, setup: DealSetup, actions: list[Action], declared: dict[str, Any] | None,
                  meta: dict[str, Any], annotations: list[Any], recorded_by: dict[str, Any]) -> Deal:
@@ -775,20 +940,20 @@ class Deal(Aggregate):
         imported = cls.start(deal, setup, meta=meta, recorded_by=recorded_by)
         for index, action in enumerate(actions):
             try:
-                imported.record(action, recorded_by, normalized=True)
+                if is_retraction(action):
+                    imported.retract(action["at"], action["reason"], recorded_by)
+                else:
+                    imported.record(action, recorded_by, normalized=True)
             except IllegalAction as error:
                 raise IllegalAction(error.code, error.message, error.message_zh,
                                     {**error.details, "action": index}) from None
         imported.outcome(declared)
-        for note in annotations:  # their shape was checked with the record's (domain/record.py)
-            imported.annotate(note["at"], note["text"], note.get("author", ""), recorded_by)
+        for note in annotations:
+            imported.annotate(note, recorded_by)
         return imported
 
-    def annotate(self, at: int, text: str, author: str, recorded_by: dict[str, Any]) -> None:
-        """Commentary on the action at index `at`; allowed during and after the deal, never edited."""
-        if not 0 <= at < max(len(self.actions), 1):
-            raise IllegalAction(
-                "bad_annotation", f"`at` must be an action index 0–{max(len(self.actions) - 1, 0)}.",
-                f"`at` 必须是动作序号 0–{max(len(self.actions) - 1, 0)}。", {"at": at, "actions": len(self.actions)},
-            )
-        self._trigger_chained(self.Annotated, at=at, text=text, author=author, recorded_by=recorded_by)
+    def annotate(self, note: dict[str, Any], recorded_by: dict[str, Any]) -> None:
+        """A comment at a step of the deal, 0 … the actions so far (domain/annotations.py checks it, or
+        `bad_annotation`); allowed during and after the deal, never edited."""
+        self._trigger_chained(self.Commented, **checked_annotation(note, len(self.actions)),
+                              recorded_by=recorded_by)

@@ -24,6 +24,8 @@ from domain.aggregates import (
     deal_id_in_match,
     verify_chain,
 )
+from domain.analysis.query import analyse_deal
+from domain.analysis.search import DEFAULT_LIMIT_MS, Budget
 from domain.cards import normalize_all
 from domain.dealing import deal_from_seed, seed_commitment
 from domain.engine import Action, DealSetup
@@ -58,7 +60,7 @@ class FupanApplication(Store):
     def create_tournament(
         self, name: str, game: str, options: dict[str, Any] | None = None, key: str | None = None,
         recorded_by: dict[str, Any] = LOCAL_RECORDER, format: str = "", tiebreaks: list[str] | None = None,
-        lots_seed: str | None = None,
+        lots_seed: str | None = None, entry_rules: dict[str, int] | None = None,
     ) -> tuple[dict[str, Any], bool]:
         """(tournament, created). The same create again returns the existing tournament.
 
@@ -67,7 +69,7 @@ class FupanApplication(Store):
         """
         key = key or name
         tournament = Tournament.open(key, name, game, options or {}, recorded_by, format, tiebreaks,
-                                     secrets.token_hex(16) if lots_seed is None else lots_seed)
+                                     secrets.token_hex(16) if lots_seed is None else lots_seed, entry_rules)
         existing = self.find(tournament.id)
         if existing is not None:
             self._same_kind(existing, Tournament, key).check_same(tournament, lots_seed)
@@ -99,11 +101,46 @@ class FupanApplication(Store):
         return self.get_tournament(tournament)["players"]
 
     @command
-    def start_round(self, tournament: UUID | str, label: str = "", kind: str = "tables",
-                    recorded_by: dict[str, Any] = LOCAL_RECORDER) -> dict[str, Any]:
-        """Start the tournament's next round; tables opened from now on belong to it."""
+    def register_entries(self, tournament: UUID | str, entries: list[dict[str, Any]],
+                         recorded_by: dict[str, Any] = LOCAL_RECORDER) -> list[dict[str, Any]]:
+        """Register entries ({name, department, members: [{id, name}]}) all-or-nothing (Tournament.register_entries:
+        team size, duplicates, department limits)."""
         t = self.load(Tournament, tournament, "tournament")
-        started = t.start_round(label, kind, recorded_by)
+        registered = t.register_entries(entries, recorded_by)
+        self.commit(t)
+        return registered
+
+    @command
+    def list_entries(self, tournament: UUID | str) -> dict[str, Any]:
+        """{entry_rules, entries: [{name, department, members: [{id, name}]}]} in registration order."""
+        t = self.load(Tournament, tournament, "tournament")
+        return {"entry_rules": dict(t.entry_rules), "entries": t.entries()}
+
+    @command
+    def open_round(self, tournament: UUID | str, label: str, kind: str, tables: list[dict[str, Any]],
+                   byes: list[str] = (), recorded_by: dict[str, Any] = LOCAL_RECORDER) -> dict[str, Any]:
+        """Start the next round with its byes and open its tables ({table, seats, first}) in one transaction:
+        a pairing is recorded whole or not at all."""
+        t = self.load(Tournament, tournament, "tournament")
+        started = t.start_round(label, kind, recorded_by, list(byes))
+        opened = []
+        for spec in tables:
+            match = Match.open(t, spec["table"], spec["seats"], spec.get("first", 0), {}, recorded_by)
+            if self.find(match.id) is not None or any(m.id == match.id for m in opened):
+                raise IllegalAction("table_exists", f"Table {spec['table']!r} is already open.",
+                                    f"桌号 {spec['table']!r} 已经开过。", {"table": spec["table"]})
+            t.open_match(match.id, spec["table"], recorded_by, started["round"])
+            opened.append(match)
+        self.commit(t, *opened)
+        return {**started, "byes": list(byes), "tables": [match_dict(m, t) for m in opened]}
+
+    @command
+    def start_round(self, tournament: UUID | str, label: str = "", kind: str = "tables",
+                    recorded_by: dict[str, Any] = LOCAL_RECORDER, byes: list[str] = ()) -> dict[str, Any]:
+        """Start the tournament's next round (with the players on a bye in it); tables opened from now on belong
+        to it."""
+        t = self.load(Tournament, tournament, "tournament")
+        started = t.start_round(label, kind, recorded_by, list(byes))
         self.commit(t)
         return started
 
@@ -340,14 +377,27 @@ class FupanApplication(Store):
 
     @command
     def annotate(
-        self, deal: UUID | str, at: int, text: str, author: str, expected_version: int | None = None,
+        self, deal: UUID | str, note: dict[str, Any], expected_version: int | None = None,
         recorded_by: dict[str, Any] = LOCAL_RECORDER,
     ) -> dict[str, Any]:
+        """A comment `{step, glyph, text, text_en, author}` at a step of the deal (domain/annotations.py)."""
         d = self.load(Deal, deal, "deal")
         d.expect_version(expected_version)
-        d.annotate(at, text, author, recorded_by)
+        d.annotate(note, recorded_by)
         self.commit(d)
         return {"deal_id": str(d.id), "version": d.version, "annotation": dict(d.annotations[-1]), "digest": d.digest}
+
+    @command
+    def retract_action(
+        self, deal: UUID | str, at: int, reason: str, expected_version: int | None = None,
+        recorded_by: dict[str, Any] = LOCAL_RECORDER,
+    ) -> dict[str, Any]:
+        """Take back the last action still standing of a live deal, with the reason (domain/retraction.py)."""
+        d = self.load(Deal, deal, "deal")
+        d.expect_version(expected_version)
+        d.retract(at, reason, recorded_by)
+        self.commit(d)
+        return {**recorded_dict(d), "retracted": dict(d.actions[at])}
 
     # --- records: import and export -------------------------------------------------------------------
 
@@ -433,7 +483,7 @@ class FupanApplication(Store):
         """
         events = self._deal_events(deal)
         if step is None:
-            step = sum(isinstance(e, Deal.ActionRecorded) for e in events)
+            step = sum(isinstance(e, Deal.ActionRecorded | Deal.Retracted) for e in events)
         folded = frames(events, viewpoint, range(step, step + 1), reader)
         frame = folded.pop("frames")[0]
         return {**folded, **frame}
@@ -441,6 +491,12 @@ class FupanApplication(Store):
     def replay_all(self, deal: UUID | str, viewpoint: str = "referee", reader: Principal = PUBLIC) -> dict[str, Any]:
         """Every step's view, 0 … total, for one viewpoint (what the replay viewer steps through)."""
         return frames(self._deal_events(deal), viewpoint, None, reader)
+
+    def analyse(self, deal: UUID | str, step: int | None = None, limit_ms: float = DEFAULT_LIMIT_MS,
+                reader: Principal = PUBLIC) -> dict[str, Any]:
+        """Perfect open-hand play after `step` actions (docs/analysis.md); a live deal's only for readers with
+        rights over its match."""
+        return analyse_deal(self._deal_events(deal), step, Budget(limit_ms=limit_ms), reader)
 
     # --- access tokens (docs/SECURITY.md; domain/tokens.py) --------------------------------------------
 

@@ -89,8 +89,10 @@ def record_dict(d: Deal, m: Match | None) -> dict[str, Any]:
         if d.seed is not None:
             meta["seed"] = d.seed
     setup = dataclasses.replace(d.setup, first=d.status().get("first", d.setup.first))  # the effective first
+    # `at` (the index of the action a note follows) beside `step`: what readers of the older spelling read.
+    notes = [{**note, "at": note["step"] - 1} if note["step"] else dict(note) for note in d.annotations]
     # Deep copies: the aggregate is the cached object itself and callers may change what they get.
-    return copy.deepcopy(build_record(setup, list(d.actions), d.result, meta=meta, annotations=list(d.annotations),
+    return copy.deepcopy(build_record(setup, list(d.actions), d.result, meta=meta, annotations=notes,
                                       digest=d.digest))
 
 

@@ -12,11 +12,13 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from domain.annotations import checked_annotation
 from domain.cards import normalize_all
 from domain.engine import Action, DealSetup, Engine
 from domain.errors import IllegalAction
 from domain.games import get_engine
 from domain.integrity import canonical_json
+from domain.retraction import fold_entry, is_retraction, normalize_retraction
 
 FORMAT = "fupan.deal/1"
 
@@ -56,12 +58,15 @@ def parse_record(doc: object) -> tuple[DealSetup, list[Action], dict[str, Any] |
     if not isinstance(doc.get("meta") or {}, dict):
         raise _bad("`meta` must be an object.", "`meta` 必须是对象。", field="meta")
     notes = doc.get("annotations") or []
-    if not isinstance(notes, list) or not all(
-        isinstance(note, dict) and type(note.get("at")) is int and isinstance(note.get("text"), str)
-        and isinstance(note.get("author", ""), str) for note in notes
-    ):
-        raise _bad("`annotations` must be a list of {at: action index, text, author}.",
-                   "`annotations` 必须是 {at: 动作序号, text, author} 的列表。", field="annotations")
+    if not isinstance(notes, list):
+        raise _bad("`annotations` must be a list of {step, glyph, text, text_en, author}.",
+                   "`annotations` 必须是 {step, glyph, text, text_en, author} 的列表。", field="annotations")
+    for index, note in enumerate(notes):  # each step against the deal's actions: the check accepts any later
+        try:
+            checked_annotation(note, len(doc["actions"]))
+        except IllegalAction as error:
+            raise IllegalAction(error.code, error.message, error.message_zh,
+                                {**error.details, "annotation": index}) from None
     setup = DealSetup(
         game=engine.game,
         options=engine.resolve_options(options),
@@ -84,7 +89,7 @@ def normalized_record(doc: object) -> tuple[DealSetup, list[Action], dict[str, A
     normal: list[Action] = []
     for index, action in enumerate(actions):
         try:
-            normal.append(engine.normalize_action(action))
+            normal.append(normalize_retraction(action) if is_retraction(action) else engine.normalize_action(action))
         except IllegalAction as error:
             raise IllegalAction(error.code, error.message, error.message_zh,
                                 {**error.details, "action": index}) from None
@@ -98,12 +103,14 @@ def record_key(setup: DealSetup, actions: list[Action]) -> str:
 
 
 def fold(setup: DealSetup, actions: Iterable[Action]) -> tuple[Engine, Any]:
-    """The engine and its state after every action; ActionRejected names the first refused one."""
+    """The engine and its state after every action (and retraction: domain/retraction.py); ActionRejected
+    names the first refused one."""
     engine = get_engine(setup.game)
     state = engine.new_deal(setup)
+    entries: list[Action] = []
     for index, action in enumerate(actions):
         try:
-            engine.apply(state, action)
+            state = fold_entry(engine, setup, state, entries, action)
         except IllegalAction as error:
             raise ActionRejected(index, error) from None
     return engine, state

@@ -11,6 +11,7 @@ from domain.aggregates import Deal
 from domain.engine import DealSetup
 from domain.errors import BadRequest
 from domain.games import get_engine
+from domain.retraction import fold_entry, is_retraction, retracted
 from domain.tokens import Principal
 from domain.visibility import may_see_all, shown_action, viewpoint_for
 
@@ -22,8 +23,10 @@ def frames(events: list[Any], viewpoint: str, steps: range | None, reader: Princ
     setup = DealSetup(created.game, created.options, created.seats, created.first, created.hands,
                       created.kitty, created.context)
     engine = get_engine(setup.game)
-    actions = [e.action for e in events if isinstance(e, Deal.ActionRecorded)]
-    annotations = [{"at": e.at, "text": e.text, "author": e.author} for e in events if isinstance(e, Deal.Annotated)]
+    steps_of = [e for e in events if isinstance(e, Deal.ActionRecorded | Deal.Retracted)]
+    actions = [e.action if isinstance(e, Deal.ActionRecorded) else e.entry() for e in steps_of]
+    taken_back = retracted(actions)  # index of a retracted action → index of its retraction
+    notes = [e.note() for e in events if isinstance(e, Deal.Annotated | Deal.Commented)]
     closed = any(isinstance(e, Deal.Finished) for e in events)
     full = may_see_all(closed, created.match_id, reader)
     view_as = viewpoint_for(viewpoint, len(setup.seats), full=full, closed=closed, deal_id=created.originator_id)
@@ -34,17 +37,27 @@ def frames(events: list[Any], viewpoint: str, steps: range | None, reader: Princ
     state = engine.new_deal(setup)
     out = []
     done = 0
+    folded: list[Any] = []
     for step in wanted:
         while done < step:
-            engine.apply_normalized(state, actions[done])
+            state = fold_entry(engine, setup, state, folded, actions[done], normalized=True)
             done += 1
         view = engine.view(state, view_as)
         view["viewpoint"] = viewpoint
         action = actions[step - 1] if step else None
+        if action is not None and is_retraction(action):
+            # The reason is the recorder's words, which may name hidden cards: withheld like a note.
+            shown = {**action, "reason": action["reason"] if full else None, "by": steps_of[step - 1].recorded_by}
+        else:
+            shown = None if action is None else shown_action(engine, action, view_as, full)
         out.append({
-            "step": step, "action": None if action is None else shown_action(engine, action, view_as, full),
+            "step": step, "action": shown,
             "status": engine.status(state),
-            "annotations": [a for a in annotations if a["at"] == step - 1] if full else [], "view": view,
+            "annotations": [note for note in notes if note["step"] == step] if full else [], "view": view,
         })
+        if step - 1 in taken_back:  # this entry was taken back later: the viewer strikes it through
+            by = taken_back[step - 1]
+            out[-1]["retracted"] = {"step": by + 1, "reason": actions[by]["reason"] if full else None,
+                                    "by": steps_of[by].recorded_by}
     return {"deal_id": str(created.originator_id), "total": total, "viewpoint": viewpoint, "closed": closed,
             "frames": out}

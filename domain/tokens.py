@@ -23,7 +23,9 @@ from eventsourcing.domain import Aggregate
 from domain.errors import IllegalAction, Unauthenticated
 
 ORGANISER, REFEREE, APPEALS = "organiser", "referee", "appeals"
-ROLES = (ORGANISER, REFEREE, APPEALS)
+# A commentator annotates deals (any match's); it reads what the public reads, no live hands.
+COMMENTATOR = "commentator"
+ROLES = (ORGANISER, REFEREE, APPEALS, COMMENTATOR)
 PREFIX = "fupan"
 
 

@@ -64,8 +64,10 @@ def public_payload(event: Any, payload: dict[str, Any], engine: Engine) -> dict[
     hidden: tuple[str, ...] = ()
     if isinstance(event, Deal.Created):
         hidden = ("hands", "kitty")
-    elif isinstance(event, Deal.Annotated):
-        hidden = ("text", "author")
+    elif isinstance(event, Deal.Annotated | Deal.Commented):
+        hidden = ("text", "author") if isinstance(event, Deal.Annotated) else ("glyph", "text", "text_en", "author")
+    elif isinstance(event, Deal.Retracted):
+        hidden = ("reason",)  # the recorder's words may name hidden cards
     elif isinstance(event, Deal.ActionRecorded):
         payload["action"] = engine.public_action(payload["action"])
         if payload["action"] != event.action:

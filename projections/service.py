@@ -180,8 +180,8 @@ class Projections:
                 entry["action"] = event.action
             elif isinstance(event, Deal.Finished):
                 entry["result"] = event.result
-            elif isinstance(event, Deal.Annotated):
-                entry["annotation"] = {"at": event.at, "text": event.text, "author": event.author}
+            elif isinstance(event, Deal.Annotated | Deal.Commented):
+                entry["annotation"] = event.note()
             elif isinstance(event, Deal.Created):
                 entry.update(seats=event.seats, first=event.first)
             events.append(entry)

@@ -17,6 +17,8 @@ from pathlib import Path
 
 from markupsafe import Markup, escape
 
+from domain.annotations import GLYPHS
+
 HERE = Path(__file__).parent
 Strings = dict[str, tuple[str, str]]
 
@@ -32,6 +34,7 @@ def load_strings(path: Path) -> Strings:
 
 
 COMMON = load_strings(HERE / "strings.toml")
+PAD = load_strings(HERE / "pad_strings.toml")  # the recording pad's (replay_ui/pad.py)
 
 LANGUAGES = ("zh", "en")
 
@@ -43,6 +46,10 @@ def catalog() -> Strings:
     from replay_ui.games import GAMES
 
     table = dict(COMMON)
+    if table.keys() & PAD.keys():
+        raise ValueError(f"pad_strings.toml redefines {sorted(table.keys() & PAD.keys())}")
+    table.update(PAD)
+    table.update({f"glyph.{code}": names for code, names in GLYPHS.items()})  # the annotations' marks
     for game, ui in GAMES.items():
         again = table.keys() & ui.strings.keys()
         if again:

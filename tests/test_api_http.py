@@ -299,16 +299,17 @@ def test_import_export_round_trip_over_http(server, example_record):
     assert imported.status_code == 201, imported.text
     deal = imported.json()["id"]
     assert server.post("/api/records", example_record).status_code == 200
-    note = server.post(f"/api/deals/{deal}/annotations", {"at": 4, "text": "王炸压顺子", "author": "裁判长"})
-    assert note.status_code == 201
+    note = {"step": 5, "glyph": "!!", "text": "王炸压顺子", "text_en": "Rocket over the straight", "author": "裁判长"}
+    answer = server.post(f"/api/deals/{deal}/annotations", note)
+    assert answer.status_code == 201
     exported = server.get(f"/api/deals/{deal}/record").json()
     assert exported.pop("result") == {"scores": EXAMPLE_SCORES}
-    assert exported.pop("digest") == note.json()["digest"]
+    assert exported.pop("digest") == answer.json()["digest"]
     assert exported.pop("meta")["deal_id"] == deal
-    assert exported.pop("annotations") == [{"at": 4, "text": "王炸压顺子", "author": "裁判长"}]
+    assert exported.pop("annotations") == [{**note, "at": 4}]  # `at`: the older spelling, for older readers
     assert exported == example_record
     step5 = server.get(f"/api/deals/{deal}/replay", params={"step": 5}).json()
-    assert step5["annotations"] == [{"at": 4, "text": "王炸压顺子", "author": "裁判长"}]
+    assert step5["annotations"] == [note]
 
 
 def test_import_a_list_reports_each_record_all_or_nothing(server, example_record):

@@ -186,14 +186,14 @@ def test_annotations_of_a_live_deal_are_withheld_from_the_public_until_it_is_clo
                                       "hands": EXAMPLE_RECORD["hands"], "kitty": EXAMPLE_RECORD["kitty"]}).json()["id"]
     server.post(f"/api/deals/{deal}/actions", {"action": EXAMPLE_RECORD["actions"][0]})
     note = "李四手里有 \"S2\" 和 \"H2\""  # a referee's note naming hidden cards
-    assert server.post(f"/api/deals/{deal}/annotations", {"at": 0, "text": note, "author": "裁判"}).status_code == 201
+    assert server.post(f"/api/deals/{deal}/annotations", {"step": 1, "text": note, "author": "裁判"}).status_code == 201
     for path, params in [(f"/api/deals/{deal}", None), (f"/api/deals/{deal}/events", None),
                          (f"/api/deals/{deal}/replay", {"viewpoint": "public", "step": 1}),
                          (f"/api/deals/{deal}/replay/all", {"viewpoint": "public"})]:
         text = server.get(path, params=params).text
         assert "李四手里有" not in text and not {"S2", "H2"} & quoted_cards(text), path
     organiser = server.get(f"/api/deals/{deal}", token=server.organiser).json()
-    assert organiser["annotations"] == [{"at": 0, "text": note, "author": "裁判"}]
+    assert organiser["annotations"] == [{"step": 1, "glyph": "", "text": note, "text_en": "", "author": "裁判"}]
     for action in EXAMPLE_RECORD["actions"][1:]:
         server.post(f"/api/deals/{deal}/actions", {"action": action})
     assert server.get(f"/api/deals/{deal}").json()["annotations"] == organiser["annotations"]

@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 from conftest import EXAMPLE_RECORD, LiveServer, Store
 
-from api.auth import ANYONE, DEAL_RECORDER, MATCH_RECORDER, ORGANISER_ONLY, policy_of
+from api.auth import ANNOTATOR, ANYONE, DEAL_RECORDER, MATCH_RECORDER, ORGANISER_ONLY, policy_of
+from domain.retraction import last_standing
 
 PLAYERS = ["张三", "李四", "王五"]
 CALLERS = ("none", "wrong", "revoked", "appeals", "other_referee", "referee", "organiser")
@@ -31,6 +32,8 @@ STATUS: dict[str, dict[str, int | str]] = {
     "recorder": {"none": 401, "wrong": 401, "revoked": 401, "appeals": 403, "other_referee": 403, "referee": OK,
                  "organiser": OK},
     "organiser": {"none": 401, "wrong": 401, "revoked": 401, "appeals": 403, "other_referee": 403, "referee": 403,
+                  "organiser": OK},
+    "annotator": {"none": 401, "wrong": 401, "revoked": 401, "appeals": 403, "other_referee": 403, "referee": OK,
                   "organiser": OK},
 }
 
@@ -54,13 +57,15 @@ KINDS: dict[str, str] = {
     "deals.list_deals": "public",
     "deals.get_deal": "public",
     "deals.record_action": "recorder",
-    "deals.annotate": "recorder",
+    "deals.annotate": "annotator",
     "deals.deal_events": "public",
     "deals.replay": "hidden",  # default viewpoint: referee
     "deals.replay_all": "hidden",
     "deals.export_record": "hidden",
     "deals.verify": "public",
+    "analysis.analyse_deal": "hidden",  # every hand, at a step of a live deal (docs/analysis.md)
     "records.import_records": "organiser",
+    "retractions.retract_action": "recorder",
     "tokens.create_token": "organiser",
     "tokens.list_tokens": "organiser",
     "tokens.revoke_token": "organiser",
@@ -76,7 +81,7 @@ KINDS: dict[str, str] = {
     "apidocs.docs_page": "public",
 }
 RULE_OF_KIND = {"public": {ANYONE}, "hidden": {ANYONE}, "organiser": {ORGANISER_ONLY},
-                "recorder": {MATCH_RECORDER, DEAL_RECORDER}}
+                "recorder": {MATCH_RECORDER, DEAL_RECORDER}, "annotator": {ANNOTATOR}}
 
 
 class Table:
@@ -138,8 +143,10 @@ BODIES: dict[str, Callable[[Table], Any]] = {
     "deals.start_deal": lambda t: {"game": "doudizhu", "seats": PLAYERS, "hands": EXAMPLE_RECORD["hands"],
                                    "kitty": EXAMPLE_RECORD["kitty"], "key": "matrix"},
     "deals.record_action": Table.next_action,
-    "deals.annotate": lambda t: {"at": 0, "text": "叫地主", "author": "裁判"},
+    "deals.annotate": lambda t: {"step": 1, "glyph": "!", "text": "叫地主", "text_en": "Bids", "author": "解说"},
     "records.import_records": lambda t: EXAMPLE_RECORD,
+    "retractions.retract_action": lambda t: {"at": last_standing(t.server.get(
+        f"/api/deals/{t.deal}/record", token=t.server.organiser).json()["actions"]), "reason": "误点"},
     "tokens.create_token": lambda t: {"role": "referee", "matches": [t.match], "label": "table 1 deputy"},
     "tokens.revoke_token": lambda t: None,
     "standings.preview": lambda t: {"adjustments": [{"player_id": "张三", "points": -1, "reason": "what if"}]},

@@ -139,7 +139,7 @@ def test_every_event_names_its_recorder_and_no_secret_is_ever_stored(server, sto
                        token=referee).json()["id"]
     for action in EXAMPLE_RECORD["actions"][:5]:
         server.post(f"/api/deals/{deal}/actions", {"action": action}, token=referee)
-    server.post(f"/api/deals/{deal}/annotations", {"at": 4, "text": "王炸"}, token=created["bearer"])
+    server.post(f"/api/deals/{deal}/annotations", {"step": 5, "text": "王炸"}, token=created["bearer"])
     events = server.get(f"/api/deals/{deal}/events", token=referee).json()
     assert [e["recorded_by"] for e in events] == (
         [{"role": "referee", "token_id": token_id(referee)}] * 6
@@ -206,7 +206,7 @@ def test_the_demo_is_one_command_and_prints_fresh_tokens(tmp_path):
                              timeout=30).status_code == 401
         table = requests.get(f"{url}/api/tournaments", timeout=30).json()[0]["matches"][0]
         deal = requests.get(f"{url}/api/matches/{table['id']}", timeout=30).json()["deals"][0]["deal_id"]
-        note = requests.post(f"{url}/api/deals/{deal}/annotations", json={"at": 0, "text": "演示"},
+        note = requests.post(f"{url}/api/deals/{deal}/annotations", json={"step": 1, "text": "演示"},
                              headers={"Authorization": f"Bearer {tokens['referee']}"}, timeout=30)
         assert note.status_code == 201, note.text
     finally:

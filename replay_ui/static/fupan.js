@@ -233,6 +233,19 @@
     return { marks: game.marks, render };
   };
 
+  /* An annotation (domain/annotations.py) in the chosen language: its glyph — a PGN-style mark as itself, a
+   * mark for an irregularity by its name — then the comment (the Chinese when no English was written). */
+  Fupan.noteHTML = function (note) {
+    const name = note.glyph ? Fupan.t("glyph." + note.glyph) : "";
+    const mark = /^[!?]+$/.test(note.glyph) ? note.glyph : name;
+    const glyph = note.glyph
+      ? `<span class="glyph" data-glyph="${Fupan.esc(note.glyph)}" title="${Fupan.esc(name)}">${Fupan.esc(mark)}</span>`
+      : `<span class="note-mark">${Fupan.esc(Fupan.t("tag.note"))}</span>`;
+    const text = Fupan.lang() === "en" && note.text_en ? note.text_en : note.text;
+    const author = note.author ? ` <cite>— ${Fupan.esc(note.author)}</cite>` : "";
+    return `<div class="annotation" data-step="${note.step}">${glyph}<span class="note-text">${Fupan.esc(text)}</span>${author}</div>`;
+  };
+
   /* --- data ------------------------------------------------------------------------------------------- */
 
   /* A bearer token the reader pasted into the viewer (a referee's, the appeals committee's): kept in this tab's

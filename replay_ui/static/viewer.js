@@ -133,10 +133,7 @@
     });
     el.stepNo.textContent = step === 0 ? "" : step + ".";
     el.stepText.textContent = notationText(frame);
-    el.notes.innerHTML = frame.annotations
-      .map((note) => `<div class="annotation"><span class="note-mark">${F.esc(F.t("tag.note"))}</span>` +
-        `${F.esc(note.text)} <cite>— ${F.esc(note.author)}</cite></div>`)
-      .join("");
+    el.notes.innerHTML = frame.annotations.map(F.noteHTML).join("");
     el.label.textContent = F.t("step.of", { k: step, n: state.data.total });
     el.slider.value = String(step);
     highlight(step);
@@ -367,6 +364,10 @@
     buildTimeline();
     render(state.step);
   });
+
+  // For the browser tests: another viewpoint or step of this page without a reload (a promise, then a step).
+  probe.load = load;
+  probe.go = go;
 
   const initial = readURL();
   load(initial.view, initial.step);

@@ -1,0 +1,95 @@
+"""Annotations (docs/record-format.md "Annotations"): a commentator's comment at a step with a glyph, in Chinese and
+optionally English; over real HTTP on a real SQLite file, exported and imported into another store."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLE_RECORD, LiveServer, Store
+
+from domain.application import FupanApplication
+from domain.record import check_record
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    server = LiveServer(Store.sqlite(tmp_path_factory.mktemp("notes") / "fupan.sqlite")).start()
+    yield server
+    server.stop()
+
+
+def finished_deal(live: LiveServer, key: str) -> str:
+    body = {"game": "doudizhu", "seats": EXAMPLE_RECORD["seats"], "first": EXAMPLE_RECORD["first"], "key": key,
+            "hands": EXAMPLE_RECORD["hands"], "kitty": EXAMPLE_RECORD["kitty"]}
+    deal = live.post("/api/deals", body).json()["id"]
+    for action in EXAMPLE_RECORD["actions"]:
+        assert live.post(f"/api/deals/{deal}/actions", {"action": action}).status_code == 201
+    return deal
+
+
+def test_a_commentator_annotates_any_step_and_bad_notes_are_refused_writing_nothing(live):
+    deal = finished_deal(live, "commentary")
+    assert live.service is not None
+    _, commentator = live.service.create_token("commentator", label="解说 王老师")
+    total = len(EXAMPLE_RECORD["actions"])
+    notes = [
+        {"step": 0, "glyph": "", "text": "地主牌型很好", "text_en": "", "author": "王老师"},  # the deal as dealt
+        {"step": 5, "glyph": "?!", "text": "拆炸弹跟牌，值得商榷", "text_en": "Breaking the bomb is dubious",
+         "author": "王老师"},
+        {"step": total, "glyph": "irregular", "text": "最后一手之前有人催牌", "text_en": "", "author": "王老师"},
+    ]
+    for note in notes:
+        answer = live.post(f"/api/deals/{deal}/annotations", note, token=commentator)
+        assert answer.status_code == 201, answer.text
+        assert answer.json()["annotation"] == note
+    version = live.get(f"/api/deals/{deal}").json()["version"]
+    for bad, code in [({**notes[1], "glyph": "!!!"}, "bad_annotation"),
+                      ({**notes[1], "step": total + 1}, "bad_annotation"),
+                      ({**notes[1], "text": ""}, "invalid_body"), ({"at": 4, "text": "旧写法"}, "invalid_body")]:
+        refused = live.post(f"/api/deals/{deal}/annotations", bad, token=commentator)
+        assert refused.status_code in (400, 422) and refused.json()["error"]["code"] == code, refused.text
+        assert set(refused.json()["error"]) == {"code", "message", "message_zh", "details"}
+    assert live.get(f"/api/deals/{deal}").json()["version"] == version  # nothing was written
+    # A commentator writes notes only: no actions, and no hidden views of a live deal.
+    assert live.post(f"/api/deals/{deal}/actions", {"action": EXAMPLE_RECORD["actions"][0]},
+                     token=commentator).status_code == 403
+    # Each note is shown at the step its number says, as the viewer counts.
+    frames = live.get(f"/ui-api/deals/{deal}/frames").json()["frames"]
+    assert {frame["step"]: frame["annotations"] for frame in frames if frame["annotations"]} == {
+        note["step"]: [note] for note in notes}
+    events = live.get(f"/api/deals/{deal}/events").json()
+    assert [e["recorded_by"]["role"] for e in events if e["type"] == "Deal.Commented"] == ["commentator"] * 3
+
+
+def test_annotations_survive_export_and_import_into_another_store(live, tmp_path: Path):
+    deal = finished_deal(live, "round trip")
+    notes = [{"step": 3, "glyph": "!!", "text": "王炸", "text_en": "The rocket", "author": "解说"},
+             {"step": 0, "glyph": "disputed", "text": "发牌有争议", "text_en": "", "author": ""}]
+    for note in notes:
+        assert live.post(f"/api/deals/{deal}/annotations", note).status_code == 201
+    record = live.get(f"/api/deals/{deal}/record").json()
+    assert record["annotations"] == [{**notes[0], "at": 2}, notes[1]]
+    assert check_record(copy.deepcopy(record))["ok"]
+
+    other = FupanApplication.for_sqlite(str(tmp_path / "other.sqlite"))
+    try:
+        imported, created = other.import_record(copy.deepcopy(record))
+        assert created and imported["annotations"] == notes
+        again = other.export_record(imported["id"])
+        assert again["annotations"] == record["annotations"]
+        # A record in the older spelling (`at`, the action index) is read as the step after that action.
+        older = copy.deepcopy(record)
+        older["annotations"] = [{"at": 2, "text": "旧记录", "author": "裁判"}]
+        older["meta"] = {}
+        older["seats"] = ["甲", "乙", "丙"]  # other players: another deal, not the one already stored
+        stored, _ = other.import_record(older)
+        assert stored["annotations"] == [{"step": 3, "glyph": "", "text": "旧记录", "text_en": "", "author": "裁判"}]
+        for bad in ({"at": 2, "step": 5, "text": "不一致"}, {"step": 1, "glyph": "??!", "text": "x"}, "文字"):
+            wrong = {**copy.deepcopy(older), "seats": ["丁", "戊", "己"], "annotations": [bad]}
+            report = check_record(wrong)
+            assert not report["ok"] and report["code"] == "bad_annotation", report
+    finally:
+        other.close()
