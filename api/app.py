@@ -15,6 +15,7 @@ from flask import Flask, Response, current_app, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api import auth, idempotency
+from api.analysis import analysis
 from api.errors import register_error_handlers
 from api.openapi import docs
 from api.resources import BLUEPRINTS
@@ -63,7 +64,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     register_error_handlers(app, anonymous=lambda: auth.current_principal().anonymous)
     auth.install(app)
     idempotency.install(app)  # after the guard: the caller and the request's unit are known
-    for blueprint in (*BLUEPRINTS, tokens, docs):
+    for blueprint in (*BLUEPRINTS, tokens, docs, analysis):
         app.register_blueprint(blueprint)
     auth.open_to_anyone(app, VIEWER_BLUEPRINTS)
     install_standings(app)  # the projections of `service` and their routes

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from domain.aggregates import Deal
 from domain.analysis import search
 from domain.analysis.search import Budget, TooLarge
 from domain.analysis.shedding import (
@@ -23,8 +24,10 @@ from domain.analysis.shedding import (
 )
 from domain.analysis.shengji import MAX_TRICKS, ShengjiGame, tricks_left
 from domain.engine import Action, DealSetup, Engine, team_of
-from domain.errors import IllegalAction
+from domain.errors import BadRequest, Hidden, IllegalAction
 from domain.record import fold
+from domain.tokens import Principal
+from domain.visibility import may_see_all
 
 RULES = {"doudizhu": doudizhu_rules, "sandayi": sandayi_rules, "wakeng": wakeng_rules}
 SUPPORTED = ("doudizhu", "sandayi", "wakeng", "daguai", "shengji")
@@ -105,7 +108,10 @@ def _action(pos: Position, state: Any, move: Any) -> Action:
 
 
 def analyse_state(engine: Engine, state: Any, budget: Budget) -> dict[str, Any]:
-    """The analysis of an engine state in play: the JSON the CLI prints and the API answers."""
+    """The analysis of an engine state: the JSON the CLI prints and the API answers. A position with no card
+    play (bidding, declaring, burying, a finished deal) answers `not_in_play` with its phase."""
+    if state.phase != PLAYING[engine.game] or state.to_act is None:
+        return {"not_in_play": True, "phase": state.phase, "nodes": 0, "ms": 0.0}
     try:
         pos = position(engine, state)
         found = search.analyse(pos.game, pos.root, budget)
@@ -147,3 +153,24 @@ def analyse_actions(setup: DealSetup, actions: Sequence[Action], budget: Budget)
     """The analysis of the position after `actions`; ActionRejected (from `fold`) names a refused action."""
     engine, state = fold(setup, actions)
     return analyse_state(engine, state, budget)
+
+
+def analyse_deal(events: Sequence[Any], step: int | None, budget: Budget, reader: Principal) -> dict[str, Any]:
+    """The analysis of a stored deal (its events) after `step` actions (default: all). Every hand is in it, so a
+    deal still being played is analysed only for readers with rights over its match (its referee, the
+    organiser, the appeals committee: domain/visibility.py); a finished one is public, as its replay is."""
+    created = events[0]
+    closed = any(isinstance(e, Deal.Finished) for e in events)
+    if not may_see_all(closed, created.match_id, reader):
+        raise Hidden("analysis_hidden", "The deal is still being played: its analysis shows every hand, so only "
+                     "its referee and the organiser may read it.", "该牌局尚在进行中：分析会显示所有手牌，只有该局"
+                     "裁判和组织者可以查看。", {"deal_id": str(created.originator_id)})
+    actions = [e.action for e in events if isinstance(e, Deal.ActionRecorded)]
+    step = len(actions) if step is None else step
+    if not 0 <= step <= len(actions):
+        raise BadRequest("bad_step", f"`step` must be 0–{len(actions)}.", f"`step` 必须在 0–{len(actions)} 之间。",
+                         {"total": len(actions)})
+    setup = DealSetup(created.game, created.options, created.seats, created.first, created.hands, created.kitty,
+                      created.context)
+    return {"deal_id": str(created.originator_id), "step": step,
+            **analyse_actions(setup, actions[:step], budget)}
