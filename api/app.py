@@ -19,6 +19,7 @@ from api.analysis import analysis
 from api.errors import register_error_handlers
 from api.openapi import docs
 from api.resources import BLUEPRINTS
+from api.retractions import retractions
 from api.standings import install as install_standings
 from api.tokens import tokens
 from domain.application import FupanApplication
@@ -64,7 +65,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     register_error_handlers(app, anonymous=lambda: auth.current_principal().anonymous)
     auth.install(app)
     idempotency.install(app)  # after the guard: the caller and the request's unit are known
-    for blueprint in (*BLUEPRINTS, tokens, docs, analysis):
+    for blueprint in (*BLUEPRINTS, retractions, tokens, docs, analysis):
         app.register_blueprint(blueprint)
     auth.open_to_anyone(app, VIEWER_BLUEPRINTS)
     install_standings(app)  # the projections of `service` and their routes

@@ -322,6 +322,9 @@ class ReplayFrameSchema(Schema):
     status = fields.Dict(required=True)
     annotations = fields.List(fields.Nested(AnnotationSchema), required=True)
     view = fields.Dict(required=True, metadata={"description": "the engine's view for the viewpoint"})
+    retracted = fields.Dict(metadata={"description": "when this step's action was taken back later: {step (of the "
+                                                     "retraction), reason (null until the deal is published, for "
+                                                     "readers without rights), by (recorded_by)}"})
 
 
 class _ReplayedSchema(Schema):

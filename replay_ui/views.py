@@ -25,6 +25,7 @@ from domain.tokens import Principal
 from replay_ui import i18n
 from replay_ui.cards import card_text, is_red
 from replay_ui.games import ui_for
+from replay_ui.retraction import describe_retraction, is_retraction_step, mark_retracted
 
 STATIC = Path(__file__).with_name("static")
 PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
@@ -111,7 +112,11 @@ def described_frames(deal_id: str, viewpoint: str, names: list[str]) -> dict[str
     describe = ui_for(frames[0]["view"]["game"]).describe
     previous = None
     for frame in frames:
-        notation = describe(frame, previous, names).as_json()
+        if is_retraction_step(frame):
+            notation = describe_retraction(frame).as_json()
+        else:
+            notation = describe(frame, previous, names).as_json()
+        mark_retracted(frame, notation)  # an entry taken back later: struck through, with why and by whom
         if frame["annotations"]:
             notation["tags"].append("note")
         frame["notation"] = notation

@@ -82,9 +82,15 @@
       .map((frame) => {
         const tags = frame.notation.tags.filter((tag) => MARK_ORDER.includes(tag));
         const badges = tags.map((tag) => `<span class="tag ${tag}">${F.esc(F.t("tag." + tag))}</span>`).join("");
+        // An entry taken back later (domain/retraction.py): struck through, with the reason and who retracted it.
+        const taken = frame.notation.retracted;
+        const txt = taken
+          ? `<s class="txt" data-retracted="${taken.step}">${F.esc(notationText(frame))}</s>` +
+            `<span class="why">${F.esc(taken[F.lang()])}</span>`
+          : `<span class="txt">${F.esc(notationText(frame))}</span>`;
         return (
           `<li data-step="${frame.step}" data-tags="${frame.notation.tags.join(" ")}">` +
-          `<span class="no">${frame.step}</span><span class="txt">${F.esc(notationText(frame))}</span>${badges}</li>`
+          `<span class="no">${frame.step}</span>${txt}${badges}</li>`
         );
       })
       .join("");
