@@ -34,10 +34,13 @@ from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import ApplicationRecorder, DatabaseError, IntegrityError
+from eventsourcing.persistence import ApplicationRecorder, DatabaseError, InfrastructureFactory, IntegrityError
 from eventsourcing.sqlite import SQLiteDatastore
+from eventsourcing.utils import Environment, get_topic
 
 from domain.errors import Conflict, NotFound, Refusal
+from domain.logchain import ChainedRecorder, LogChain, chained_recorder_class
+from domain.signing import KeyRing
 
 A = TypeVar("A", bound=Aggregate)
 S = TypeVar("S", bound="Store")
@@ -136,7 +139,21 @@ class Store(Application):
         self._seen = self._log_head()  # the cache is empty: nothing to evict yet
         self._own: set[int] = set()  # notification ids of our own saves after `_seen` (their aggregates are current)
 
+    def construct_factory(self, env: Environment) -> InfrastructureFactory:
+        """The library's factory, building recorders that chain every write (domain/logchain.py)."""
+        factory = super().construct_factory(env)
+        chained = chained_recorder_class(type(factory).application_recorder_class)  # type: ignore[attr-defined]
+        if chained is not None:
+            factory.env[factory.APPLICATION_RECORDER_TOPIC] = get_topic(chained)
+        return factory
+
     def construct_recorder(self) -> ApplicationRecorder:
+        recorder = self._construct_recorder()
+        if isinstance(recorder, ChainedRecorder):  # signed with the key outside the database (domain/signing.py)
+            recorder.chain = LogChain(KeyRing.from_env(self.env), recorder.chain.log)
+        return recorder
+
+    def _construct_recorder(self) -> ApplicationRecorder:
         def with_a_new_datastore() -> None:
             # A failed first connection can leave eventsourcing's connection pool holding its writer lock
             # (it is taken before the connection is made and not given back), so the next try would wait on it.

@@ -1,0 +1,93 @@
+"""`fupan verify`: every deal's hash chain, the store-wide signed chain, commitments, tables against their deals,
+the read models against a rebuild — or, with `--digest`, a printed digest against the store.
+
+Exit status 1 when anything is wrong, after naming each thing (the aggregate, the version or notification,
+the link, the kind of break) on standard error; what could not be proved (no signing key, a store written
+before the chain) is said on standard output and is not a failure. docs/SECURITY.md §9.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from domain.audit import audit_store, check_digest
+from projections import Projections
+
+
+def add_arguments(verify: argparse.ArgumentParser) -> None:
+    verify.add_argument("--digest", action="append", metavar="HEX",
+                        help="check a printed digest (a round's, a deal's, or the chain head; 16+ hex digits) against "
+                             "the store instead; may be repeated")
+
+
+def _describe(found: dict[str, Any]) -> str:
+    if found["kind"] == "round":
+        return (f"round {found['round']} ({found['label']}) of {found['tournament']} after {found['deals']} of its "
+                f"{found['of']} closed deals")
+    if found["kind"] == "deal":
+        return f"the {found['which']} digest of deal {found['deal_id']}"
+    return f"link #{found['seq']} of the store-wide chain ({found['at']})"
+
+
+def verify_digests(open_service: Callable[[], Any], digests: list[str], as_json: bool) -> int:
+    app = open_service()
+    reports = [check_digest(app, digest) for digest in digests]
+    ok = all(report["ok"] for report in reports)
+    if as_json:
+        print(json.dumps({"ok": ok, "digests": reports}, ensure_ascii=False))
+        return 0 if ok else 1
+    for report in reports:
+        for found in report["matches"]:
+            print(f"fupan verify: digest {report['digest']} is {_describe(found)}")
+        for problem in report["findings"]:
+            print(f"fupan verify: digest {report['digest']}: {problem['kind'].upper()} — {problem['message']}",
+                  file=sys.stderr)
+        if report["ok"]:
+            print(f"fupan verify: digest {report['digest']} ok — what it covers is in the store, unchanged")
+    return 0 if ok else 1
+
+
+def cmd_verify(args: argparse.Namespace, open_projections: Callable[[str | None], Projections]) -> int:
+    projections = open_projections(args.db)
+    if args.digest:
+        return verify_digests(lambda: projections.app, args.digest, args.json)
+    chains = projections.app.verify_chains()
+    store = audit_store(projections.app)
+    store.pop("link_digests")
+    report = projections.verify()
+    ok = report["ok"] and chains["ok"] and store["ok"]
+    if args.json:
+        print(json.dumps({**report, "ok": ok, "chains": chains, "store": store}, ensure_ascii=False))
+        return 0 if ok else 1
+    if chains["ok"]:
+        print(f"fupan verify: hash chains ok — {chains['deals']} deals recomputed from storage")
+    for deal in chains["broken"]:
+        where = (f"first bad event: version {deal['first_bad_version']}" if deal["first_bad_version"] is not None
+                 else f"unreadable: {deal['error']}")
+        print(f"fupan verify: hash chain BROKEN in deal {deal['deal_id']} — {where}", file=sys.stderr)
+    if store["links"]:
+        signed = (f"{store['signed']} signed (keys {', '.join(store['keys'])})" if store["keys"] and store["signed"]
+                  else f"{store['signed']} signed")
+        head = store["head"]
+        print(f"fupan verify: store-wide chain of {store['log']}: {store['events']} events in {store['links']} links, "
+              f"{signed}, {store['unsigned']} unsigned; head link #{head['seq']} {head['digest']} ({head['at']})")
+    for notice in store["notices"]:
+        print(f"fupan verify: note: {notice}")
+    for problem in store["findings"]:
+        print(f"fupan verify: TAMPERED [{problem['kind']}] {problem['message']}", file=sys.stderr)
+    if store["ok"]:
+        counts = store["aggregates"]
+        print(f"fupan verify: store ok — every stored event as recorded; commitments, tables against their deals and "
+              f"every stream checked ({counts.get('Deal', 0)} deals, {counts.get('Match', 0)} tables, "
+              f"{counts.get('Tournament', 0)} tournaments)")
+    if report["ok"]:
+        print(f"fupan verify: ok — a rebuild up to notification {report['position']} equals the live read models "
+              f"({report['tournaments']} tournaments, {report['deals']} deals)")
+    else:
+        print(f"fupan verify: DIFFERENT at notification {report['position']}: "
+              + json.dumps(report["difference"], ensure_ascii=False), file=sys.stderr)
+    return 0 if ok else 1
