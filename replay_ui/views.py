@@ -22,7 +22,7 @@ from markupsafe import Markup
 from domain.application import FupanApplication
 from domain.errors import NotFound
 from domain.tokens import Principal
-from replay_ui import i18n
+from replay_ui import i18n, transfer
 from replay_ui.cards import card_text, is_red
 from replay_ui.games import ui_for
 from replay_ui.retraction import describe_retraction, is_retraction_step, mark_retracted
@@ -204,9 +204,17 @@ def frames(deal_id: str) -> Response:
     """
     context = deal_context(deal_id)
     viewpoint = request.args.get("viewpoint", "public")
-    payload = described_frames(deal_id, viewpoint, context["names"])
-    payload["names"] = context["names"]
-    return jsonify(payload)
+
+    def payload() -> dict[str, Any]:
+        folded = described_frames(deal_id, viewpoint, context["names"])
+        folded["names"] = context["names"]
+        return folded
+
+    deal = context["deal"]
+    if deal["finished"]:  # published: the same for every reader until its next event (replay_ui/transfer.py)
+        return transfer.finished_frames((deal["id"], deal["version"], viewpoint), payload)
+    return jsonify(payload())
 
 
 BLUEPRINTS = (pages, ui_api)
+transfer.install(*BLUEPRINTS)

@@ -1,0 +1,138 @@
+"""The viewer on a phone, a tablet and a laptop, for every deal of the demo (tests/test_viewer_browser.py's
+headless Chromium, network cut off).
+
+Every card of every hand drawn must lie inside the viewport's width and inside every ancestor that hides
+overflow, and no page may scroll sideways — at each deal's first dealt step, the step where a hand holds the most
+cards (the landlord with the kitty, the 升级 dealer before burying) and its last step, from every viewpoint the
+public may open. Cheap by construction: one browser page, one load per deal; viewpoints and steps are changed
+in the page by the viewer's own script (window.fupanViewer.load / go), each screen size by resizing the page,
+and every card's box is measured in one evaluate per viewpoint and size.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import viewer_support
+from test_viewer_browser import Offline, pytestmark  # noqa: F401  (skipped without chromium, as its neighbours)
+from viewer_support import DemoSite, open_viewer, start_demo_site
+
+SCREENS = {"phone": {"width": 390, "height": 844}, "tablet": {"width": 768, "height": 1024},
+           "laptop": {"width": 1366, "height": 900}}
+
+site = viewer_support.site_fixture(start_demo_site, "viewer-screens")
+
+# In the page: for each step asked for, show it and measure every card of every hand (faces and backs). A card
+# is lost when its box leaves the viewport's width or the box of an ancestor whose overflow is not visible.
+MEASURE = """async ([view, steps]) => {
+  const viewer = window.fupanViewer;
+  if (viewer.state.view !== view || !viewer.state.data) await viewer.load(view, steps[0][0]);
+  if (!viewer.state.data) return {refused: true};
+  const width = document.documentElement.clientWidth;
+  const table = document.getElementById("table");
+  const lost = [];
+  for (const [step, cards] of steps) {
+    viewer.go(step);
+    // What hides overflow: the table's ancestors and anything inside it, looked at once a step.
+    const clipping = [];
+    for (let up = table; up && up !== document.documentElement; up = up.parentElement) clipping.push(up);
+    table.querySelectorAll("*").forEach((element) => clipping.push(element));
+    const boxes = clipping
+      .filter((element) => {
+        const style = getComputedStyle(element);
+        return style.overflowX !== "visible" || style.overflowY !== "visible";
+      })
+      .map((element) => [element, element.getBoundingClientRect()]);
+    const drawn = table.querySelectorAll(".hand .card");
+    drawn.forEach((card) => {
+      const box = card.getBoundingClientRect();
+      const name = `${step}:${card.closest("[data-seat]")?.dataset.seat}:${card.dataset.card || "back"}`;
+      if (box.left < -0.5 || box.right > width + 0.5) { lost.push(`${name} outside the viewport`); return; }
+      const clip = boxes.find(([element, edge]) => element.contains(card) && (box.left < edge.left - 0.5 ||
+        box.right > edge.right + 0.5 || box.top < edge.top - 0.5 || box.bottom > edge.bottom + 0.5));
+      if (clip) lost.push(`${name} clipped by .${clip[0].className}`);
+    });
+    const scroll = document.documentElement.scrollWidth;
+    if (scroll > width) lost.push(`${step}: the page scrolls sideways (${scroll} > ${width})`);
+    if (cards && !drawn.length) lost.push(`${step}: no hand drawn`);
+  }
+  return {refused: false, lost};
+}"""
+
+
+def steps_to_check(frames: list[dict[str, Any]]) -> list[tuple[int, bool]]:
+    """The first step at which a hand holds cards, the step where one holds the most, and the last step; each
+    with whether any hand then holds a card (the referee's counts, which every viewpoint shares)."""
+    def most(frame: dict[str, Any]) -> int:
+        return max(seat["count"] for seat in frame["view"]["seats"])
+
+    dealt = next(frame["step"] for frame in frames if most(frame) > 0)
+    fullest = max(frames, key=most)["step"]
+    return [(step, most(frames[step]) > 0) for step in sorted({dealt, fullest, frames[-1]["step"]})]
+
+
+def demo_deals(site: DemoSite) -> list[tuple[str, str]]:
+    """Every deal of every demo tournament, with its game."""
+    service = site.live.service
+    assert service is not None
+    return [(tournament["game"], entry["deal_id"]) for tournament in service.list_tournaments()
+            for match in service.list_matches(tournament["id"]) for entry in match["deals"]]
+
+
+def test_every_card_of_every_demo_deal_fits_a_phone_a_tablet_and_a_laptop(site: DemoSite, offline: Offline) -> None:
+    service = site.live.service
+    assert service is not None
+    page = offline.page()
+    lost: list[str] = []
+    checked = 0
+    games = set()
+    order_forward = True
+    for game, deal in demo_deals(site):
+        referee = service.replay_all(deal, "referee")
+        steps = steps_to_check(referee["frames"])
+        open_viewer(page, site, f"?step={steps[0][0]}&view=public", deal=deal)
+        views = page.eval_on_selector_all("#viewpoints [data-view]", "buttons => buttons.map(b => b.dataset.view)")
+        assert len(views) == len(referee["frames"][0]["view"]["seats"]) + 2  # the referee, every seat, the public
+        views.remove("public")
+        for view in ["public", *views]:  # the public's frames came with the page
+            # Sizes snake (phone → laptop, then back): the page keeps its size from one viewpoint to the next.
+            order = list(SCREENS.items()) if order_forward else list(SCREENS.items())[::-1]
+            order_forward = not order_forward
+            for screen, size in order:
+                if page.viewport_size != size:
+                    page.set_viewport_size(size)
+                answer = page.evaluate(MEASURE, [view, steps])
+                # A finished deal is published: the public may open every viewpoint (docs/SECURITY.md §4).
+                assert not answer["refused"], (game, deal, view)
+                lost += [f"{game} {deal} {view} {screen} step {where}" for where in answer["lost"]]
+                checked += len(steps)
+        games.add(game)
+    assert games == {"doudizhu", "shengji", "sandayi", "wakeng", "daguai"}
+    assert checked > 1000
+    assert lost == [], f"{len(lost)} lost of {checked} screens checked:\n" + "\n".join(lost[:40])
+    assert offline.errors == []
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_no_page_of_the_demo_scrolls_sideways(site: DemoSite, offline: Offline, screen: str) -> None:
+    """Every page type of every demo tournament (list, tournament, table, standings, record): the page itself
+    never scrolls sideways; a wide table scrolls inside its own box."""
+    service = site.live.service
+    assert service is not None
+    page = offline.page()
+    page.set_viewport_size(SCREENS[screen])
+    paths = ["/"]
+    for tournament in service.list_tournaments():
+        matches = service.list_matches(tournament["id"])
+        paths += [f"/tournaments/{tournament['id']}", f"/tournaments/{tournament['id']}/standings",
+                  f"/matches/{matches[0]['id']}", f"/deals/{matches[0]['deals'][0]['deal_id']}/record"]
+    wide = []
+    for path in paths:
+        page.goto(site.url + path)
+        if path.endswith("/standings"):  # drawn by its script from the API
+            page.wait_for_selector("#standings-table tbody tr, #standings-status[data-state]")
+        scroll, width = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        if scroll > width:
+            wide.append(f"{path}: {scroll} > {width}")
+    assert wide == []
