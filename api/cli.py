@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
-from api import analysis_cli, verify_cli
+from api import analysis_cli, publish_cli, verify_cli
 from api.pair_cli import register as register_pair
 from domain.aggregates import tournament_id
 from domain.application import FupanApplication
@@ -348,6 +348,7 @@ def build_parser() -> argparse.ArgumentParser:
     verify_cli.add_arguments(verify)
     verify.set_defaults(handler=cmd_verify)
     register_pair(commands)
+    publish_cli.register(commands)
     return parser
 
 

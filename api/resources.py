@@ -189,6 +189,14 @@ def list_matches(tournament_id: str) -> tuple[Response, int]:
     return reply(MATCH, service().list_matches(tournament_id), many=True)
 
 
+@tournaments.get("/<tournament_id>/records")
+@requires(ANYONE)
+@doc("Every table's deals as fupan.deal/1 records, JSON Lines, table by table (published deals only, unless the "
+     "caller may see a table's live deals)", errors=_NOT_FOUND, content_type="application/x-ndjson")
+def export_tournament(tournament_id: str) -> Response:
+    return json_lines(service().export_tournament(tournament_id, current_principal()))
+
+
 # --- matches ------------------------------------------------------------------------------------------
 
 
@@ -254,7 +262,11 @@ def list_match_deals(match_id: str) -> tuple[Response, int]:
 @doc("Every deal of the match as fupan.deal/1 records, JSON Lines", errors=_NOT_FOUND,
      content_type="application/x-ndjson")
 def export_match(match_id: str) -> Response:
-    records = service().export_match(match_id, current_principal())
+    return json_lines(service().export_match(match_id, current_principal()))
+
+
+def json_lines(records: list[dict[str, Any]]) -> Response:
+    """Records as JSON Lines (what `fupan import` and `POST /api/records` read back)."""
     lines = [json.dumps(record, ensure_ascii=False) + "\n" for record in records]
     return current_app.response_class("".join(lines), mimetype="application/x-ndjson")
 

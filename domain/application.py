@@ -434,6 +434,11 @@ class FupanApplication(Store):
         return [self.export_record(entry["deal_id"], reader) for entry in m["deals"]
                 if every or entry["status"] == "finished"]
 
+    def export_tournament(self, tournament: UUID | str, reader: Principal = PUBLIC) -> list[dict[str, Any]]:
+        """The records of every table of the tournament, table by table, as `export_match` gives each."""
+        return [record for entry in self.get_tournament(tournament)["matches"]
+                for record in self.export_match(entry["id"], reader)]
+
     # --- history, replay and integrity ----------------------------------------------------------------
 
     def _deal_events(self, deal: UUID | str) -> list[Any]:

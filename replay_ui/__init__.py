@@ -4,6 +4,9 @@ Hand-written templates and static files, no build step and nothing from a CDN; p
 installed `plotly` package. `BLUEPRINTS` are registered by `api.app.create_app`.
 """
 
-from replay_ui.views import BLUEPRINTS
+from replay_ui.documents import documents
+from replay_ui.views import BLUEPRINTS as VIEWER
+
+BLUEPRINTS = (*VIEWER, documents)
 
 __all__ = ["BLUEPRINTS"]

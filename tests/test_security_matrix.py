@@ -53,6 +53,7 @@ KINDS: dict[str, str] = {
     "matches.record_misdeal": "recorder",
     "matches.list_match_deals": "public",
     "matches.export_match": "public",
+    "tournaments.export_tournament": "public",
     "deals.start_deal": "organiser",
     "deals.list_deals": "public",
     "deals.get_deal": "public",
@@ -79,6 +80,12 @@ KINDS: dict[str, str] = {
     "standings.rebuild": "organiser",
     "standings.verify": "organiser",
     "apidocs.docs_page": "public",
+    "console.register_entries": "organiser",
+    "console.list_entries": "public",
+    "console.draw": "public",  # a proposal, stores nothing; a pairing is public and re-derivable (fupan pair)
+    "console.open_round": "organiser",
+    "console.progress": "public",
+    "console_matches.referee_card": "organiser",  # issues a referee token
 }
 RULE_OF_KIND = {"public": {ANYONE}, "hidden": {ANYONE}, "organiser": {ORGANISER_ONLY},
                 "recorder": {MATCH_RECORDER, DEAL_RECORDER}, "annotator": {ANNOTATOR}}
@@ -97,6 +104,9 @@ class Table:
             server.post(f"/api/tournaments/{self.tournament}/matches",
                         {"table": table, "seats": PLAYERS, "first": 2}).json()["id"]
             for table in ("1", "2", "3"))
+        self.undrawn = server.post("/api/tournaments", {"name": "抽签杯", "game": "doudizhu"}).json()["id"]
+        for name in PLAYERS:
+            server.post(f"/api/tournaments/{self.undrawn}/players", {"name": name})
         body = {"hands": EXAMPLE_RECORD["hands"], "kitty": EXAMPLE_RECORD["kitty"], "first": 2}
         self.deal = server.post(f"/api/matches/{self.match}/deals", body).json()["id"]
         for action in EXAMPLE_RECORD["actions"][:2]:
@@ -119,6 +129,9 @@ class Table:
         between_deals = {"matches.close_match": self.other_match, "matches.record_misdeal": self.quiet_match}
         if name == "match_id" and endpoint in between_deals:
             return between_deals[endpoint]
+        if name == "tournament_id" and endpoint == "console.draw":
+            return self.undrawn  # a draw needs a round that can be drawn: here, the first one
+
         values = {"tournament_id": self.tournament, "match_id": self.match, "deal_id": self.deal,
                   "token_id": self.victim["id"], "filename": "fupan.css", "player_id": PLAYERS[0]}
         assert name in values, f"no sample value for the path parameter <{name}>: add one to Table.path_value"
@@ -153,6 +166,9 @@ BODIES: dict[str, Callable[[Table], Any]] = {
     "standings.start_round": lambda t: {"label": "决赛", "kind": "final"},
     "standings.adjust": lambda t: {"player_id": "张三", "points": -1, "kind": "penalty", "reason": "matrix"},
     "standings.rebuild": lambda t: None,
+    "console.register_entries": lambda t: {"text": "赵六，信息学院"},
+    "console.open_round": lambda t: {"label": "第2轮", "tables": [{"table": "2-1", "seats": PLAYERS}]},
+    "console_matches.referee_card": lambda t: {},
 }
 
 

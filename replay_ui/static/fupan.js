@@ -267,7 +267,21 @@
     }
   };
 
+  /* A published copy (`fupan publish`, replay_ui/publish.py) has no server: each page carries the answers its
+   * scripts ask for (window.FUPAN_STATIC, keyed by URL, from the data script beside it) and never fetches. */
+  Fupan.published = function () {
+    return window.FUPAN_STATIC || null;
+  };
+
   Fupan.getJSON = async function (url) {
+    const published = Fupan.published();
+    if (published) {
+      if (Object.prototype.hasOwnProperty.call(published, url)) return structuredClone(published[url]);
+      const error = new Error(Fupan.t("published.missing"));
+      error.status = 404;
+      error.body = null;
+      throw error;
+    }
     const headers = { Accept: "application/json" };
     const token = Fupan.token();
     if (token) headers.Authorization = `Bearer ${token}`;

@@ -213,8 +213,9 @@
 
   function scheduleFollow() {
     clearTimeout(state.follow);
-    state.follow = state.finished ? null : setTimeout(follow, FOLLOW_MS);
-    el.following.hidden = state.finished;
+    const still = state.finished || !!F.published(); // a published copy is what was public then: nothing to follow
+    state.follow = still ? null : setTimeout(follow, FOLLOW_MS);
+    el.following.hidden = still;
   }
 
   async function follow() {

@@ -1,0 +1,189 @@
+"""`fupan publish TOURNAMENT --out DIR`: a tournament as a static site that works opened from the file system.
+
+No second viewer: the publisher asks the real app (its Flask test client, as the anonymous public, so only what
+is public is published — docs/SECURITY.md §4) for every page of the tournament and writes each answer to a file.
+While it does, the app's `url_for` writes links relative to the page being written: pages become `.html` files,
+static files and plotly.js (from the installed package) are copied, downloads and PDFs are saved beside them,
+and links leave the tournament nowhere (a link to anything else becomes "#").
+
+The scripts' data (a deal's frames for each viewpoint, the standings) cannot be fetched from file://, so each page
+that asks for data gets a script beside it, `data/….js`, setting `window.FUPAN_STATIC` = {url: answer}; the
+pages' one fetch function (`Fupan.getJSON`, static/fupan.js) answers from it and never touches the network.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+from urllib.parse import quote, urlsplit
+
+from flask import Flask, request
+
+from domain.games import GAMES
+
+# Endpoints the page scripts fetch: their URLs stay as they are, keys into the page's embedded data.
+DATA_ENDPOINTS = frozenset({"replay_ui_api.frames", "deals.get_deal"})
+# What a saved download is called (an /api answer has no file name of its own).
+SUFFIXES = {"deals.export_record": ".json", "matches.export_match": ".jsonl",
+            "tournaments.export_tournament": ".jsonl"}
+
+Progress = Callable[[int, int], None]  # (files written, files known so far)
+
+
+@dataclass
+class Publication:
+    """What `publish` wrote: counts for the summary, and the links it left out (pointing nowhere)."""
+
+    out: Path
+    pages: int = 0
+    files: int = 0
+    deals: int = 0
+    bytes: int = 0
+    seconds: float = 0.0
+    left_out: list[str] = field(default_factory=list)
+
+
+class Publisher:
+    """One publication of one tournament from `app` (an app of its own: its `url_for` is replaced)."""
+
+    def __init__(self, app: Flask, tournament_id: str, out: Path):
+        self.app = app
+        self.out = out
+        self.service = app.extensions["fupan"]
+        tournament = self.service.get_tournament(tournament_id)
+        self.tournament_id = tournament["id"]
+        self.matches = self.service.list_matches(self.tournament_id)
+        self.deals = [entry["deal_id"] for match in self.matches for entry in match["deals"]]
+        self.seats = {entry["deal_id"]: len(match["seats"]) for match in self.matches for entry in match["deals"]}
+        # The ids a published link may name: the tournament's own, its tables', its deals', and the rules.
+        self.allowed = {self.tournament_id, *(m["id"] for m in self.matches), *self.deals, *GAMES}
+        self.home = f"/tournaments/{self.tournament_id}"
+        self.queue: list[tuple[str, str]] = []  # (URL to ask for, file to write)
+        self.known: set[str] = set()
+        self.report = Publication(out, deals=len(self.deals))
+        self._url_for = app.url_for
+        app.url_for = self.url_for  # type: ignore[method-assign]  # flask.url_for calls current_app.url_for
+        app.jinja_env.globals["url_for"] = self.url_for
+        app.context_processor(self._page_data)
+
+    # --- links ---------------------------------------------------------------------------------------
+
+    def file_for(self, endpoint: str, path: str) -> str:
+        """The file a URL's answer is written to, relative to the publication's root."""
+        if path in ("/", self.home):
+            return "index.html"
+        name = path.strip("/")
+        if endpoint in SUFFIXES:
+            return name + SUFFIXES[endpoint]
+        if PurePosixPath(name).suffix or endpoint.endswith(".static") or endpoint.endswith("plotly_js"):
+            return name
+        return name + ".html"
+
+    def url_for(self, endpoint: str, **values: Any) -> str:
+        url = self._url_for(endpoint, **values)
+        if endpoint in DATA_ENDPOINTS:
+            return url
+        parts = urlsplit(url)
+        _, path_args = self.app.url_map.bind("localhost").match(parts.path)
+        if not all(str(value) in self.allowed for key, value in path_args.items() if key != "filename"):
+            self.report.left_out.append(url)
+            return "#"
+        target = self.file_for(endpoint, parts.path)
+        self.want(parts.path + (f"?{parts.query}" if parts.query and not target.endswith(".html") else ""), target)
+        here = PurePosixPath(self.file_for(request.endpoint or "", request.path)).parent
+        link = os.path.relpath(target, start=str(here) if str(here) != "." else os.curdir)
+        keep = f"?{parts.query}" if parts.query and target.endswith(".html") else ""
+        return link + keep + (f"#{parts.fragment}" if parts.fragment else "")
+
+    def want(self, url: str, target: str) -> None:
+        if target not in self.known:
+            self.known.add(target)
+            self.queue.append((url, target))
+
+    # --- the scripts' data ----------------------------------------------------------------------------
+
+    def _page_data(self) -> dict[str, Any]:
+        """Templates render `published_data`, the page's data script, before their own scripts."""
+        name = self.data_name(request.endpoint or "", request.view_args or {})
+        if name is None:
+            return {}
+        here = PurePosixPath(self.file_for(request.endpoint or "", request.path)).parent
+        return {"published_data": os.path.relpath(name, start=str(here) if str(here) != "." else os.curdir)}
+
+    def data_name(self, endpoint: str, args: dict[str, Any]) -> str | None:
+        if endpoint == "replay_ui.deal_viewer":
+            return f"data/deal-{args['deal_id']}.js"
+        if endpoint == "replay_ui.standings_page":
+            return f"data/standings-{args['tournament_id']}.js"
+        return None
+
+    def page_data(self, endpoint: str, args: dict[str, Any]) -> dict[str, Any]:
+        """Every answer the page's scripts may ask for, keyed by the URL they ask with."""
+        client = self.app.test_client()
+        if endpoint == "replay_ui.standings_page":
+            url = f"/api/tournaments/{args['tournament_id']}/standings"  # templates/standings.html's data-url
+            answer = client.get(url)
+            return {url: answer.get_json()} if answer.status_code == 200 else {}
+        deal = args["deal_id"]
+        with self.app.test_request_context():
+            frames = self._url_for("replay_ui_api.frames", deal_id=deal)  # the boot's frames_url, as the page has it
+        data = {}
+        views = ["public", "referee", *(f"seat:{seat}" for seat in range(self.seats.get(deal, 0)))]
+        for view in views:  # what viewer.js asks: frames_url?viewpoint=encodeURIComponent(view)
+            answer = client.get(f"{frames}?viewpoint={quote(view, safe='')}")
+            if answer.status_code == 200:  # a seat's view of a deal still in play is not public: left out
+                data[f"{frames}?viewpoint={quote(view, safe='')}"] = answer.get_json()
+        return data
+
+    # --- writing -------------------------------------------------------------------------------------
+
+    def write(self, target: str, body: bytes) -> None:
+        path = self.out / target
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(body)
+        self.report.files += 1
+        self.report.bytes += len(body)
+
+    def publish(self, progress: Progress | None = None) -> Publication:
+        started = time.monotonic()
+        # The pages in reading order first (so progress moves as a reader would), then what they link to.
+        self.want(self.home, "index.html")
+        self.want(self.home + "/standings", f"tournaments/{self.tournament_id}/standings.html")
+        for match in self.matches:
+            self.want(f"/matches/{match['id']}", f"matches/{match['id']}.html")
+        for deal in self.deals:
+            self.want(f"/deals/{deal}", f"deals/{deal}.html")
+            self.want(f"/deals/{deal}/record", f"deals/{deal}/record.html")
+        client = self.app.test_client()
+        done = 0
+        while self.queue:
+            url, target = self.queue.pop(0)
+            answer = client.get(url)
+            if answer.status_code != 200:
+                self.report.left_out.append(f"{url} ({answer.status_code})")
+            else:
+                self.write(target, answer.get_data())
+                self.report.pages += target.endswith(".html")
+                adapter = self.app.url_map.bind("localhost")
+                endpoint, args = adapter.match(urlsplit(url).path)
+                name = self.data_name(endpoint, args)
+                if name is not None:
+                    payload = json.dumps(self.page_data(endpoint, args), ensure_ascii=False, separators=(",", ":"))
+                    self.write(name, f"window.FUPAN_STATIC = Object.assign(window.FUPAN_STATIC || {{}}, "
+                                     f"{payload});\n".encode())
+            done += 1
+            if progress is not None:
+                progress(done, done + len(self.queue))
+        self.report.seconds = time.monotonic() - started
+        return self.report
+
+
+def publish(app: Flask, tournament_id: str, out: Path, progress: Progress | None = None) -> Publication:
+    """Write the tournament's static site into `out` (created if missing; files already there are replaced)."""
+    out.mkdir(parents=True, exist_ok=True)
+    return Publisher(app, tournament_id, out).publish(progress)
