@@ -5,8 +5,9 @@ installed `plotly` package. `BLUEPRINTS` are registered by `api.app.create_app`.
 """
 
 from replay_ui.documents import documents
+from replay_ui.rounds import round_pages
 from replay_ui.views import BLUEPRINTS as VIEWER
 
-BLUEPRINTS = (*VIEWER, documents)
+BLUEPRINTS = (*VIEWER, documents, round_pages)
 
 __all__ = ["BLUEPRINTS"]
