@@ -136,3 +136,31 @@ def test_no_page_of_the_demo_scrolls_sideways(site: DemoSite, offline: Offline, 
         if scroll > width:
             wide.append(f"{path}: {scroll} > {width}")
     assert wide == []
+
+
+FIRST_LOAD_LIMIT = 1_500_000  # bytes over the wire (docs/PERFORMANCE.md, "The deal viewer's first load")
+
+
+def test_the_deal_viewers_first_load_transfers_at_most_one_and_a_half_megabytes(
+        site: DemoSite, browser: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """The longest demo deal (a 大怪路子 deal of six hands) opened in a fresh browser, nothing cached: the page, its
+    styles and scripts and its frames, summed as the browser counts them (Resource Timing's transferSize: the
+    compressed bodies and their headers)."""
+    service = site.live.service
+    assert service is not None
+    longest = max((service.replay_all(deal, "referee")["total"], deal) for _, deal in demo_deals(site))[1]
+    context = Offline(browser, site, SCREENS["phone"])
+    try:
+        page = context.page()
+        open_viewer(page, site, "?step=0&view=referee", deal=longest)
+        sizes = page.evaluate("""() => [performance.getEntriesByType("navigation")[0],
+            ...performance.getEntriesByType("resource")].map(e => [e.name, e.transferSize, e.decodedBodySize])""")
+    finally:
+        context.context.close()
+    sent = sum(size for _, size, _ in sizes)
+    decoded = sum(size for _, _, size in sizes)
+    with capsys.disabled():
+        print(f"\ndeal viewer first load: {len(sizes)} requests, {sent} bytes over the wire, {decoded} decoded")
+    assert any("/frames" in name for name, _, _ in sizes) and not any("plotly" in name for name, _, _ in sizes)
+    assert decoded > 500_000  # the frames of a long deal: what compression is for
+    assert sent <= FIRST_LOAD_LIMIT, sizes
