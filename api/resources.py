@@ -26,6 +26,7 @@ from api.auth import (
     current_principal,
     requires,
 )
+from domain.aggregates import ENTRY_RULES
 from domain.application import FupanApplication
 from domain.errors import BadRequest, Refusal
 from domain.record import Unreadable, UnstorableText, load_json, read_records
@@ -134,7 +135,8 @@ def create_tournament() -> tuple[Response, int]:
     format_code, tiebreaks = declare(body["game"], body["format"], body["tiebreaks"])  # 422 for unknown codes
     tournament, created = service().create_tournament(body["name"], body["game"], body["options"], body.get("key"),
                                                      recorded_by=current_principal().recorded_by, format=format_code,
-                                                     tiebreaks=tiebreaks, lots_seed=body.get("lots_seed"))
+                                                     tiebreaks=tiebreaks, lots_seed=body.get("lots_seed"),
+                                                     entry_rules={k: body[k] for k in ENTRY_RULES if k in body})
     return reply(TOURNAMENT, tournament, 201 if created else 200)
 
 

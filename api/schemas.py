@@ -45,6 +45,8 @@ class TournamentCreateSchema(Schema):
                             metadata={"description": "tiebreak codes in the order they apply; default: the format's"})
     lots_seed = fields.String(validate=validate.Length(min=1, max=200),
                               metadata={"description": "the seed lots are drawn from (default: random, recorded)"})
+    department_limit = fields.Integer(strict=True, validate=validate.Range(min=1, max=1000), metadata={
+        "description": "entries per department (部门) at most (seed 000: 2 teams; seed 002: 3 players); default none"})
 
 
 class PlayerCreateSchema(Schema):

@@ -104,7 +104,7 @@ def verify_chain(events: list[Any]) -> int | None:
 # extra deals that only break ties of the rounds before it.
 ROUND_KINDS = ("tables", "final", "playoff")
 ADJUSTMENT_KINDS = ("penalty", "adjustment")
-ENTRY_RULES = ("team_size", "department_limit")
+ENTRY_RULES = ("department_limit",)
 
 
 def adjustable(points: object) -> bool:
@@ -134,9 +134,7 @@ class Tournament(Aggregate):
         format: str  # a code of projections/formats.py; "" = the game's default format
         tiebreaks: list[str]  # tiebreak codes in the order they apply; [] = the format's default list
         lots_seed: str  # "" = none was recorded: lots are drawn from the tournament id
-        # {"team_size": players per entry (升级 pairs 2, 大怪路子 teams 3), "department_limit": entries per 部门};
-        # {} = individual entries, no limit
-        entry_rules: dict[str, int]
+        entry_rules: dict[str, int]  # {"department_limit": entries per 部门 at most}; {} = no limit
 
         @staticmethod
         def upcast_v1_v2(state: dict[str, Any]) -> None:
@@ -277,15 +275,16 @@ class Tournament(Aggregate):
             entry["members"].append({"id": pid, "name": name})
         return list(out.values())
 
-    def register_entries(self, entries: list[dict[str, Any]], recorded_by: dict[str, Any]) -> list[dict[str, Any]]:
+    def register_entries(self, entries: list[dict[str, Any]], team_size: int, recorded_by: dict[str, Any]
+                         ) -> list[dict[str, Any]]:
         """Register entries all-or-nothing: every one is checked (with the others of the batch) before any is
-        recorded. Each is {name, department, members: [{id, name}]}: `entry_rules.team_size` members (升级 pairs,
+        recorded. Each is {name, department, members: [{id, name}]}: `team_size` members (the format's: 升级 pairs,
         大怪路子 teams of three), none registered already or twice, at most `entry_rules.department_limit` entries
         of one department (seed 000: 每个部门最多报2个队; seed 002: 每个部门工会最多报3名参赛选手)."""
         entries = [{"name": e["name"].strip(), "department": e["department"].strip(),
                     "members": [{"id": m["id"].strip(), "name": m["name"].strip()} for m in e["members"]]}
                    for e in entries]
-        size = self.entry_rules.get("team_size", 1)
+        size = team_size
         limit = self.entry_rules.get("department_limit")
         taken_names = {name for name in self.players.values()} | {e["name"] for e in self.entries()}
         taken_ids = set(self.players)

@@ -101,12 +101,12 @@ class FupanApplication(Store):
         return self.get_tournament(tournament)["players"]
 
     @command
-    def register_entries(self, tournament: UUID | str, entries: list[dict[str, Any]],
+    def register_entries(self, tournament: UUID | str, entries: list[dict[str, Any]], team_size: int = 1,
                          recorded_by: dict[str, Any] = LOCAL_RECORDER) -> list[dict[str, Any]]:
         """Register entries ({name, department, members: [{id, name}]}) all-or-nothing (Tournament.register_entries:
         team size, duplicates, department limits)."""
         t = self.load(Tournament, tournament, "tournament")
-        registered = t.register_entries(entries, recorded_by)
+        registered = t.register_entries(entries, team_size, recorded_by)
         self.commit(t)
         return registered
 
@@ -125,7 +125,8 @@ class FupanApplication(Store):
         started = t.start_round(label, kind, recorded_by, list(byes))
         opened = []
         for spec in tables:
-            match = Match.open(t, spec["table"], spec["seats"], spec.get("first", 0), {}, recorded_by)
+            match = Match.open(t, spec["table"], spec["seats"], spec.get("first", 0), spec.get("options", {}),
+                               recorded_by)
             if self.find(match.id) is not None or any(m.id == match.id for m in opened):
                 raise IllegalAction("table_exists", f"Table {spec['table']!r} is already open.",
                                     f"桌号 {spec['table']!r} 已经开过。", {"table": spec["table"]})

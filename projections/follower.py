@@ -137,7 +137,8 @@ class Follower:
                                                                **who}))
         if isinstance(event, Tournament.RoundStarted):
             return "round", (me, event.round, nid, dumps({"round": event.round, "label": event.label,
-                                                          "kind": event.kind, **who}))
+                                                          "kind": event.kind, **who,
+                                                          **({"byes": event.byes} if event.byes else {})}))
         if isinstance(event, Tournament.MatchOpened):
             return "match", (str(event.match_id), me, nid, dumps({"round": event.round, "table": event.table, **who}))
         if isinstance(event, Tournament.Adjusted):

@@ -160,8 +160,8 @@ class Projections:
             )
         explained = standings.explain(player_id)
         for table in explained["matches"]:
-            for deal in table["deals"]:
-                deal["events"] = self._deal_events(deal, table["match_id"])
+            for deal in table["deals"]:  # a bye's boards were played by nobody: no events
+                deal["events"] = [] if table.get("bye") else self._deal_events(deal, table["match_id"])
         for adjustment in explained["adjustments"]:
             adjustment["event"] = {"aggregate": "Tournament", "id": explained["tournament_id"],
                                    "type": "Tournament.Adjusted", "version": adjustment["version"],

@@ -237,11 +237,12 @@ class Standings:
         points = sum(a["points"] for a in adjustments)
         tiebreaks = [self._measure(c, player, playoff_lines if c.scope == "playoff" else lines)
                      for c in self.criteria]
-        if self.format.duplicate:
+        most = sum(entry.get("mp_max", 0) for line in lines for _deal, entry in line.deals)
+        if self.format.duplicate and most:
             # Duplicate scoring [REC]: an adjustment is in matchpoints. It moves total MP, and the rate as a share
-            # of the most MP the player's deals could have given (the bridge convention for an MP penalty).
-            most = sum(entry.get("mp_max", 0) for line in lines for _deal, entry in line.deals)
-            total = base + from_deals + (Fraction(points, most) if most else 0)
+            # of the most MP the player's deals could have given (the bridge convention for an MP penalty). With
+            # nothing compared yet (no deal, or a lone table) there is no share to take: it counts on the total.
+            total = base + from_deals + Fraction(points, most)
             tiebreaks = [value + points if c.scope == "ranking" and c.measure == "sum" and c.fact == "mp" else value
                          for c, value in zip(self.criteria, tiebreaks, strict=True)]
         else:

@@ -4,10 +4,11 @@ Hand-written templates and static files, no build step and nothing from a CDN; p
 installed `plotly` package. `BLUEPRINTS` are registered by `api.app.create_app`.
 """
 
+from replay_ui.console import console_pages
 from replay_ui.documents import documents
 from replay_ui.rounds import round_pages
 from replay_ui.views import BLUEPRINTS as VIEWER
 
-BLUEPRINTS = (*VIEWER, documents, round_pages)
+BLUEPRINTS = (*VIEWER, documents, console_pages, round_pages)
 
 __all__ = ["BLUEPRINTS"]

@@ -35,6 +35,7 @@ def load_strings(path: Path) -> Strings:
 
 COMMON = load_strings(HERE / "strings.toml")
 PAD = load_strings(HERE / "pad_strings.toml")  # the recording pad's (replay_ui/pad.py)
+CONSOLE = load_strings(HERE / "console_strings.toml")  # the organiser console's (replay_ui/console.py)
 
 LANGUAGES = ("zh", "en")
 
@@ -49,6 +50,9 @@ def catalog() -> Strings:
     if table.keys() & PAD.keys():
         raise ValueError(f"pad_strings.toml redefines {sorted(table.keys() & PAD.keys())}")
     table.update(PAD)
+    if table.keys() & CONSOLE.keys():
+        raise ValueError(f"console_strings.toml redefines {sorted(table.keys() & CONSOLE.keys())}")
+    table.update(CONSOLE)
     table.update({f"glyph.{code}": names for code, names in GLYPHS.items()})  # the annotations' marks
     for game, ui in GAMES.items():
         again = table.keys() & ui.strings.keys()

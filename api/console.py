@@ -1,0 +1,216 @@
+"""/api for the organiser console (docs/console.md): entries, the next round's draw, opening a round's tables,
+progress, and referee cards.
+
+Writes are the organiser's; the draw and the progress are reads anyone may make (a pairing is public and
+re-derivable: `fupan pair`). The console pages (replay_ui/console.py) call these with the organiser's token
+from the tab's sessionStorage, like any other client.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, request, url_for
+from marshmallow import Schema, fields, validate
+
+from api.auth import ANYONE, ORGANISER_ONLY, current_principal, requires
+from api.pair_cli import stored_history
+from api.resources import doc, json_body, load, load_query, service
+from api.standings import projections
+from domain.entries import read_entries
+from domain.errors import BadRequest, IllegalAction
+from projections import draws
+from projections.formats import resolve
+from replay_ui.console import qr_data_uri
+
+console = Blueprint("console", __name__, url_prefix="/api/tournaments")
+console_matches = Blueprint("console_matches", __name__, url_prefix="/api/matches")
+
+_NAME = validate.Length(min=1, max=200)
+
+
+class MemberSchema(Schema):
+    name = fields.String(required=True, validate=_NAME)
+    id = fields.String(validate=_NAME, metadata={"description": "player id (default: the name)"})
+
+
+class EntrySchema(Schema):
+    name = fields.String(required=True, validate=_NAME, metadata={"description": "the player's, pair's or team's"})
+    department = fields.String(load_default="", validate=validate.Length(max=200), metadata={"description": "部门"})
+    members = fields.List(fields.Nested(MemberSchema), required=True, validate=validate.Length(min=1, max=10))
+
+
+class EntriesInSchema(Schema):
+    entries = fields.List(fields.Nested(EntrySchema), validate=validate.Length(min=1, max=2000))
+    text = fields.String(validate=validate.Length(min=1, max=200_000), metadata={
+        "description": "a pasted list or a CSV file: one entry a line (docs/console.md)"})
+
+
+class DrawQuerySchema(Schema):
+    method = fields.String(load_default="", validate=validate.OneOf(["", "swiss", "order", "lot"]), metadata={
+        "description": "knockout round 1: `order` (现场分组, the default) or `lot`; Swiss formats always pair"})
+
+
+class TableInSchema(Schema):
+    table = fields.String(required=True, validate=_NAME)
+    seats = fields.List(fields.String(validate=_NAME), required=True)
+    first = fields.Integer(load_default=0, strict=True)
+    options = fields.Dict(load_default=dict)
+
+
+class RoundTablesInSchema(Schema):
+    label = fields.String(load_default="", validate=validate.Length(max=200))
+    kind = fields.String(load_default="tables", validate=validate.OneOf(["tables", "final", "playoff"]))
+    tables = fields.List(fields.Nested(TableInSchema), required=True, validate=validate.Length(min=1, max=500))
+    byes = fields.List(fields.String(validate=_NAME), load_default=list)
+
+
+ENTRIES_IN, DRAW_QUERY, ROUND_TABLES_IN = EntriesInSchema(), DrawQuerySchema(), RoundTablesInSchema()
+
+
+def pad_path(match_id: str) -> str:
+    """The table's recording pad (docs/pad.md: `/matches/<id>/pad` follows the table from deal to deal)."""
+    return f"/matches/{match_id}/pad"
+
+
+def _format_of(tournament: dict[str, Any]) -> Any:
+    return resolve(tournament["game"], tournament["format"], tournament["tiebreaks"])[0]
+
+
+def _units(tournament_id: str) -> list[list[str]]:
+    return [[m["id"] for m in entry["members"]] for entry in service().list_entries(tournament_id)["entries"]]
+
+
+# --- entries ------------------------------------------------------------------------------------------------
+
+
+@console.post("/<tournament_id>/entries")
+@requires(ORGANISER_ONLY)
+@doc("Register entries all-or-nothing — a player, or a pair (升级) / team of three (大怪路子) with its department "
+     "(部门): as a list, or pasted / CSV text. Duplicates, a wrong team size or a department over its limit are "
+     "refused with the reason, storing nothing", body=ENTRIES_IN, status=201, errors=(400, 404, 422))
+def register_entries(tournament_id: str) -> tuple[Response, int]:
+    body = load(ENTRIES_IN, json_body())
+    tournament = service().get_tournament(tournament_id)
+    size = _format_of(tournament).team_size
+    if ("entries" in body) == ("text" in body):
+        raise BadRequest("invalid_body", "Send `entries` or `text`, one of them.", "请发送 `entries` 或 `text` 之一。")
+    entries = body.get("entries") or read_entries(body["text"], size)
+    entries = [{"name": e["name"], "department": e.get("department", ""),
+                "members": [{"id": m.get("id") or m["name"], "name": m["name"]} for m in e["members"]]}
+               for e in entries]
+    registered = service().register_entries(tournament_id, entries, size, recorded_by=current_principal().recorded_by)
+    return {"registered": registered, **service().list_entries(tournament_id)}, 201
+
+
+@console.get("/<tournament_id>/entries")
+@requires(ANYONE)
+@doc("The tournament's entries in registration order, with their departments and members, and its entry rules",
+     errors=(404,))
+def list_entries(tournament_id: str) -> tuple[Response, int]:
+    return service().list_entries(tournament_id), 200
+
+
+# --- rounds -------------------------------------------------------------------------------------------------
+
+
+@console.get("/<tournament_id>/draw")
+@requires(ANYONE)
+@doc("The next round's proposed tables (stores nothing): a Swiss pairing (the same as `fupan pair` on the "
+     "exported history), a knockout's first round in registration order or by lot, or a knockout's next round "
+     "from the standings", query=DRAW_QUERY, errors=(400, 404, 422))
+def draw(tournament_id: str) -> tuple[Response, int]:
+    query = load_query(DRAW_QUERY)
+    tournament = service().get_tournament(tournament_id)
+    fmt = _format_of(tournament)
+    players = {p["id"]: p["name"] for p in tournament["players"]}
+    if fmt.structure == "cumulative":
+        _check_finished(tournament_id, tournament)
+        history = stored_history(projections(), tournament_id)
+        ids = dict(zip(history["players"], players, strict=True))  # export order is registration order
+        plan = draws.swiss(tournament, history, ids)
+    elif not tournament["rounds"] and not tournament["matches"]:
+        plan = draws.knockout_first(tournament, _units(tournament_id), fmt, query["method"] or "order")
+    else:
+        plan = draws.knockout_next(tournament, projections().standings(tournament_id), _units(tournament_id), fmt)
+    for table in plan["tables"]:
+        table["names"] = [players[p] for p in table["seats"]]
+    plan["bye_names"] = [players[p] for p in plan["byes"]]
+    return {"tournament_id": tournament["id"], "format": fmt.code, **plan}, 200
+
+
+def _check_finished(tournament_id: str, tournament: dict[str, Any]) -> None:
+    if not tournament["matches"]:
+        return
+    last = tournament["current_round"]
+    waiting = [t["table"] for t in projections().standings(tournament_id)["tables"]
+               if t["round"] == last and not t["over"]]
+    if waiting:
+        raise IllegalAction("round_not_finished", f"Round {last} is still being played at tables {waiting}.",
+                            f"第 {last} 轮还有牌桌未结束：{waiting}。", {"round": last, "tables": waiting})
+
+
+@console.post("/<tournament_id>/round-tables")
+@requires(ORGANISER_ONLY)
+@doc("Start the next round with its byes and open all its tables at once (all or nothing)", body=ROUND_TABLES_IN,
+     status=201, errors=(400, 404, 409, 422))
+def open_round(tournament_id: str) -> tuple[Response, int]:
+    body = load(ROUND_TABLES_IN, json_body())
+    opened = service().open_round(tournament_id, body["label"], body["kind"], body["tables"], body["byes"],
+                                  recorded_by=current_principal().recorded_by)
+    return opened, 201
+
+
+@console.get("/<tournament_id>/progress")
+@requires(ANYONE)
+@doc("Every table of the current round: not started / live / finished / late (still playing when more than half "
+     "the round's tables have finished), the live deal, the pad; and the round's byes", errors=(404,))
+def progress(tournament_id: str) -> tuple[Response, int]:
+    tournament = service().get_tournament(tournament_id)
+    number = tournament["current_round"]
+    info = next((r for r in tournament["rounds"] if r["round"] == number), {"round": number, "byes": []})
+    names = {p["id"]: p["name"] for p in tournament["players"]}
+    tables = [service().get_match(m["id"]) for m in tournament["matches"] if m["round"] == number]
+    finished = sum(1 for m in tables if m["status"] == "over")
+    rows = []
+    for match in tables:
+        state = ("finished" if match["status"] == "over" else "not_started" if not match["deals"] else "live")
+        if state != "finished" and finished * 2 > len(tables):
+            state = "late"
+        live = match["current_deal"]
+        standing = match["standing"] or {}
+        rows.append({
+            "match_id": match["id"], "table": match["table"], "seats": match["seats"], "names": match["seat_names"],
+            "state": state, "deals": len(match["deals"]), "current_deal": live,
+            "deal_url": url_for("replay_ui.deal_viewer", deal_id=live) if live else None,
+            "pad_url": pad_path(match["id"]),
+            "match_url": url_for("replay_ui.match_page", match_id=match["id"]),
+            "playoff_first": draws.playoff_dealer(tournament, match) if standing.get("playoff") else None,
+            "ended_by": match["ended_by"],
+        })
+    return {"tournament_id": tournament["id"], "round": number, "label": info.get("label", ""),
+            "kind": info.get("kind", "tables"), "byes": info.get("byes", []),
+            "bye_names": [names.get(p, p) for p in info.get("byes", [])], "tables": rows}, 200
+
+
+# --- referee cards ------------------------------------------------------------------------------------------
+
+
+@console_matches.post("/<match_id>/referee-card")
+@requires(ORGANISER_ONLY)
+@doc("Issue a referee token scoped to this table and answer its printable card: the table's pad link and the "
+     "token, each as text and as a QR code (SVG made here). The token is shown in this answer only", status=201,
+     errors=(404,))
+def referee_card(match_id: str) -> tuple[Response, int]:
+    match = service().get_match(match_id)
+    tournament = service().get_tournament(match["tournament_id"])
+    label = f"{tournament['name']} 第{match['table']}桌 裁判"
+    token, bearer = service().create_token("referee", [match["id"]], label,
+                                           recorded_by=current_principal().recorded_by)
+    pad = f"{request.host_url.rstrip('/')}{pad_path(match['id'])}"  # the recording pad's page for this table
+    return {"match_id": match["id"], "table": match["table"], "tournament": tournament["name"],
+            "names": match["seat_names"], "token_id": token["id"], "token": bearer, "pad_url": pad,
+            "pad_qr": qr_data_uri(pad), "token_qr": qr_data_uri(bearer)}, 201
+
+
+BLUEPRINTS = (console, console_matches)

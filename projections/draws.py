@@ -1,0 +1,141 @@
+"""The next round's tables, as the console proposes them: a Swiss round (projections/pairing.py), a knockout's
+first round drawn on the spot (现场分组, seed 001: entrants numbered in order, consecutive numbers share a table)
+or by lot, and a knockout's later rounds from the standings (who advanced, by the declared tiebreaks).
+
+Pure functions of what the store holds (the tournament, its entries, its standings document, its history): the
+console shows the proposal, the organiser opens it (FupanApplication.open_round), nothing is stored here.
+
+Knockout units are entries: a player, or a pair / team of the format's `team_size`, whose members sit in
+alternate seats (大怪路子 seats 0, 2, 4 against 1, 3, 5; 升级 0, 2 against 1, 3 — the tables' `side_seats`). When the
+units do not fill the tables exactly, the rest have a bye and go on (Standings counts a knockout bye as advancing):
+in round 1 the last in the draw, later the best-ranked among those with the fewest byes so far [REC: seed 000
+says nothing of byes; the common rule gives them to the strongest].
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from domain.errors import IllegalAction
+from projections.formats import Format
+from projections.pairing import lot, pair, read_history
+
+# Seed 000 五.3: 4 deals a round, 6 in the semi-final and final.
+STAGE_OPTIONS: dict[str, dict[str, dict[str, Any]]] = {
+    "daguai.s000": {"semifinal": {"dg.tableDeals": 6}, "final": {"dg.tableDeals": 6}},
+}
+DEFAULT_DEALS = {"dg.tableDeals": 4}
+# Seed 000 五.4: the first dealer is drawn (by cards; here by lot from the recorded seed).
+FIRST_BY_LOT = {"daguai.s000"}
+
+
+def _refuse(code: str, message: str, message_zh: str, **details: Any) -> IllegalAction:
+    return IllegalAction(code, message, message_zh, details)
+
+
+def next_round(tournament: dict[str, Any]) -> int:
+    return tournament["current_round"] + 1 if tournament["rounds"] or tournament["matches"] else 1
+
+
+def swiss(tournament: dict[str, Any], history: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    """The Swiss pairing of the next round (the same function `fupan pair` runs on the exported history);
+    `names`: the history's names → player ids."""
+    number = next_round(tournament)
+    pairing = pair(read_history(history), number)
+    tables = [{"table": f"{number}-{index}", "seats": [names[name] for name in seats], "first": 0, "options": {}}
+              for index, seats in enumerate(pairing["tables"], start=1)]
+    return {"round": number, "kind": "tables", "label": f"第{number}轮", "method": "swiss", "tables": tables,
+            "byes": [names[name] for name in pairing["byes"]], "pairing": pairing}
+
+
+def _seated(units: list[list[str]], fmt: Format) -> list[str]:
+    """The seats of one table from its units: seat s holds member s // k of unit s % k (k units a table)."""
+    k = len(units)
+    return [units[seat % k][seat // k] for seat in range(fmt.table_size)]
+
+
+def _tables(tournament: dict[str, Any], number: int, groups: list[list[list[str]]], fmt: Format, stage: str
+            ) -> list[dict[str, Any]]:
+    seed = tournament["lots_seed"] or tournament["id"]
+    # A stage's own figures replace the tournament's only where it kept the seed's (an organiser who chose other
+    # figures keeps them for every round).
+    options = {name: value for name, value in STAGE_OPTIONS.get(fmt.code, {}).get(stage, {}).items()
+               if tournament["options"].get(name) == DEFAULT_DEALS.get(name)}
+    out = []
+    for index, units in enumerate(groups, start=1):
+        label = f"{number}-{index}"
+        first = int(lot(seed, "first", label), 16) % fmt.table_size if fmt.code in FIRST_BY_LOT else 0
+        out.append({"table": label, "seats": _seated(units, fmt), "first": first, "options": dict(options)})
+    return out
+
+
+def _stage(units: int, per_table: int) -> tuple[str, str]:
+    """(round kind, stage) for this many units: one table is the final; two tables' worth the semi-final."""
+    if units == per_table:
+        return "final", "final"
+    return "tables", "semifinal" if units <= 2 * per_table else "round"
+
+
+def knockout_first(tournament: dict[str, Any], units: list[list[str]], fmt: Format, method: str) -> dict[str, Any]:
+    """Round 1 of a knockout: units in registration order (现场分组, `order`) or drawn by lot (`lot`)."""
+    per_table = fmt.table_size // fmt.team_size
+    if len(units) < per_table:
+        raise _refuse("too_few_entries", f"{len(units)} entries cannot fill a table of {per_table}.",
+                      f"{len(units)} 个报名单位凑不满一桌（{per_table} 个）。", entries=len(units))
+    seed = tournament["lots_seed"] or tournament["id"]
+    if method == "lot":
+        units = sorted(units, key=lambda unit: lot(seed, "draw", 1, "+".join(unit)))
+    number = next_round(tournament)
+    playing = len(units) - len(units) % per_table
+    groups = [units[i:i + per_table] for i in range(0, playing, per_table)]
+    kind, stage = _stage(len(units), per_table)
+    return {"round": number, "kind": kind, "label": "决赛" if kind == "final" else f"第{number}轮", "method": method,
+            "tables": _tables(tournament, number, groups, fmt, stage),
+            "byes": [p for unit in units[playing:] for p in unit]}
+
+
+def knockout_next(tournament: dict[str, Any], standings: dict[str, Any], units: list[list[str]], fmt: Format
+                  ) -> dict[str, Any]:
+    """The next knockout round: who went on from each finished table of the last round (the standings' ranking of
+    the table, with the declared tiebreaks), and that round's byes."""
+    rounds = [r for r in tournament["rounds"] if r["kind"] != "playoff"]
+    if not rounds:
+        raise _refuse("no_round", "No round has been played yet.", "尚未进行任何轮次。")
+    last = rounds[-1]["round"]
+    tables = [t for t in standings["tables"] if t["round"] == last]
+    waiting = [t["table"] for t in tables if not t["over"]]
+    if waiting:
+        raise _refuse("round_not_finished", f"Round {last} is still being played at tables {waiting}.",
+                      f"第 {last} 轮还有牌桌未结束：{waiting}。", round=last, tables=waiting)
+    unit_of = {member: tuple(unit) for unit in units for member in unit}
+    going: list[tuple[str, ...]] = []
+    for table in tables:
+        for player in table["advancing"]:
+            if unit_of[player] not in going:
+                going.append(unit_of[player])
+    for player in rounds[-1].get("byes", ()):
+        if unit_of[player] not in going:
+            going.append(unit_of[player])
+    per_table = fmt.table_size // fmt.team_size
+    if len(going) < per_table:
+        raise _refuse("tournament_over", "The knockout is decided: no table can be formed.",
+                      "淘汰赛已决出结果，无法再组成牌桌。", advancing=[list(u) for u in going])
+    rank = {row["player_id"]: index for index, row in enumerate(standings["rows"])}
+    had = Counter(unit_of[p] for r in tournament["rounds"] for p in r.get("byes", ()) if p in unit_of)
+    # The best-ranked among the fewest byes sit out; the others keep the order of the tables they came from.
+    byes = set(sorted(going, key=lambda unit: (had[unit], min(rank[p] for p in unit)))[:len(going) % per_table])
+    playing = [unit for unit in going if unit not in byes]
+    groups = [[list(u) for u in playing[i:i + per_table]] for i in range(0, len(playing), per_table)]
+    number = next_round(tournament)
+    kind, stage = _stage(len(going), per_table)
+    return {"round": number, "kind": kind, "label": "决赛" if kind == "final" else f"第{number}轮",
+            "method": "advance", "tables": _tables(tournament, number, groups, fmt, stage),
+            "byes": [p for unit in going if unit in byes for p in unit]}
+
+
+def playoff_dealer(tournament: dict[str, Any], match: dict[str, Any]) -> int:
+    """Seed 000: equal points and 跑头家 → one play-off deal, its dealer drawn by lot (from the recorded seed and the
+    table, so anyone can check it); the organiser starts that deal with this `first`."""
+    seed = tournament["lots_seed"] or tournament["id"]
+    return int(lot(seed, "playoff", match["table"]), 16) % len(match["seats"])

@@ -1,0 +1,364 @@
+/* The organiser console (docs/console.md): every change goes through the API with the organiser's token, which is
+ * kept in this tab's sessionStorage (Fupan.token) and sent as a header, never in a URL. The pages hold nothing
+ * secret; referee cards are built here from the API's answer and never stored. */
+(function () {
+  "use strict";
+  const boot = JSON.parse(document.getElementById("console-boot").textContent);
+  const root = document.getElementById("console");
+  const $ = (selector) => document.querySelector(selector);
+  const t = (key, params) => Fupan.t(key, params);
+  const esc = Fupan.esc;
+  const tournament = boot.tournament;
+  const base = tournament ? `/api/tournaments/${tournament.id}` : null;
+  let players = {}; // id → name
+  let teamSize = 1;
+  let fmt = null;
+  let proposal = null;
+
+  /* --- the API --------------------------------------------------------------------------------------------- */
+
+  async function api(method, url, body) {
+    const headers = { Accept: "application/json" };
+    const token = Fupan.token();
+    if (token) headers.Authorization = `Bearer ${token}`;
+    if (body !== undefined) {
+      headers["Content-Type"] = "application/json";
+      // A resend of this write (a double click, a retried request) is answered once (docs/SECURITY.md §6a).
+      if (window.crypto && crypto.randomUUID) headers["Idempotency-Key"] = crypto.randomUUID();
+    }
+    const response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    let data = null;
+    try {
+      data = await response.json();
+    } catch (e) {
+      data = null;
+    }
+    if (!response.ok) {
+      const error = new Error((data && data.error && data.error.message) || response.statusText);
+      error.body = data;
+      error.status = response.status;
+      throw error;
+    }
+    return data;
+  }
+
+  function say(text) {
+    const box = $("#message");
+    box.textContent = text;
+    box.hidden = !text;
+    $("#error").hidden = true;
+  }
+
+  function fail(error) {
+    const box = $("#error");
+    const detail = error && error.body && error.body.error;
+    box.innerHTML = "";
+    if (detail) {
+      box.dataset.code = detail.code;
+      box.innerHTML = `<span class="zh" lang="zh-CN">${esc(detail.message_zh)}</span><span class="en" lang="en">${esc(detail.message)}</span>`;
+    } else {
+      box.dataset.code = "";
+      box.textContent = String((error && error.message) || error);
+    }
+    box.hidden = false;
+    $("#message").hidden = true;
+  }
+
+  async function act(work) {
+    root.dataset.consoleState = "busy";
+    try {
+      await work();
+    } catch (error) {
+      fail(error);
+    } finally {
+      root.dataset.consoleState = "ready";
+    }
+  }
+
+  /* --- sign in ------------------------------------------------------------------------------------------------ */
+
+  function showSignedIn() {
+    const held = Boolean(Fupan.token());
+    $("#signin-form").hidden = held;
+    $("#signin-hint").hidden = held;
+    $("#signed-in").hidden = !held;
+    $("#signed-out").hidden = held;
+  }
+
+  $("#signin-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    Fupan.setToken($("#signin-token").value.trim());
+    $("#signin-token").value = "";
+    showSignedIn();
+  });
+  $("#signout").addEventListener("click", () => {
+    Fupan.setToken(null);
+    showSignedIn();
+  });
+
+  /* --- home: create a tournament ------------------------------------------------------------------------------ */
+
+  async function home() {
+    const formats = (await api("GET", "/api/formats")).formats;
+    const games = [...new Set(formats.map((f) => f.game))];
+    const gameSelect = $("#create-game");
+    gameSelect.innerHTML = games.map((g) => `<option value="${esc(g)}">${esc(t(`game.${g}`))}</option>`).join("");
+    const formatSelect = $("#create-format");
+    function fillFormats() {
+      const mine = formats.filter((f) => f.game === gameSelect.value);
+      formatSelect.innerHTML = mine
+        .map((f) => `<option value="${esc(f.code)}">${esc(Fupan.lang() === "en" ? f.en : f.zh)} (${esc(f.code)})</option>`)
+        .join("");
+      fillTiebreaks();
+      $("#preset-label").hidden = gameSelect.value !== "shengji";
+    }
+    function fillTiebreaks() {
+      const chosen = formats.find((f) => f.code === formatSelect.value);
+      if (!chosen) return;
+      $("#create-tiebreaks").value = chosen.default_tiebreaks.join(", ");
+      $("#tiebreak-menu").textContent = t("console.create.tiebreaks.menu", { codes: chosen.tiebreaks.map((c) => c.code).join(", ") });
+    }
+    gameSelect.addEventListener("change", fillFormats);
+    formatSelect.addEventListener("change", fillTiebreaks);
+    fillFormats();
+    $("#create-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      act(async () => {
+        const form = new FormData(event.target);
+        let options = {};
+        const text = String(form.get("options") || "").trim();
+        if (text) {
+          try {
+            options = JSON.parse(text);
+          } catch (e) {
+            options = null;
+          }
+          if (!options || typeof options !== "object" || Array.isArray(options)) throw new Error(t("console.badOptions"));
+        }
+        if (form.get("game") === "shengji" && !("sj.preset" in options)) options["sj.preset"] = form.get("preset");
+        const body = {
+          name: String(form.get("name")).trim(), game: form.get("game"), format: form.get("format"), options,
+          tiebreaks: String(form.get("tiebreaks")).split(/[,，\s]+/).filter(Boolean),
+        };
+        if (String(form.get("lots_seed")).trim()) body.lots_seed = String(form.get("lots_seed")).trim();
+        if (String(form.get("department_limit")).trim()) body.department_limit = Number(form.get("department_limit"));
+        const created = await api("POST", "/api/tournaments", body);
+        say(t("console.created", { name: created.name }));
+        window.location.assign(`/console/tournaments/${created.id}`);
+      });
+    });
+    const list = (await api("GET", "/api/tournaments")).map(
+      (item) => `<li><a href="/console/tournaments/${esc(item.id)}" data-tournament="${esc(item.id)}">${esc(item.name)}</a> <span class="badge game">${esc(t(`game.${item.game}`))}</span></li>`,
+    );
+    $("#tournament-list").innerHTML = list.join("");
+  }
+
+  /* --- entries ------------------------------------------------------------------------------------------------ */
+
+  async function loadEntries() {
+    const answer = await api("GET", `${base}/entries`);
+    const rows = answer.entries.map(
+      (entry, index) => `<tr data-entry="${esc(entry.name)}" data-department="${esc(entry.department)}"><td class="num">${index + 1}</td><td>${esc(entry.name)}</td><td>${esc(entry.department || "—")}</td><td>${esc(entry.members.map((m) => m.name).join("、"))}</td></tr>`,
+    );
+    $("#entries-table tbody").innerHTML = rows.join("") || `<tr><td colspan="4" class="muted">${esc(t("console.entries.none"))}</td></tr>`;
+    const limit = answer.entry_rules.department_limit;
+    $("#entry-count").textContent = t("console.entries.count", { n: answer.entries.length }) + (limit ? ` · ${t("console.entries.limit", { n: limit })}` : "");
+    root.dataset.entries = String(answer.entries.length);
+  }
+
+  function memberFields() {
+    const box = $("#member-fields");
+    if (teamSize === 1) {
+      box.hidden = true;
+      return;
+    }
+    box.innerHTML = Array.from({ length: teamSize }, (_, i) => `<label>${esc(t("console.entry.member", { n: i + 1 }))} <input name="member" required maxlength="200"></label>`).join("");
+  }
+
+  function entriesForms() {
+    $("#entry-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      act(async () => {
+        const form = new FormData(event.target);
+        const name = String(form.get("name")).trim();
+        const members = teamSize === 1 ? [name] : form.getAll("member").map((m) => String(m).trim());
+        const body = { entries: [{ name, department: String(form.get("department")).trim(), members: members.map((m) => ({ name: m })) }] };
+        const answer = await api("POST", `${base}/entries`, body);
+        say(t("console.entries.done", { n: answer.registered.length }));
+        event.target.reset();
+        await refreshAll();
+      });
+    });
+    $("#bulk-file").addEventListener("change", async (event) => {
+      const file = event.target.files[0];
+      if (file) $("#bulk-text").value = await file.text();
+    });
+    $("#bulk-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      act(async () => {
+        const answer = await api("POST", `${base}/entries`, { text: $("#bulk-text").value });
+        say(t("console.entries.done", { n: answer.registered.length }));
+        $("#bulk-text").value = "";
+        await refreshAll();
+      });
+    });
+  }
+
+  /* --- rounds: draw, then open ------------------------------------------------------------------------------ */
+
+  function seatsHTML(table) {
+    return table.names.map((name, seat) => `<li data-seat="${seat}"><span class="seat-no">${esc(t("console.seat", { n: seat + 1 }))}</span> ${esc(name)}</li>`).join("");
+  }
+
+  function showProposal(plan) {
+    proposal = plan;
+    const tables = plan.tables.map(
+      (table) => `<li class="table-card" data-proposed-table="${esc(table.table)}" data-seats="${esc(JSON.stringify(table.names))}"><strong>${esc(table.table)}</strong>${fmt.code === "daguai.s000" ? ` <span class="muted small">${esc(t("console.first", { seat: table.first + 1 }))}</span>` : ""}<ol class="seats">${seatsHTML(table)}</ol></li>`,
+    );
+    const byes = plan.bye_names.length ? `<p data-proposed-byes="${esc(JSON.stringify(plan.bye_names))}">${esc(t("console.byes"))}：${esc(plan.bye_names.join("、"))}</p>` : "";
+    $("#proposal").innerHTML = `<h3>${esc(t("console.draw.proposed", { round: plan.round }))} · ${esc(t(`console.draw.method.${plan.method}`))}${plan.kind === "final" ? ` · ${esc(t("console.final"))}` : ""}</h3><ul class="table-cards">${tables.join("")}</ul>${byes}<button type="button" class="button primary" id="open-round">${esc(t("console.draw.open"))}</button>`;
+    $("#proposal").hidden = false;
+    $("#proposal").dataset.round = String(plan.round);
+    $("#open-round").addEventListener("click", () => act(openRound));
+  }
+
+  async function openRound() {
+    const body = {
+      label: proposal.label, kind: proposal.kind, byes: proposal.byes,
+      tables: proposal.tables.map((table) => ({ table: table.table, seats: table.seats, first: table.first, options: table.options })),
+    };
+    const opened = await api("POST", `${base}/round-tables`, body);
+    say(t("console.draw.opened", { round: opened.round }));
+    proposal = null;
+    $("#proposal").hidden = true;
+    await refreshAll();
+  }
+
+  function roundForms() {
+    $("#draw-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      act(async () => {
+        const method = $("#method-label").hidden ? "" : $("#draw-method").value;
+        showProposal(await api("GET", `${base}/draw${method ? `?method=${method}` : ""}`));
+      });
+    });
+  }
+
+  /* --- progress, tables, referee cards ---------------------------------------------------------------------- */
+
+  async function loadProgress() {
+    const answer = await api("GET", `${base}/progress`);
+    const started = answer.tables.length > 0;
+    $("#progress-round").textContent = started ? answer.label : "";
+    $("#seating-link").hidden = !started;
+    $("#seating-link").href = `/console/tournaments/${tournament.id}/rounds/${answer.round}/seating`;
+    $("#cards-button").hidden = !started;
+    $("#method-label").hidden = !(fmt.structure === "knockout" && !started);
+    const items = answer.tables.map((table) => {
+      const playoff = table.playoff_first !== null ? `<p class="playoff">${esc(t("console.playoff", { seat: table.playoff_first + 1 }))}</p>` : "";
+      const live = table.deal_url ? `<a href="${esc(table.deal_url)}" data-live-deal="${esc(table.current_deal)}">${esc(t("console.liveDeal"))}</a>` : "";
+      const close = table.state === "finished" ? "" : `<form class="close-form row-form" data-match="${esc(table.match_id)}"><input name="reason" required maxlength="500" placeholder="${esc(t("console.close.reason"))}" aria-label="${esc(t("console.close.reason"))}"><button type="submit" class="button">${esc(t("console.close"))}</button></form>`;
+      return `<li class="table-card" data-table="${esc(table.table)}" data-match="${esc(table.match_id)}" data-state="${table.state}" data-deals="${table.deals}"><div class="table-head"><strong>${esc(table.table)}</strong> <span class="badge state-${table.state}">${esc(t(`console.state.${table.state}`))}</span> <span class="muted small">${table.deals}</span></div><ol class="seats">${seatsHTML(table)}</ol>${playoff}<p class="links"><a href="${esc(table.pad_url)}">${esc(t("console.pad"))}</a> <a href="${esc(table.match_url)}">${esc(t("nav.match"))}</a> ${live}</p>${close}</li>`;
+    });
+    $("#progress-list").innerHTML = items.join("") || `<li class="muted">${esc(t("console.progress.none"))}</li>`;
+    $("#progress-byes").hidden = !answer.bye_names.length;
+    $("#progress-byes").textContent = `${t("console.byes")}：${answer.bye_names.join("、")}`;
+    document.querySelectorAll(".close-form").forEach((form) =>
+      form.addEventListener("submit", (event) => {
+        event.preventDefault();
+        act(async () => {
+          await api("POST", `/api/matches/${form.dataset.match}/close`, { reason: form.reason.value.trim() });
+          say(t("console.closed"));
+          await refreshAll();
+        });
+      }),
+    );
+    root.dataset.round = String(answer.round);
+    root.dataset.progress = answer.tables.map((table) => table.state).join(",");
+    return answer;
+  }
+
+  async function refereeCards() {
+    const progress = await api("GET", `${base}/progress`);
+    const cards = [];
+    for (const table of progress.tables) {
+      const card = await api("POST", `/api/matches/${table.match_id}/referee-card`, {});
+      cards.push(`<article class="referee-card" data-card="${esc(card.table)}"><h3>${esc(card.tournament)} · ${esc(card.table)}</h3><p>${esc(card.names.join("、"))}</p><div class="qr-pair"><figure><img src="${card.pad_qr}" alt="${esc(t("console.card.pad"))}" width="140" height="140"><figcaption>${esc(t("console.card.pad"))}<br><code class="pad-url">${esc(card.pad_url)}</code></figcaption></figure><figure><img src="${card.token_qr}" alt="${esc(t("console.card.token"))}" width="140" height="140"><figcaption>${esc(t("console.card.token"))}<br><code class="token-text">${esc(card.token)}</code></figcaption></figure></div><p class="muted small">${esc(t("console.card.hint"))}</p></article>`);
+    }
+    $("#cards-sheet").innerHTML = cards.join("");
+    $("#cards").hidden = false;
+  }
+
+  /* --- penalties and standings ---------------------------------------------------------------------------- */
+
+  function penaltyForm() {
+    $("#penalty-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      act(async () => {
+        const form = new FormData(event.target);
+        const body = { player_id: form.get("player_id"), points: Number(form.get("points")), kind: form.get("kind"), reason: String(form.get("reason")).trim() };
+        await api("POST", `${base}/adjustments`, body);
+        say(t("console.penalty.done", { name: players[body.player_id], points: body.points }));
+        event.target.reset();
+        await refreshAll();
+      });
+    });
+  }
+
+  function figure(value) {
+    return typeof value === "number" && !Number.isInteger(value) ? value.toFixed(4).replace(/0+$/, "") : String(value);
+  }
+
+  async function loadStandings() {
+    const answer = await api("GET", `${base}/standings`);
+    const heads = [t("col.rank"), t("col.player"), answer.total_measure[Fupan.lang() === "en" ? "en" : "zh"]]
+      .concat(answer.tiebreaks.map((c) => (Fupan.lang() === "en" ? c.en : c.zh)), [t("col.status"), ""]);
+    $("#standings-table thead").innerHTML = `<tr>${heads.map((h) => `<th>${esc(h)}</th>`).join("")}</tr>`;
+    $("#standings-table tbody").innerHTML = answer.rows
+      .map((row) => `<tr data-player="${esc(row.player_id)}" data-rank="${row.rank}" data-total="${esc(figure(row.total))}"><td class="num">${row.rank}</td><td>${esc(row.name)}</td><td class="num">${esc(figure(row.total))}</td>${row.tiebreak_values.map((v) => `<td class="num">${esc(figure(v))}</td>`).join("")}<td>${esc(statusText(row.status))}</td><td><button type="button" class="button small explain" data-explain="${esc(row.player_id)}">${esc(t("console.explain"))}</button></td></tr>`)
+      .join("");
+    document.querySelectorAll("button.explain").forEach((button) => button.addEventListener("click", () => act(() => explain(button.dataset.explain))));
+    root.dataset.standingsAsOf = String(answer.as_of);
+  }
+
+  function statusText(status) {
+    return t(`console.status.${status}`);
+  }
+
+  async function explain(player) {
+    const answer = await api("GET", `${base}/standings/${encodeURIComponent(player)}/explain`);
+    const total = answer.total_explained;
+    const tables = answer.matches.map((m) => `<li data-explained-round="${m.round}">${esc(m.label)} · ${m.bye ? esc(t("console.byes")) : esc(m.table)} · ${m.deals.map((d) => esc(figure(d.facts.mp_rate !== undefined ? d.facts.mp_rate : d.score))).join(" ")}</li>`);
+    const adjustments = answer.adjustments.map((a) => `<li>${esc(a.kind)} ${a.points}: ${esc(a.reason)}</li>`);
+    $("#explanation").innerHTML = `<h3 data-explained="${esc(player)}" data-explained-total="${esc(figure(answer.total))}">${esc(answer.name)}</h3><p>${esc(t("console.explain.total", { total: figure(total.total), start: figure(total.start_chips), deals: figure(total.deals), adjustments: figure(total.adjustments) }))}</p><ul>${tables.join("")}${adjustments.join("")}</ul>`;
+    $("#explanation").hidden = false;
+  }
+
+  /* --- the tournament page -------------------------------------------------------------------------------- */
+
+  async function refreshAll() {
+    const current = await api("GET", base);
+    players = Object.fromEntries(current.players.map((p) => [p.id, p.name]));
+    $("#penalty-player").innerHTML = current.players.map((p) => `<option value="${esc(p.id)}">${esc(p.name)}</option>`).join("");
+    await loadEntries();
+    await loadProgress();
+    await loadStandings();
+  }
+
+  async function tournamentPage() {
+    const formats = (await api("GET", "/api/formats")).formats;
+    fmt = formats.find((f) => f.code === (tournament.format || formats.find((x) => x.game === tournament.game).code));
+    teamSize = fmt.team_size;
+    memberFields();
+    entriesForms();
+    roundForms();
+    penaltyForm();
+    $("#refresh").addEventListener("click", () => act(refreshAll));
+    $("#cards-button").addEventListener("click", () => act(refereeCards));
+    $("#cards-print").addEventListener("click", () => window.print());
+    await refreshAll();
+  }
+
+  showSignedIn();
+  act(tournament ? tournamentPage : home);
+})();
