@@ -14,12 +14,15 @@ import argparse
 import json
 import os
 import sys
+import time
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
 from api import analysis_cli, publish_cli, verify_cli
 from api.pair_cli import register as register_pair
+from api.progress import Progress
 from domain.aggregates import tournament_id
 from domain.application import FupanApplication
 from domain.errors import IllegalAction, Refusal
@@ -103,7 +106,9 @@ def cmd_import(args: argparse.Namespace) -> int:
     """Store each record all-or-nothing and report each; exit 1 if any was refused."""
     service = open_service(args.db)
     failed = False
-    for index, doc in enumerate(read_records(_read(args.file))):
+    docs = list(read_records(_read(args.file)))
+    progress, counts, started = Progress("fupan import", "records"), Counter[str](), time.monotonic()
+    for index, doc in enumerate(docs):
         report: dict[str, Any] = {"index": index}
         try:
             if isinstance(doc, Unreadable):
@@ -116,7 +121,12 @@ def cmd_import(args: argparse.Namespace) -> int:
                 report["action"] = error.details["action"]
         else:
             report.update(ok=True, deal_id=deal["id"], created=created, result=deal["result"])
+        counts["stored" if report["ok"] and created else "already there" if report["ok"] else "refused"] += 1
+        progress.interrupt()
         print(json.dumps(report, ensure_ascii=False), flush=True)
+        progress.step(index + 1, len(docs))
+    progress.done(f"fupan import: {len(docs)} records — " + ", ".join(f"{n} {what}" for what, n in counts.items())
+                  + f" in {time.monotonic() - started:.1f} s")
     return 1 if failed else 0
 
 
@@ -266,7 +276,9 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 
 def cmd_rebuild(args: argparse.Namespace) -> int:
-    report = open_projections(args.db).rebuild()
+    progress = Progress("fupan rebuild", "notifications")
+    report = open_projections(args.db).rebuild(progress.step)
+    progress.interrupt()
     print(f"fupan rebuild: replayed {report['notifications']} notifications up to {report['position']} "
           f"({report['tournaments']} tournaments, {report['deals']} deals) in {report['seconds']:.2f} s")
     return 0

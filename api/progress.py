@@ -23,17 +23,26 @@ class Progress:
         self._drawn = 0.0
         self._width = 0
 
-    def step(self, done: int, total: int | None = None) -> None:
+    def step(self, done: int, total: int | None = None, unit: str | None = None) -> None:
+        """Draw `done/total unit` (the unit given at the start unless another is named for this stage)."""
         if not self.shown:
             return
         now = time.monotonic()
         if now - self._drawn < 0.1 and done != total:
             return
         self._drawn = now
-        line = f"{self.label}: {done}/{total} {self.unit}" if total else f"{self.label}: {done} {self.unit}"
+        unit = self.unit if unit is None else unit
+        line = f"{self.label}: {done}/{total} {unit}" if total else f"{self.label}: {done} {unit}"
         self.stream.write("\r" + line.ljust(self._width))
         self._width = len(line)
         self.stream.flush()
+
+    def interrupt(self) -> None:
+        """Clear the drawn line, so the command's own output to the same terminal starts on a clean line."""
+        if self.shown and self._width:
+            self.stream.write("\r" + " " * self._width + "\r")
+            self.stream.flush()
+            self._width = 0
 
     def done(self, summary: str) -> None:
         """The summary, on the progress line's place (a terminal only)."""

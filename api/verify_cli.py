@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from api.progress import Progress
 from domain.audit import audit_store, check_digest
 from projections import Projections
 
@@ -55,10 +56,12 @@ def cmd_verify(args: argparse.Namespace, open_projections: Callable[[str | None]
     projections = open_projections(args.db)
     if args.digest:
         return verify_digests(lambda: projections.app, args.digest, args.json)
-    chains = projections.app.verify_chains()
+    progress = Progress("fupan verify", "")  # a terminal only: deals' chains, then the read models' replay
+    chains = projections.app.verify_chains(lambda done, total: progress.step(done, total, "deals"))
     store = audit_store(projections.app)
     store.pop("link_digests")
-    report = projections.verify()
+    report = projections.verify(lambda done, total: progress.step(done, total, "notifications"))
+    progress.interrupt()
     ok = report["ok"] and chains["ok"] and store["ok"]
     if args.json:
         print(json.dumps({**report, "ok": ok, "chains": chains, "store": store}, ensure_ascii=False))

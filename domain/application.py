@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -466,12 +466,16 @@ class FupanApplication(Store):
         return {"deal_id": str(events[0].originator_id), "ok": bad is None, "first_bad_version": bad,
                 "digest": events[-1].digest}
 
-    def verify_chains(self) -> dict[str, Any]:
+    def verify_chains(self, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
         """Every deal's hash chain recomputed from storage (`fupan verify`): the deals whose chain breaks, each
-        with the version of its first event that does not match (or why it could not be read at all)."""
+        with the version of its first event that does not match (or why it could not be read at all).
+        `progress(deals checked, deals)` after each deal."""
         checked, broken = 0, []
-        for deal_id in self.ids_by_topic(Deal.Created.TOPIC):
+        deals = list(self.ids_by_topic(Deal.Created.TOPIC))
+        for deal_id in deals:
             checked += 1
+            if progress is not None:
+                progress(checked, len(deals))
             try:
                 bad = verify_chain(list(self.events.get(deal_id)))
             except Exception as error:  # a stored event that no longer decodes is as broken as a wrong digest

@@ -19,6 +19,7 @@ before its request) and, in a server, also on a background thread polling the lo
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from eventsourcing.persistence import ApplicationRecorder, Mapper
@@ -60,9 +61,10 @@ class Follower:
         self.applied = 0  # notifications this object applied (what a restart must not repeat)
         self._lock = threading.Lock()  # one catch-up at a time per follower; between followers: the position
 
-    def catch_up(self, until: int | None = None, *, exact: bool = False) -> int:
+    def catch_up(self, until: int | None = None, *, exact: bool = False,
+                 progress: Callable[[int, int], None] | None = None) -> int:
         """Apply every followed notification up to `until` (default: the head of the log now); the notification
-        id the read model now reflects.
+        id the read model now reflects. `progress(position, head)` after each page (the CLI's progress line).
 
         While only unfollowed events (a deal's actions) arrived, nothing is written: the read model already
         reflects them, and a commit per poll would compete with recording for the database. The stored
@@ -85,6 +87,8 @@ class Follower:
                 except PositionMoved:
                     continue  # someone else applied it first: go on from where they left the position
                 self.applied += len(page)
+                if progress is not None:
+                    progress(reached, head)
 
     def _apply(self, position: int, reached: int, page: list[Any]) -> None:
         """Decode the page, then write its rows, the touched standings and the new position in one transaction."""

@@ -11,6 +11,7 @@ import json
 import logging
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -241,13 +242,14 @@ class Projections:
         scratch.create()
         return scratch, Follower(self.app.recorder, self.app.mapper, scratch, REPLAY_PAGE)
 
-    def rebuild(self) -> dict[str, Any]:
+    def rebuild(self, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
         """Replay the whole log into fresh tables, then swap them in at once (readers never see half a
-        rebuild); events stored meanwhile are then followed as usual."""
+        rebuild); events stored meanwhile are then followed as usual. `progress(notification, head)` as the
+        replay advances."""
         started = time.perf_counter()
         scratch, follower = self._scratch()
         try:
-            follower.catch_up(exact=True)
+            follower.catch_up(exact=True, progress=progress)
             position = self.live.replace_with(scratch)
         finally:
             scratch.drop()
@@ -256,12 +258,13 @@ class Projections:
         return {"position": position, "notifications": follower.applied, "seconds": time.perf_counter() - started,
                 **counts}
 
-    def verify(self) -> dict[str, Any]:
-        """Rebuild into scratch tables and compare them with the live ones at the same position."""
+    def verify(self, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+        """Rebuild into scratch tables and compare them with the live ones at the same position;
+        `progress(notification, head)` as the replay advances."""
         started = time.perf_counter()
         scratch, follower = self._scratch()
         try:
-            follower.catch_up()
+            follower.catch_up(progress=progress)
             while True:  # both at the same stored position, then compared in one snapshot
                 live_at = self.follower.catch_up(exact=True)
                 follower.catch_up(until=live_at, exact=True)
