@@ -16,8 +16,10 @@ from conftest import LiveServer
 from game_support import record_random_play
 
 from api.cli import main
-from domain.games.daguai.random_play import ENGINE as DAGUAI, play_out as daguai_play_out
-from domain.games.wakeng.random_play import ENGINE as WAKENG, play_out as wakeng_play_out
+from domain.games.daguai.random_play import ENGINE as DAGUAI
+from domain.games.daguai.random_play import play_out as daguai_play_out
+from domain.games.wakeng.random_play import ENGINE as WAKENG
+from domain.games.wakeng.random_play import play_out as wakeng_play_out
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +58,8 @@ def test_team_entries_refused_with_reasons_store_nothing(live):
     # Seed 000: 大怪路子 teams of three, 每个部门最多报2个队
     tournament = created(live, name="教工大怪路子", game="daguai", department_limit=2, lots_seed="000")
     ok = live.post(f"/api/tournaments/{tournament}/entries",
-                   {"entries": [team("机械一队", "机械学院", "甲", "乙", "丙"), team("机械二队", "机械学院", "丁", "戊", "己")]})
+                   {"entries": [team("机械一队", "机械学院", "甲", "乙", "丙"),
+                                team("机械二队", "机械学院", "丁", "戊", "己")]})
     assert ok.status_code == 201, ok.text
     assert [e["department"] for e in ok.json()["entries"]] == ["机械学院", "机械学院"]
     assert ok.json()["entry_rules"] == {"department_limit": 2}
@@ -64,8 +67,10 @@ def test_team_entries_refused_with_reasons_store_nothing(live):
                     "每个部门最多报 2 个")
     assert error["details"]["department"] == "机械学院"
     refused(live, tournament, {"entries": [team("二人组", "外语学院", "庚", "辛")]}, "wrong_team_size", "须为 3 人")
-    refused(live, tournament, {"entries": [team("外语队", "外语学院", "甲", "辛", "壬")]}, "duplicate_entry", "重复报名")
-    refused(live, tournament, {"entries": [team("机械一队", "外语学院", "庚", "辛", "壬")]}, "duplicate_entry", "机械一队")
+    refused(live, tournament, {"entries": [team("外语队", "外语学院", "甲", "辛", "壬")]}, "duplicate_entry",
+            "重复报名")  # 甲 is in 机械一队
+    refused(live, tournament, {"entries": [team("机械一队", "外语学院", "庚", "辛", "壬")]}, "duplicate_entry",
+            "机械一队")
     # A batch is all-or-nothing: its third line is a team of two, so its first two are not stored either
     text = "外语队,外语学院,庚,辛,壬\n理学队,理学院,癸,子,丑\n管理队，管理学院，寅，卯\n"
     error = refused(live, tournament, {"text": text}, "wrong_team_size", "管理队")
@@ -153,7 +158,7 @@ def test_console_and_fupan_pair_give_the_same_pairing_and_byes_count_half(live, 
         bye_deals = [m for m in explained["matches"] if m.get("bye")]
         assert [d["facts"]["mp_rate"] for m in bye_deals for d in m["deals"]] == [0.5] * len(bye_deals)
         assert all(d["facts"]["mp"] == 3 and d["score"] == 0 for m in bye_deals for d in m["deals"])  # 4 tables − 1
-    assert live.get(f"/api/admin/verify", token=live.organiser).json()["ok"]
+    assert live.get("/api/admin/verify", token=live.organiser).json()["ok"]
 
 
 def test_a_team_knockout_advances_from_the_standings(live):
