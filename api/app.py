@@ -19,6 +19,7 @@ from api.analysis import analysis
 from api.console import BLUEPRINTS as CONSOLE_BLUEPRINTS
 from api.errors import register_error_handlers
 from api.openapi import docs
+from api.pad import recording_pad
 from api.resources import BLUEPRINTS
 from api.retractions import retractions
 from api.standings import install as install_standings
@@ -66,7 +67,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     register_error_handlers(app, anonymous=lambda: auth.current_principal().anonymous)
     auth.install(app)
     idempotency.install(app)  # after the guard: the caller and the request's unit are known
-    for blueprint in (*BLUEPRINTS, retractions, tokens, docs, analysis, *CONSOLE_BLUEPRINTS):
+    for blueprint in (*BLUEPRINTS, retractions, tokens, docs, recording_pad, analysis, *CONSOLE_BLUEPRINTS):
         app.register_blueprint(blueprint)
     auth.open_to_anyone(app, VIEWER_BLUEPRINTS)
     install_standings(app)  # the projections of `service` and their routes

@@ -214,6 +214,12 @@ class Engine:
     carded: frozenset[str] = frozenset({"play"})
     foul_unit: tuple[str, str] | None = None  # (en, zh) of a foul's `penalty`; None: fouls carry no points
     foul_rule: tuple[str, str] = ("", "")  # what a foul does instead of points (when `foul_unit` is None)
+    # The fouls a recorder picks from, (code, 中文, English), as the game's rules list them (docs/pad.md). A
+    # record may carry any code; these are what the pad offers.
+    foul_codes: tuple[tuple[str, str, str], ...] = (("talking", "说话", "talking"),
+                                                    ("signalling", "暗号或示意", "signalling"),
+                                                    ("other", "其他", "other"))
+    play_phase = "play"  # the phase in which the seat to act plays cards
 
     def resolve_options(self, options: dict[str, Any]) -> dict[str, Any]:
         return self.options.resolve(options)
@@ -286,6 +292,32 @@ class Engine:
     def legal_actions(self, state: Any, seat: int) -> list[Action]:
         """The enumerable choices of `seat` now (bids, passes); plays are checked by `apply`."""
         raise NotImplementedError
+
+    def offered_actions(self, state: Any, seat: int) -> list[Action]:
+        """What a recorder may offer `seat` now besides a foul (docs/pad.md): `legal_actions`, a timeout of the
+        seat to act, and in the play phase its play. An action carrying `cards` offers a choice of those cards
+        (the recorder selects them); a field set to None is typed by the recorder. The pad checks each
+        offer without cards or typed fields by applying it to a copy of the state, so an offer may be wider than
+        what is legal; a game adds the actions its `legal_actions` does not enumerate."""
+        offered = list(self.legal_actions(state, seat))
+        if state.phase != "finished" and state.to_act == seat:
+            offered.append({"seat": seat, "type": "timeout"})
+            if state.phase == self.play_phase:
+                offered.append({"seat": seat, "type": "play", "cards": list(state.hands[seat])})
+        return offered
+
+    def reading(self, state: Any, action: Action) -> dict[str, Any] | None:
+        """How the rules read `action`, just applied to `state`: {kind, zh, en} of its pattern, or None. The
+        shedding games' views carry each play's pattern with its names (domain/games/shedding.py `rounds_view`):
+        the last play of `action`'s seat in the round, or in the round it closed."""
+        if action["type"] != "play":
+            return None
+        view = self.view(state, Viewpoint("referee"))
+        rounds = view.get("round", {}).get("plays") or view.get("last_round") or []
+        play = next((p for p in reversed(rounds) if p.get("seat") == action["seat"] and "pattern" in p), None)
+        if play is None:
+            return None
+        return {key: play["pattern"][key] for key in ("kind", "zh", "en")}
 
     def view(self, state: Any, viewpoint: Viewpoint) -> dict[str, Any]:
         """A JSON-ready picture of the table as `viewpoint` may see it; hidden cards are absent, not masked.

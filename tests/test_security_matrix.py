@@ -80,6 +80,8 @@ KINDS: dict[str, str] = {
     "standings.rebuild": "organiser",
     "standings.verify": "organiser",
     "apidocs.docs_page": "public",
+    "pad.pad_state": "recorder",  # the recording pad (docs/pad.md): every hand of a live deal, its choices
+    "pad.pad_check": "recorder",  # a dry run: stores nothing
     "console.register_entries": "organiser",
     "console.list_entries": "public",
     "console.draw": "public",  # a proposal, stores nothing; a pairing is public and re-derivable (fupan pair)
@@ -167,6 +169,7 @@ BODIES: dict[str, Callable[[Table], Any]] = {
     "standings.start_round": lambda t: {"label": "决赛", "kind": "final"},
     "standings.adjust": lambda t: {"player_id": "张三", "points": -1, "kind": "penalty", "reason": "matrix"},
     "standings.rebuild": lambda t: None,
+    "pad.pad_check": lambda t: {"action": {"seat": 0, "type": "play", "cards": ["LJ", "BJ"]}},
     "console.register_entries": lambda t: {"text": "赵六，信息学院"},
     "console.open_round": lambda t: {"label": "第2轮", "tables": [{"table": "2-1", "seats": PLAYERS}]},
     "console_matches.referee_card": lambda t: {},

@@ -94,6 +94,9 @@ class DoudizhuEngine(Engine):
     seat_count, hand_size, kitty_size, decks, jokers = SEATS, HAND_SIZE, 3, 1, True
     source, options, action_fields = "S001", OPTIONS, ACTION_FIELDS
     foul_unit = ("chips", "筹码")
+    # docs/rules/doudizhu.md "Fouls" (S001 sets no list): conduct at the table; disqualification is the organiser's.
+    foul_codes = (("talking", "说话", "talking"), ("signalling", "暗号或示意", "signalling"),
+                  ("peeking", "偷看他人牌", "peeking at another hand"), ("other", "其他", "other"))
 
     def new_deal(self, setup: DealSetup) -> DoudizhuState:
         hands, kitty = self.checked_setup(setup)
@@ -277,6 +280,19 @@ class DoudizhuEngine(Engine):
             kinds = ("call", "pass") if state.caller is None else ("rob", "pass")
             return [{"seat": seat, "type": k} for k in kinds]
         return [{"seat": seat, "type": "pass"}] if following(state, seat) else []
+
+    def offered_actions(self, state: DoudizhuState, seat: int) -> list[Action]:
+        """Besides the turn's choices, 明牌 (§2.7a.1): before any bid any seat may show (明牌开始, or 发牌明牌 with the
+        cards received so far, which the recorder types); after the kitty the landlord, before its first play."""
+        offered = super().offered_actions(state, seat)
+        if any(r["seat"] == seat for r in state.reveals):
+            return offered
+        if state.phase == "bidding" and not state.bids:
+            offered += [{"seat": seat, "type": "reveal", "stage": "start"},
+                        {"seat": seat, "type": "reveal", "stage": "deal", "received": None}]
+        elif state.phase == "play" and seat == state.landlord and not state.plays_by_seat[seat]:
+            offered.append({"seat": seat, "type": "reveal", "stage": "after_kitty"})
+        return offered
 
     def multipliers(self, state: DoudizhuState) -> dict[str, int]:
         """M = rob × 明牌 × bomb × spring (§2.4); the last two only with `ddz.bombSpringMultipliers`."""

@@ -128,6 +128,11 @@ class SandayiEngine(Engine):
     game, name_zh, name_en = "sandayi", "快乐三打一", "San Da Yi"
     seat_count, hand_size, kitty_size, decks, jokers = SEATS, HAND_SIZE, KITTY_SIZE, 2, True
     source, options, action_fields = "S000/S002", OPTIONS, ACTION_FIELDS
+    # §1.8, S000/S002 犯规(一)–(三): no talking, pass by tapping, counts as the rules say, no peeking or gestures.
+    foul_codes = (("talking", "说话", "talking"), ("pass_not_tapped", "不出未敲桌示意", "passed without tapping"),
+                  ("count", "报张数不合规定", "count announced against the rules"),
+                  ("peeking", "偷看他人牌", "peeking"), ("gesture", "暗示动作", "suggestive gesture"),
+                  ("other", "其他", "other"))
     foul_rule = ("a player's second foul in a deal decides the deal (§1.8).", "同一局第二次犯规按输方处理（§1.8）。")
 
     # -- setup ---------------------------------------------------------------------------------------------

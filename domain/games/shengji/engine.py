@@ -150,6 +150,11 @@ def big_points(points: int) -> tuple[int, int]:
     return 0, 10 if points >= 200 else 6 if points >= 160 else 4 if points >= 120 else 2
 
 
+def throw_penalty(retracted: int, rule: str) -> int:
+    """The points a failed throw (甩牌失败) costs, `retracted` cards taken back, under `sj.throwPenalty` (§3.13)."""
+    return 10 * retracted if rule == "perRetractedCard" else 10 if rule == "flat10" else 0
+
+
 def kitty_factor(pairs: int, rule: str) -> int:
     """抠底 multiplier for a largest component of `pairs` pairs (0 = single) (§3.9; vector 10)."""
     if rule == "linear":
@@ -215,6 +220,10 @@ class ShengjiEngine(Engine):
     source, options, action_fields = "S001; S004 rule 1", OPTIONS, ACTION_FIELDS
     carded = frozenset({"declare", "bury", "play"})
     foul_unit = ("points", "分")
+    play_phase = "playing"
+    # §3.13 and S004 注意事项: 暗号 and 查牌 are the seeds' conduct fouls (disqualification is the organiser's).
+    foul_codes = (("signalling", "暗号", "signalling"), ("reviewing", "查牌", "reviewing played tricks"),
+                  ("talking", "说话", "talking"), ("other", "其他", "other"))
 
     # -- setup ---------------------------------------------------------------------------------------------
 
@@ -519,9 +528,7 @@ class ShengjiEngine(Engine):
                     rest = remove_from(state.hands[seat], played)
                     shape = shape_of([part], suit)
                     top = part.top
-                    rule = state.options["sj.throwPenalty"]
-                    penalty = (10 * (len(cards) - len(played)) if rule == "perRetractedCard"
-                               else 10 if rule == "flat10" else 0)
+                    penalty = throw_penalty(len(cards) - len(played), state.options["sj.throwPenalty"])
                     entry = {"seat": seat, "cards": played, "attempted": cards, "failed_throw": True,
                              "blockers": blockers}
         if forced is not None and "attempted" not in entry:
@@ -782,6 +789,61 @@ class ShengjiEngine(Engine):
             {"seat": seat, "type": "declare", "cards": cards} for cards in self.declarations_from(state, seat,
                                                                                                 state.hands[seat])
         ]
+
+    def offered_actions(self, state: ShengjiState, seat: int) -> list[Action]:
+        """Besides the turn's choices: while the cards are dealt any seat may declare with the cards it holds
+        (the recorder types `received`, §3.4), the seat whose turn it is after the last card may time out, the
+        dealer buries 8, and in `adjudicate` mode the referee records irregularities (§3.13)."""
+        offered = super().offered_actions(state, seat)
+        if state.phase == "dealing":
+            declarable = self.declarations_from(state, seat, state.dealt_hands[seat])
+            usable = sorted({c for cards in declarable for c in cards})
+            if usable:
+                offered.append({"seat": seat, "type": "declare", "cards": usable, "received": None})
+        if state.phase in ("dealing", "declaring") and (state.first + state.final_turns) % SEATS == seat:
+            offered.append({"seat": seat, "type": "timeout"})
+        if state.phase == "burying" and seat == state.dealer:
+            offered.append({"seat": seat, "type": "bury", "cards": list(state.hands[seat])})
+        if state.options["sj.illegalPlay"] != "adjudicate" or state.phase == "finished":
+            return offered
+        if state.phase == "playing":
+            if seat == state.to_act and state.trick:
+                offered += [{"seat": seat, "type": "irregularity", "kind": kind, "cards": list(state.hands[seat]),
+                             "note": None} for kind in ("revoke", "wrong_follow")]
+            offered.append({"seat": seat, "type": "irregularity", "kind": "miscount", "note": None})
+        if state.dealer == seat:
+            offered.append({"seat": seat, "type": "irregularity", "kind": "kitty_mishandled", "note": None})
+        return offered
+
+    def reading(self, state: ShengjiState, action: Action) -> dict[str, Any] | None:
+        """How a play was read (§3.6–3.8): a lead as a single, pair, tractor or throw (a failed throw names the
+        part played); a follow as following suit, trumping or discarding."""
+        if action["type"] != "play" or state.order is None:
+            return None
+        plays = state.trick or (state.tricks[-1]["plays"] if state.tricks else [])
+        play = next((p for p in reversed(plays) if p["seat"] == action["seat"]), None)
+        if play is None:
+            return None
+        order = state.order
+        if play is plays[0]:
+            if play.get("failed_throw"):
+                shown = " ".join(play["cards"])
+                return {"kind": "failed_throw", "zh": f"甩牌失败：只出 {shown}", "en": f"failed throw: only {shown}"}
+            components = decompose(play["cards"], order.value)
+            if len(play["cards"]) == 1:
+                return {"kind": "single", "zh": "单张", "en": "single"}
+            if len(components) > 1:
+                return {"kind": "throw", "zh": "甩牌", "en": "throw"}
+            pairs = components[0].pairs
+            return ({"kind": "pair", "zh": "对子", "en": "pair"} if pairs == 1
+                    else {"kind": "tractor", "zh": "拖拉机", "en": "tractor"})
+        led = order.suit[plays[0]["cards"][0]]
+        suits = {order.suit[c] for c in play["cards"]}
+        if suits == {led}:
+            return {"kind": "follow", "zh": "跟牌", "en": "follows suit"}
+        if suits == {TRUMP}:
+            return {"kind": "trump", "zh": "毙牌（主牌）", "en": "trumps"}
+        return {"kind": "discard", "zh": "垫牌", "en": "discards"}
 
     def declarations_from(self, state: ShengjiState, seat: int, pool: list[str]) -> list[list[str]]:
         """Every declaration `seat` could make now with cards from `pool` (its hand, or the cards received so far)."""

@@ -101,6 +101,9 @@ class WakengEngine(Engine):
     game, name_zh, name_en = "wakeng", "竞技挖坑", "Wakeng"
     seat_count, hand_size, kitty_size, decks, jokers = SEATS, HAND_SIZE, KITTY_SIZE, 1, False
     source, options, action_fields = "S003", OPTIONS, ACTION_FIELDS
+    # B9: the software forbids illegal play; what remains is discipline (S-WK3 第十六–十七条).
+    foul_codes = (("talking", "说话", "talking"), ("left_seat", "未经允许离座", "left the seat without leave"),
+                  ("smoking", "吸烟", "smoking"), ("other", "其他", "other"))
     foul_rule = ("a penalty is an adjustment of the standings (B9).", "处罚作为积分调整记录（B9）。")
 
     # -- setup ---------------------------------------------------------------------------------------------

@@ -1,0 +1,38 @@
+"""The recording pad's pages (docs/pad.md): `/deals/<id>/pad` for one deal, `/matches/<id>/pad` for a table, which
+moves from deal to deal. The pages are open to anyone and carry no hands: the script asks for the recorder's
+token, keeps it in the tab's sessionStorage and reads and writes through the API with it (api/pad.py and the
+ordinary recording routes), where the token is what decides.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, render_template, url_for
+
+from domain.games import get_engine
+from domain.pad import game_table
+from replay_ui.views import service
+
+pad_pages = Blueprint("pad_ui", __name__, template_folder="templates")
+
+
+def _page(boot: dict[str, Any], game: str, title: dict[str, Any]) -> str:
+    boot = {**boot, "game": game, "table": game_table(get_engine(game)),
+            "viewer_url": url_for("replay_ui.deal_viewer", deal_id=boot["deal_id"]) if boot.get("deal_id") else None}
+    return render_template("pad.html", boot=boot, game=game, title=title)
+
+
+@pad_pages.get("/deals/<deal_id>/pad")
+def deal_pad(deal_id: str) -> str:
+    deal = service().get_deal(deal_id)  # public: the page itself holds nothing hidden
+    return _page({"deal_id": deal["id"], "match_id": deal["match_id"], "follow": False}, deal["game"],
+                 {"number": deal["number"]})
+
+
+@pad_pages.get("/matches/<match_id>/pad")
+def match_pad(match_id: str) -> str:
+    match = service().get_match(match_id)
+    latest = match["current_deal"] or (match["deals"][-1]["deal_id"] if match["deals"] else None)
+    return _page({"deal_id": latest, "match_id": match["id"], "follow": True}, match["game"],
+                 {"table": match["table"]})

@@ -1,0 +1,759 @@
+/* fupan recording pad (docs/pad.md): a referee records a live deal by tapping.
+ *
+ * The rules live on the server: the pad shows what GET /api/deals/<id>/pad offers (each seat's choices, only
+ * what is legal now), asks POST …/pad/check about the selected cards before anything is stored, and records
+ * through POST /api/deals/<id>/actions with an Idempotency-Key per tap, so a resend after a dropped
+ * connection is never stored twice. Taps made offline wait in a queue, in order, and are sent when the
+ * connection returns; meanwhile the pad guesses the next seat (it cannot ask the rules) and says so.
+ * The automation contract (data-seat, data-card, data-action, data-field, data-confirm, data-pad-state …) is
+ * documented in docs/pad.md; keep the two in step. */
+(function () {
+  "use strict";
+
+  const t = Fupan.t;
+  const esc = Fupan.esc;
+  const boot = JSON.parse(document.getElementById("pad-boot").textContent);
+  const root = document.getElementById("pad");
+  const body = document.getElementById("pad-body");
+  const formLayer = document.getElementById("pad-form");
+  const reasonEl = root.querySelector("[data-pad-reason]");
+  const bannerEl = document.getElementById("pad-banner");
+  const hintEl = document.getElementById("pad-hint");
+  const stateLabel = document.getElementById("pad-state-label");
+  const POLL_MS = 1500;
+  const PLAY_PHASES = ["play", "playing"];
+  // While these phases last the kitty lies apart from every hand (docs/pad.md "The kitty").
+  const KITTY_APART = { doudizhu: ["bidding"], sandayi: ["bidding"], wakeng: ["reveal", "bidding"],
+    shengji: ["dealing", "declaring"] };
+
+  let dealId = boot.deal_id || null;
+  let current = null; // the last pad state shown (GET /api/deals/<id>/pad)
+  let match = null; // the table, when the deal belongs to one
+  let selection = []; // [{seat, i, code}] in tap order: a play is recorded in this order
+  let queue = []; // [{action, key, started}] taps not yet stored, in tap order
+  let baseVersion = null; // the stored version the queue's next write expects
+  let flushing = false;
+  let offline = !navigator.onLine;
+  let refused = null; // the reason of the last refused submission or dry run, until the selection changes
+  let hint = null;
+  let checkSeq = 0;
+  let deck = null; // the hands being entered on the full deck grid: {zones: [[…] per seat, kitty], active}
+  const latencies = []; // ms from a tap to its stored version shown (read by the browser test)
+  window.FupanPad = { latencies };
+
+  /* --- talking to the server ------------------------------------------------------------------------ */
+
+  function newKey() {
+    // crypto.getRandomValues works on plain http too (randomUUID needs a secure context): 128 random bits.
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return "pad-" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  async function api(method, url, payload, key) {
+    const headers = { Accept: "application/json" };
+    const token = Fupan.token();
+    if (token) headers.Authorization = `Bearer ${token}`;
+    if (payload !== undefined) headers["Content-Type"] = "application/json";
+    if (key) headers["Idempotency-Key"] = key;
+    const response = await fetch(url, {
+      method, headers, cache: "no-store", body: payload === undefined ? undefined : JSON.stringify(payload),
+    });
+    let data = null;
+    try {
+      data = await response.json();
+    } catch (e) {
+      data = null;
+    }
+    return { status: response.status, ok: response.ok, data };
+  }
+
+  function reasonOf(answer) {
+    const error = answer.data && answer.data.error;
+    if (!error) return t("pad.failed", { status: answer.status });
+    if (answer.status === 409 && error.code === "conflict") {
+      return t("pad.stale", { version: (error.details && error.details.version) || "?" });
+    }
+    return Fupan.lang() === "zh" ? error.message_zh : error.message;
+  }
+
+  function refusalText(refusal) {
+    return Fupan.lang() === "zh" ? refusal.message_zh : refusal.message;
+  }
+
+  /* --- the pad's state: ready | sending | offline | refused -------------------------------------------- */
+
+  function showState() {
+    let state = "ready";
+    if (offline) state = "offline";
+    else if (queue.length || flushing) state = "sending";
+    else if (refused) state = "refused";
+    root.dataset.padState = state;
+    stateLabel.textContent = t("pad.state." + state);
+    reasonEl.hidden = !refused;
+    reasonEl.textContent = refused || "";
+    bannerEl.hidden = !offline;
+    bannerEl.textContent = offline ? t("pad.offline", { n: queue.length }) : "";
+    hintEl.hidden = !hint;
+    hintEl.textContent = hint || "";
+  }
+
+  function refuse(reason) {
+    refused = reason;
+    hint = null;
+    showState();
+  }
+
+  window.addEventListener("offline", () => {
+    offline = true;
+    showState();
+  });
+  window.addEventListener("online", () => {
+    offline = false;
+    showState();
+    flush();
+  });
+
+  /* --- reading the deal ----------------------------------------------------------------------------- */
+
+  async function refresh(full) {
+    if (!Fupan.token()) {
+      signIn();
+      return;
+    }
+    try {
+      const wanted = [];
+      if (boot.match_id) wanted.push(api("GET", `/api/matches/${boot.match_id}`));
+      if (dealId) {
+        const since = current && current.deal_id === dealId && !full ? `?since=${current.version}` : "";
+        wanted.push(api("GET", `/api/deals/${dealId}/pad${since}`));
+      }
+      const answers = await Promise.all(wanted);
+      const matchAnswer = boot.match_id ? answers.shift() : null;
+      let changed = full || !current;
+      if (matchAnswer && matchAnswer.ok) {
+        changed = changed || !match || match.version !== matchAnswer.data.version;
+        match = matchAnswer.data;
+        if (boot.follow && match.current_deal && match.current_deal !== dealId) {
+          dealId = match.current_deal; // another pad (or this one) started the table's next deal
+          current = null;
+          selection = [];
+          return refresh(true);
+        }
+      }
+      const padAnswer = answers.shift();
+      if (offline) {
+        offline = false;
+        flush();
+      }
+      if (padAnswer && (padAnswer.status === 401 || padAnswer.status === 403)) {
+        Fupan.setToken(null);
+        refused = reasonOf(padAnswer);
+        signIn();
+        return;
+      }
+      if (padAnswer && !padAnswer.ok) {
+        refuse(reasonOf(padAnswer));
+        return;
+      }
+      if (padAnswer && !padAnswer.data.unchanged) {
+        if (!current || current.version !== padAnswer.data.version) selection = [];
+        current = padAnswer.data;
+        if (!queue.length) baseVersion = current.version;
+        changed = true;
+      }
+      if (changed) render(); // a poll that finds nothing new leaves the page (and a tap in progress) alone
+      else showState();
+    } catch (e) {
+      offline = true;
+      showState();
+    }
+  }
+
+  /* --- signing in and out ----------------------------------------------------------------------------- */
+
+  function signIn() {
+    body.innerHTML = `<section class="panel pad-signin"><h2>${esc(t("pad.signin"))}</h2>` +
+      `<p class="muted">${esc(t("pad.signin.hint"))}</p></section>`;
+    openForm("token", t("pad.signin"), [{ name: "token", label: t("token.label"), type: "password" }], (values) => {
+      Fupan.setToken(values.token.trim());
+      refused = null;
+      refresh(true);
+    }, false);
+    showState();
+  }
+
+  function signOut() {
+    Fupan.setToken(null);
+    current = null;
+    queue = [];
+    signIn();
+  }
+
+  /* --- forms: inputs carry data-field, the confirm button data-confirm ------------------------------------ */
+
+  function openForm(name, title, fields, confirm, cancellable = true) {
+    const inputs = fields.map((field) => {
+      const id = `pad-field-${field.name}`;
+      let input;
+      if (field.type === "select") {
+        input = `<select id="${id}" data-field="${field.name}">` + field.options
+          .map((o) => `<option value="${esc(o.value)}"${o.value === field.value ? " selected" : ""}>${esc(o.label)}</option>`)
+          .join("") + "</select>";
+      } else {
+        const value = field.value === undefined || field.value === null ? "" : ` value="${esc(field.value)}"`;
+        const extra = field.type === "number" ? ` inputmode="numeric" min="${field.min || 0}"${field.max !== undefined ? ` max="${field.max}"` : ""}` : "";
+        input = `<input id="${id}" data-field="${field.name}" type="${field.type || "text"}"${value}${extra} autocomplete="off" spellcheck="false">`;
+      }
+      return `<label for="${id}">${esc(field.label)}</label>${input}`;
+    });
+    formLayer.innerHTML = `<form class="pad-form panel" data-form="${name}" novalidate><h2>${esc(title)}</h2>` +
+      `<div class="pad-fields">${inputs.join("")}</div><div class="pad-form-buttons">` +
+      `<button type="submit" class="primary" data-confirm>${esc(t("pad.confirm"))}</button>` +
+      (cancellable ? `<button type="button" data-cancel>${esc(t("pad.cancel"))}</button>` : "") + "</div></form>";
+    formLayer.hidden = false;
+    const form = formLayer.querySelector("form");
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const values = {};
+      form.querySelectorAll("[data-field]").forEach((el) => {
+        values[el.dataset.field] = el.value;
+      });
+      closeForm();
+      confirm(values);
+    });
+    const cancel = form.querySelector("[data-cancel]");
+    if (cancel) cancel.addEventListener("click", closeForm);
+    const first = form.querySelector("[data-field]");
+    if (first) first.focus();
+  }
+
+  function closeForm() {
+    formLayer.hidden = true;
+    formLayer.innerHTML = "";
+  }
+
+  /* --- what the page shows: the deal as stored, with the queued taps guessed on top --------------------- */
+
+  function names() {
+    if (match) return match.seat_names;
+    return current ? current.seats : [];
+  }
+
+  /* The view with the taps not yet stored applied the simple way (cards leave the hand, the turn passes on to
+   * the next seat holding cards): offline the pad cannot ask the rules, so it only guesses. */
+  function displayed() {
+    const view = JSON.parse(JSON.stringify(current.view));
+    let choices = current.choices;
+    if (!queue.length) return { view, choices, guessed: false };
+    const seats = view.seats.length;
+    let actor = view.to_act;
+    queue.forEach(({ action }) => {
+      const seat = view.seats[action.seat];
+      (action.cards || []).forEach((code) => {
+        const at = (seat.hand || []).indexOf(code);
+        if (at >= 0) seat.hand.splice(at, 1);
+      });
+      if (action.type === "foul") return;
+      actor = action.seat;
+      for (let step = 1; step <= seats; step += 1) {
+        const next = (action.seat + step) % seats;
+        if ((view.seats[next].hand || []).length) {
+          actor = next;
+          break;
+        }
+      }
+    });
+    view.to_act = actor;
+    choices = current.choices.filter((c) => c.action.type === "foul");
+    if (actor !== null && actor !== undefined) {
+      // In play, whoever is next may play, pass or time out; elsewhere the choices the seat to act had.
+      const like = PLAY_PHASES.includes(view.phase)
+        ? ["play", "pass", "timeout"].map((type) => ({ action: { type }, cards: type === "play" ? [] : null, typed: [] }))
+        : current.choices.filter((c) => c.seat === current.view.to_act && c.action.type !== "foul");
+      like.forEach((c) => {
+        const cards = c.cards === null ? null : view.seats[actor].hand || [];
+        choices.push({ ...c, seat: actor, cards });
+      });
+    }
+    return { view, choices, guessed: true };
+  }
+
+  function handOf(view, seat) {
+    if (current.game === "shengji" && view.phase === "dealing") return current.dealt[seat]; // in the order received
+    return view.seats[seat].hand || [];
+  }
+
+  function kittyApart(view) {
+    if ((KITTY_APART[current.game] || []).includes(view.phase)) return view.kitty;
+    if (current.game === "shengji" && view.buried) return view.buried;
+    return null;
+  }
+
+  function cardButton(code, seat, i, usable) {
+    const picked = selection.some((s) => s.seat === seat && s.i === i);
+    return `<button type="button" class="pad-card" data-card="${code}" data-i="${i}" aria-pressed="${picked}"` +
+      `${usable ? "" : " disabled"} aria-label="${esc(Fupan.cardName(code))}">${Fupan.cardHTML(code, "md")}</button>`;
+  }
+
+  function actionLabel(choice, view) {
+    const a = choice.action;
+    switch (a.type) {
+      case "bid":
+        return t("pad.act.bid", { value: a.value });
+      case "pass":
+        if (PLAY_PHASES.includes(view.phase)) return t("pad.act.pass.play");
+        if (view.phase === "dealing" || view.phase === "declaring") return t("pad.act.pass.declare");
+        if (view.phase === "reveal" || view.phase === "post_reveal") return t("pad.act.pass.reveal");
+        if (view.phase === "doubling") return t("pad.act.pass.double");
+        if (current.game === "doudizhu" && (view.bidding || []).some((b) => b.type === "call")) return t("pad.act.pass.rob");
+        return t("pad.act.pass.bid");
+      case "reveal":
+        return t(a.stage ? `pad.act.reveal.${a.stage}` : "pad.act.reveal");
+      case "declare":
+        if (a.kind) return t(`pad.act.declare.${a.kind}`);
+        return t((view.declarations || []).length ? "pad.act.overcall" : "pad.act.declare");
+      case "irregularity":
+        return t(`pad.irr.${a.kind}`);
+      default:
+        return t(`pad.act.${a.type}`);
+    }
+  }
+
+  function seatHTML(view, seat, choices, acting, guessed) {
+    const info = view.seats[seat];
+    const mine = choices.filter((c) => c.seat === seat);
+    const usable = new Set();
+    mine.forEach((c) => (c.cards || []).forEach((code) => usable.add(code)));
+    const hand = handOf(view, seat);
+    const cards = hand.map((code, i) => cardButton(code, seat, i, usable.has(code))).join("");
+    const buttons = mine.map((c) => {
+      const cls = c.action.type === "foul" ? "ghost" : c.cards ? "primary" : "";
+      return `<button type="button" class="pad-act ${cls}" data-action="${esc(JSON.stringify(c.action))}">${esc(actionLabel(c, view))}</button>`;
+    }).join("");
+    const role = info.role ? t(`pad.role.${info.role}`) : "";
+    const place = info.place ? t("pad.place", { n: info.place }) : "";
+    const count = typeof info.count === "number" ? hand.length : info.count;
+    return `<section class="pad-seat${acting ? " acting" : ""}" data-seat="${seat}"${acting ? ' aria-current="true"' : ""}>` +
+      `<header><b>${esc(names()[seat] || info.name)}</b> <span class="muted">${esc(t("pad.seatN", { n: seat }))}</span>` +
+      (role ? ` <span class="badge">${esc(role)}</span>` : "") + (place ? ` <span class="badge">${esc(place)}</span>` : "") +
+      ` <span class="count">${esc(t("pad.cards", { n: count }))}</span>` +
+      (acting ? ` <span class="badge live">${esc(t(guessed ? "pad.toAct.guess" : "pad.toAct"))}</span>` : "") +
+      `</header><div class="pad-hand">${cards || `<span class="muted">${esc(t("pad.empty"))}</span>`}</div>` +
+      `<div class="pad-actions">${buttons}</div></section>`;
+  }
+
+  function playsHTML(plays) {
+    if (!plays || !plays.length) return `<span class="muted">${esc(t("pad.none"))}</span>`;
+    return plays.map((p) => {
+      const who = esc(names()[p.seat]);
+      if (p.type === "pass") return `<div>${who}：${esc(t("pad.act.pass.play"))}</div>`;
+      const pattern = p.pattern ? ` <span class="muted">${esc(Fupan.lang() === "zh" ? p.pattern.zh : p.pattern.en)}</span>` : "";
+      return `<div>${who}：${Fupan.cardsHTML(p.cards, "sm")}${pattern}</div>`;
+    }).join("");
+  }
+
+  function bidsHTML(view) {
+    const rows = [];
+    (view.bidding || []).forEach((b) => rows.push(`${names()[b.seat]}：${b.type === "bid" ? t("pad.act.bid", { value: b.value }) : t("pad.bid." + b.type)}`));
+    (view.decisions || []).forEach((d) => rows.push(`${names()[d.seat]}：${d.type === "bid" ? t("pad.act.bid", { value: d.value }) : t("pad.bid." + d.type)}`));
+    (view.reveals || []).forEach((r) => rows.push(`${names()[r.seat]}：${t("pad.act.reveal." + r.stage)} ×${r.factor}`));
+    (view.declarations || []).forEach((d) => rows.push(`${names()[d.seat]}：${d.cards.join(" ")}${d.received !== undefined ? " · " + t("pad.received", { n: d.received }) : ""}`));
+    (view.declared || []).forEach((kind) => rows.push(t("pad.act.declare." + kind)));
+    return rows.length ? rows.map((r) => `<div>${esc(r)}</div>`).join("") : `<span class="muted">${esc(t("pad.none"))}</span>`;
+  }
+
+  function figuresHTML(view) {
+    const rows = [];
+    if (view.multipliers) rows.push(`${t("pad.multiplier")} ×${view.multipliers.total}`);
+    if (view.bid) rows.push(`${t("pad.bidValue")} ${view.bid}`);
+    if (view.level_rank) rows.push(`${t("pad.level")} ${view.level_rank} · ${t("pad.trump")} ${view.trump ? (Fupan.lang() === "zh" ? view.trump_zh : view.trump_en) : "—"}`);
+    if (view.attacker_points !== undefined && view.attacker_points !== null) rows.push(`${t("pad.attackerPoints")} ${view.attacker_points}`);
+    if (view.stakes) rows.push(`${t("pad.stakes")} ${view.stakes.join(" / ")}`);
+    if (view.finish_order && view.finish_order.length) rows.push(`${t("pad.finishOrder")} ${view.finish_order.map((s) => names()[s]).join(" → ")}`);
+    if (view.fouls && view.fouls.length) rows.push(`${t("pad.fouls")} ${view.fouls.length}`);
+    return rows.map((r) => `<div>${esc(r)}</div>`).join("");
+  }
+
+  function scoreHTML() {
+    if (!match) return "";
+    const s = match.standing || {};
+    let cells = "";
+    if (match.chips) cells = match.chips.map((c, seat) => `<td>${esc(match.seat_names[seat])}</td><td class="num">${c}</td>`).join("");
+    else if (s.levels) cells = s.levels.map((level, team) => `<td>${esc(t("pad.team", { n: team }))}</td><td class="num">${level}</td>`).join("");
+    else if (s.points) cells = s.points.map((p, team) => `<td>${esc(t("pad.team", { n: team }))}</td><td class="num">${p}</td>`).join("");
+    else if (s.scores) cells = s.scores.map((p, seat) => `<td>${esc(match.seat_names[seat])}</td><td class="num">${p}</td>`).join("");
+    const deals = t("pad.dealsPlayed", { n: match.deals.filter((d) => d.status === "finished").length });
+    return `<section class="panel pad-info"><h3>${esc(t("pad.score"))}</h3><table class="pad-score"><tr>${cells}</tr></table>` +
+      `<p class="muted small">${esc(deals)}${match.status === "over" ? " · " + esc(t("pad.matchOver")) : ""}</p></section>`;
+  }
+
+  function resultHTML() {
+    if (!current.finished || !current.result) return "";
+    const scores = current.result.scores.map((score, seat) => `<td>${esc(names()[seat])}</td>${Fupan.scoreCell(score)}`).join("");
+    const redeal = current.result.redeal ? `<p>${esc(t("pad.redeal"))}</p>` : "";
+    return `<section class="panel pad-result" data-result><h2>${esc(t("pad.result"))}</h2>${redeal}` +
+      `<table class="pad-score"><tr>${scores}</tr></table>${current.seed ? `<p class="muted small">${esc(t("pad.seed", { seed: current.seed }))}</p>` : ""}` +
+      `${nextDealHTML()}</section>`;
+  }
+
+  function nextDealHTML() {
+    if (!match || match.status !== "live" || match.current_deal) return "";
+    if (deck) return deckHTML();
+    return `<div class="pad-next"><h3>${esc(t("pad.next", { n: match.deals.length + 1 }))}</h3>` +
+      `<button type="button" class="primary" data-command="deal-server">${esc(t("pad.deal.server"))}</button> ` +
+      `<button type="button" data-command="deal-hands">${esc(t("pad.deal.hands"))}</button>` +
+      `<p class="muted small">${esc(t("pad.deal.serverHint"))}</p></div>`;
+  }
+
+  function toolsHTML(view) {
+    const tools = [];
+    if (match && match.status === "live") {
+      tools.push(`<button type="button" data-command="clock">${esc(t("pad.clock"))}</button>`);
+      if (!match.current_deal) tools.push(`<button type="button" data-command="misdeal">${esc(t("pad.misdeal"))}</button>`);
+    }
+    if (current && !current.finished && current.actions > 0) {
+      tools.push(`<button type="button" data-command="retract">${esc(t("pad.retract"))}</button>`);
+    }
+    if (boot.viewer_url || dealId) tools.push(`<a class="button" href="/deals/${esc(dealId)}">${esc(t("pad.viewer"))}</a>`);
+    tools.push(`<button type="button" data-command="signout">${esc(t("pad.signout"))}</button>`);
+    return `<div class="pad-tools">${tools.join("")}</div>`;
+  }
+
+  function render() {
+    closeStaleForm();
+    if (!current) {
+      body.innerHTML = `${scoreHTML()}<section class="panel">${match && match.status === "live" ? nextDealHTML() : esc(t("pad.noDeal"))}</section>` + toolsHTML();
+      root.dataset.dealVersion = "";
+      showState();
+      return;
+    }
+    const { view, choices, guessed } = displayed();
+    const acting = view.to_act;
+    const seats = view.seats.map((_, seat) => seatHTML(view, seat, choices, seat === acting, guessed)).join("");
+    const kitty = kittyApart(view);
+    const round = view.round ? view.round.plays : view.trick ? view.trick.plays : [];
+    const phase = t(`pad.phase.${view.phase}`);
+    const turn = acting === null || acting === undefined ? "" : ` · ${t("pad.toAct")}：${names()[acting]}`;
+    body.innerHTML =
+      `<div class="pad-summary"><section class="panel pad-info"><h3>${esc(t("pad.phase"))}</h3><div><b>${esc(phase)}</b>${esc(turn)}</div>${figuresHTML(view)}` +
+      (current.seed_commitment ? `<div class="muted small">${esc(t("pad.commitment", { c: current.seed_commitment.slice(0, 16) }))}</div>` : "") +
+      `</section><section class="panel pad-info"><h3>${esc(t("pad.bids"))}</h3>${bidsHTML(view)}</section>` +
+      `<section class="panel pad-info"><h3>${esc(t(view.trick ? "pad.trick" : "pad.round"))}</h3>${playsHTML(round)}</section>${scoreHTML()}</div>` +
+      (kitty ? `<section class="panel pad-kitty" data-kitty><h3>${esc(t("pad.kitty"))}</h3><div class="pad-hand">${Fupan.cardsHTML(kitty, "md")}</div></section>` : "") +
+      resultHTML() + `<div class="pad-seats seats-${view.seats.length}">${seats}</div>` + toolsHTML(view);
+    // The stored version the page now shows: set only after the new state is in the page (docs/pad.md).
+    root.dataset.dealVersion = String(current.version);
+    showState();
+  }
+
+  function closeStaleForm() {
+    const form = formLayer.querySelector("form");
+    if (form && form.dataset.form !== "token" && form.dataset.version && Number(form.dataset.version) !== (current && current.version)) closeForm();
+  }
+
+  /* --- tapping ---------------------------------------------------------------------------------------- */
+
+  body.addEventListener("click", (event) => {
+    const card = event.target.closest("button[data-card]");
+    if (card && !card.disabled) return tapCard(card);
+    const action = event.target.closest("button[data-action]");
+    if (action) return tapAction(action);
+    const command = event.target.closest("[data-command]");
+    if (command) return runCommand(command.dataset.command, command);
+    const deckCard = event.target.closest("[data-deck-card]");
+    if (deckCard) return placeCard(deckCard.dataset.deckCard);
+    const placed = event.target.closest("[data-placed]");
+    if (placed) return unplaceCard(placed);
+    const zone = event.target.closest("[data-zone]");
+    if (zone && deck) {
+      deck.active = zone.dataset.zone === "kitty" ? deck.zones.length - 1 : Number(zone.dataset.zone);
+      render();
+    }
+    return undefined;
+  });
+
+  function tapCard(button) {
+    const seat = Number(button.closest("[data-seat]").dataset.seat);
+    const i = Number(button.dataset.i);
+    const at = selection.findIndex((s) => s.seat === seat && s.i === i);
+    if (at >= 0) selection.splice(at, 1);
+    else {
+      selection = selection.filter((s) => s.seat === seat); // one seat's cards at a time
+      selection.push({ seat, i, code: button.dataset.card });
+    }
+    refused = null; // cleared by the next change of selection
+    hint = null;
+    render();
+    dryRun(seat);
+  }
+
+  function carded(seat, choices) {
+    const order = ["play", "declare", "bury"];
+    const mine = choices.filter((c) => c.seat === seat && c.cards);
+    mine.sort((a, b) => order.indexOf(a.action.type) - order.indexOf(b.action.type));
+    return mine[0];
+  }
+
+  async function dryRun(seat) {
+    const picked = selection.filter((s) => s.seat === seat).map((s) => s.code);
+    const seq = ++checkSeq;
+    if (!picked.length || queue.length || offline) return;
+    const choice = carded(seat, current.choices);
+    if (!choice || choice.typed.length) return; // a typed field (received) is checked on submission
+    let answer;
+    try {
+      answer = await api("POST", `/api/deals/${dealId}/pad/check`, { action: { seat, ...choice.action, cards: picked } });
+    } catch (e) {
+      return;
+    }
+    if (seq !== checkSeq) return; // the selection changed meanwhile
+    if (!answer.ok) return refuse(reasonOf(answer));
+    if (answer.data.legal) {
+      const reads = answer.data.reads_as;
+      hint = reads ? t("pad.legalAs", { pattern: Fupan.lang() === "zh" ? reads.zh : reads.en }) : t("pad.legal");
+      showState();
+    } else {
+      refuse(refusalText(answer.data.refusal));
+    }
+    return undefined;
+  }
+
+  function tapAction(button) {
+    const seat = Number(button.closest("[data-seat]").dataset.seat);
+    const template = JSON.parse(button.dataset.action);
+    const { view, choices } = displayed();
+    const choice = choices.find((c) => c.seat === seat && JSON.stringify(c.action) === button.dataset.action);
+    const action = { seat, ...template };
+    if (choice && choice.cards) {
+      action.cards = selection.filter((s) => s.seat === seat).map((s) => s.code);
+      if (!action.cards.length) return refuse(t("pad.selectFirst"));
+    }
+    const typed = choice ? choice.typed : [];
+    if (!typed.length) return submit(action);
+    const fields = typed.map((name) => typedField(name, seat, view));
+    openForm(template.type, actionLabel(choice, view), fields, (values) => {
+      typed.forEach((name) => {
+        const value = values[name];
+        if (name === "penalty" || name === "received") {
+          if (value !== "" && value !== undefined) action[name] = Number(value);
+        } else {
+          action[name] = value;
+        }
+      });
+      submit(action);
+    });
+    formLayer.querySelector("form").dataset.version = String(current.version);
+    return undefined;
+  }
+
+  function typedField(name, seat, view) {
+    if (name === "code") {
+      const options = current.fouls.map((f) => ({ value: f.code, label: Fupan.lang() === "zh" ? f.zh : f.en }));
+      return { name, label: t("pad.field.code"), type: "select", options, value: options[0].value };
+    }
+    if (name === "penalty") {
+      const unit = current.foul_unit ? (Fupan.lang() === "zh" ? current.foul_unit.zh : current.foul_unit.en) : "";
+      return { name, label: t("pad.field.penalty", { unit }), type: "number", min: 0, max: 1000, value: "" };
+    }
+    if (name === "received") {
+      // At least the cards up to the last one selected (in the order received); the recorder may type more, or
+      // clear it for a declaration in the round after the last card.
+      const picked = selection.filter((s) => s.seat === seat).map((s) => s.i + 1);
+      const least = current.game === "shengji" && view.phase === "dealing" && picked.length ? Math.max(...picked) : "";
+      return { name, label: t("pad.field.received"), type: "number", min: 0, max: current.table.hand_size, value: least };
+    }
+    return { name, label: t(`pad.field.${name}`), type: "text", value: "" };
+  }
+
+  /* --- recording: the queue, sent in order, once each ---------------------------------------------------- */
+
+  function submit(action) {
+    if (!queue.length) baseVersion = current.version;
+    queue.push({ action, key: newKey(), started: performance.now() });
+    selection = [];
+    refused = null;
+    hint = null;
+    render();
+    flush();
+  }
+
+  async function flush() {
+    if (flushing || !queue.length) return;
+    flushing = true;
+    const stored = [];
+    try {
+      while (queue.length) {
+        if (offline) return;
+        showState();
+        const item = queue[0];
+        let answer;
+        try {
+          answer = await api("POST", `/api/deals/${dealId}/actions`, { action: item.action, expected_version: baseVersion }, item.key);
+        } catch (e) {
+          offline = true; // sent again, under the same key, when the connection returns
+          queue.forEach((queued) => {
+            queued.delayed = true; // its time waiting for the network is not the pad's (latencies)
+          });
+          return;
+        }
+        if (answer.status === 201 || answer.status === 200) {
+          baseVersion = answer.data.version;
+          stored.push(queue.shift());
+          continue;
+        }
+        queue = []; // the taps after a refused one were made on a state that never was
+        refused = reasonOf(answer);
+        break;
+      }
+    } finally {
+      flushing = false;
+      const reason = refused;
+      if (!offline) await refresh(true);
+      refused = reason;
+      const shown = performance.now();
+      stored.forEach((item) => item.delayed || latencies.push(shown - item.started));
+      showState();
+    }
+  }
+
+  /* --- the table: clock, misdeals, the next deal, retraction, sign-out ------------------------------------ */
+
+  async function post(url, payload, key) {
+    let answer;
+    try {
+      answer = await api("POST", url, payload, key || newKey());
+    } catch (e) {
+      offline = true;
+      showState();
+      return null;
+    }
+    if (!answer.ok) {
+      refuse(reasonOf(answer));
+      return null;
+    }
+    refused = null;
+    return answer.data;
+  }
+
+  async function runCommand(command) {
+    const matchUrl = match ? `/api/matches/${match.id}` : null;
+    if (command === "signout") return signOut();
+    if (command === "clock") {
+      return openForm("clock", t("pad.clock"), [{ name: "minutes", label: t("pad.field.minutes"), type: "number", min: 0 },
+        { name: "note", label: t("pad.field.note") }], async (values) => {
+        if (await post(`${matchUrl}/clock`, { minutes: Number(values.minutes), note: values.note })) refresh(true);
+      });
+    }
+    if (command === "misdeal") {
+      const options = names().map((name, seat) => ({ value: String(seat), label: `${seat} · ${name}` }));
+      return openForm("misdeal", t("pad.misdeal"), [{ name: "seat", label: t("pad.field.dealer"), type: "select", options, value: "0" },
+        { name: "note", label: t("pad.field.note") }], async (values) => {
+        if (await post(`${matchUrl}/misdeals`, { seat: Number(values.seat), note: values.note })) refresh(true);
+      });
+    }
+    if (command === "retract") {
+      return openForm("retract", t("pad.retract"), [{ name: "reason", label: t("pad.field.reason") }], async (values) => {
+        if (await post(`/api/deals/${dealId}/retractions`, { reason: values.reason, expected_version: current.version })) refresh(true);
+      });
+    }
+    if (command === "deal-server") {
+      const deal = await post(`${matchUrl}/deals`, {});
+      if (deal) startedDeal(deal);
+      return undefined;
+    }
+    if (command === "deal-hands") {
+      const table = boot.table;
+      deck = { zones: [...Array(table.seats)].map(() => []).concat([[]]), active: 0 };
+      return render();
+    }
+    if (command === "deal-cancel") {
+      deck = null;
+      return render();
+    }
+    if (command === "deal-start") {
+      const hands = deck.zones.slice(0, -1);
+      const kitty = deck.zones[deck.zones.length - 1];
+      const deal = await post(`${matchUrl}/deals`, { hands, kitty });
+      if (deal) startedDeal(deal);
+    }
+    return undefined;
+  }
+
+  function startedDeal(deal) {
+    deck = null;
+    dealId = deal.id;
+    current = null;
+    if (match) match.current_deal = deal.id;
+    refresh(true);
+  }
+
+  /* --- a full deck grid for entering the hands of physical cards ------------------------------------------ */
+
+  function fullDeck() {
+    const table = boot.table;
+    const codes = [];
+    ["S", "H", "C", "D"].forEach((suit) => ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
+      .forEach((rank) => codes.push(suit + rank)));
+    if (table.jokers) codes.push("BJ", "LJ");
+    return codes;
+  }
+
+  function remaining(code) {
+    const placed = deck.zones.reduce((n, zone) => n + zone.filter((c) => c === code).length, 0);
+    return boot.table.decks - placed;
+  }
+
+  function zoneSize(index) {
+    return index === deck.zones.length - 1 ? boot.table.kitty_size : boot.table.hand_size;
+  }
+
+  function placeCard(code) {
+    if (remaining(code) <= 0) return;
+    if (deck.zones[deck.active].length >= zoneSize(deck.active)) return;
+    deck.zones[deck.active].push(code); // in the order received (升级 declarations are checked against it)
+    if (deck.zones[deck.active].length === zoneSize(deck.active)) {
+      const open = deck.zones.findIndex((zone, index) => zone.length < zoneSize(index));
+      if (open >= 0) deck.active = open;
+    }
+    render();
+  }
+
+  function unplaceCard(button) {
+    const zone = Number(button.dataset.zoneIndex);
+    deck.zones[zone].splice(Number(button.dataset.placed), 1);
+    deck.active = zone;
+    render();
+  }
+
+  function deckHTML() {
+    const last = deck.zones.length - 1;
+    const complete = deck.zones.every((zone, index) => zone.length === zoneSize(index));
+    const zones = deck.zones.map((zone, index) => {
+      if (index === last && !boot.table.kitty_size) return "";
+      const name = index === last ? t("pad.kitty") : `${t("pad.seatN", { n: index })} ${names()[index] || ""}`;
+      const cards = zone.map((code, at) => `<button type="button" class="pad-card" data-placed="${at}" data-zone-index="${index}">${Fupan.cardHTML(code, "sm")}</button>`).join("");
+      return `<div class="pad-zone${index === deck.active ? " active" : ""}"><button type="button" data-zone="${index === last ? "kitty" : index}" aria-pressed="${index === deck.active}">` +
+        `${esc(name)} ${zone.length}/${zoneSize(index)}</button><div class="pad-hand">${cards}</div></div>`;
+    }).join("");
+    const grid = fullDeck().map((code) => {
+      const left = remaining(code);
+      return `<button type="button" class="pad-card deck" data-deck-card="${code}"${left ? "" : " disabled"}>${Fupan.cardHTML(code, "sm")}<span class="left">${left}</span></button>`;
+    }).join("");
+    return `<div class="pad-deck"><h3>${esc(t("pad.deal.hands"))}</h3><p class="muted small">${esc(t("pad.deck.hint"))}</p>${zones}` +
+      `<div class="pad-grid">${grid}</div><button type="button" class="primary" data-command="deal-start"${complete ? "" : " disabled"}>${esc(t("pad.deal.start"))}</button> ` +
+      `<button type="button" data-command="deal-cancel">${esc(t("pad.cancel"))}</button></div>`;
+  }
+
+  /* --- start ------------------------------------------------------------------------------------------ */
+
+  document.addEventListener("fupan:lang", () => (current || match ? render() : signIn()));
+  refresh(true);
+  // One cheap poll (GET …/pad?since=<version>: a few bytes unless the deal moved): another pad's taps show up,
+  // and an offline pad finds out the connection is back even if the browser never said so.
+  setInterval(() => {
+    if (flushing || !Fupan.token() || formLayer.querySelector('form[data-form="token"]')) return;
+    if (queue.length && !offline) flush();
+    else refresh(false);
+  }, POLL_MS);
+})();
