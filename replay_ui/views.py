@@ -62,6 +62,33 @@ def _table_name(label: str) -> Any:
     return i18n.bilingual("match.title", table=label) if label.isdigit() else label
 
 
+def seat_mark(game: str, seat: int, lang: str) -> str:
+    """What people call a seat (GameUI.seat_marks): '2' (counted from 1), or 升级's '东'."""
+    zh, en = ui_for(game).seat_marks(seat + 1)[seat]
+    return zh if lang == "zh" else en
+
+
+@pages.app_template_global("seat_mark")
+def _seat_mark(game: str, seat: int) -> Any:
+    zh, en = seat_mark(game, seat, "zh"), seat_mark(game, seat, "en")
+    return zh if zh == en else both_languages(zh, en)
+
+
+def both_languages(zh: str, en: str) -> Markup:
+    """Two texts as the pair of language spans the stylesheet chooses between (escaped)."""
+    return Markup('<span class="zh" lang="zh-CN">{}</span><span class="en" lang="en">{}</span>').format(zh, en)
+
+
+@pages.app_template_global("seat_called")
+def _seat_called(game: str, seat: int, name: str | None = None) -> Any:
+    """A seat in a sentence ('2 号位', '东'); with `name`, the viewpoint button's '张伟（2 号位）'."""
+    key = ui_for(game).seat_called
+    called = {lang: i18n.text(key, lang, mark=seat_mark(game, seat, lang)) for lang in i18n.LANGUAGES}
+    if name is not None:
+        called = {lang: i18n.text("view.seat", lang, name=name, seat=called[lang]) for lang in called}
+    return both_languages(called["zh"], called["en"])
+
+
 @pages.app_template_global("card_html")
 def _card_html(code: str) -> Any:
     """A card as printable text: '♥10' in red, '大王'/'Big Joker' as a pair of language spans."""
@@ -167,6 +194,8 @@ def deal_viewer(deal_id: str) -> str:
     boot = {
         "deal_id": deal["id"], "game": deal["game"], "names": context["names"], "seats": len(deal["seats"]),
         "number": deal["number"], "finished": deal["finished"], **context["figures"],
+        "seat_marks": {lang: [seat_mark(deal["game"], seat, lang) for seat in range(len(deal["seats"]))]
+                       for lang in ("zh", "en")},
         "frames_url": url_for("replay_ui_api.frames", deal_id=deal["id"]),
         "deal_url": url_for("deals.get_deal", deal_id=deal["id"]), "version": deal["version"],
     }

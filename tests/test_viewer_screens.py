@@ -11,6 +11,7 @@ and every card's box is measured in one evaluate per viewpoint and size.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -20,6 +21,8 @@ from viewer_support import DemoSite, open_viewer, start_demo_site
 
 SCREENS = {"phone": {"width": 390, "height": 844}, "tablet": {"width": 768, "height": 1024},
            "laptop": {"width": 1366, "height": 900}}
+
+COMPASS = ["东", "南", "西", "北"]  # 升级's seats 0–3: the pairs are 东西 and 南北
 
 site = viewer_support.site_fixture(start_demo_site, "viewer-screens")
 
@@ -57,7 +60,9 @@ MEASURE = """async ([view, steps]) => {
     if (scroll > width) lost.push(`${step}: the page scrolls sideways (${scroll} > ${width})`);
     if (cards && !drawn.length) lost.push(`${step}: no hand drawn`);
   }
-  return {refused: false, lost};
+  const marks = [...table.querySelectorAll(".seat[data-seat]")].map((seat) =>
+    [Number(seat.dataset.seat), seat.querySelector(".seat-no").textContent]);
+  return {refused: false, lost, marks};
 }"""
 
 
@@ -106,6 +111,9 @@ def test_every_card_of_every_demo_deal_fits_a_phone_a_tablet_and_a_laptop(site: 
                 # A finished deal is published: the public may open every viewpoint (docs/SECURITY.md §4).
                 assert not answer["refused"], (game, deal, view)
                 lost += [f"{game} {deal} {view} {screen} step {where}" for where in answer["lost"]]
+                # Seats as people count them: from 1, 升级's by the compass; `data-seat` counts from 0.
+                marks = COMPASS if game == "shengji" else [str(seat + 1) for seat in range(len(answer["marks"]))]
+                assert sorted(answer["marks"]) == [[seat, mark] for seat, mark in enumerate(marks)], (deal, view)
                 checked += len(steps)
         games.add(game)
     assert games == {"doudizhu", "shengji", "sandayi", "wakeng", "daguai"}
@@ -164,3 +172,20 @@ def test_the_deal_viewers_first_load_transfers_at_most_one_and_a_half_megabytes(
     assert any("/frames" in name for name, _, _ in sizes) and not any("plotly" in name for name, _, _ in sizes)
     assert decoded > 500_000  # the frames of a long deal: what compression is for
     assert sent <= FIRST_LOAD_LIMIT, sizes
+
+
+def test_seats_are_counted_from_one_where_people_read_them(site: DemoSite) -> None:
+    """The viewpoint buttons and the record's players: 1, 2, 3 … (升级: 东南西北); the data keeps 0 … n-1."""
+    service = site.live.service
+    assert service is not None
+    for tournament in service.list_tournaments():
+        deal = service.list_matches(tournament["id"])[0]["deals"][0]["deal_id"]
+        names = service.get_match(service.list_matches(tournament["id"])[0]["id"])["seat_names"]
+        marks = COMPASS if tournament["game"] == "shengji" else [str(seat + 1) for seat in range(len(names))]
+        viewer = viewer_support.page_of(site, f"/deals/{deal}")
+        for seat, (name, mark) in enumerate(zip(names, marks, strict=True)):
+            called = mark if tournament["game"] == "shengji" else f"{mark} 号位"
+            assert f'data-view="seat:{seat}"><span class="zh" lang="zh-CN">{name}（{called}）</span>' in viewer
+        record = viewer_support.page_of(site, f"/deals/{deal}/record")
+        tags = re.findall(r'<span class="seat-tag">(?:<span class="zh" lang="zh-CN">)?([^<]+)<', record)
+        assert tags == marks, tournament["game"]

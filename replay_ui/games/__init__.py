@@ -42,6 +42,10 @@ class GameUI(NamedTuple):
     # The deal pages' figures of the table around one deal (match None for a stand-alone deal): template
     # variables of the viewer and the record, and keys of the viewer's boot data for the game's script.
     deal_figures: Callable[[Match | None, dict[str, Any]], dict[str, Any]] = generic.deal_figures
+    # What people call each seat, (zh, en) — 1, 2, 3 …; 升级's by the compass, as its pairs are named — and the
+    # string that says it in a sentence ("2 号位").
+    seat_marks: Callable[[int], list[tuple[str, str]]] = generic.seat_marks
+    seat_called: str = "seat.called"
 
 
 def _strings(game: str) -> Strings:
@@ -54,7 +58,8 @@ GAMES: dict[str, GameUI] = {
     "doudizhu": GameUI(doudizhu.describe, doudizhu.summarize, doudizhu.match_rows, doudizhu.match_chart,
                        doudizhu.standing_text, _strings("doudizhu"), doudizhu.deal_figures),
     "shengji": GameUI(shengji.describe, shengji.summarize, shengji.match_rows, shengji.match_chart,
-                      shengji.standing_text, _strings("shengji")),
+                      shengji.standing_text, _strings("shengji"), seat_marks=shengji.seat_marks,
+                      seat_called="sj.seat.called"),
     # Tables summed seat by seat: the generic running totals are their chart.
     "sandayi": GameUI(sandayi.describe, sandayi.summarize, sandayi.match_rows, generic.match_chart,
                       sandayi.standing_text, _strings("sandayi")),

@@ -46,6 +46,12 @@ def signed_totals(match: dict[str, Any], length: int) -> str:
     return f"{totals} · {standing['deals']}/{length}"
 
 
+def seat_marks(seats: int) -> list[tuple[str, str]]:
+    """What people call each seat, (zh, en): counted from 1 (the record and `data-seat` count from 0); in a
+    sentence it is `seat.called` ("2 号位", "seat 2")."""
+    return [(str(seat + 1), str(seat + 1)) for seat in range(seats)]
+
+
 def deal_figures(match: dict[str, Any] | None, deal: dict[str, Any]) -> dict[str, Any]:
     """No figures of the table around a deal: the deal pages show the deal alone."""
     return {}

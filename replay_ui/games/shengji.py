@@ -28,6 +28,11 @@ def _suit(trump: str) -> Any:
     return lambda lang: text(SUIT_KEYS[trump], lang)
 
 
+def seat_marks(seats: int) -> list[tuple[str, str]]:
+    """东 南 西 北: the pairs are 东西 (seats 0·2) and 南北 (1·3), as S004 names them (docs/rules/shengji.md)."""
+    return [(text(f"sj.seat.{seat}", "zh"), text(f"sj.seat.{seat}", "en")) for seat in range(seats)]
+
+
 def team_names(names: list[str], team: int) -> str:
     """A partnership by its players: seats {0, 2} or {1, 3}."""
     return "·".join(names[seat] for seat in range(len(names)) if seat % 2 == team)

@@ -122,6 +122,14 @@
 
   const MANY_BACKS = 4; // what a hand of ">10" cards is drawn as: a stack, never a number of cards
 
+  /* What people call a seat: '2' (counted from 1; the data counts from 0), 升级's '东'. The deal page's boot data
+   * names them (views.seat_mark); viewer.js sets them here. */
+  Fupan.seatMarks = null;
+  Fupan.seatNo = function (seat) {
+    const marks = Fupan.seatMarks && Fupan.seatMarks[Fupan.lang()];
+    return marks ? marks[seat] : String(seat + 1);
+  };
+
   /* Where each seat sits: `where` names the places from the viewpoint's own seat on, in playing order. */
   Fupan.positions = function (anchor, where) {
     const pos = {};

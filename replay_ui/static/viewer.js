@@ -24,6 +24,7 @@
   const F = window.Fupan;
   const boot = JSON.parse(document.getElementById("deal-boot").textContent);
   const renderer = F.games[boot.game] || F.games.generic;
+  F.seatMarks = boot.seat_marks;
   const $ = (id) => document.getElementById(id);
   const el = {
     table: $("table"), info: $("game-info"), stepNo: $("step-no"), stepText: $("step-text"),

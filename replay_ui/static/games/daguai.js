@@ -64,7 +64,7 @@
     return (
       `<div class="${cls}" data-seat="${seat.seat}" data-team="${seat.team}" data-count="${esc(seat.count)}"` +
       ` data-place="${seat.place || ""}">` +
-      `<div class="seat-head"><span class="seat-no">${seat.seat}</span>` +
+      `<div class="seat-head"><span class="seat-no">${esc(F.seatNo(seat.seat))}</span>` +
       `<span class="seat-name">${esc(names[seat.seat])}</span>${teamBadge(seat.team)}${dealer}${place}${toAct}` +
       `<span class="count">${esc(countText(seat.count))}</span></div>${handHTML(seat, where)}</div>`
     );

@@ -40,7 +40,7 @@
     return (
       `<div class="seat pos-${where}${turn ? " is-turn" : ""}${seat.role ? " role-" + seat.role : ""}" ` +
       `data-seat="${seat.seat}">` +
-      `<div class="seat-head"><span class="seat-no">${seat.seat}</span>` +
+      `<div class="seat-head"><span class="seat-no">${esc(F.seatNo(seat.seat))}</span>` +
       `<span class="seat-name">${esc(names[seat.seat])}</span>${roleBadge(seat.role)}` +
       (seat.exposed ? `<span class="badge exposed">${esc(t("exposed"))}</span>` : "") +
       (turn ? `<span class="turn">${esc(t(view.phase === "bidding" ? "toBid" : "toAct"))}</span>` : "") +

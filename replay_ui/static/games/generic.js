@@ -15,7 +15,7 @@
       : F.backsHTML(count || 0, "sm") + `<span class="hidden-label">${esc(F.t("hand.hidden"))}</span>`;
     return (
       `<div class="seat${toAct ? " is-turn" : ""}" data-seat="${seat.seat}"><div class="seat-head">` +
-      `<span class="seat-no">${seat.seat}</span><span class="seat-name">${esc(name)}</span>` +
+      `<span class="seat-no">${esc(F.seatNo(seat.seat))}</span><span class="seat-name">${esc(name)}</span>` +
       (toAct ? `<span class="turn">${esc(F.t("toAct"))}</span>` : "") +
       (count === undefined ? "" : `<span class="count">${esc(F.t("cards.n", { n: count }))}</span>`) +
       `</div><div class="hand">${hand}</div></div>`

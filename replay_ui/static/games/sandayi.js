@@ -54,7 +54,7 @@
       (seat.exposed ? " exposed" : "");
     return (
       `<div class="${cls}" data-seat="${seat.seat}" data-count="${esc(seat.count)}">` +
-      `<div class="seat-head"><span class="seat-no">${seat.seat}</span>` +
+      `<div class="seat-head"><span class="seat-no">${esc(F.seatNo(seat.seat))}</span>` +
       `<span class="seat-name">${esc(names[seat.seat])}</span>${role}${tanda}${first}${bombsHTML(seat, view)}${toAct}` +
       `<span class="count">${esc(countText(seat.count))}</span></div>${handHTML(seat, where)}</div>`
     );

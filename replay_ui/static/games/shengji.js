@@ -58,7 +58,7 @@
     return (
       `<div class="seat pos-${where} team-${seat.team}${turn ? " is-turn" : ""}${seat.role ? " role-" + seat.role : ""}" ` +
       `data-seat="${seat.seat}">` +
-      `<div class="seat-head"><span class="seat-no">${seat.seat}</span>` +
+      `<div class="seat-head"><span class="seat-no">${esc(F.seatNo(seat.seat))}</span>` +
       `<span class="seat-name">${esc(names[seat.seat])}</span>${roleBadge(seat.role)}` +
       (turn ? `<span class="turn">${esc(t("toAct"))}</span>` : "") +
       `<span class="count">${esc(count)}</span></div>${handHTML(seat, where, view)}</div>`
