@@ -1,6 +1,6 @@
 """`fupan analyse FILE [--json] [--limit-ms N]`: perfect open-hand play at the position after a record's last
-action (docs/analysis.md). Exit 0 on an answer, "too large" included; 1 on an unreadable or illegal record (the
-refusal printed as `fupan check` prints it) or a position with no card play to analyse."""
+action (docs/analysis.md). Exit 0 on an answer, "too large" and "not in play" (bidding, burying, a finished deal)
+included; 1 on an unreadable or illegal record, the refusal printed as `fupan check` prints it."""
 
 from __future__ import annotations
 
@@ -68,6 +68,8 @@ def summary(answer: dict[str, Any]) -> str:
     if answer.get("too_large"):
         return (f"局面太大，预算内算不完 · too large for the budget ({answer['nodes']} 节点 nodes, "
                 f"{answer['ms']:.0f} ms)")
+    if answer.get("not_in_play"):
+        return f"此步不在出牌阶段（{answer['phase']}），无可分析 · no card play to analyse (phase {answer['phase']})"
     lines = []
     if "points" in answer:
         lines.append(f"座位 {answer['to_act']}（{answer['side']}）行动：攻方最多还能得 {answer['points']} 分 · seat "

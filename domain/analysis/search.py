@@ -100,6 +100,8 @@ class Solver:
         original_alpha, original_beta = alpha, beta
         maximising = game.maximising(pos)
         best = game.bounds[0] - 1 if maximising else game.bounds[1] + 1
+        # The best a side can get here is its bound: a win found (or the stored bound reached) ends the node.
+        enough = high if maximising else low
         for move in game.moves(pos, self.budget):
             score = self._search(game.child(pos, move), alpha, beta)
             if maximising:
@@ -109,7 +111,7 @@ class Solver:
             elif score < best:
                 best = score
                 beta = min(beta, score)
-            if alpha >= beta:
+            if alpha >= beta or best == enough:
                 break
         # What this search proved: a fail-high is a lower bound, a fail-low an upper bound, else exact.
         if best <= original_alpha:

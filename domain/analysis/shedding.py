@@ -32,6 +32,18 @@ from domain.games.shedding import LITTLE, RANK_VALUE, card_value
 from domain.games.wakeng import patterns as wakeng
 
 Counts = tuple[int, ...]
+BITS = 4  # a rank's count in a packed hand: up to 8 (三打一's two decks) fits in 4 bits
+MASK = (1 << BITS) - 1
+
+
+def pack(counts: Counts) -> int:
+    """A hand of counts per rank as one integer, 4 bits a rank: a play leaves the hand by plain subtraction
+    (no rank goes below 0, so nothing borrows) and an empty hand is 0."""
+    return sum(c << (BITS * i) for i, c in enumerate(counts))
+
+
+def unpack(packed: int, ranks: int) -> Counts:
+    return tuple((packed >> (BITS * i)) & MASK for i in range(ranks))
 
 
 class RankPosition(NamedTuple):
@@ -39,7 +51,7 @@ class RankPosition(NamedTuple):
     seat and readings; None when leading), the bombs each seat may still play (三打一; None = any) and the
     seat that went out (the end)."""
 
-    hands: tuple[Counts, ...]
+    hands: tuple[int, ...]  # packed counts per rank (`pack`)
     to_act: int
     last_seat: int | None
     last: tuple[Any, ...] | None
@@ -122,10 +134,6 @@ def submultisets(hand: Counts) -> list[Counts]:
     return [c for c in itertools.product(*(range(n + 1) for n in hand)) if any(c)]
 
 
-def subtract(hand: Counts, play: Counts) -> Counts:
-    return tuple(h - p for h, p in zip(hand, play, strict=True))
-
-
 class RankGame:
     """The search's view of a ranks-only shedding game, from the maximising team's side.
 
@@ -137,7 +145,9 @@ class RankGame:
     def __init__(self, rules: RankRules, teams: Sequence[int], max_team: int):
         self.rules, self.teams, self.max_team = rules, tuple(teams), max_team
         self.seats = len(teams)
-        self._plays: dict[tuple[Counts, Any, bool], list[tuple[Counts, tuple[Any, ...], bool]]] = {}
+        self.ranks = len(rules.values)
+        self._plays: dict[tuple[int, Any, bool], list[tuple[int, tuple[Any, ...], bool]]] = {}
+        self._readings: dict[tuple[int, Any, bool], dict[int, tuple[tuple[Any, ...], bool]]] = {}
 
     def key(self, pos: RankPosition) -> RankPosition:
         return pos
@@ -150,19 +160,19 @@ class RankGame:
     def maximising(self, pos: RankPosition) -> bool:
         return self.teams[pos.to_act] == self.max_team
 
-    def plays(self, hand: Counts, last: tuple[Any, ...] | None, bombs: bool, budget: Budget
-              ) -> list[tuple[Counts, tuple[Any, ...], bool]]:
+    def plays(self, hand: int, last: tuple[Any, ...] | None, bombs: bool, budget: Budget
+              ) -> list[tuple[int, tuple[Any, ...], bool]]:
         """(cards, readings after the play, is a bomb) of every legal play of `hand`, best-first: the whole hand,
         then the most cards, bombs last. Cached: many positions share a hand and a play to answer."""
         cache_key = (hand, last, bombs)
         found = self._plays.get(cache_key)
         if found is not None:
             return found
-        candidates = submultisets(hand)
+        candidates = submultisets(unpack(hand, self.ranks))
         budget.tick(1 + len(candidates) // 64)
         found = []
         rules = self.rules
-        size = sum(hand)
+        size = sum(unpack(hand, self.ranks))
         for play in candidates:
             readings = rules.readings(play)
             if not readings:
@@ -176,10 +186,12 @@ class RankGame:
                 continue
             found.append((play, readings, bomb))
         found.sort(key=lambda p: (sum(p[0]) != size, p[2], -sum(p[0])))
-        self._plays[cache_key] = found
-        return found
+        packed = [(pack(play), readings, bomb) for play, readings, bomb in found]
+        self._plays[cache_key] = packed
+        self._readings[cache_key] = {play: (readings, bomb) for play, readings, bomb in packed}
+        return packed
 
-    def moves(self, pos: RankPosition, budget: Budget) -> list[Counts | None]:
+    def moves(self, pos: RankPosition, budget: Budget) -> list[int | None]:
         seat = pos.to_act
         bombs = pos.bombs_left[seat] != 0
         plays = [p[0] for p in self.plays(pos.hands[seat], pos.last, bombs, budget)]
@@ -190,7 +202,7 @@ class RankGame:
             return [None, *plays]
         return [*plays, None]
 
-    def child(self, pos: RankPosition, move: Counts | None) -> RankPosition:
+    def child(self, pos: RankPosition, move: int | None) -> RankPosition:
         seat = pos.to_act
         following = (seat + 1) % self.seats
         if move is None:  # 不出: after every other seat passed, the last player leads (shedding.pass_turn)
@@ -198,26 +210,31 @@ class RankGame:
                 return RankPosition(pos.hands, following, None, None, pos.bombs_left)
             return pos._replace(to_act=following)
         hands = list(pos.hands)
-        hand = hands[seat] = subtract(hands[seat], move)
-        play = next(p for p in self.plays(pos.hands[seat], pos.last, pos.bombs_left[seat] != 0, _UNLIMITED)
-                    if p[0] == move)
+        hand = hands[seat] = hands[seat] - move
+        bombs = pos.bombs_left[seat] != 0
+        known = self._readings.get((pos.hands[seat], pos.last, bombs))
+        if known is None:
+            self.plays(pos.hands[seat], pos.last, bombs, _UNLIMITED)
+            known = self._readings[(pos.hands[seat], pos.last, bombs)]
+        readings, bomb = known[move]
         bombs_left = pos.bombs_left
-        if play[2] and bombs_left[seat] is not None:
+        if bomb and bombs_left[seat] is not None:
             bombs_left = tuple(b - 1 if s == seat and b is not None else b for s, b in enumerate(bombs_left))
-        if not any(hand):  # the first player out ends the deal (shedding.take_play)
+        if not hand:  # the first player out ends the deal (shedding.take_play)
             return RankPosition(tuple(hands), seat, None, None, bombs_left, winner=seat)
-        return RankPosition(tuple(hands), following, seat, play[1], bombs_left)
+        return RankPosition(tuple(hands), following, seat, readings, bombs_left)
 
-    def counts(self, cards: Sequence[str]) -> Counts:
+    def counts(self, cards: Sequence[str]) -> int:
+        """Cards as a packed hand (`pack`)."""
         index = {v: i for i, v in enumerate(self.rules.values)}
         out = [0] * len(self.rules.values)
         for code in cards:
             out[index[self.rules.value_of(code)]] += 1
-        return tuple(out)
+        return pack(tuple(out))
 
-    def cards(self, hand: Sequence[str], move: Counts) -> list[str]:
+    def cards(self, hand: Sequence[str], move: int) -> list[str]:
         """The cards of `hand` that make the play `move`: the first of each rank in the hand's order."""
-        wanted = dict(_as_dict(self.rules.values, move))
+        wanted = dict(_as_dict(self.rules.values, unpack(move, self.ranks)))
         out = []
         for code in hand:
             value = self.rules.value_of(code)

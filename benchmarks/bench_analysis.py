@@ -1,0 +1,117 @@
+"""Benchmark (analysis): the open-hand solver on real end positions of random legal deals, grouped by the cards
+left in the largest hand (升级: by the tricks left), with the plain exhaustive minimax on the same positions of
+the groups it can finish, for the ratio. docs/PERFORMANCE.md records the figures.
+
+Run: python benchmarks/bench_analysis.py [--game doudizhu|shengji|all] [--positions N] [--seed S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import statistics
+import time
+from typing import Any
+
+from domain.analysis import minimax, search
+from domain.analysis.positions import positions_in_play
+from domain.analysis.query import position
+from domain.analysis.search import Budget, TooLarge
+from domain.games import get_engine
+
+GROUPS = {"doudizhu": (3, 5, 8, 11), "shengji": (1, 2, 3, 4)}  # upper bounds: cards in the largest hand
+EXHAUSTIVE_UP_TO = {"doudizhu": 5, "shengji": 2}  # the groups the exhaustive search can finish
+SOLVER_BUDGET = Budget  # fresh per position
+SOLVER_MS, EXHAUSTIVE_MS = 20_000, 20_000
+
+
+def sample(game: str, rng: random.Random, per_group: int) -> dict[int, list[Any]]:
+    """Up to `per_group` positions per group, each the first position of its deal inside the group."""
+    found: dict[int, list[Any]] = {g: [] for g in GROUPS[game]}
+    deals = 0
+    while any(len(v) < per_group for v in found.values()) and deals < per_group * 40:
+        deals += 1
+        taken: set[int] = set()
+        for _, _, state in positions_in_play(game, rng):
+            largest = max(len(hand) for hand in state.hands)
+            group = next((g for g in GROUPS[game] if largest <= g), None)
+            if group is not None and group not in taken and len(found[group]) < per_group:
+                found[group].append(state)
+                taken.add(group)
+    return found
+
+
+def timed(run: Any) -> tuple[float | None, int]:
+    start = time.perf_counter()
+    try:
+        nodes = run()
+    except TooLarge as error:
+        return None, error.nodes
+    return (time.perf_counter() - start) * 1000, nodes
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p * (len(ordered) - 1))))]
+
+
+def bench(game: str, per_group: int, seed: int) -> None:
+    engine = get_engine(game)
+    groups = sample(game, random.Random(seed), per_group)
+    print(f"\n{game}: positions of random legal deals (seed {seed}), solver budget {SOLVER_MS} ms each")
+    print(f"{'≤ cards':>8} {'n':>4} {'pos/s':>8} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'too large':>9}"
+          f" {'nodes p50':>9} {'exh. n':>6} {'exh. p50':>9} {'ratio p50':>9} {'ratio min':>9} {'ratio Σ':>8}")
+    for group, states in groups.items():
+        solver_ms, exhaustive_ms, ratios, nodes, both, large = [], [], [], [], [], 0
+        for state in states:
+            def solve(state: Any = state) -> int:
+                pos = position(engine, state)
+                budget = SOLVER_BUDGET(limit_ms=SOLVER_MS, node_limit=10**9)
+                search.analyse(pos.game, pos.root, budget)
+                return budget.nodes
+
+            ms, count = timed(solve)
+            if ms is None:
+                large += 1
+                continue
+            solver_ms.append(ms)
+            nodes.append(count)
+            if group <= EXHAUSTIVE_UP_TO[game]:
+                def exhaust(state: Any = state) -> int:
+                    pos = position(engine, state)
+                    budget = Budget(limit_ms=EXHAUSTIVE_MS, node_limit=10**9)
+                    minimax.move_values(pos.game, pos.root, budget)
+                    return budget.nodes
+
+                ems, _ = timed(exhaust)
+                if ems is not None:
+                    exhaustive_ms.append(ems)
+                    ratios.append(ems / max(ms, 1e-3))
+                    both.append(ms)
+        if not solver_ms:
+            print(f"{group:>8} {len(states):>4}  all too large")
+            continue
+        rate = len(solver_ms) / (sum(solver_ms) / 1000)
+        exh = (f"{len(exhaustive_ms):>6} {statistics.median(exhaustive_ms):>9.1f} {statistics.median(ratios):>9.0f}"
+               f" {min(ratios):>9.1f} {sum(exhaustive_ms) / sum(both):>8.0f}") if ratios \
+            else f"{'–':>6} {'–':>9} {'–':>9} {'–':>9} {'–':>8}"
+        print(f"{group:>8} {len(states):>4} {rate:>8.1f} {statistics.median(solver_ms):>8.1f}"
+              f" {percentile(solver_ms, 0.95):>8.1f} {max(solver_ms):>8.1f} {large:>9}"
+              f" {statistics.median(nodes):>9.0f} " + exh)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--game", default="all", choices=[*GROUPS, "all"])
+    parser.add_argument("--positions", type=int, default=40, help="positions per group (default 40)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    print(f"machine: {platform.machine()} {platform.processor() or ''}, Python {platform.python_version()}, "
+          f"{time.strftime('%Y-%m-%d %H:%M')}")
+    for game in GROUPS if args.game == "all" else [args.game]:
+        bench(game, args.positions, args.seed)
+
+
+if __name__ == "__main__":
+    main()
