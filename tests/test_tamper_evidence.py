@@ -414,3 +414,33 @@ def test_an_old_store_without_a_chain_says_so_and_does_not_fail(tmp_path):
         assert any("adopted the 1347 events" in notice for notice in report["notices"])
     finally:
         app.close()
+
+
+def test_writers_racing_from_two_applications_keep_one_unbroken_chain(store):
+    """Two applications (two processes' worth of connections and caches) writing at once: every link follows
+    the one before, each writer's remembered head goes stale and is read again, and nothing is unchained."""
+    import threading
+
+    env = {**store.env, "FUPAN_SIGNING_KEY": KEY}
+    apps = [FupanApplication(env=env) for _ in range(2)]
+    try:
+        def register(app: FupanApplication, prefix: str) -> None:
+            for n in range(50):  # aggregates of its own: no version conflicts, only a race for the chain
+                app.create_tournament(f"{prefix}杯{n}", "doudizhu")
+
+        threads = [threading.Thread(target=register, args=(app, f"p{i}-")) for i, app in enumerate(apps)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        report = audit_store(apps[0])
+        assert report["ok"], report["findings"]
+        assert report["links"] == 2 * 50 and report["signed"] == report["links"] and report["events"] == 2 * 50
+        from domain.aggregates import tournament_id
+
+        writer = {str(tournament_id(f"p{i}-杯{n}")): i for i in range(2) for n in range(50)}
+        order = [writer[json.loads(link["events"])[0][0]] for link in Raw(store).links()]
+        assert sum(a != b for a, b in zip(order, order[1:], strict=False)) >= 1  # the writers did interleave
+    finally:
+        for app in apps:
+            app.close()
