@@ -50,7 +50,10 @@ class PadStateSchema(Schema):
     match_id = fields.String(allow_none=True)
     finished = fields.Boolean()
     result = fields.Dict(allow_none=True)
-    actions = fields.Integer()
+    actions = fields.Integer(metadata={"description": "entries recorded: actions and retractions"})
+    last_standing = fields.Integer(allow_none=True, metadata={
+        "description": "the index of the last action still standing (what POST …/retractions takes back)"})
+    last_action = fields.Dict(allow_none=True, metadata={"description": "that action, as stored"})
     seed_commitment = fields.String(allow_none=True)
     seed = fields.String(allow_none=True)
     status = fields.Dict(metadata={"description": "{phase, to_act, finished}"})

@@ -15,6 +15,7 @@ from typing import Any
 from domain.aggregates import Deal
 from domain.engine import Action, Engine, Viewpoint
 from domain.errors import IllegalAction
+from domain.retraction import last_standing
 from domain.store import Store
 
 # An offer's fields that the pad fills (seat), the recorder selects (cards) or types (a None value).
@@ -78,15 +79,18 @@ def dry_run(engine: Engine, state: Any, action: object) -> dict[str, Any]:
 def pad_state(app: Store, deal_id: str, since: int | None = None) -> dict[str, Any]:
     """What the pad shows of a deal (`app`: the FupanApplication), for its referee or the organiser: the stored
     version, the referee's view, each seat's hand as dealt (升级 declares against the order received), the
-    choices, the game's foul list and table. `since` = the version the pad shows: when nothing changed, only
-    `{"deal_id", "version", "unchanged": true}` (the pad's poll, one cached read)."""
+    choices, the game's foul list and table, and the last action still standing (what a retraction takes back).
+    `since` = the version the pad shows: when nothing changed, only `{"deal_id", "version", "unchanged": true}`
+    (the pad's poll, one cached read)."""
     with app.unit():
         deal = app.load(Deal, deal_id, "deal")
         if since is not None and since == deal.version:
             return {"deal_id": str(deal.id), "version": deal.version, "unchanged": True}
         state, version, setup = deal.state_copy(), deal.version, deal.setup
+        last = last_standing(deal.actions)
         summary = {"number": deal.number, "match_id": None if deal.match_id is None else str(deal.match_id),
                    "finished": deal.finished, "result": copy.deepcopy(deal.result), "actions": len(deal.actions),
+                   "last_standing": last, "last_action": None if last is None else dict(deal.actions[last]),
                    "seed_commitment": deal.seed_commitment, "seed": deal.seed}
     engine = deal.engine
     return {

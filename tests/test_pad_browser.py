@@ -35,6 +35,7 @@ from domain.games.shengji import random_play as shengji_play
 from domain.games.wakeng import random_play as wakeng_play
 from domain.pad import dry_run
 from domain.record import parse_record
+from domain.retraction import standing
 from domain.tokens import LOCAL
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium is not installed at /usr/bin/chromium")
@@ -149,10 +150,23 @@ def scripted(engine: Engine, setup: Any) -> list[Action]:
     return min(found, key=len)
 
 
-def record_over_api(site: PadSite, deal_id: str, actions: list[Action]) -> None:
-    for action in actions:
-        answer = site.live.post(f"/api/deals/{deal_id}/actions", {"action": action})
-        assert answer.status_code == 201, (action, answer.text)
+def record_over_api(site: PadSite, deal_id: str, entries: list[Action]) -> None:
+    """Each entry through the API: an action, or a retraction (`{"type": "retract", "at", "reason"}`)."""
+    for entry in entries:
+        if entry["type"] == "retract":
+            answer = site.live.post(f"/api/deals/{deal_id}/retractions", {"at": entry["at"], "reason": entry["reason"]})
+        else:
+            answer = site.live.post(f"/api/deals/{deal_id}/actions", {"action": entry})
+        assert answer.status_code == 201, (entry, answer.text)
+
+
+def engine_result(engine: Engine, setup: Any, entries: list[Action]) -> list[int]:
+    state = engine.new_deal(setup)
+    for action in standing(entries):
+        engine.apply(state, action)
+    result = engine.result(state)
+    assert result is not None
+    return result["scores"]
 
 
 def start_over_api(site: PadSite, match_id: str, setup: Any) -> str:
@@ -269,8 +283,6 @@ def whole_deal(site: PadSite, tablet: Offline, game: str, pad: Pad | None = None
         deal = dealt["id"]
     setup = setup_of(site, deal)
     actions = scripted(engine, setup)
-    twin = start_over_api(site, twin_match, setup)
-    record_over_api(site, twin, actions)
     if pad is None:
         pad = Pad(tablet.page()).open(site, f"/matches/{pad_match}/pad", site.referee)
     index = 0
@@ -282,9 +294,11 @@ def whole_deal(site: PadSite, tablet: Offline, game: str, pad: Pad | None = None
         pad.record(actions[index])
         index += 1
     pad.wait(lambda: pad.page.locator("[data-result]").count() == 1)
+    twin = start_over_api(site, twin_match, setup)
+    record_over_api(site, twin, actions)  # the script, with what `during` added to it
     mine, theirs = export(site, deal), export(site, twin)
     assert mine["actions"] == theirs["actions"] and mine["result"] == theirs["result"]
-    assert mine["actions"] == [engine.normalize_action(a) for a in actions]
+    assert len(mine["actions"]) == len(actions) and mine["result"]["scores"] == engine_result(engine, setup, actions)
     LATENCIES.extend(latencies_of(pad.page))
     return pad, deal
 
@@ -323,7 +337,7 @@ def test_doudizhu_dealt_on_the_grid_refusals_a_second_pad_and_offline_taps(site:
 
     def during(pad: Pad, index: int, actions: list[Action]) -> int:
         state = engine.new_deal(setup_of(site, deal))
-        for action in actions[:index]:
+        for action in standing(actions[:index]):
             engine.apply(state, action)
         action = actions[index]
         following = state.phase == "play" and state.last_seat not in (None, action["seat"])
@@ -380,10 +394,22 @@ def test_doudizhu_dealt_on_the_grid_refusals_a_second_pad_and_offline_taps(site:
             assert stored[index:index + 3] == [engine.normalize_action(a) for a in actions[index:index + 3]]
             assert len(stored) == index + 3  # each once
             return 3
+        if "retract" not in seen and "offline" in seen and state.phase == "play":
+            seen.add("retract")
+            # A slip of the finger (a timeout tapped for the seat to act), taken back on the pad with a reason.
+            slip = {"seat": state.to_act, "type": "timeout"}
+            pad.record(slip)
+            before = pad.version()
+            pad.page.click('[data-command="retract"]')
+            pad.page.fill('[data-field="reason"]', "误点超时")
+            pad.page.click("[data-confirm]")
+            pad.wait(lambda: pad.version() > before and pad.state() == "ready")
+            actions[index:index] = [slip, {"type": "retract", "at": index, "reason": "误点超时"}]
+            return 2
         return 0
 
     whole_deal(site, tablet, game, pad, deal, during)
-    assert seen == {"refused", "stale", "offline"}
+    assert seen == {"refused", "stale", "offline", "retract"}
 
 
 def test_shengji_declarations_while_dealing_bury_and_a_throw(site: PadSite, tablet: Offline) -> None:

@@ -412,7 +412,7 @@
       tools.push(`<button type="button" data-command="clock">${esc(t("pad.clock"))}</button>`);
       if (!match.current_deal) tools.push(`<button type="button" data-command="misdeal">${esc(t("pad.misdeal"))}</button>`);
     }
-    if (current && !current.finished && current.actions > 0) {
+    if (current && !current.finished && current.last_standing !== null) {
       tools.push(`<button type="button" data-command="retract">${esc(t("pad.retract"))}</button>`);
     }
     if (boot.viewer_url || dealId) tools.push(`<a class="button" href="/deals/${esc(dealId)}">${esc(t("pad.viewer"))}</a>`);
@@ -653,8 +653,11 @@
       });
     }
     if (command === "retract") {
-      return openForm("retract", t("pad.retract"), [{ name: "reason", label: t("pad.field.reason") }], async (values) => {
-        if (await post(`/api/deals/${dealId}/retractions`, { reason: values.reason, expected_version: current.version })) refresh(true);
+      const last = current.last_action;
+      const what = `${names()[last.seat]}：${actionLabel({ action: last }, current.view)}${last.cards ? " " + last.cards.join(" ") : ""}`;
+      return openForm("retract", t("pad.retract.what", { what }), [{ name: "reason", label: t("pad.field.reason") }], async (values) => {
+        const body = { at: current.last_standing, reason: values.reason, expected_version: current.version };
+        if (await post(`/api/deals/${dealId}/retractions`, body)) refresh(true);
       });
     }
     if (command === "deal-server") {
