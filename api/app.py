@@ -22,6 +22,7 @@ from api.openapi import docs
 from api.pad import recording_pad
 from api.resources import BLUEPRINTS
 from api.retractions import retractions
+from api.slips import slips
 from api.standings import install as install_standings
 from api.tokens import tokens
 from domain.application import FupanApplication
@@ -67,7 +68,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     register_error_handlers(app, anonymous=lambda: auth.current_principal().anonymous)
     auth.install(app)
     idempotency.install(app)  # after the guard: the caller and the request's unit are known
-    for blueprint in (*BLUEPRINTS, retractions, tokens, docs, recording_pad, analysis, *CONSOLE_BLUEPRINTS):
+    for blueprint in (*BLUEPRINTS, retractions, slips, tokens, docs, recording_pad, analysis, *CONSOLE_BLUEPRINTS):
         app.register_blueprint(blueprint)
     auth.open_to_anyone(app, VIEWER_BLUEPRINTS)
     install_standings(app)  # the projections of `service` and their routes

@@ -219,6 +219,8 @@ class DealSchema(Schema):
     seed = fields.String(allow_none=True, metadata={"description": "revealed when the deal is closed"})
     annotations = fields.List(fields.Dict(), required=True)
     created_at = fields.String(required=True)
+    result_only = fields.Boolean(metadata={"description": "entered as a score slip (成绩单): no cards, no replay"})
+    slip = fields.Dict(metadata={"description": "a result-only deal's facts, as checked (docs/record-format.md)"})
 
 
 # The rules engine checks an action, all of it, once (domain.engine.Engine.normalize_action): its seat and type
@@ -269,6 +271,28 @@ class RetractionCreateSchema(Schema):
 
 class RetractedSchema(RecordedActionSchema):
     retracted = fields.Dict(required=True, metadata={"description": "the action taken back, as it was stored"})
+
+
+class SlipSchema(Schema):
+    """A score slip for the table's next deal (domain/slips.py; each game's facts: docs/record-format.md)."""
+
+    facts = fields.Dict(required=True, metadata={"description": "the facts that decide the score, per game"})
+    number = fields.Integer(strict=True, validate=validate.Range(min=1),
+                            metadata={"description": "refuse (409) unless this is the table's next deal number"})
+
+
+class SlipPreviewSchema(Schema):
+    match_id = fields.String(required=True)
+    number = fields.Integer(required=True, metadata={"description": "the deal number the slip would be"})
+    first = fields.Integer(required=True)
+    context = fields.Dict(required=True)
+    facts = fields.Dict(required=True, metadata={"description": "the facts as they would be stored"})
+    result = fields.Dict(required=True, metadata={"description": "the result the game's scoring gives"})
+    standing = fields.Dict(required=True, metadata={"description": "the table's standing after it"})
+
+
+class SlipEnteredSchema(DealSchema):
+    match = fields.Nested(MatchProgressSchema, required=True, metadata={"description": "the table after the slip"})
 
 
 class AnnotationCreateSchema(Schema):

@@ -31,6 +31,7 @@ from domain.integrity import GENESIS, next_digest
 from domain.match import MatchRules, Standing
 from domain.record import judge
 from domain.retraction import RETRACT, check_retraction, is_retraction, normalize_retraction, standing_state
+from domain.slips import RESULT_ONLY
 
 # Fixed forever: changing it would change every deterministic ID.
 NAMESPACE = UUID("6f1d4c2e-5b7a-5e0c-9a51-46757061e1a0")
@@ -624,9 +625,13 @@ class Match(Aggregate):
             raise IllegalAction("deal_in_progress", message.format(n=live["number"]),
                                 message_zh.format(n=live["number"]), {"deal_id": str(live["deal_id"])})
 
-    def start_deal(self, deal: UUID, number: int, first: int, recorded_by: dict[str, Any]) -> None:
+    def check_next_deal(self) -> None:
+        """IllegalAction unless a next deal may start now (the table is not over, no deal is in play)."""
         self._refuse_if_over()
         self._refuse_if_live("Deal {n} is still being played.", "第 {n} 局尚未结束。")
+
+    def start_deal(self, deal: UUID, number: int, first: int, recorded_by: dict[str, Any]) -> None:
+        self.check_next_deal()
         self.trigger_event(self.DealStarted, deal_id=deal, number=number, first=first, recorded_by=recorded_by)
 
     def score_deal(self, deal: UUID, number: int, result: dict[str, Any], recorded_by: dict[str, Any]) -> None:
@@ -834,7 +839,8 @@ class Deal(Aggregate):
         self.result: dict[str, Any] | None = None
         self.finished_at: datetime | None = None
         self.finished_digest: str | None = None
-        self._state = self.engine.new_deal(self.setup)
+        # A result-only deal (a score slip, domain/slips.py) has no cards, so no engine state: it is over.
+        self._state = None if meta.get(RESULT_ONLY) else self.engine.new_deal(self.setup)
         self._validated: Action | None = None
 
     @classmethod
@@ -854,9 +860,32 @@ class Deal(Aggregate):
             "seed_commitment": seed_commitment, "sealed_seed": seed, "meta": dict(meta or {}),
             "recorded_by": recorded_by,
         }
+        return cls._chained_create(deal, fields)
+
+    @classmethod
+    def _chained_create(cls, deal: UUID, fields: dict[str, Any]) -> Deal:
         timestamp = cls.Created.create_timestamp()
         digest = next_digest(GENESIS, digest_payload(cls.Created.TOPIC, deal, cls.INITIAL_VERSION, timestamp, fields))
         return cls._create(cls.Created, id=deal, timestamp=timestamp, digest=digest, **fields)
+
+    @classmethod
+    def from_slip(cls, deal: UUID, setup: DealSetup, facts: dict[str, Any], result: dict[str, Any], *,
+                  match: UUID | None, number: int | None, recorded_by: dict[str, Any]) -> Deal:
+        """A result-only deal: the score slip's checked facts and the result they score (domain/slips.py), no
+        cards and no actions; created and finished at once."""
+        fields: dict[str, Any] = {
+            "game": setup.game, "options": setup.options, "seats": list(setup.seats), "first": setup.first,
+            "hands": [], "kitty": [], "context": dict(setup.context), "match_id": match, "number": number,
+            "seed_commitment": None, "sealed_seed": None, "meta": {RESULT_ONLY: True, "slip": facts},
+            "recorded_by": recorded_by,
+        }
+        slip = cls._chained_create(deal, fields)
+        slip._trigger_chained(cls.Finished, result=result, recorded_by=recorded_by)
+        return slip
+
+    @property
+    def result_only(self) -> bool:
+        return bool(self.meta.get(RESULT_ONLY))
 
     @property
     def engine(self) -> Engine:
@@ -890,6 +919,8 @@ class Deal(Aggregate):
         return self.result is not None
 
     def status(self) -> dict[str, Any]:
+        if self._state is None:
+            return {"phase": "finished", "to_act": None, "finished": True, RESULT_ONLY: True}
         return self.engine.status(self._state)
 
     def state_copy(self) -> Any:
@@ -909,6 +940,9 @@ class Deal(Aggregate):
         An IllegalAction leaves the aggregate exactly as it was: the engine validates completely before it
         mutates, and no event has been triggered yet.
         """
+        if self._state is None:
+            raise IllegalAction("result_only", "This deal was entered as a score slip: it has no cards to play.",
+                                "该牌局是以成绩单录入的，没有可出的牌。", {"deal_id": str(self.id)})
         engine = self.engine
         if normalized:
             normal = action

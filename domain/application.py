@@ -44,6 +44,7 @@ from domain.presenters import (
 )
 from domain.record import normalized_record, record_key
 from domain.replay import frames
+from domain.slips import score as score_slip
 from domain.store import Store, command
 from domain.tokens import PUBLIC, AccessToken, Principal, format_token, parse_token
 from domain.visibility import may_see_all, published, require_record
@@ -333,7 +334,9 @@ class FupanApplication(Store):
             if other_id != m.id and other_round == rounds.get(m.id):
                 other = self.load(Match, other_id, "match")
                 if len(other.deals) >= number:
-                    return self.load(Deal, deal_id_in_match(other.id, number), "deal")
+                    twin = self.load(Deal, deal_id_in_match(other.id, number), "deal")
+                    if not twin.result_only:  # a score slip has no cards to deal again
+                        return twin
         return None
 
     @command
@@ -399,6 +402,44 @@ class FupanApplication(Store):
         d.retract(at, reason, recorded_by)
         self.commit(d)
         return {**recorded_dict(d), "retracted": dict(d.actions[at])}
+
+    # --- score slips (domain/slips.py) ------------------------------------------------------------------
+
+    def _slip(self, m: Match, facts: Any, expected: int | None) -> tuple[DealSetup, int, dict[str, Any], dict]:
+        """(setup, number, facts as stored, result) of a slip for the table's next deal (409 unless it is deal
+        `expected`, when given); nothing changes."""
+        m.check_next_deal()
+        number = len(m.deals) + 1
+        if expected is not None and expected != number:
+            raise Conflict("conflict", f"The table's next deal is {number}, not {expected}; nothing was written.",
+                           f"本桌下一局是第 {number} 局，不是第 {expected} 局；本次未写入。",
+                           {"expected_number": expected, "number": number})
+        setup = DealSetup(m.game, m.options, list(m.seats), m.default_first(number), [], [],
+                          m.context_for_next_deal(None))
+        stored, result = score_slip(setup, facts)
+        return setup, number, stored, result
+
+    @command
+    def preview_slip(self, match: UUID | str, facts: Any, number: int | None = None) -> dict[str, Any]:
+        """What a score slip for the table's next deal would score, and the table after it; stores nothing."""
+        m = self.load(Match, match, "match")
+        setup, number, stored, result = self._slip(m, facts, number)
+        standing = m.rules.after_deal(m.standing, m.options, result)
+        return {"match_id": str(m.id), "number": number, "first": setup.first, "context": setup.context,
+                "facts": stored, "result": result, "standing": standing}
+
+    @command
+    def enter_slip(self, match: UUID | str, facts: Any, number: int | None = None,
+                   recorded_by: dict[str, Any] = LOCAL_RECORDER) -> dict[str, Any]:
+        """Store the table's next deal from a score slip: a result-only deal, scored into the match like any."""
+        m = self.load(Match, match, "match")
+        setup, number, stored, result = self._slip(m, facts, number)
+        deal = Deal.from_slip(deal_id_in_match(m.id, number), setup, stored, result, match=m.id, number=number,
+                              recorded_by=recorded_by)
+        m.start_deal(deal.id, number, setup.first, recorded_by)
+        m.score_deal(deal.id, number, result, recorded_by)
+        self.commit(m, deal)
+        return {**deal_dict(deal, full=True), "match": match_summary(m)}
 
     # --- records: import and export -------------------------------------------------------------------
 

@@ -69,6 +69,8 @@ def deal_dict(d: Deal, *, full: bool) -> dict[str, Any]:
         "result": copy.deepcopy(d.result), "digest": d.digest, "seed_commitment": d.seed_commitment,
         "seed": d.seed, "annotations": [dict(a) for a in d.annotations] if full else [],
         "created_at": d.created_on.isoformat(),
+        # A score slip's deal (domain/slips.py): 成绩单, no cards, no replay; the slip's facts are its record.
+        "result_only": d.result_only, **({"slip": copy.deepcopy(d.meta["slip"])} if d.result_only else {}),
     }
 
 
@@ -92,8 +94,13 @@ def record_dict(d: Deal, m: Match | None) -> dict[str, Any]:
     # `at` (the index of the action a note follows) beside `step`: what readers of the older spelling read.
     notes = [{**note, "at": note["step"] - 1} if note["step"] else dict(note) for note in d.annotations]
     # Deep copies: the aggregate is the cached object itself and callers may change what they get.
-    return copy.deepcopy(build_record(setup, list(d.actions), d.result, meta=meta, annotations=notes,
-                                      digest=d.digest))
+    record = copy.deepcopy(build_record(setup, list(d.actions), d.result, meta=meta, annotations=notes,
+                                        digest=d.digest))
+    if d.result_only:  # a result-only record (docs/record-format.md): the slip in place of cards and actions
+        facts = record["meta"].pop("slip")
+        del record["meta"]["result_only"], record["hands"], record["kitty"], record["actions"]
+        record.update(result_only=True, slip=facts)
+    return record
 
 
 def event_dict(event: Any, engine: Engine, *, full: bool) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from domain.errors import IllegalAction
 from domain.games import get_engine
 from domain.integrity import canonical_json
 from domain.retraction import fold_entry, is_retraction, normalize_retraction
+from domain.slips import score as score_slip
 
 FORMAT = "fupan.deal/1"
 
@@ -127,6 +128,8 @@ def public_result(result: dict[str, Any]) -> dict[str, Any]:
 def check_record(doc: object) -> dict[str, Any]:
     """Validate one record completely without storing anything: the `fupan check --json` line sans index."""
     try:
+        if isinstance(doc, dict) and doc.get("result_only") is True:
+            return {"ok": True, "result": check_slip_record(doc)}
         setup, actions, declared = parse_record(doc)
         engine, state = fold(setup, actions)
         return {"ok": True, "result": judge(engine, state, declared)}
@@ -144,6 +147,24 @@ def judge(engine: Engine, state: Any, declared: dict[str, Any] | None) -> dict[s
         status = engine.status(state)
         raise IllegalAction("incomplete", f"The actions stop before the deal is over (phase {status['phase']}, "
                             f"seat {status['to_act']} to act).", "记录的动作在本局结束前就停止了。")
+    return declared_as_computed(result, declared)
+
+
+def check_slip_record(doc: dict[str, Any]) -> dict[str, Any]:
+    """A result-only record (a score slip, docs/record-format.md "Result-only records"): the envelope's shape
+    as any record's, no cards and no actions, and a `slip` whose facts score the declared result."""
+    if any(doc.get(name) for name in ("hands", "kitty", "actions")):
+        raise _bad("A result-only record has no hands, kitty or actions.", "仅有结果的记录没有手牌、底牌和动作。")
+    if not isinstance(doc.get("result"), dict):
+        raise _bad("A result-only record states its `result`.", "仅有结果的记录必须写明 `result`。", field="result")
+    setup, _, declared = parse_record({**doc, "hands": [], "kitty": [], "actions": []})
+    _, result = score_slip(setup, doc.get("slip"))
+    return declared_as_computed(result, declared)
+
+
+def declared_as_computed(result: dict[str, Any], declared: dict[str, Any] | None) -> dict[str, Any]:
+    """The result written on a record, once the `declared` one (if any) is the one the rules computed; else
+    IllegalAction `result_mismatch`."""
     for key, value in (declared or {}).items():
         # Keys this engine does not compute (another engine's extras) are not judged.
         known = key in ("scores", "redeal") or key in result

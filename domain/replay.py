@@ -9,9 +9,10 @@ from typing import Any
 
 from domain.aggregates import Deal
 from domain.engine import DealSetup
-from domain.errors import BadRequest
+from domain.errors import BadRequest, NotFound
 from domain.games import get_engine
 from domain.retraction import fold_entry, is_retraction, retracted
+from domain.slips import RESULT_ONLY
 from domain.tokens import Principal
 from domain.visibility import may_see_all, shown_action, viewpoint_for
 
@@ -20,6 +21,9 @@ def frames(events: list[Any], viewpoint: str, steps: range | None, reader: Princ
     """The table after each step in `steps` (default: every step, 0 … total) as `viewpoint` may see it;
     Hidden (`hidden_view`) if `reader` may not take that viewpoint of this deal yet."""
     created = events[0]
+    if created.meta.get(RESULT_ONLY):
+        raise NotFound("no_replay", "This deal was entered as a score slip (成绩单): it has a result, no replay.",
+                       "该牌局以成绩单录入，只有结果，没有复盘。", {"deal_id": str(created.originator_id)})
     setup = DealSetup(created.game, created.options, created.seats, created.first, created.hands,
                       created.kitty, created.context)
     engine = get_engine(setup.game)

@@ -18,6 +18,7 @@ from uuid import UUID, uuid4
 from domain.aggregates import ADJUSTMENT_KINDS, Deal, adjustable
 from domain.application import FupanApplication
 from domain.errors import BadRequest, IllegalAction, NotFound
+from domain.slips import RESULT_ONLY
 from domain.store import created_by_whoever_comes_first
 from projections.follower import Follower
 from projections.standings import Standings, TournamentFacts
@@ -163,6 +164,8 @@ class Projections:
         for table in explained["matches"]:
             for deal in table["deals"]:  # a bye's boards were played by nobody: no events
                 deal["events"] = [] if table.get("bye") else self._deal_events(deal, table["match_id"])
+                # 成绩单: a deal entered as a score slip (domain/slips.py) shows the slip instead of actions.
+                deal["result_only"] = any("slip" in event for event in deal["events"])
         for adjustment in explained["adjustments"]:
             adjustment["event"] = {"aggregate": "Tournament", "id": explained["tournament_id"],
                                    "type": "Tournament.Adjusted", "version": adjustment["version"],
@@ -185,6 +188,8 @@ class Projections:
                 entry["annotation"] = event.note()
             elif isinstance(event, Deal.Created):
                 entry.update(seats=event.seats, first=event.first)
+                if event.meta.get(RESULT_ONLY):
+                    entry["slip"] = event.meta["slip"]
             events.append(entry)
         scored = deal["scored"]
         events.append({"aggregate": "Match", "id": match_id, "version": scored["version"], "type": "Match.DealScored",
@@ -210,7 +215,7 @@ class Projections:
             if changed:
                 changes.append({"player_id": row["player_id"], "name": row["name"], **changed})
         return {"tournament_id": before["tournament_id"], "as_of": at, "adjustments": hypothetical,
-                "before": before, "after": after, "changes": changes}
+                "before": {**before, "as_of": at}, "after": {**after, "as_of": at}, "changes": changes}
 
     @staticmethod
     def _hypothetical(adjustment: dict[str, Any], players: set[str], started: set[int]) -> dict[str, Any]:

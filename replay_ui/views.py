@@ -181,7 +181,11 @@ def match_page(match_id: str) -> str:
     tournament = app.get_tournament(match["tournament_id"])
     names = list(match["seat_names"])
     ui = ui_for(match["game"])
-    rows = ui.match_rows(match, app.list_match_deals(match_id, reader()), names)
+    deals = app.list_match_deals(match_id, reader())
+    rows = ui.match_rows(match, deals, names)
+    slips = {deal["id"] for deal in deals if deal.get("result_only")}
+    for row in rows:  # 成绩单: a deal entered as a score slip is marked, and has no replay to link to
+        row["result_only"] = row.get("id") in slips
     return render_template("match.html", match=match, tournament=tournament, names=names, rows=rows,
                            chart=ui.match_chart(match, names))
 
@@ -190,6 +194,8 @@ def match_page(match_id: str) -> str:
 def deal_viewer(deal_id: str) -> str:
     context = deal_context(deal_id)
     deal = context["deal"]
+    if deal.get("result_only"):
+        return render_template("slip.html", **context)  # a score slip: its facts and result, no replay
     game_script = f"games/{deal['game']}.js"
     boot = {
         "deal_id": deal["id"], "game": deal["game"], "names": context["names"], "seats": len(deal["seats"]),
@@ -206,6 +212,8 @@ def deal_viewer(deal_id: str) -> str:
 @pages.get("/deals/<deal_id>/record")
 def deal_record(deal_id: str) -> str:
     context = deal_context(deal_id)
+    if context["deal"].get("result_only"):
+        return render_template("slip.html", **context)
     replay = described_frames(deal_id, "public", context["names"])
     final = replay["frames"][-1]["view"]
     summary = [n.as_json() for n in ui_for(final["game"]).summarize(final, context["names"])]

@@ -67,6 +67,8 @@ KINDS: dict[str, str] = {
     "analysis.analyse_deal": "hidden",  # every hand, at a step of a live deal (docs/analysis.md)
     "records.import_records": "organiser",
     "retractions.retract_action": "recorder",
+    "slips.preview_slip": "recorder",  # computes, stores nothing
+    "slips.enter_slip": "recorder",
     "tokens.create_token": "organiser",
     "tokens.list_tokens": "organiser",
     "tokens.revoke_token": "organiser",
@@ -128,7 +130,8 @@ class Table:
 
     def path_value(self, name: str, endpoint: str = "") -> str:
         # Table 1 has a live deal, so what may only happen between deals goes to another table.
-        between_deals = {"matches.close_match": self.other_match, "matches.record_misdeal": self.quiet_match}
+        between_deals = {"matches.close_match": self.other_match, "matches.record_misdeal": self.quiet_match,
+                         "slips.preview_slip": self.quiet_match, "slips.enter_slip": self.quiet_match}
         if name == "match_id" and endpoint in between_deals:
             return between_deals[endpoint]
         if name == "tournament_id" and endpoint == "console.draw":
@@ -161,6 +164,8 @@ BODIES: dict[str, Callable[[Table], Any]] = {
     "deals.record_action": Table.next_action,
     "deals.annotate": lambda t: {"step": 1, "glyph": "!", "text": "叫地主", "text_en": "Bids", "author": "解说"},
     "records.import_records": lambda t: EXAMPLE_RECORD,
+    "slips.preview_slip": lambda t: {"facts": {"landlord": 0, "winner": "farmers"}},
+    "slips.enter_slip": lambda t: {"facts": {"landlord": 0, "winner": "farmers"}},
     "retractions.retract_action": lambda t: {"at": last_standing(t.server.get(
         f"/api/deals/{t.deal}/record", token=t.server.organiser).json()["actions"]), "reason": "误点"},
     "tokens.create_token": lambda t: {"role": "referee", "matches": [t.match], "label": "table 1 deputy"},

@@ -1,0 +1,83 @@
+"""升级 score slips (domain/slips.py): the facts that decide the level change, scored by the engine's `result`.
+
+Facts (docs/record-format.md "Result-only records"): `dealer` (the context's dealer when the table has one; any
+seat in a 抢庄 deal); `points`, the card points the attackers took in tricks (0–200, in fives); `kitty`,
+when the attackers won the last trick (抠底, §3.9): `{"points": the buried cards' points, "pairs": the largest
+number of pairs in the winning play (0: a single)}`; `throws`, each failed throw (甩牌失败) `{"seat",
+"retracted": cards taken back}`, costing what `sj.throwPenalty` says (§3.13); `fouls` (a point penalty where
+the rules give one); optionally `trump` and `declarer`, for the record.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.engine import DealSetup, team_of
+from domain.games.shengji.engine import KITTY_SIZE, SEATS, ShengjiEngine, ShengjiState, kitty_factor, throw_penalty
+from domain.slips import bad, choice, fouls, impossible, known, seat, whole
+
+FACTS = {"dealer", "points", "kitty", "throws", "fouls", "trump", "declarer"}
+ALL_POINTS = 200  # two decks: 8 fives, 8 tens, 8 kings (§3.1)
+MOST_KITTY_POINTS = 10 * KITTY_SIZE  # eight tens or kings
+TRUMPS = ("S", "H", "C", "D", "NT")
+
+
+def score_slip(engine: ShengjiEngine, setup: DealSetup, facts: dict[str, Any]) -> tuple[dict[str, Any], dict]:
+    known(facts, FACTS)
+    levels, context_dealer, number = engine._context(setup.context)
+    dealer = seat(facts, "dealer", SEATS)
+    assert dealer is not None
+    if context_dealer is not None and dealer != context_dealer:
+        raise impossible(f"This deal's dealer is seat {context_dealer}, as the table's last deal decided (§3.10).",
+                         f"本局庄家是座位 {context_dealer}，由本桌上一局决定（§3.10）。", dealer=dealer,
+                         expected=context_dealer)
+    points = whole(facts, "points", 0, ALL_POINTS)
+    if points % 5:
+        raise impossible("Card points come in fives (5, 10, K).", "牌分以 5 为单位（5、10、K）。", points=points)
+    kitty = facts.get("kitty")
+    state = ShengjiState(setup.options, list(setup.seats), setup.first, [], [], [], levels, dealer, number,
+                         levels[team_of(dealer)], phase="finished", ended_by="play")
+    trump = facts.get("trump")
+    if trump is not None:
+        state.trump = choice(facts, "trump", TRUMPS)
+    attackers = 1 - team_of(dealer)
+    kitty_points = 0
+    if kitty is not None:
+        if not isinstance(kitty, dict):
+            raise bad("`kitty` is {points, pairs} when the attackers won the last trick, else absent.",
+                      "`kitty` 为 {points, pairs}（攻方赢得最后一墩时），否则不填。")
+        kitty_points = whole(kitty, "points", 0, MOST_KITTY_POINTS)
+        pairs = whole(kitty, "pairs", 0, SEATS * 3, 0)
+        if kitty_points % 5 or points + kitty_points > ALL_POINTS:
+            raise impossible(f"The kitty's points come in fives and, with the {points} taken in tricks, are at "
+                             f"most {ALL_POINTS}.",
+                             f"底牌分以 5 为单位，且与牌墩中的 {points} 分合计不超过 {ALL_POINTS}。",
+                             kitty=kitty_points, points=points)
+        state.kitty_multiplier = kitty_factor(pairs, setup.options["sj.kittyMultiplier"])
+        state.kitty_bonus = kitty_points * state.kitty_multiplier
+    state.captured[attackers] = points
+    state.captured[1 - attackers] = ALL_POINTS - points - kitty_points
+    throws = facts.get("throws", [])
+    if not isinstance(throws, list) or not all(isinstance(t, dict) for t in throws):
+        raise bad("`throws` is a list of {seat, retracted}.", "`throws` 必须是 {seat, retracted} 的列表。")
+    read_throws = []
+    for throw in throws:
+        who = seat(throw, "seat", SEATS)
+        assert who is not None
+        retracted = whole(throw, "retracted", 1, 25)
+        penalty = throw_penalty(retracted, setup.options["sj.throwPenalty"])
+        if penalty:
+            engine._penalize(state, who, "failed_throw", penalty, {"retracted": retracted})
+        read_throws.append({"seat": who, "retracted": retracted})
+    read = fouls(engine, facts)
+    for foul in read:
+        engine.record_foul(state, foul)  # a penalty moves the attackers' points, by the offender's side (§3.13)
+    declarer = seat(facts, "declarer", SEATS, required=False)
+    stored = {"dealer": dealer, "points": points, "kitty": None if kitty is None else
+              {"points": kitty_points, "pairs": kitty.get("pairs", 0)}, "throws": read_throws, "fouls": read,
+              "trump": state.trump, "declarer": declarer}
+    result = engine.result(state)
+    assert result is not None
+    result["points"]["kitty_cards"] = kitty_points  # the buried cards themselves are not on a slip
+    result["declarer"] = declarer
+    return stored, result

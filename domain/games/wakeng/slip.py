@@ -1,0 +1,47 @@
+"""竞技挖坑 score slips (domain/slips.py): the facts that decide the stakes, scored by the engine's `result`.
+
+Facts (docs/record-format.md "Result-only records"): `digger`; `bid` 1–3; `lanwa` (烂挖: everyone passed and
+the first bidder digs at 1, B4); `shows`, the seats that showed their hand (明牌, each × `wk.showFactor`);
+`doubles`, the seats that doubled (each × `wk.doubleFactor`, B6); `winner`, the seat that went out first;
+`fouls` (discipline only: they score nothing, B9). Duplicate boards carry their `board` from the table.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.engine import DealSetup
+from domain.games.wakeng.engine import SEATS, TOP_BID, WakengEngine, WakengState
+from domain.slips import bad, flag, fouls, impossible, known, recorded_fouls, seat, whole
+
+FACTS = {"digger", "bid", "lanwa", "shows", "doubles", "winner", "fouls"}
+
+
+def _seats(facts: dict[str, Any], name: str) -> list[int]:
+    given = facts.get(name, [])
+    if not isinstance(given, list) or not all(type(s) is int and 0 <= s < SEATS for s in given):
+        raise bad(f"`{name}` is a list of seats 0–{SEATS - 1}.", f"`{name}` 必须是座位 0–{SEATS - 1} 的列表。",
+                  field=name)
+    if len(set(given)) != len(given):
+        raise impossible(f"A seat is in `{name}` once: each player shows or doubles at most once (B5–B6).",
+                         f"`{name}` 中每个座位只能出现一次（每人最多明牌、加倍一次，B5–B6）。", field=name)
+    return list(given)
+
+
+def score_slip(engine: WakengEngine, setup: DealSetup, facts: dict[str, Any]) -> tuple[dict[str, Any], dict]:
+    known(facts, FACTS)
+    digger = seat(facts, "digger", SEATS)
+    winner = seat(facts, "winner", SEATS)
+    lanwa = flag(facts, "lanwa")
+    bid = whole(facts, "bid", 1, TOP_BID)
+    if lanwa and (bid != 1 or digger != setup.first):
+        raise impossible("烂挖: everyone passed, so the first bidder digs at 1 (B4).",
+                         "烂挖是所有人都不叫、由首先叫牌者以 1 分挖坑（B4）。", first=setup.first)
+    shows, doubles = _seats(facts, "shows"), _seats(facts, "doubles")
+    read = fouls(engine, facts)
+    state = WakengState(setup.options, list(setup.seats), setup.first, [[] for _ in range(SEATS)], [],
+                        board=setup.context.get("board"), phase="finished", revealed=shows, bid=bid, digger=digger,
+                        lanwa=lanwa, doubled=doubles, winner=winner, fouls=recorded_fouls(read))
+    stored = {"digger": digger, "bid": bid, "lanwa": lanwa, "shows": shows, "doubles": doubles, "winner": winner,
+              "fouls": read}
+    return stored, engine.result(state)  # type: ignore[return-value]
