@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from domain.games import get_engine
 from replay_ui.cards import cards_text
 from replay_ui.i18n import text
 
@@ -41,6 +43,37 @@ def join(first: Notation, *more: Notation) -> Notation:
     zh = text("n.sep", "zh").join([first.zh, *(n.zh for n in more)])
     en = text("n.sep", "en").join([first.en, *(n.en for n in more)])
     return Notation(zh, en, [tag for n in (first, *more) for tag in n.tags])
+
+
+# A note written in both languages, "中文 / English" (the demo's referees write them so): its Chinese half has
+# Chinese in it, its English half none.
+BOTH_LANGUAGES = re.compile(r"^(?P<zh>.*[\u4e00-\u9fff].*?)\s+/\s+(?P<en>[^\u4e00-\u9fff]+)$", re.S)
+
+
+def note_text(note: str, lang: str) -> str:
+    """A referee's note in the chosen language: one written "中文 / English" shows its half; any other as written."""
+    both = BOTH_LANGUAGES.match(note or "")
+    return (both.group(lang) if lang in ("zh", "en") else note) if both else note or ""
+
+
+def foul_name(game: str, code: str, lang: str) -> str:
+    """A foul's code as the game's rules name it (Engine.foul_codes: 说话, talking); a code of the recorder's own
+    (a record may carry any) as written."""
+    for known, zh, en in get_engine(game).foul_codes:
+        if known == code:
+            return zh if lang == "zh" else en
+    return code
+
+
+def foul_names(game: str) -> dict[str, dict[str, str]]:
+    """The game's foul codes by name in each language, for the viewer's script (Fupan.foulName)."""
+    return {code: {"zh": zh, "en": en} for code, zh, en in get_engine(game).foul_codes}
+
+
+def foul_words(game: str, action: dict[str, Any]) -> dict[str, Callable[[str], str]]:
+    """The `code` and `note` of a foul's notation, each in the language asked for."""
+    code, note = action["code"], action.get("note", "")
+    return {"code": lambda lang: foul_name(game, code, lang), "note": lambda lang: note_text(note, lang)}
 
 
 def generic_describe(frame: Frame, previous: Frame | None, names: list[str]) -> Notation:

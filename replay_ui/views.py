@@ -25,6 +25,8 @@ from domain.tokens import Principal
 from replay_ui import i18n, transfer
 from replay_ui.cards import card_text, is_red
 from replay_ui.games import ui_for
+from replay_ui.marks import deal_marks
+from replay_ui.notation import foul_names
 from replay_ui.retraction import describe_retraction, is_retraction_step, mark_retracted
 
 STATIC = Path(__file__).with_name("static")
@@ -186,6 +188,9 @@ def match_page(match_id: str) -> str:
     slips = {deal["id"] for deal in deals if deal.get("result_only")}
     for row in rows:  # 成绩单: a deal entered as a score slip is marked, and has no replay to link to
         row["result_only"] = row.get("id") in slips
+    marked = {deal["id"]: deal_marks(app, deal, names, reader()) for deal in deals}
+    for row in rows:  # its fouls and penalties beside a deal's figures: a −3 says why
+        row["marks"] = marked.get(row.get("id"), [])
     return render_template("match.html", match=match, tournament=tournament, names=names, rows=rows,
                            chart=ui.match_chart(match, names))
 
@@ -200,6 +205,7 @@ def deal_viewer(deal_id: str) -> str:
     boot = {
         "deal_id": deal["id"], "game": deal["game"], "names": context["names"], "seats": len(deal["seats"]),
         "number": deal["number"], "finished": deal["finished"], **context["figures"],
+        "foul_names": foul_names(deal["game"]),
         "seat_marks": {lang: [seat_mark(deal["game"], seat, lang) for seat in range(len(deal["seats"]))]
                        for lang in ("zh", "en")},
         "frames_url": url_for("replay_ui_api.frames", deal_id=deal["id"]),

@@ -132,7 +132,7 @@ def test_demo_notation_marks_the_events_the_timeline_shows(site: DemoSite) -> No
             tags.update(frame["notation"]["tags"])
             texts.append(frame["notation"]["zh"])
     assert {"bid", "play", "pass", "bomb", "foul", "reveal", "landlord", "end", "spring", "note"} <= tags
-    assert any("犯规（signalling）" in text and "罚 1 筹码" in text for text in texts)
+    assert any("犯规（暗号或示意）" in text and "罚 1 筹码" in text for text in texts)  # the foul by its name
     assert any("春天" in text for text in texts)
 
 

@@ -201,7 +201,7 @@ def test_the_record_page_writes_a_deal_in_both_languages(site: SandayiSite) -> N
     assert "本局作废" in void and "the deal is void" in void
     foul = page_of(site, f"/deals/{site.deals[3]['id']}/record")
     offender = PLAYERS[site.deals[3]["result"]["offender"]]
-    assert f"{offender} 第二次犯规（talking）" in foul and f"{offender} fouled twice and loses the deal" in foul
+    assert f"{offender} 第二次犯规（说话）" in foul and f"{offender} fouled twice and loses the deal" in foul
 
 
 def test_a_seats_frames_show_its_own_hand_and_only_counts_of_the_others(site: SandayiSite) -> None:

@@ -19,6 +19,8 @@ import viewer_support
 from test_viewer_browser import Offline, pytestmark  # noqa: F401  (skipped without chromium, as its neighbours)
 from viewer_support import DemoSite, open_viewer, start_demo_site
 
+from domain.games import get_engine
+
 SCREENS = {"phone": {"width": 390, "height": 844}, "tablet": {"width": 768, "height": 1024},
            "laptop": {"width": 1366, "height": 900}}
 
@@ -189,3 +191,38 @@ def test_seats_are_counted_from_one_where_people_read_them(site: DemoSite) -> No
         record = viewer_support.page_of(site, f"/deals/{deal}/record")
         tags = re.findall(r'<span class="seat-tag">(?:<span class="zh" lang="zh-CN">)?([^<]+)<', record)
         assert tags == marks, tournament["game"]
+
+
+def test_fouls_read_in_the_language_chosen_and_tables_say_why_a_score_fell(site: DemoSite) -> None:
+    """A foul is named as the game's rules name it (说话, not `talking`) and a note written "中文 / English" shows
+    the half of the language chosen, in the steps in words; each table of deals lists a deal's fouls and
+    penalties under its row (who, what, how much)."""
+    service = site.live.service
+    assert service is not None
+    fouls = marked = 0
+    for tournament in service.list_tournaments():
+        game = tournament["game"]
+        codes = {code: (zh, en) for code, zh, en in get_engine(game).foul_codes}
+        for match in service.list_matches(tournament["id"]):
+            page = viewer_support.page_of(site, f"/matches/{match['id']}")
+            rows = page.split('<tr class="deal-marks">')
+            for entry in match["deals"]:
+                frames = site.live.get(f"/ui-api/deals/{entry['deal_id']}/frames").json()["frames"]
+                for frame in frames:
+                    action = frame["action"] or {}
+                    if action.get("type") != "foul":
+                        continue
+                    fouls += 1
+                    zh, en = frame["notation"]["zh"], frame["notation"]["en"]
+                    name_zh, name_en = codes[action["code"]]
+                    assert name_zh in zh and (action["code"] not in zh or action["code"] in name_zh), zh
+                    assert name_en in en and name_zh not in en, en
+                    if " / " in action.get("note", ""):
+                        note_zh, note_en = action["note"].split(" / ", 1)
+                        assert note_zh in zh and note_en not in zh and note_en in en and note_zh not in en
+            marked += len(rows) - 1
+            # The first listed foul of the table is on the line under its deal's row.
+            if len(rows) > 1:
+                assert "犯规" in rows[1].split("</tr>")[0] or "罚" in rows[1].split("</tr>")[0]
+    assert fouls >= 3 and marked >= 3
+

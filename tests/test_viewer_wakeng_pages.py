@@ -254,7 +254,7 @@ def test_the_record_page_writes_a_deal_in_both_languages(site: WakengSite) -> No
     assert f"{first} 超时，视为不明牌" in html and f"{first} times out: counted as no open hand" in html
     assert f"{first} 超时，视为不叫" in html and f"{first} times out: counted as no bid" in html
     offender = PLAYERS[(foul["first"] + 1) % 3]
-    assert f"{offender} 犯规（left_seat）" in html and f"{offender} foul (left_seat)" in html
+    assert f"{offender} 犯规（未经允许离座）" in html and f"{offender} foul (left the seat without leave)" in html
     assert "超时，视为不加倍" in html and "超时，自动出" in html
 
 

@@ -19,7 +19,7 @@ from markupsafe import Markup, escape
 from replay_ui.cards import cards_text
 from replay_ui.games.generic import chart_lines
 from replay_ui.i18n import bilingual, text
-from replay_ui.notation import Frame, Notation, describer, latest_move, say, when
+from replay_ui.notation import Frame, Notation, describer, foul_words, latest_move, say, when
 
 TEAMS = (0, 1)
 FOULS_TO_LOSE = 2
@@ -66,10 +66,10 @@ def _foul(who: str, action: dict[str, Any], view: dict[str, Any], before: dict[s
     seat = action["seat"]
     team = team_of(seat)
     if before is not None and before["phase"] == "finished":
-        return say("n.dg.foul.after", ["foul"], who=who, code=action["code"], note=action.get("note", ""))
+        return say("n.dg.foul.after", ["foul"], who=who, **foul_words("daguai", action))
     nth = view["fouls_by_team"][team]
     key = "n.dg.foul.second" if nth == FOULS_TO_LOSE else "n.dg.foul"
-    return say(key, ["foul"], who=who, code=action["code"], note=action.get("note", ""), team=_team(team), n=nth)
+    return say(key, ["foul"], who=who, **foul_words("daguai", action), team=_team(team), n=nth)
 
 
 def _leading(before: dict[str, Any] | None) -> bool:

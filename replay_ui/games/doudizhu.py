@@ -13,7 +13,7 @@ from domain.games.doudizhu.table import TARGET
 from replay_ui.cards import cards_text
 from replay_ui.games.generic import chart_lines
 from replay_ui.i18n import text
-from replay_ui.notation import Frame, Notation, describer, say, timeout_in_play, when
+from replay_ui.notation import Frame, Notation, describer, foul_words, say, timeout_in_play, when
 
 
 def _pattern_of(view: dict[str, Any], seat: int) -> dict[str, Any] | None:
@@ -59,7 +59,7 @@ def _action(frame: Frame, previous: Frame | None, names: list[str]) -> Notation:
                    stage=lambda lang: text(stage, lang))
     if kind == "foul":
         key = "n.foul.penalty" if action.get("penalty") else "n.foul"
-        return say(key, ["foul"], who=who, code=action["code"], note=action.get("note", ""),
+        return say(key, ["foul"], who=who, **foul_words("doudizhu", action),
                    penalty=action.get("penalty", 0))
     if kind == "timeout":
         return _timeout(who, seat, frame, previous, was_bidding)

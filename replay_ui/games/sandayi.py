@@ -15,7 +15,7 @@ from typing import Any
 from replay_ui.cards import cards_text
 from replay_ui.games import generic
 from replay_ui.i18n import text
-from replay_ui.notation import Frame, Notation, describer, say, timeout_in_play, when
+from replay_ui.notation import Frame, Notation, describer, foul_words, say, timeout_in_play, when
 
 KITTY_SIZE = 8
 BOMBS = ("bomb", "king_bomb")
@@ -62,7 +62,7 @@ def _action(frame: Frame, previous: Frame | None, names: list[str]) -> Notation:
     if kind == "foul":
         nth = sum(1 for f in view["fouls"] if f["seat"] == seat)
         key = "n.sdy.foul.second" if nth == 2 else "n.foul"
-        return say(key, ["foul"], who=who, code=action["code"], note=action.get("note", ""))
+        return say(key, ["foul"], who=who, **foul_words("sandayi", action))
     if kind == "timeout":
         return _timeout(who, seat, frame, previous)
     raise ValueError(f"unknown 三打一 action type {kind!r}")  # the engine refuses these before they are stored

@@ -15,7 +15,7 @@ from domain.games.shengji.cards import LEVEL_RANK, NO_TRUMP, TRUMP, decompose, o
 from replay_ui.cards import cards_text
 from replay_ui.games.generic import chart_lines
 from replay_ui.i18n import text
-from replay_ui.notation import Frame, Notation, describer, latest_move, say
+from replay_ui.notation import Frame, Notation, describer, foul_words, latest_move, note_text, say
 
 SUIT_KEYS = {"S": "suit.S", "H": "suit.H", "C": "suit.C", "D": "suit.D", NO_TRUMP: "suit.NT"}
 
@@ -91,7 +91,11 @@ def _play(who: str, cards: list[str], view: dict[str, Any], before: dict[str, An
 
 def _irregularity(who: str, action: dict[str, Any], view: dict[str, Any]) -> Notation:
     kind = action["kind"]
-    note = action.get("note", "")
+    written = action.get("note", "")
+
+    def note(lang: str) -> str:
+        return note_text(written, lang)
+
     if kind == "wrong_follow":
         record = next((i for i in reversed(view["irregularities"]) if i["kind"] == kind), {})
         return say("n.sj.irr.wrong_follow", ["irregularity", "penalty"], who=who, cards=_cards(action["cards"]),
@@ -123,8 +127,8 @@ def _action(frame: Frame, previous: Frame | None, names: list[str]) -> Notation:
         return _irregularity(who, action, view)
     if kind == "foul":
         key = "n.sj.foul.penalty" if action.get("penalty") else "n.foul"
-        return say(key, ["foul"] + (["penalty"] if action.get("penalty") else []), who=who, code=action["code"],
-                   note=action.get("note", ""), penalty=action.get("penalty", 0))
+        return say(key, ["foul"] + (["penalty"] if action.get("penalty") else []), who=who,
+                   penalty=action.get("penalty", 0), **foul_words("shengji", action))
     if kind == "timeout":
         return _timeout(who, seat, view, before, names)
     raise ValueError(f"unknown 升级 action type {kind!r}")  # the engine refuses these before they are stored

@@ -16,7 +16,7 @@ from typing import Any
 from replay_ui.cards import cards_text
 from replay_ui.games import generic
 from replay_ui.i18n import text
-from replay_ui.notation import Frame, Notation, describer, say, timeout_in_play, when
+from replay_ui.notation import Frame, Notation, describer, foul_words, say, timeout_in_play, when
 
 DECISION_PHASES = ("reveal", "bidding", "post_reveal", "doubling")
 
@@ -72,7 +72,7 @@ def _action(frame: Frame, previous: Frame | None, names: list[str]) -> Notation:
     seat, kind = action["seat"], action["type"]
     who = names[seat]
     if kind == "foul":
-        return say("n.foul", ["foul"], who=who, code=action["code"], note=action.get("note", ""))
+        return say("n.foul", ["foul"], who=who, **foul_words("wakeng", action))
     decision = _new_decision(frame, previous)
     if kind == "timeout":
         return _timeout(who, seat, frame, previous, decision)

@@ -130,6 +130,23 @@
     return marks ? marks[seat] : String(seat + 1);
   };
 
+  /* A foul's code as the game's rules name it (说话 for `talking`; the boot data's foul_names), and a referee's
+   * note in the chosen language: one written "中文 / English" shows its half (replay_ui/notation.py note_text). */
+  Fupan.foulNames = {};
+  Fupan.foulName = function (code) {
+    const names = Fupan.foulNames[code];
+    return names ? names[Fupan.lang()] : code;
+  };
+  const BOTH_LANGUAGES = /^(.*[\u4e00-\u9fff].*?)\s+\/\s+([^\u4e00-\u9fff]+)$/s;
+  Fupan.noteText = function (note) {
+    const both = BOTH_LANGUAGES.exec(note || "");
+    return both ? both[Fupan.lang() === "zh" ? 1 : 2] : note || "";
+  };
+  /* What a foul was, as the fouls panels list it: its name, then the note (HTML). */
+  Fupan.foulHTML = function (foul) {
+    return `<span class="foul-code">${Fupan.esc(Fupan.foulName(foul.code))}</span> ${Fupan.esc(Fupan.noteText(foul.note))}`;
+  };
+
   /* Where each seat sits: `where` names the places from the viewpoint's own seat on, in playing order. */
   Fupan.positions = function (anchor, where) {
     const pos = {};

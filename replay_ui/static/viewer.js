@@ -25,6 +25,7 @@
   const boot = JSON.parse(document.getElementById("deal-boot").textContent);
   const renderer = F.games[boot.game] || F.games.generic;
   F.seatMarks = boot.seat_marks;
+  F.foulNames = boot.foul_names || {};
   const $ = (id) => document.getElementById(id);
   const el = {
     table: $("table"), info: $("game-info"), stepNo: $("step-no"), stepText: $("step-text"),

@@ -145,7 +145,7 @@
         const decides = seen[team] === 2 && view.result && view.result.fouls_by_team[team] >= 2;
         return `<li class="${decides ? "decides" : ""}"><b>${esc(names[foul.seat])}</b> ${teamBadge(team)} ` +
           `<span class="tag foul">${esc(t("dg.foul.nth", { team: t("dg.team." + team), n: seen[team] }))}</span> ` +
-          `<code>${esc(foul.code)}</code> ${esc(foul.note || "")}` +
+          `${F.foulHTML(foul)}` +
           (decides ? ` <strong>${esc(t("dg.foul.decides"))}</strong>` : "") + "</li>";
       })
       .join("")}</ul>`;

@@ -106,7 +106,7 @@
 
   function foulsHTML(view, names) {
     return `<ul class="fouls">${view.fouls
-      .map((foul) => `<li><b>${esc(names[foul.seat])}</b> <code>${esc(foul.code)}</code> ${esc(foul.note || "")}` +
+      .map((foul) => `<li><b>${esc(names[foul.seat])}</b> ${F.foulHTML(foul)}` +
         (foul.penalty ? ` <span class="tag foul">${esc(t("foul.penalty", { n: foul.penalty }))}</span>` : "") + "</li>")
       .join("")}</ul>`;
   }

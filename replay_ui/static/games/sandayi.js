@@ -152,7 +152,7 @@
         const decides = seen[foul.seat] === 2 && result && (result.redeal || result.offender === foul.seat);
         return `<li class="${decides ? "decides" : ""}"><b>${esc(names[foul.seat])}</b> ` +
           `<span class="tag foul">${esc(t("sdy.foul.nth", { n: seen[foul.seat] }))}</span> ` +
-          `<code>${esc(foul.code)}</code> ${esc(foul.note || "")}` +
+          `${F.foulHTML(foul)}` +
           (decides ? ` <strong>${esc(t("sdy.foul.decides"))}</strong>` : "") + "</li>";
       })
       .join("")}</ul>`;

@@ -154,8 +154,8 @@
   function recordsHTML(view, names) {
     const irregular = view.irregularities.map((i) => `<li><b>${esc(names[i.seat])}</b> ` +
       `<span class="tag irregularity">${esc(t("sj.irr." + i.kind))}</span> ${i.cards ? F.cardsHTML(i.cards, "sm") : ""} ` +
-      `${esc(i.note || "")}</li>`);
-    const fouls = view.fouls.map((f) => `<li><b>${esc(names[f.seat])}</b> <code>${esc(f.code)}</code> ${esc(f.note || "")}` +
+      `${esc(F.noteText(i.note))}</li>`);
+    const fouls = view.fouls.map((f) => `<li><b>${esc(names[f.seat])}</b> ${F.foulHTML(f)}` +
       (f.penalty ? ` <span class="tag foul">${esc(t("sj.penaltyN", { n: f.penalty }))}</span>` : "") + "</li>");
     return `<ul class="fouls">${irregular.concat(fouls).join("")}</ul>`;
   }

@@ -172,7 +172,7 @@
 
   function foulsHTML(view, names) {
     return `<ul class="fouls">${view.fouls
-      .map((foul) => `<li><b>${esc(names[foul.seat])}</b> <code>${esc(foul.code)}</code> ${esc(foul.note || "")}</li>`)
+      .map((foul) => `<li><b>${esc(names[foul.seat])}</b> ${F.foulHTML(foul)}</li>`)
       .join("")}</ul><p class="muted small">${esc(t("wk.foul.note"))}</p>`;
   }
 
