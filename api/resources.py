@@ -387,7 +387,7 @@ def import_records() -> tuple[Response, int]:
     else:
         docs = json_body()
     if isinstance(docs, dict):
-        deal, created = service().import_record(load(RECORD, docs), current_principal().recorded_by)
+        deal, created = service().import_record(load(record_schema_for(docs), docs), current_principal().recorded_by)
         return reply(DEAL, deal, 201 if created else 200)
     if not isinstance(docs, list):
         raise BadRequest("invalid_body", "Send a record or a list of records.", "请发送一条记录或记录列表。")
@@ -395,9 +395,17 @@ def import_records() -> tuple[Response, int]:
     return reply(IMPORT_REPORTS, {"ok": all(r["ok"] for r in reports), "records": reports})
 
 
+RESULT_ONLY_RECORD = s.ResultOnlyRecordSchema()
+
+
+def record_schema_for(doc: Any) -> Schema:
+    """The schema an imported document is read with: a result-only record's (a score slip), or a full record's."""
+    return RESULT_ONLY_RECORD if isinstance(doc, dict) and doc.get("result_only") is True else RECORD
+
+
 def _import_one(index: int, doc: Any) -> dict[str, Any]:
     try:
-        deal, created = service().import_record(load(RECORD, doc), current_principal().recorded_by)
+        deal, created = service().import_record(load(record_schema_for(doc), doc), current_principal().recorded_by)
     except Refusal as error:
         return {"index": index, "ok": False, "error": {"code": error.code, "message": error.message,
                                                       "message_zh": error.message_zh, "details": error.details}}

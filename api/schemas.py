@@ -402,6 +402,26 @@ class RecordSchema(Schema):
     digest = fields.String()
 
 
+class ResultOnlyRecordSchema(Schema):
+    """A result-only `fupan.deal/1` document (a score slip's deal, docs/record-format.md "Result-only records"):
+    no hands, kitty or actions; its slip scores its result."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    format = fields.String(required=True, validate=validate.Equal("fupan.deal/1"))
+    game = fields.String(required=True)
+    options = fields.Dict()
+    seats = fields.List(fields.Raw(), required=True)
+    first = fields.Integer(required=True, strict=True)
+    context = fields.Dict()
+    result_only = fields.Boolean(required=True, validate=validate.Equal(True))
+    slip = fields.Dict(required=True)
+    result = fields.Dict(required=True)
+    meta = fields.Dict()
+    digest = fields.String()
+
+
 class ImportReportSchema(Schema):
     index = fields.Integer(required=True)
     ok = fields.Boolean(required=True)

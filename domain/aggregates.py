@@ -870,13 +870,14 @@ class Deal(Aggregate):
 
     @classmethod
     def from_slip(cls, deal: UUID, setup: DealSetup, facts: dict[str, Any], result: dict[str, Any], *,
-                  match: UUID | None, number: int | None, recorded_by: dict[str, Any]) -> Deal:
+                  match: UUID | None, number: int | None, recorded_by: dict[str, Any],
+                  meta: dict[str, Any] | None = None) -> Deal:
         """A result-only deal: the score slip's checked facts and the result they score (domain/slips.py), no
         cards and no actions; created and finished at once."""
         fields: dict[str, Any] = {
             "game": setup.game, "options": setup.options, "seats": list(setup.seats), "first": setup.first,
             "hands": [], "kitty": [], "context": dict(setup.context), "match_id": match, "number": number,
-            "seed_commitment": None, "sealed_seed": None, "meta": {RESULT_ONLY: True, "slip": facts},
+            "seed_commitment": None, "sealed_seed": None, "meta": {**(meta or {}), RESULT_ONLY: True, "slip": facts},
             "recorded_by": recorded_by,
         }
         slip = cls._chained_create(deal, fields)

@@ -42,7 +42,7 @@ from domain.presenters import (
     token_dict,
     tournament_dict,
 )
-from domain.record import normalized_record, record_key
+from domain.record import normalized_record, record_key, slip_record_parts
 from domain.replay import frames
 from domain.slips import score as score_slip
 from domain.store import Store, command
@@ -448,8 +448,11 @@ class FupanApplication(Store):
         """Store one `fupan.deal/1` record as a deal, all or nothing; the same record again is a no-op.
 
         Accepts exactly what `fupan check` accepts: every action goes through the engine, and the deal must
-        be complete with the declared result (if any) equal to the computed one.
+        be complete with the declared result (if any) equal to the computed one. A result-only record (a score
+        slip's deal) is stored as one, its slip scored as `fupan check` scores it.
         """
+        if isinstance(doc, dict) and doc.get("result_only") is True:
+            return self._import_slip(doc, recorded_by)
         setup, actions, declared = normalized_record(doc)
         deal_id = deal_id_for_key(record_key(setup, actions))
         existing = self.find(deal_id)
@@ -459,6 +462,18 @@ class FupanApplication(Store):
         if doc.get("digest"):
             meta["source_digest"] = doc["digest"]
         deal = Deal.imported(deal_id, setup, actions, declared, meta, doc.get("annotations") or [], recorded_by)
+        self.commit(deal)
+        return deal_dict(deal, full=True), True
+
+    def _import_slip(self, doc: dict[str, Any], recorded_by: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+        setup, facts, result = slip_record_parts(doc)
+        deal_id = deal_id_for_key(record_key(setup, [{"slip": facts}]))
+        existing = self.find(deal_id)
+        if isinstance(existing, Deal):
+            return deal_dict(existing, full=True), False
+        meta = {**(doc.get("meta") or {}), **({"source_digest": doc["digest"]} if doc.get("digest") else {})}
+        deal = Deal.from_slip(deal_id, setup, facts, result, match=None, number=None, recorded_by=recorded_by,
+                              meta=meta)
         self.commit(deal)
         return deal_dict(deal, full=True), True
 

@@ -153,13 +153,21 @@ def judge(engine: Engine, state: Any, declared: dict[str, Any] | None) -> dict[s
 def check_slip_record(doc: dict[str, Any]) -> dict[str, Any]:
     """A result-only record (a score slip, docs/record-format.md "Result-only records"): the envelope's shape
     as any record's, no cards and no actions, and a `slip` whose facts score the declared result."""
+    _, _, result = slip_record_parts(doc)
+    return public_result(result)
+
+
+def slip_record_parts(doc: dict[str, Any]) -> tuple[DealSetup, dict[str, Any], dict[str, Any]]:
+    """A result-only record's setup (no cards), its slip's facts as stored and the result they score, once the
+    declared result is that one (what `fupan check` checks, and what an import stores)."""
     if any(doc.get(name) for name in ("hands", "kitty", "actions")):
         raise _bad("A result-only record has no hands, kitty or actions.", "仅有结果的记录没有手牌、底牌和动作。")
     if not isinstance(doc.get("result"), dict):
         raise _bad("A result-only record states its `result`.", "仅有结果的记录必须写明 `result`。", field="result")
     setup, _, declared = parse_record({**doc, "hands": [], "kitty": [], "actions": []})
-    _, result = score_slip(setup, doc.get("slip"))
-    return declared_as_computed(result, declared)
+    facts, result = score_slip(setup, doc.get("slip"))
+    declared_as_computed(result, declared)
+    return setup, facts, result
 
 
 def declared_as_computed(result: dict[str, Any], declared: dict[str, Any] | None) -> dict[str, Any]:

@@ -124,6 +124,12 @@ def test_a_chip_table_entered_by_slips_stands_as_the_same_deals_recorded_in_full
     assert fupan(["check", str(path), "--json"]) == 1
     assert json.loads(capsys.readouterr().out.splitlines()[0])["code"] == "result_mismatch"
     assert server.get(f"/api/deals/{deals[0]['id']}/verify").json()["ok"]
+    # ... and imports as a result-only deal of its own (once), refused with a result its slip does not score.
+    imported = server.post("/api/records", record)
+    assert imported.status_code == 201 and imported.json()["result_only"] and imported.json()["slip"] == record["slip"]
+    assert imported.json()["result"]["scores"] == record["result"]["scores"]
+    assert server.post("/api/records", record).status_code == 200
+    assert server.post("/api/records", wrong).json()["error"]["code"] == "result_mismatch"
 
 
 def test_a_team_table_entered_by_slips_stands_as_the_same_deals_recorded_in_full(server: LiveServer):
