@@ -1,9 +1,9 @@
 """升级 score slips (domain/slips.py): the facts that decide the level change, scored by the engine's `result`.
 
 Facts (docs/record-format.md "Result-only records"): `dealer` (the context's dealer when the table has one; any
-seat in a 抢庄 deal); `points`, the card points the attackers took in tricks (0–200, in fives); `kitty`,
-when the attackers won the last trick (抠底, §3.9): `{"points": the buried cards' points, "pairs": the largest
-number of pairs in the winning play (0: a single)}`; `throws`, each failed throw (甩牌失败) `{"seat",
+seat in a 抢庄 deal); `points`, the card points the attackers took in tricks (0–200, in fives); `kitty`:
+`{"points": the buried cards' points, "pairs": when the attackers won the last trick (抠底, §3.9) the largest
+number of pairs in the winning play (0: a single), else null}`; `throws`, each failed throw (甩牌失败) `{"seat",
 "retracted": cards taken back}`, costing what `sj.throwPenalty` says (§3.13); `fouls` (a point penalty where
 the rules give one); optionally `trump` and `declarer`, for the record.
 """
@@ -16,7 +16,8 @@ from domain.engine import DealSetup, team_of
 from domain.games.shengji.engine import KITTY_SIZE, SEATS, ShengjiEngine, ShengjiState, kitty_factor, throw_penalty
 from domain.slips import bad, choice, fouls, impossible, known, seat, whole
 
-FACTS = {"dealer", "points", "kitty", "throws", "fouls", "trump", "declarer"}
+FACTS = {"dealer", "points", "kitty", "throws", "fouls", "trump", "declarer", "ended_by", "offender", "redeal"}
+ENDINGS = ("play", "revoke", "miscount", "kitty_mishandled")  # how a deal ends (§3.13; the engine's `ended_by`)
 ALL_POINTS = 200  # two decks: 8 fives, 8 tens, 8 kings (§3.1)
 MOST_KITTY_POINTS = 10 * KITTY_SIZE  # eight tens or kings
 TRUMPS = ("S", "H", "C", "D", "NT")
@@ -25,6 +26,13 @@ TRUMPS = ("S", "H", "C", "D", "NT")
 def score_slip(engine: ShengjiEngine, setup: DealSetup, facts: dict[str, Any]) -> tuple[dict[str, Any], dict]:
     known(facts, FACTS)
     levels, context_dealer, number = engine._context(setup.context)
+    if facts.get("redeal") is True:
+        if context_dealer is not None or set(facts) != {"redeal"}:
+            raise impossible("Only a 抢庄 deal nobody declared in is dealt again (§3.4 [REC]); it has no other facts.",
+                             "只有无人亮主的抢庄局才重新发牌（§3.4），且没有其他内容。")
+        state = ShengjiState(setup.options, list(setup.seats), setup.first, [], [], [], levels, None, number,
+                             levels[0], phase="finished", ended_by="redeal")
+        return {"redeal": True}, engine.result(state)  # type: ignore[return-value]
     dealer = seat(facts, "dealer", SEATS)
     assert dealer is not None
     if context_dealer is not None and dealer != context_dealer:
@@ -35,26 +43,35 @@ def score_slip(engine: ShengjiEngine, setup: DealSetup, facts: dict[str, Any]) -
     if points % 5:
         raise impossible("Card points come in fives (5, 10, K).", "牌分以 5 为单位（5、10、K）。", points=points)
     kitty = facts.get("kitty")
+    ended_by = choice(facts, "ended_by", ENDINGS, "play")
+    offender = seat(facts, "offender", SEATS, required=ended_by in ("revoke", "miscount"))
+    if ended_by in ("revoke", "miscount") and setup.options["sj.illegalPlay"] != "adjudicate":
+        raise impossible("A deal ends on a revoke or a miscount only with `sj.illegalPlay` = adjudicate; here such "
+                         "plays are refused.", "只有 `sj.illegalPlay` = adjudicate 时牌局才会因违例结束。")
     state = ShengjiState(setup.options, list(setup.seats), setup.first, [], [], [], levels, dealer, number,
-                         levels[team_of(dealer)], phase="finished", ended_by="play")
+                         levels[team_of(dealer)], phase="finished", ended_by=ended_by,
+                         offender=offender if ended_by in ("revoke", "miscount") else None)
     trump = facts.get("trump")
     if trump is not None:
         state.trump = choice(facts, "trump", TRUMPS)
     attackers = 1 - team_of(dealer)
     kitty_points = 0
+    pairs = None
     if kitty is not None:
         if not isinstance(kitty, dict):
-            raise bad("`kitty` is {points, pairs} when the attackers won the last trick, else absent.",
-                      "`kitty` 为 {points, pairs}（攻方赢得最后一墩时），否则不填。")
+            raise bad("`kitty` is {points, pairs}: the buried cards' points, and when the attackers won the last "
+                      "trick the largest number of pairs in the winning play (null otherwise).",
+                      "`kitty` 为 {points, pairs}：底牌分，以及攻方赢得最后一墩时赢牌中最大的对子数（否则为 null）。")
         kitty_points = whole(kitty, "points", 0, MOST_KITTY_POINTS)
-        pairs = whole(kitty, "pairs", 0, SEATS * 3, 0)
         if kitty_points % 5 or points + kitty_points > ALL_POINTS:
             raise impossible(f"The kitty's points come in fives and, with the {points} taken in tricks, are at "
                              f"most {ALL_POINTS}.",
                              f"底牌分以 5 为单位，且与牌墩中的 {points} 分合计不超过 {ALL_POINTS}。",
                              kitty=kitty_points, points=points)
-        state.kitty_multiplier = kitty_factor(pairs, setup.options["sj.kittyMultiplier"])
-        state.kitty_bonus = kitty_points * state.kitty_multiplier
+        if kitty.get("pairs") is not None:  # 抠底: the attackers won the last trick
+            pairs = whole(kitty, "pairs", 0, SEATS * 3)
+            state.kitty_multiplier = kitty_factor(pairs, setup.options["sj.kittyMultiplier"])
+            state.kitty_bonus = kitty_points * state.kitty_multiplier
     state.captured[attackers] = points
     state.captured[1 - attackers] = ALL_POINTS - points - kitty_points
     throws = facts.get("throws", [])
@@ -74,8 +91,8 @@ def score_slip(engine: ShengjiEngine, setup: DealSetup, facts: dict[str, Any]) -
         engine.record_foul(state, foul)  # a penalty moves the attackers' points, by the offender's side (§3.13)
     declarer = seat(facts, "declarer", SEATS, required=False)
     stored = {"dealer": dealer, "points": points, "kitty": None if kitty is None else
-              {"points": kitty_points, "pairs": kitty.get("pairs", 0)}, "throws": read_throws, "fouls": read,
-              "trump": state.trump, "declarer": declarer}
+              {"points": kitty_points, "pairs": pairs}, "throws": read_throws, "fouls": read,
+              "trump": state.trump, "declarer": declarer, "ended_by": ended_by, "offender": state.offender}
     result = engine.result(state)
     assert result is not None
     result["points"]["kitty_cards"] = kitty_points  # the buried cards themselves are not on a slip
