@@ -14,13 +14,14 @@ from flask import Blueprint, Response, request, url_for
 from marshmallow import Schema, fields, validate
 
 from api.auth import ANYONE, ORGANISER_ONLY, current_principal, requires
-from api.pair_cli import stored_history
+from api.pair_cli import stored_facts, stored_history
 from api.resources import doc, json_body, load, load_query, service
 from api.standings import projections
 from domain.entries import read_entries
 from domain.errors import BadRequest, IllegalAction
 from projections import draws
 from projections.formats import resolve
+from projections.standings import Standings
 from replay_ui.console import qr_data_uri
 
 console = Blueprint("console", __name__, url_prefix="/api/tournaments")
@@ -132,7 +133,8 @@ def draw(tournament_id: str) -> tuple[Response, int]:
     elif not tournament["rounds"] and not tournament["matches"]:
         plan = draws.knockout_first(tournament, _units(tournament_id), fmt, query["method"] or "order")
     else:
-        plan = draws.knockout_next(tournament, projections().standings(tournament_id), _units(tournament_id), fmt)
+        standings = Standings(stored_facts(projections(), tournament_id))
+        plan = draws.knockout_next(tournament, standings, _units(tournament_id), fmt)
     for table in plan["tables"]:
         table["names"] = [players[p] for p in table["seats"]]
     plan["bye_names"] = [players[p] for p in plan["byes"]]

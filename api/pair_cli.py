@@ -18,6 +18,7 @@ from typing import Any
 from domain.errors import Refusal
 from projections import Projections
 from projections.pairing import export_history, pair, read_history
+from projections.standings import TournamentFacts
 
 
 def register(commands: Any) -> None:
@@ -72,11 +73,16 @@ def cmd_pair(args: argparse.Namespace) -> int:
     return 0
 
 
+def stored_facts(projections: Projections, tournament_id: str) -> TournamentFacts:
+    """A stored tournament's facts from the read model caught up with the log (the standings' own read; NotFound
+    for an unknown tournament)."""
+    return projections._facts(tournament_id, None, None)[1]
+
+
 def stored_history(projections: Projections, tournament_id: str) -> dict[str, Any]:
-    """A stored tournament's history in the pairing file's format, from the read model caught up with the log
-    (what the console pairs, and what `--export` writes)."""
-    _at, facts = projections._facts(tournament_id, None, None)  # the standings' own read: caught up, or NotFound
-    return export_history(facts)
+    """A stored tournament's history in the pairing file's format (what the console pairs, what `--export`
+    writes)."""
+    return export_history(stored_facts(projections, tournament_id))
 
 
 def _export(args: argparse.Namespace) -> int:

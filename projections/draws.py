@@ -20,6 +20,7 @@ from typing import Any
 from domain.errors import IllegalAction
 from projections.formats import Format
 from projections.pairing import lot, pair, read_history
+from projections.standings import Standings
 
 # Seed 000 五.3: 4 deals a round, 6 in the semi-final and final.
 STAGE_OPTIONS: dict[str, dict[str, dict[str, Any]]] = {
@@ -55,8 +56,8 @@ def _seated(units: list[list[str]], fmt: Format) -> list[str]:
     return [units[seat % k][seat // k] for seat in range(fmt.table_size)]
 
 
-def _tables(tournament: dict[str, Any], number: int, groups: list[list[list[str]]], fmt: Format, stage: str
-            ) -> list[dict[str, Any]]:
+def _tables(tournament: dict[str, Any], number: int, groups: list[list[list[str]]], fmt: Format, stage: str,
+            per_seat: bool = False) -> list[dict[str, Any]]:
     seed = tournament["lots_seed"] or tournament["id"]
     # A stage's own figures replace the tournament's only where it kept the seed's (an organiser who chose other
     # figures keeps them for every round).
@@ -66,7 +67,8 @@ def _tables(tournament: dict[str, Any], number: int, groups: list[list[list[str]
     for index, units in enumerate(groups, start=1):
         label = f"{number}-{index}"
         first = int(lot(seed, "first", label), 16) % fmt.table_size if fmt.code in FIRST_BY_LOT else 0
-        out.append({"table": label, "seats": _seated(units, fmt), "first": first, "options": dict(options)})
+        seats = [unit[0] for unit in units] if per_seat else _seated(units, fmt)  # a play-off keeps its seats
+        out.append({"table": label, "seats": seats, "first": first, "options": dict(options)})
     return out
 
 
@@ -95,19 +97,26 @@ def knockout_first(tournament: dict[str, Any], units: list[list[str]], fmt: Form
             "byes": [p for unit in units[playing:] for p in unit]}
 
 
-def knockout_next(tournament: dict[str, Any], standings: dict[str, Any], units: list[list[str]], fmt: Format
+def knockout_next(tournament: dict[str, Any], standings: Standings, units: list[list[str]], fmt: Format
                   ) -> dict[str, Any]:
     """The next knockout round: who went on from each finished table of the last round (the standings' ranking of
-    the table, with the declared tiebreaks), and that round's byes."""
-    rounds = [r for r in tournament["rounds"] if r["kind"] != "playoff"]
-    if not rounds:
-        raise _refuse("no_round", "No round has been played yet.", "尚未进行任何轮次。")
+    the table, with the declared tiebreaks), and that round's byes — or first a play-off round where a table's
+    advancing line falls between players the declared criteria up to the play-off cannot separate."""
+    started = tournament["rounds"] or [{"round": 1, "kind": "tables", "label": "第1轮"}]  # tables before rounds
+    rounds = [r for r in started if r["kind"] != "playoff"]
     last = rounds[-1]["round"]
-    tables = [t for t in standings["tables"] if t["round"] == last]
-    waiting = [t["table"] for t in tables if not t["over"]]
+    latest = started[-1]["round"]
+    waiting = [t["table"] for t in standings.tables if t["round"] in (last, latest) and not t["over"]]
     if waiting:
-        raise _refuse("round_not_finished", f"Round {last} is still being played at tables {waiting}.",
-                      f"第 {last} 轮还有牌桌未结束：{waiting}。", round=last, tables=waiting)
+        raise _refuse("round_not_finished", f"Round {latest} is still being played at tables {waiting}.",
+                      f"第 {latest} 轮还有牌桌未结束：{waiting}。", round=latest, tables=waiting)
+    tied = playoffs(standings, fmt, last)
+    if tied:
+        number = next_round(tournament)
+        return {"round": number, "kind": "playoff", "label": f"第{last}轮加赛", "method": "playoff", "byes": [],
+                "tables": _tables(tournament, number, [[[p] for p in match["seats"]] for match in tied],
+                                  fmt, "playoff", per_seat=True)}
+    tables = [t for t in standings.tables if t["round"] == last]
     unit_of = {member: tuple(unit) for unit in units for member in unit}
     going: list[tuple[str, ...]] = []
     for table in tables:
@@ -121,7 +130,7 @@ def knockout_next(tournament: dict[str, Any], standings: dict[str, Any], units: 
     if len(going) < per_table:
         raise _refuse("tournament_over", "The knockout is decided: no table can be formed.",
                       "淘汰赛已决出结果，无法再组成牌桌。", advancing=[list(u) for u in going])
-    rank = {row["player_id"]: index for index, row in enumerate(standings["rows"])}
+    rank = {row["player_id"]: index for index, row in enumerate(standings.rows)}
     had = Counter(unit_of[p] for r in tournament["rounds"] for p in r.get("byes", ()) if p in unit_of)
     # The best-ranked among the fewest byes sit out; the others keep the order of the tables they came from.
     byes = set(sorted(going, key=lambda unit: (had[unit], min(rank[p] for p in unit)))[:len(going) % per_table])
@@ -139,3 +148,23 @@ def playoff_dealer(tournament: dict[str, Any], match: dict[str, Any]) -> int:
     table, so anyone can check it); the organiser starts that deal with this `first`."""
     seed = tournament["lots_seed"] or tournament["id"]
     return int(lot(seed, "playoff", match["table"]), 16) % len(match["seats"])
+
+
+def playoffs(standings: Standings, fmt: Format, last: int) -> list[dict[str, Any]]:
+    """The finished tables of round `last` whose advancing line falls between players equal on the total, every
+    declared tiebreak before the play-off, and the play-off's own figure so far — where the format declares a
+    play-off (seed 001 §2.6: equal chips → extra deals; seed 000: one play-off deal). Without one, the later
+    tiebreaks (lots) decide and no play-off is needed."""
+    codes = [c.code for c in standings.criteria]
+    if "playoff" not in codes or fmt.advance is None:
+        return []
+    upto = codes.index("playoff") + 2  # the total, the tiebreaks before the play-off, the play-off's figure
+    tied = []
+    for match, table in zip(standings.matches, standings.tables, strict=True):
+        order = table["ranking"]
+        if table["round"] != last or not table["over"] or fmt.advance >= len(order):
+            continue
+        keys = standings.table_keys(match)
+        if keys[order[fmt.advance - 1]][:upto] == keys[order[fmt.advance]][:upto]:
+            tied.append(match)
+    return tied

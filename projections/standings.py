@@ -261,6 +261,13 @@ class Standings:
             return max(values, default=0)
         return Fraction(sum(values)) / len(values) if values else Fraction(0)
 
+    def table_keys(self, match: dict[str, Any]) -> dict[str, tuple[Number, ...]]:
+        """Each seated player's key at this table (the total, then the declared tiebreaks; larger ranks higher),
+        as the table's own ranking compares them."""
+        r = match["round"]
+        return {pid: self._key(self.figures(pid, [r], ranking=self.ranking[pid] == [r], table=line))
+                for pid, line in zip(match["seats"], self.seated[match["match_id"]], strict=True)}
+
     def _key(self, figures: Figures) -> tuple[Number, ...]:
         """Larger is better, criterion by criterion."""
         return (figures.total, *(value if c.higher_wins else -value

@@ -18,6 +18,8 @@ from game_support import record_random_play
 from api.cli import main
 from domain.games.daguai.random_play import ENGINE as DAGUAI
 from domain.games.daguai.random_play import play_out as daguai_play_out
+from domain.games.doudizhu.random_play import ENGINE as DOUDIZHU
+from domain.games.doudizhu.random_play import play_out as doudizhu_play_out
 from domain.games.wakeng.random_play import ENGINE as WAKENG
 from domain.games.wakeng.random_play import play_out as wakeng_play_out
 
@@ -192,6 +194,41 @@ def test_a_team_knockout_advances_from_the_standings(live):
     assert len(champion) == 3 and plan["kind"] == "final"
     over = live.get(f"/api/tournaments/{tournament}/draw")
     assert over.status_code == 422 and over.json()["error"]["code"] == "tournament_over"
+
+
+def test_a_tie_at_the_advancing_line_opens_a_play_off_round_first(live):
+    # Seed 001 (斗地主 chip tables of 3, the winner goes on): equal chips → extra deals [REC: a play-off round]
+    tournament = created(live, name="斗地主淘汰赛", game="doudizhu", lots_seed="001")
+    assert live.post(f"/api/tournaments/{tournament}/entries",
+                     {"text": "\n".join(f"{n}号" for n in range(1, 10))}).status_code == 201
+    first = open_drawn(live, tournament, "order")  # 现场分组: 1-2-3, 4-5-6, 7-8-9
+    assert [t["names"] for t in first["tables"]] == [["1号", "2号", "3号"], ["4号", "5号", "6号"],
+                                                     ["7号", "8号", "9号"]]
+    service = live.service
+    assert service is not None
+    for table in first["tables"][:2]:  # closed before any deal: all three on 10 chips
+        match = service.get_tournament(tournament)["matches"][first["tables"].index(table)]["id"]
+        assert live.post(f"/api/matches/{match}/close", {"reason": "停电"}).status_code == 201
+    rng = random.Random(1)
+    third = service.get_tournament(tournament)["matches"][2]["id"]
+    while service.get_match(third)["status"] == "live":
+        deal, _ = service.start_deal(match=third)
+        record_random_play(service, deal["id"], DOUDIZHU, doudizhu_play_out, rng)
+    plan = open_drawn(live, tournament)
+    assert plan["kind"] == "playoff"
+    assert [t["names"] for t in plan["tables"]] == [t["names"] for t in first["tables"][:2]]
+    while plan["kind"] == "playoff":  # until the play-off deals separate the tied (two farmers may tie again)
+        for match in [m for m in service.get_tournament(tournament)["matches"] if m["round"] == plan["round"]]:
+            deal, _ = service.start_deal(match=match["id"])
+            record_random_play(service, deal["id"], DOUDIZHU, doudizhu_play_out, rng)
+            if service.get_match(match["id"])["status"] == "live":  # a chip table may have ended by itself
+                closed = live.post(f"/api/matches/{match['id']}/close", {"reason": "加赛一局"})
+                assert closed.status_code == 201, closed.text
+        plan = open_drawn(live, tournament)
+    assert plan["kind"] == "final" and len(plan["tables"]) == 1
+    standings = live.get(f"/api/tournaments/{tournament}/standings").json()
+    winners = {p for t in standings["tables"] if t["round"] == 1 for p in t["advancing"]}
+    assert set(plan["tables"][0]["seats"]) == winners and len(winners) == 3
 
 
 def test_progress_and_referee_cards(live):
