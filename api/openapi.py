@@ -12,7 +12,7 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Blueprint, Flask, Response, current_app, jsonify
 
-from api.auth import ANYONE, policy_of, requires
+from api.auth import ANYONE, NDJSON, policy_of, requires
 from api.schemas import ErrorSchema
 
 _STATUS_TEXT = {400: "Bad shape", 401: "No valid token", 403: "Not allowed", 404: "Not found", 409: "Conflict",
@@ -71,21 +71,30 @@ def build_spec(app: Flask) -> dict[str, Any]:
             if method != "GET":
                 operation["parameters"].append(IDEMPOTENCY_KEY)
             if meta["body"] is not None:
-                operation["requestBody"] = {"required": True,
-                                            "content": {"application/json": {"schema": meta["body"]}}}
+                content = {"application/json": {"schema": meta["body"]}}
+                if policy is not None and NDJSON in policy.content_types:
+                    content[NDJSON] = {"schema": {"type": "string", "description": "JSON Lines: one per line"}}
+                operation["requestBody"] = {"required": True, "content": content}
             ok: dict[str, Any] = {"description": "OK"}
             if meta["response"] is not None:
                 ok["content"] = {meta["content_type"]: {"schema": meta["response"]}}
             elif meta["content_type"] != "application/json":
                 ok["content"] = {meta["content_type"]: {"schema": {"type": "string"}}}
             operation["responses"][str(meta["status"])] = ok
+            if meta.get("found") is not None:
+                operation["responses"]["200"] = {
+                    "description": "Already there (sent again; idempotent by its key): what exists, unchanged",
+                    "content": {"application/json": {"schema": meta["found"]}}}
             if policy is not None:
                 operation["description"] = f"Who may call it: {policy.rule.name}."
             if protected:
                 operation["security"] = [{"bearer": []}]
-            # Any presented token may be refused (401, 429); a protected route also refuses the wrong one.
-            keyed = (409,) if method != "GET" and 409 not in meta["errors"] else ()
-            for status in (*meta["errors"], *keyed, *((401, 403) if protected else (401,)), 429, 500):
+            # Any presented token may be refused (401, 429); a protected route also refuses the wrong one. Any
+            # write may be refused for its headers or body before the view: a bad Idempotency-Key or content
+            # type, malformed JSON (400), a body too large (413), and a key in use (409).
+            writes = (400, 409, 413) if method != "GET" else ()
+            refusals = (*meta["errors"], *writes, *((401, 403) if protected else (401,)), 429, 500)
+            for status in sorted(set(refusals), key=refusals.index):
                 operation["responses"][str(status)] = {
                     "description": _STATUS_TEXT.get(status, "Internal error"),
                     "content": {"application/json": {"schema": error_ref}},

@@ -36,15 +36,18 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def doc(
-    summary: str, *, body: Schema | None = None, query: Schema | None = None, response: Schema | None = None,
-    status: int = 200, errors: tuple[int, ...] = (), content_type: str = "application/json",
+    summary: str, *, body: Schema | dict[str, Any] | None = None, query: Schema | None = None,
+    response: Schema | dict[str, Any] | None = None, status: int = 200, errors: tuple[int, ...] = (),
+    content_type: str = "application/json", found: Schema | dict[str, Any] | None = None,
 ) -> Callable[[F], F]:
-    """Describe a view for the OpenAPI document (api/openapi.py reads `__apidoc__`)."""
+    """Describe a view for the OpenAPI document (api/openapi.py reads `__apidoc__`). `found`: the answer of
+    a create sent again (idempotent by its key): 200 with what already exists, where the first was 201 —
+    so a client can tell "made now" from "was there", and either way holds the resource."""
 
     def attach(view: F) -> F:
         view.__apidoc__ = {  # type: ignore[attr-defined]
             "summary": summary, "body": body, "query": query, "response": response, "status": status,
-            "errors": errors, "content_type": content_type,
+            "errors": errors, "content_type": content_type, "found": found,
         }
         return view
 
@@ -129,7 +132,7 @@ _NOT_FOUND = (404,)
 @tournaments.post("")
 @requires(ORGANISER_ONLY)
 @doc("Create a tournament (idempotent by key)", body=TOURNAMENT_IN, response=TOURNAMENT, status=201,
-     errors=(400, 409, 422))
+     errors=(400, 409, 422), found=TOURNAMENT)
 def create_tournament() -> tuple[Response, int]:
     body = load(TOURNAMENT_IN, json_body())
     format_code, tiebreaks = declare(body["game"], body["format"], body["tiebreaks"])  # 422 for unknown codes
@@ -157,7 +160,7 @@ def get_tournament(tournament_id: str) -> tuple[Response, int]:
 @tournaments.post("/<tournament_id>/players")
 @requires(ORGANISER_ONLY)
 @doc("Register a player (idempotent by id)", body=PLAYER_IN, response=PLAYER, status=201,
-     errors=(400, 404, 409, 422))
+     errors=(400, 404, 409, 422), found=PLAYER)
 def register_player(tournament_id: str) -> tuple[Response, int]:
     body = load(PLAYER_IN, json_body())
     player, created = service().register_player(tournament_id, body["name"], body.get("id"),
@@ -175,7 +178,7 @@ def list_players(tournament_id: str) -> tuple[Response, int]:
 @tournaments.post("/<tournament_id>/matches")
 @requires(ORGANISER_ONLY)
 @doc("Open a table (a match; idempotent by table label)", body=MATCH_IN, response=MATCH,
-     status=201, errors=(400, 404, 409, 422))
+     status=201, errors=(400, 404, 409, 422), found=MATCH)
 def create_match(tournament_id: str) -> tuple[Response, int]:
     body = load(MATCH_IN, json_body())
     match, created = service().create_match(tournament_id, body["table"], body["seats"], body["first"],
@@ -245,7 +248,7 @@ def close_match(match_id: str) -> tuple[Response, int]:
 @matches.post("/<match_id>/deals")
 @requires(MATCH_RECORDER)
 @doc("Start the match's next deal: explicit hands + kitty, or server-dealt from a seed (commit–reveal)",
-     body=DEAL_IN, response=DEAL, status=201, errors=(400, 404, 409, 422))
+     body=DEAL_IN, response=DEAL, status=201, errors=(400, 404, 409, 422), found=DEAL)
 def start_match_deal(match_id: str) -> tuple[Response, int]:
     body = load(DEAL_IN, json_body())
     deal, created = service().start_deal(match=match_id, **body, recorded_by=current_principal().recorded_by)
@@ -279,7 +282,7 @@ def json_lines(records: list[dict[str, Any]]) -> Response:
 @deals.post("")
 @requires(ORGANISER_ONLY)
 @doc("Start a deal outside any match (explicit or server-dealt)", body=STANDALONE_DEAL_IN,
-     response=DEAL, status=201, errors=(400, 409, 422))
+     response=DEAL, status=201, errors=(400, 409, 422), found=DEAL)
 def start_deal() -> tuple[Response, int]:
     body = load(STANDALONE_DEAL_IN, json_body())
     deal, created = service().start_deal(**body, recorded_by=current_principal().recorded_by)
@@ -370,9 +373,10 @@ def verify(deal_id: str) -> tuple[Response, int]:
 
 @records.post("")
 @requires(ORGANISER_ONLY, content_types=("application/json", NDJSON), large_body=True)
-@doc("Import one record (answered like a deal) or a list / JSON Lines of records (a report per record); "
-     "each record is stored all-or-nothing", body=RECORD, response=IMPORT_REPORTS, status=201,
-     errors=(400, 409, 422))
+@doc("Import one record (answered like a deal: 201, or 200 when it was stored before) or a list / JSON Lines of "
+     "records (200, a report per record: stored, or its refusal); each record is stored all-or-nothing",
+     body={"oneOf": [RECORD, {"type": "array", "minItems": 1, "items": {"description": "a record, judged alone"}}]},
+     response=DEAL, status=201, errors=(400, 409, 422), found={"oneOf": [DEAL, IMPORT_REPORTS]})
 def import_records() -> tuple[Response, int]:
     if request.mimetype == "application/x-ndjson":
         docs: Any = list(read_records(request.get_data(as_text=True)))
@@ -389,8 +393,9 @@ def import_records() -> tuple[Response, int]:
     if isinstance(docs, dict):
         deal, created = service().import_record(load(record_schema_for(docs), docs), current_principal().recorded_by)
         return reply(DEAL, deal, 201 if created else 200)
-    if not isinstance(docs, list):
-        raise BadRequest("invalid_body", "Send a record or a list of records.", "请发送一条记录或记录列表。")
+    if not isinstance(docs, list) or not docs:
+        raise BadRequest("invalid_body", "Send a record or a non-empty list of records.",
+                         "请发送一条记录或非空的记录列表。")
     reports = [_import_one(index, doc) for index, doc in enumerate(docs)]
     return reply(IMPORT_REPORTS, {"ok": all(r["ok"] for r in reports), "records": reports})
 
@@ -405,6 +410,9 @@ def record_schema_for(doc: Any) -> Schema:
 
 def _import_one(index: int, doc: Any) -> dict[str, Any]:
     try:
+        if not isinstance(doc, dict):
+            raise BadRequest("not_a_record", f"Record {index} is not a fupan.deal/1 record (a JSON object).",
+                             f"第 {index} 条不是 fupan.deal/1 记录（JSON 对象）。", {"index": index})
         deal, created = service().import_record(load(record_schema_for(doc), doc), current_principal().recorded_by)
     except Refusal as error:
         return {"index": index, "ok": False, "error": {"code": error.code, "message": error.message,

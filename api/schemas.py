@@ -531,7 +531,8 @@ class AdjustmentSchema(Schema):
     kind = fields.String(load_default="adjustment", validate=validate.OneOf(ADJUSTMENT_KINDS))
     round = fields.Integer(strict=True, validate=validate.Range(min=1),
                            metadata={"description": "the round it applies from (default: the current one)"})
-    refers_to = fields.Dict(metadata={"description": "{deal_id, version}: the recorded event a ruling concerns"})
+    refers_to = fields.Dict(allow_none=True,
+                            metadata={"description": "{deal_id, version}: the recorded event a ruling concerns"})
 
 
 class PreviewInSchema(Schema):
