@@ -888,6 +888,10 @@ class Deal(Aggregate):
     def result_only(self) -> bool:
         return bool(self.meta.get(RESULT_ONLY))
 
+    def _slip_has_no_cards(self) -> IllegalAction:
+        return IllegalAction("result_only", "This deal was entered as a score slip: it has no cards to play.",
+                             "该牌局是以成绩单录入的，没有可出的牌。", {"deal_id": str(self.id)})
+
     @property
     def engine(self) -> Engine:
         return get_engine(self.setup.game)
@@ -926,7 +930,9 @@ class Deal(Aggregate):
 
     def state_copy(self) -> Any:
         """A copy of the engine's state after the recorded actions, for questions that must change nothing (the
-        recording pad's choices and dry runs, domain/pad.py)."""
+        recording pad's choices and dry runs, domain/pad.py). A score slip's deal has none: refused."""
+        if self._state is None:
+            raise self._slip_has_no_cards()
         return copy.deepcopy(self._state)
 
     def _trigger_chained(self, event_class: type[Aggregate.Event], **fields: Any) -> None:
@@ -942,8 +948,7 @@ class Deal(Aggregate):
         mutates, and no event has been triggered yet.
         """
         if self._state is None:
-            raise IllegalAction("result_only", "This deal was entered as a score slip: it has no cards to play.",
-                                "该牌局是以成绩单录入的，没有可出的牌。", {"deal_id": str(self.id)})
+            raise self._slip_has_no_cards()
         engine = self.engine
         if normalized:
             normal = action

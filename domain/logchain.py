@@ -198,6 +198,9 @@ class ChainedPostgresApplicationRecorder(ChainedRecorder, PostgresApplicationRec
         self._cursors = threading.local()
 
     def _insert_stored_events(self, curs: Any, stored_events: Sequence[StoredEvent], **kwargs: Any) -> None:
+        stale = getattr(self._cursors, "pending", None)  # left by a save that failed (a conflict): its cursor
+        if stale is not None:
+            stale[0].close()
         super()._insert_stored_events(curs, stored_events, **kwargs)  # lock, notify, insert (results pending)
         events = _members(stored_events)
         link = curs.connection.cursor()
