@@ -215,6 +215,12 @@ def deal_viewer(deal_id: str) -> str:
                            game_script=game_script if (STATIC / game_script).is_file() else None)
 
 
+def dealt_view(frames: list[dict[str, Any]]) -> dict[str, Any]:
+    """The table as dealt, for the record's hands: step 0, or in a game dealt card by card (升级: declarations
+    come while dealing) the first step past dealing."""
+    return next((frame["view"] for frame in frames if frame["view"].get("phase") != "dealing"), frames[0]["view"])
+
+
 @pages.get("/deals/<deal_id>/record")
 def deal_record(deal_id: str) -> str:
     context = deal_context(deal_id)
@@ -223,7 +229,7 @@ def deal_record(deal_id: str) -> str:
     replay = described_frames(deal_id, "public", context["names"])
     final = replay["frames"][-1]["view"]
     summary = [n.as_json() for n in ui_for(final["game"]).summarize(final, context["names"])]
-    return render_template("record.html", **context, replay=replay, dealt=replay["frames"][0]["view"],
+    return render_template("record.html", **context, replay=replay, dealt=dealt_view(replay["frames"]),
                            summary=summary)
 
 

@@ -226,3 +226,25 @@ def test_fouls_read_in_the_language_chosen_and_tables_say_why_a_score_fell(site:
                 assert "犯规" in rows[1].split("</tr>")[0] or "罚" in rows[1].split("</tr>")[0]
     assert fouls >= 3 and marked >= 3
 
+
+
+def test_a_deal_dealt_card_by_card_is_recorded_with_its_hands_and_says_it_is_being_dealt(site: DemoSite) -> None:
+    """升级 declares while dealing (§3.3): its step 0 has no cards yet and says dealing begins, the steps that
+    deal say how far the dealing had come, and the printable record lists every hand as dealt (25 cards)."""
+    service = site.live.service
+    assert service is not None
+    for tournament in service.list_tournaments():
+        if tournament["game"] != "shengji":
+            continue
+        deal = service.list_matches(tournament["id"])[0]["deals"][0]["deal_id"]
+        frames = site.live.get(f"/ui-api/deals/{deal}/frames").json()["frames"]
+        assert frames[0]["notation"]["zh"].startswith("开始发牌") and "发牌完毕" not in frames[0]["notation"]["zh"]
+        assert all(seat["count"] == 0 for seat in frames[0]["view"]["seats"])
+        dealing = next(frame for frame in frames[1:] if frame["view"]["dealt"] > 0)
+        assert f"已发出 {dealing['view']['dealt']}/100 张" in dealing["notation"]["zh"]
+        dealt = next(frame["view"] for frame in frames if frame["view"]["phase"] != "dealing")
+        record = viewer_support.page_of(site, f"/deals/{deal}/record")
+        hands = record.split('<table class="hands">')[1].split("</table>")[0]
+        rows = [re.findall(r'data-card="(\w+)"', row) for row in hands.split("<tr>")[1:]]
+        assert [sorted(row) for row in rows[:4]] == [sorted(seat["hand"]) for seat in dealt["seats"]]
+        assert all(len(row) == 25 for row in rows[:4]) and len(rows[4]) == 8  # four hands, then the kitty

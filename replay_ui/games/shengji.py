@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.games.shengji.cards import LEVEL_RANK, NO_TRUMP, TRUMP, decompose, order_for
+from domain.games.shengji.engine import HAND_SIZE, KITTY_SIZE
 from replay_ui.cards import cards_text
 from replay_ui.games.generic import chart_lines
 from replay_ui.i18n import text
@@ -194,7 +195,24 @@ def _outcome(result: dict[str, Any], names: list[str]) -> list[Notation]:
     return lines
 
 
-describe = describer(_action, _after)
+def _dealing(frame: Frame, names: list[str]) -> Notation:
+    """Step 0 of a deal dealt card by card (declarations come while it is dealt, §3.3): dealing begins."""
+    view = frame["view"]
+    if view["phase"] != "dealing":
+        return say("n.dealt")
+    return say("n.sj.dealing", hand=HAND_SIZE, kitty=KITTY_SIZE)
+
+
+def _dealt_so_far(frame: Frame, before: dict[str, Any] | None, names: list[str]) -> list[Notation]:
+    """While dealing: how far the dealing had come when this was recorded (a declaration after 15 cards deals
+    everyone up to that card at once)."""
+    view = frame["view"]
+    if before is None or view["dealt"] == before["dealt"]:
+        return []
+    return [say("n.sj.dealtSoFar", n=view["dealt"], total=HAND_SIZE * len(view["seats"]))]
+
+
+describe = describer(_action, _dealt_so_far, _after, dealt=_dealing)
 
 
 def summarize(view: dict[str, Any], names: list[str]) -> list[Notation]:
