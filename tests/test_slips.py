@@ -111,6 +111,8 @@ def test_a_chip_table_entered_by_slips_stands_as_the_same_deals_recorded_in_full
     viewer = server.get(f"/deals/{deals[0]['id']}")
     assert viewer.status_code == 200 and "成绩单" in viewer.text and "data-no-replay" in viewer.text
     assert server.get(f"/api/deals/{deals[0]['id']}/replay/all").json()["error"]["code"] == "no_replay"
+    pad = server.get(f"/api/deals/{deals[0]['id']}/pad", token=server.organiser)  # no cards to record
+    assert (pad.status_code, pad.json()["error"]["code"]) == (422, "result_only")
 
     # Its export is a result-only record, which `fupan check` validates (and refuses with a wrong result).
     record = server.get(f"/api/deals/{deals[0]['id']}/record").json()
