@@ -19,6 +19,7 @@ from flask import Blueprint, Response, render_template, request, url_for
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
+from domain.annotations import GLYPHS
 from domain.errors import NotFound, Refusal
 from domain.games import GAMES, get_engine
 from replay_ui import i18n
@@ -120,6 +121,12 @@ def rules_page(game: str) -> str:
     if game not in GAMES or not (RULES / f"{game}.md").is_file():
         raise NotFound("not_found", "No such game.", "没有这种游戏。", {"kind": "game", "id": game})
     return render_template("rules.html", game=game, body=rules_html(game))
+
+
+@pages.app_template_global("glyphs")
+def glyphs() -> list[str]:
+    """The annotation glyphs' codes, in their documented order (domain/annotations.py)."""
+    return list(GLYPHS)
 
 
 @pages.app_template_global("options_rows")

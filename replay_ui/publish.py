@@ -27,7 +27,7 @@ from flask import Flask, request
 from domain.games import GAMES
 
 # Endpoints the page scripts fetch: their URLs stay as they are, keys into the page's embedded data.
-DATA_ENDPOINTS = frozenset({"replay_ui_api.frames", "deals.get_deal"})
+DATA_ENDPOINTS = frozenset({"replay_ui_api.frames", "deals.get_deal", "deals.annotate"})
 # What a saved download is called (an /api answer has no file name of its own).
 SUFFIXES = {"deals.export_record": ".json", "matches.export_match": ".jsonl",
             "tournaments.export_tournament": ".jsonl"}
@@ -73,13 +73,15 @@ class Publisher:
 
     # --- links ---------------------------------------------------------------------------------------
 
-    def file_for(self, endpoint: str, path: str) -> str:
+    def file_for(self, endpoint: str, path: str, query: str = "") -> str:
         """The file a URL's answer is written to, relative to the publication's root."""
         if path in ("/", self.home):
             return "index.html"
         name = path.strip("/")
         if endpoint in SUFFIXES:
             return name + SUFFIXES[endpoint]
+        if endpoint.startswith("documents.") and name.endswith(".pdf") and "lang=en" in query:
+            return name.removesuffix(".pdf") + ".en.pdf"  # the English PDF beside the Chinese one
         if PurePosixPath(name).suffix or endpoint.endswith(".static") or endpoint.endswith("plotly_js"):
             return name
         return name + ".html"
@@ -93,7 +95,7 @@ class Publisher:
         if not all(str(value) in self.allowed for key, value in path_args.items() if key != "filename"):
             self.report.left_out.append(url)
             return "#"
-        target = self.file_for(endpoint, parts.path)
+        target = self.file_for(endpoint, parts.path, parts.query)
         self.want(parts.path + (f"?{parts.query}" if parts.query and not target.endswith(".html") else ""), target)
         here = PurePosixPath(self.file_for(request.endpoint or "", request.path)).parent
         link = os.path.relpath(target, start=str(here) if str(here) != "." else os.curdir)

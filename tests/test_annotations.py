@@ -4,6 +4,7 @@ optionally English; over real HTTP on a real SQLite file, exported and imported 
 from __future__ import annotations
 
 import copy
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -93,3 +94,39 @@ def test_annotations_survive_export_and_import_into_another_store(live, tmp_path
             assert not report["ok"] and report["code"] == "bad_annotation", report
     finally:
         other.close()
+
+
+@pytest.mark.skipif(not Path("/usr/bin/chromium").exists() and not os.environ.get("FUPAN_REQUIRE_CHROMIUM"),
+                    reason="Debian chromium is not installed at /usr/bin/chromium")
+def test_a_commentator_annotates_the_step_on_show_from_the_viewer(live, browser):
+    deal = finished_deal(live, "from the viewer")
+    assert live.service is not None
+    _, commentator = live.service.create_token("commentator", label="解说 李老师")
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN")  # a phone
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        page.goto(f"{live.url}/deals/{deal}?step=4")
+        page.wait_for_selector("body[data-ready='1']")
+        page.click("#annotate summary")
+        assert page.inner_text("#annotate-step") == "注释将加在第 4 步。"
+        page.select_option("#annotate-glyph", "!!")
+        page.fill("#annotate-text", "漂亮的顺子")
+        page.fill("#annotate-text-en", "A fine straight")
+        page.fill("#annotate-author", "李老师")
+        page.fill("#annotate-token", "fupan_" + "0" * 32 + "_" + "x" * 43)  # a wrong token first: refused, said
+        page.click("#annotate-form button[type=submit]")
+        page.wait_for_selector("#annotate-said.error")
+        assert "令牌" in page.inner_text("#annotate-said")
+        page.fill("#annotate-token", commentator)
+        page.click("#annotate-form button[type=submit]")
+        page.wait_for_selector("#step-notes .glyph")
+        assert page.inner_text("#step-notes .glyph") == "!!" and "漂亮的顺子" in page.inner_text("#step-notes")
+        assert page.evaluate("document.body.dataset.step") == "4"
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scroll on a phone
+    finally:
+        context.close()
+    assert errors == []
+    notes = live.get(f"/api/deals/{deal}").json()["annotations"]
+    assert notes == [{"step": 4, "glyph": "!!", "text": "漂亮的顺子", "text_en": "A fine straight", "author": "李老师"}]

@@ -71,6 +71,7 @@ def test_fupan_publish_writes_the_site_quietly_in_a_pipe(published, capsys):
     assert said.out == "" and said.err == ""  # not a terminal: no progress, no summary
     deal, match = published["deal"], published["match"]["id"]
     for name in ("index.html", f"deals/{deal}.html", f"deals/{deal}/record.html", f"deals/{deal}/record.pdf",
+                 f"deals/{deal}/record.en.pdf",
                  f"matches/{match}.html", f"matches/{match}/records.pdf", "rules/doudizhu.html",
                  "ui/vendor/plotly.min.js", f"data/deal-{deal}.js", f"api/deals/{deal}/record.json"):
         assert (out / name).is_file(), name
@@ -151,6 +152,7 @@ def test_the_published_site_works_from_file_with_the_network_blocked(published, 
         page.locator("#match-chart .main-svg").first.wait_for(timeout=15_000)
         page.click("table a[href*='deals/']:not([href*='record'])")
         page.wait_for_selector("body[data-ready='1']", timeout=15_000)
+        assert page.locator("#annotate").is_hidden()  # nothing to write to in a published copy
         # Step 0 carries a note; stepping on reaches the blunder at step 5 with its glyph.
         assert page.inner_text("#step-notes").count("地主手里有火箭") == 1
         for _ in range(5):
