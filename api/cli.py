@@ -372,6 +372,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             stream.reconfigure(errors="backslashreplace")
     try:
         return args.handler(args)
+    except Refusal as error:
+        if error.code != "bad_signing_key":  # the store cannot be opened with the configured key (domain/signing.py)
+            raise
+        print(f"fupan: {error.message}", file=sys.stderr)
+        return 2
     finally:
         while OPENED:
             OPENED.pop().close()

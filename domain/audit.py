@@ -193,10 +193,13 @@ def _deleted(expected: dict[tuple[str, int], tuple[str, str, int]],
             what = f"version 1 ({_event_name(topic)}) was deleted" + (
                 f", and versions {_ranges(versions[1:])}" if len(versions) > 1 else "")
         elif versions[0] > max(left):
-            what = (f"it was cut short: versions {_ranges(versions)} ({_event_name(missing[-1][1])} last) were "
-                    "deleted")
+            what = ("it was cut short: " + (f"version {versions[0]} ({_event_name(topic)}) was deleted"
+                    if len(versions) == 1 else f"versions {_ranges(versions)} ({_event_name(missing[-1][1])} last) "
+                    "were deleted"))
         else:
-            what = f"versions {_ranges(versions)} ({', '.join(_event_name(t) for _, t, _ in missing)}) were deleted"
+            names = ", ".join(_event_name(t) for _, t, _ in missing)
+            what = (f"version {versions[0]} ({names}) was deleted" if len(versions) == 1
+                    else f"versions {_ranges(versions)} ({names}) were deleted")
         findings.append(finding("deleted", f"{kind} {uid}: {what}; link #{missing[0][2]} recorded them.",
                                 aggregate=kind, id=uid, version=versions[0], link=missing[0][2], versions=versions))
     return findings

@@ -444,3 +444,43 @@ def test_writers_racing_from_two_applications_keep_one_unbroken_chain(store):
     finally:
         for app in apps:
             app.close()
+
+
+def test_a_rotated_key_still_verifies_old_links_and_a_bad_key_is_refused(tmp_path, monkeypatch, capsys):
+    from conftest import Store
+
+    built = Built(Store.sqlite(tmp_path / "rotated.sqlite"))  # signed with KEY
+    new_key = "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a6978"
+    keys = tmp_path / "signing.keys"
+    keys.write_text(f"# fupan signing keys: the first signs, all verify\n{new_key}\n{KEY}\n", encoding="utf-8")
+    monkeypatch.setenv("FUPAN_SIGNING_KEY_FILE", str(keys))
+    status, report = built.verify(monkeypatch, capsys, key=None)
+    assert status == 0 and len(report["store"]["keys"]) == 2
+    app = FupanApplication(env={**built.store.env, "FUPAN_SIGNING_KEY_FILE": str(keys)})
+    app.register_player(built.tournament, "新来的")  # signed with the new key from now on
+    app.close()
+    status, report = built.verify(monkeypatch, capsys, key=None)
+    assert status == 0 and len(report["store"]["keys"]) == 2
+
+    keys.write_text(f"{new_key}\n", encoding="utf-8")  # the old key dropped from the file: its links cannot be checked
+    status, report = built.verify(monkeypatch, capsys, key=None)
+    assert status == 1 and {f["kind"] for f in report["store"]["findings"]} == {"unknown_key"}
+
+    monkeypatch.setenv("FUPAN_SIGNING_KEY", "too short")
+    capsys.readouterr()
+    assert fupan(["verify"]) == 2
+    assert "A signing key has at least 32 characters." in capsys.readouterr().err
+
+
+def test_the_text_report_names_the_aggregate_the_version_and_the_break(built, monkeypatch, capsys):
+    last, _ = built.raw.versions(built.live)[-1]
+    built.raw.delete(built.live, last)
+    for name, value in built.store.env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("FUPAN_SIGNING_KEY", KEY)
+    capsys.readouterr()
+    assert fupan(["verify"]) == 1
+    out, err = capsys.readouterr()
+    assert (f"TAMPERED [deleted] Deal {built.live}: it was cut short: version {last} (Deal.ActionRecorded) was "
+            "deleted") in err
+    assert "store-wide chain of" in out and "signed (keys" in out
