@@ -59,9 +59,16 @@ def published(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, An
         service.annotate(deal["id"], note)
     others = {game: service.import_record(fixture_record(name))[0]["id"]
               for game, name in (("shengji", "shengji_s001"), ("daguai", "daguai_s000"))}
+    # Table 2 is still playing its deal: a publication made now must show only what the public sees of it.
+    table_2, _ = service.create_match(tournament["id"], "2", EXAMPLE_RECORD["seats"], first=EXAMPLE_RECORD["first"])
+    live, _ = service.start_deal(match=table_2["id"], first=EXAMPLE_RECORD["first"], hands=EXAMPLE_RECORD["hands"],
+                                 kitty=EXAMPLE_RECORD["kitty"])
+    for action in EXAMPLE_RECORD["actions"][:3]:
+        service.record_action(live["id"], action)
+    service.annotate(live["id"], {"step": 2, "text": "李四手里有三张2"})  # names hidden cards: not public yet
     service.close()
     yield {"folder": folder, "db": db, "tournament": tournament, "match": match, "deal": deal["id"],
-           "others": others, "out": folder / "site"}
+           "others": others, "out": folder / "site", "live": live["id"]}
 
 
 def test_fupan_publish_writes_the_site_quietly_in_a_pipe(published, capsys):
@@ -75,6 +82,16 @@ def test_fupan_publish_writes_the_site_quietly_in_a_pipe(published, capsys):
                  f"matches/{match}.html", f"matches/{match}/records.pdf", "rules/doudizhu.html",
                  "ui/vendor/plotly.min.js", f"data/deal-{deal}.js", f"api/deals/{deal}/record.json"):
         assert (out / name).is_file(), name
+    # The deal in play: its public view only — no seat's or referee's frames, no hand, no record, no note.
+    live = published["live"]
+    script = (out / f"data/deal-{live}.js").read_text(encoding="utf-8")
+    data = json.loads(script.split("|| {}, ", 1)[1].rsplit(");", 1)[0])  # publish.py's data script
+    assert [urls.rsplit("=", 1)[1] for urls in data] == ["public"]
+    frames = next(iter(data.values()))["frames"]
+    assert all("hand" not in seat for frame in frames for seat in frame["view"]["seats"])
+    assert not (out / f"api/deals/{live}/record.json").exists()
+    assert not any("三张2" in page.read_text(encoding="utf-8") for page in out.rglob("*.html"))
+    assert "三张2" not in script
     # No absolute link: every page works from wherever the folder is put.
     for page in out.rglob("*.html"):
         assert not re.search(r'(?:href|src)="/', page.read_text(encoding="utf-8")), page
@@ -85,7 +102,7 @@ def test_fupan_publish_writes_the_site_quietly_in_a_pipe(published, capsys):
     again = FupanApplication.for_sqlite(str(published["folder"] / "again.sqlite"))
     try:
         stored = [again.import_record(json.loads(line))[0] for line in table.splitlines()]
-        assert [d["annotations"] for d in stored] == [NOTES]
+        assert [d["annotations"] for d in stored] == [NOTES]  # the finished deal only
     finally:
         again.close()
 
