@@ -90,3 +90,25 @@ def test_a_finished_deal_is_analysed_for_anyone(live):
     assert verdicts(public.json()) == verdicts(analyse_actions(world["setup"], world["actions"], Budget()))
     end = server.get(f"/api/deals/{deal}/analysis").json()
     assert end["not_in_play"] is True and end["phase"] == "finished"
+
+
+def test_steps_count_retractions_as_the_viewer_does(live):
+    """A retracted action is taken back: the analysis after it is the one before it, at the step the viewer
+    shows (its frames count actions and retractions)."""
+    server, world = live
+    setup, actions = world["setup"], world["actions"]
+    _, match = open_http_table(server, "撤回杯", "doudizhu", setup.seats, setup.first)
+    created = server.post(f"/api/matches/{match}/deals", {"hands": setup.hands, "kitty": setup.kitty,
+                                                           "first": setup.first})
+    assert created.status_code == 201, created.text
+    deal = created.json()["id"]
+    for action in actions:
+        assert server.post(f"/api/deals/{deal}/actions", {"action": action}).status_code == 201
+    mistaken = analyse_actions(setup, actions, Budget(limit_ms=20_000))["line"][0]
+    assert server.post(f"/api/deals/{deal}/actions", {"action": mistaken}).status_code == 201
+    taken = server.post(f"/api/deals/{deal}/retractions", {"at": len(actions), "reason": "记错 recorded wrongly"})
+    assert taken.status_code == 201, taken.text
+    answer = server.get(f"/api/deals/{deal}/analysis", token=server.organiser).json()
+    frames = server.get(f"/ui-api/deals/{deal}/frames", params={"viewpoint": "referee"}, token=server.organiser)
+    assert answer["step"] == len(actions) + 2 == frames.json()["total"]
+    assert verdicts(answer) == verdicts(analyse_actions(setup, actions, Budget(limit_ms=20_000)))

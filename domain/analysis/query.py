@@ -165,7 +165,9 @@ def analyse_deal(events: Sequence[Any], step: int | None, budget: Budget, reader
         raise Hidden("analysis_hidden", "The deal is still being played: its analysis shows every hand, so only "
                      "its referee and the organiser may read it.", "该牌局尚在进行中：分析会显示所有手牌，只有该局"
                      "裁判和组织者可以查看。", {"deal_id": str(created.originator_id)})
-    actions = [e.action for e in events if isinstance(e, Deal.ActionRecorded)]
+    # A step counts entries as the viewer does: actions and retractions (fold takes a retraction back).
+    actions = [e.action if isinstance(e, Deal.ActionRecorded) else e.entry() for e in events
+               if isinstance(e, Deal.ActionRecorded | Deal.Retracted)]
     step = len(actions) if step is None else step
     if not 0 <= step <= len(actions):
         raise BadRequest("bad_step", f"`step` must be 0–{len(actions)}.", f"`step` 必须在 0–{len(actions)} 之间。",
