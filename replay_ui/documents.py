@@ -20,6 +20,7 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from domain.annotations import GLYPHS
+from domain.digests import deal_round_digest
 from domain.errors import NotFound, Refusal
 from domain.games import GAMES, get_engine
 from replay_ui import i18n
@@ -62,6 +63,7 @@ def printable(deal_id: str, lang: str) -> PrintedDeal:
         summary=[n.as_json() for n in ui_for(final["game"]).summarize(final, names)],
         scores=deal["result"]["scores"] if deal["result"] else None,
         digest=deal["digest"] if deal["finished"] else None,
+        round_digest=deal_round_digest(service(), deal_id) if deal["finished"] else None,
     )
 
 

@@ -58,6 +58,7 @@ class PrintedDeal:
     summary: list[dict[str, Any]]  # outcome lines {zh, en}
     scores: list[int] | None
     digest: str | None
+    round_digest: dict[str, Any] | None = None  # the round's digest when the deal closed (domain/digests.py)
 
 
 def rich(text: str) -> str:
@@ -120,6 +121,10 @@ def deal_flowables(deal: PrintedDeal, lang: str) -> list[Any]:
         story.append(KeepTogether(result))
     story.append(Paragraph(rich(t("record.digest", lang)), SECTION))
     story.append(Paragraph(rich(deal.digest or t("record.noDigest", lang)), SMALL))
+    if deal.round_digest:
+        stage = deal.round_digest
+        story.append(Paragraph(rich(t("roundpage.onRecord", lang, label=stage["label"], n=stage["count"])), BODY))
+        story.append(Paragraph(rich(stage["digest"]), SMALL))
     return story
 
 

@@ -5,6 +5,8 @@ laptop in a real browser."""
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 from typing import Any
 
 import pytest
@@ -52,3 +54,14 @@ def test_the_round_page_and_the_record_print_the_round_digest(site, browser):
             context.context.close()
         assert context.left == []
     assert site.get(f"/tournaments/{built.tournament}/rounds/7").status_code == 404
+
+
+@pytest.mark.skipif(not shutil.which("pdftotext"), reason="pdftotext (poppler-utils) is not installed")
+def test_the_records_pdf_prints_the_round_digest(site, tmp_path):
+    built = site.built
+    answer = site.get(f"/deals/{built.finished}/record.pdf")
+    assert answer.status_code == 200 and answer.headers["Content-Type"] == "application/pdf"
+    (tmp_path / "record.pdf").write_bytes(answer.content)
+    text = subprocess.run(["pdftotext", str(tmp_path / "record.pdf"), "-"], capture_output=True, text=True,
+                          check=True, timeout=60).stdout
+    assert built.round_digest in re.sub(r"\s", "", text)
