@@ -192,7 +192,7 @@
 
   /* --- forms: inputs carry data-field, the confirm button data-confirm ------------------------------------ */
 
-  function openForm(name, title, fields, confirm, cancellable = true) {
+  function openForm(name, title, fields, confirm, cancellable = true, extra = null) {
     const inputs = fields.map((field) => {
       const id = `pad-field-${field.name}`;
       let input;
@@ -208,7 +208,7 @@
       return `<label for="${id}">${esc(field.label)}</label>${input}`;
     });
     formLayer.innerHTML = `<form class="pad-form panel" data-form="${name}" novalidate><h2>${esc(title)}</h2>` +
-      `<div class="pad-fields">${inputs.join("")}</div><div class="pad-form-buttons">` +
+      `<div class="pad-fields">${inputs.join("")}</div>${extra ? extra.html : ""}<div class="pad-form-buttons">` +
       `<button type="submit" class="primary" data-confirm>${esc(t("pad.confirm"))}</button>` +
       (cancellable ? `<button type="button" data-cancel>${esc(t("pad.cancel"))}</button>` : "") + "</div></form>";
     formLayer.hidden = false;
@@ -224,6 +224,18 @@
     });
     const cancel = form.querySelector("[data-cancel]");
     if (cancel) cancel.addEventListener("click", closeForm);
+    if (extra && extra.onInput) {
+      const changed = () => {
+        const values = {};
+        form.querySelectorAll("[data-field]").forEach((el) => {
+          values[el.dataset.field] = el.value;
+        });
+        extra.onInput(values, form);
+      };
+      form.addEventListener("input", changed);
+      form.addEventListener("change", changed);
+      changed();
+    }
     const first = form.querySelector("[data-field]");
     if (first) first.focus();
   }
@@ -402,7 +414,8 @@
     if (deck) return deckHTML();
     return `<div class="pad-next"><h3>${esc(t("pad.next", { n: match.deals.length + 1 }))}</h3>` +
       `<button type="button" class="primary" data-command="deal-server">${esc(t("pad.deal.server"))}</button> ` +
-      `<button type="button" data-command="deal-hands">${esc(t("pad.deal.hands"))}</button>` +
+      `<button type="button" data-command="deal-hands">${esc(t("pad.deal.hands"))}</button> ` +
+      `<button type="button" data-command="slip">${esc(t("pad.slip"))}</button>` +
       `<p class="muted small">${esc(t("pad.deal.serverHint"))}</p></div>`;
   }
 
@@ -660,6 +673,7 @@
         if (await post(`/api/deals/${dealId}/retractions`, body)) refresh(true);
       });
     }
+    if (command === "slip") return openSlip(matchUrl);
     if (command === "deal-server") {
       const deal = await post(`${matchUrl}/deals`, {});
       if (deal) startedDeal(deal);
@@ -689,6 +703,128 @@
     current = null;
     if (match) match.current_deal = deal.id;
     refresh(true);
+  }
+
+  /* --- score slips: a table without a recorder enters each deal's facts (POST /api/matches/<id>/slips) ----- */
+
+  // Each game's facts (docs/record-format.md "Result-only records"), as the slip's fields: a seat, a number, a
+  // yes/no, one of a list, a list of seats ("0,2"), or a list of "seat:value" items ("1:talking, 2:urging").
+  const SLIPS = {
+    doudizhu: [["landlord", "seat"], ["robs", "number", 0], ["bombs", "number", 0], ["rocket", "bool"],
+      ["spring", "choice", "none", ["none", "spring", "anti_spring"]], ["winner", "choice", "landlord", ["landlord", "farmers"]],
+      ["out", "seat?"], ["reveal_stage", "choice", "", ["", "start", "deal", "after_kitty"]], ["reveal_seat", "seat?"],
+      ["reveal_received", "number?"], ["fouls", "items"], ["redeal", "bool"]],
+    shengji: [["dealer", "seat"], ["points", "number", 0], ["kitty_points", "number?"], ["kitty_pairs", "number?"],
+      ["throws", "items"], ["trump", "choice", "", ["", "S", "H", "C", "D", "NT"]], ["declarer", "seat?"], ["fouls", "items"]],
+    sandayi: [["dealer", "seat"], ["bid", "number", 1], ["tanda", "bool"], ["baodao", "bool"], ["baodao_sets", "number?"],
+      ["bombs", "items"], ["spring", "choice", "none", ["none", "spring", "anti_spring"]],
+      ["ending", "choice", "out", ["out", "foul", "instant", "void"]], ["winner", "seat?"], ["offender", "seat?"], ["fouls", "items"]],
+    wakeng: [["digger", "seat"], ["bid", "number", 1], ["lanwa", "bool"], ["shows", "seats"], ["doubles", "seats"],
+      ["winner", "seat"], ["fouls", "items"]],
+    daguai: [["finish_order", "seats"], ["fouls", "items"]],
+  };
+
+  function slipField([name, kind, value, options]) {
+    const label = t(`pad.slip.${name}`);
+    if (kind === "seat" || kind === "seat?") {
+      const seats = names().map((who, seat) => ({ value: String(seat), label: `${seat} · ${who}` }));
+      return { name, label, type: "select", options: kind === "seat?" ? [{ value: "", label: "—" }, ...seats] : seats,
+        value: kind === "seat?" ? "" : "0" };
+    }
+    if (kind === "bool") return { name, label, type: "select", value: "no",
+      options: [{ value: "no", label: t("pad.no") }, { value: "yes", label: t("pad.yes") }] };
+    if (kind === "choice") return { name, label, type: "select", value,
+      options: options.map((o) => ({ value: o, label: o ? t(`pad.slip.${name}.${o}`) : "—" })) };
+    if (kind === "number" || kind === "number?") return { name, label, type: "number", min: 0, value: value === undefined ? "" : value };
+    return { name, label: `${label}（${t(`pad.slip.${name}.hint`)}）`, value: "" };
+  }
+
+  function slipFacts(game, values) {
+    const facts = {};
+    const int = (text) => (text === "" || text === undefined ? undefined : Number(text));
+    const items = (text) => (text || "").split(/[,，;；]/).map((part) => part.trim()).filter(Boolean).map((part) => part.split(/[:：]/).map((x) => x.trim()));
+    SLIPS[game].forEach(([name, kind]) => {
+      const value = values[name];
+      if (kind === "seat" || kind === "number") facts[name] = int(value);
+      else if ((kind === "seat?" || kind === "number?") && value !== "") facts[name] = int(value);
+      else if (kind === "bool") facts[name] = value === "yes";
+      else if (kind === "choice" && value !== "") facts[name] = value;
+      else if (kind === "seats") facts[name] = (value || "").split(/[,，\s]+/).filter(Boolean).map(Number);
+      else if (kind === "items" && name === "fouls") {
+        facts.fouls = items(value).map(([seat, code, penalty]) => ({ seat: Number(seat), code: code || "other", note: "",
+          ...(penalty ? { penalty: Number(penalty) } : {}) }));
+      } else if (kind === "items" && name === "throws") facts.throws = items(value).map(([seat, n]) => ({ seat: Number(seat), retracted: Number(n) }));
+      else if (kind === "items" && name === "bombs") {
+        facts.bombs = items(value).map(([seat, n]) => (n === "king" || n === "王" ? { seat: Number(seat), king: true } : { seat: Number(seat), cards: Number(n) }));
+      }
+    });
+    // Facts that are one object, or one list, on the slip.
+    if (game === "doudizhu") {
+      if (facts.reveal_stage) facts.reveal = { seat: facts.reveal_seat, stage: facts.reveal_stage, ...(facts.reveal_stage === "deal" ? { received: facts.reveal_received } : {}) };
+      ["reveal_stage", "reveal_seat", "reveal_received"].forEach((k) => delete facts[k]);
+      if (facts.redeal) return { redeal: true, fouls: facts.fouls };
+      delete facts.redeal;
+    }
+    if (game === "shengji") {
+      if (facts.kitty_points !== undefined) facts.kitty = { points: facts.kitty_points, pairs: facts.kitty_pairs || 0 };
+      delete facts.kitty_points;
+      delete facts.kitty_pairs;
+    }
+    if (game === "sandayi") {
+      facts.declared = ["tanda", "baodao"].filter((k) => facts[k]);
+      delete facts.tanda;
+      delete facts.baodao;
+      if (!facts.declared.includes("baodao")) delete facts.baodao_sets;
+      if (facts.ending === "void") return { ending: "void", offender: facts.offender, fouls: facts.fouls };
+    }
+    return facts;
+  }
+
+  function openSlip(matchUrl) {
+    const game = boot.game;
+    let previewed = null; // the facts of the last preview the rules accepted: what confirm enters
+    let seq = 0;
+    let asked = null; // the facts last sent for a preview
+    const fields = SLIPS[game].map(slipField);
+    openForm("slip", t("pad.slip.title", { n: match.deals.length + 1 }), fields, async () => {
+      if (!previewed) return;
+      const entered = await post(`${matchUrl}/slips`, { facts: previewed });
+      if (entered) {
+        hint = t("pad.slip.entered", { n: entered.number });
+        refresh(true);
+      }
+    }, true, {
+      html: `<div class="pad-slip-preview" data-slip-preview aria-live="polite"></div>`,
+      onInput: async (values, form) => {
+        const confirm = form.querySelector("[data-confirm]");
+        const shown = form.querySelector("[data-slip-preview]");
+        const facts = slipFacts(game, values);
+        const key = JSON.stringify(facts);
+        if (key === asked) return; // a field's change event after its input event: nothing new to ask
+        asked = key;
+        const mine = ++seq;
+        previewed = null;
+        confirm.disabled = true;
+        let answer;
+        try {
+          answer = await api("POST", `${matchUrl}/slips/preview`, { facts });
+        } catch (e) {
+          shown.textContent = t("pad.state.offline");
+          return;
+        }
+        if (mine !== seq) return; // the fields changed again meanwhile
+        if (!answer.ok) {
+          shown.dataset.slipState = "refused";
+          shown.textContent = reasonOf(answer);
+          return;
+        }
+        previewed = facts;
+        confirm.disabled = false;
+        shown.dataset.slipState = "ok";
+        shown.innerHTML = `<table class="pad-score"><tr>${answer.data.result.scores
+          .map((score, seat) => `<td>${esc(names()[seat])}</td>${Fupan.scoreCell(score)}`).join("")}</tr></table>`;
+      },
+    });
   }
 
   /* --- a full deck grid for entering the hands of physical cards ------------------------------------------ */
