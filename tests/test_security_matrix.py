@@ -138,7 +138,7 @@ class Table:
             return self.undrawn  # a draw needs a round that can be drawn: here, the first one
 
         values = {"tournament_id": self.tournament, "match_id": self.match, "deal_id": self.deal,
-                  "token_id": self.victim["id"], "filename": "fupan.css", "player_id": PLAYERS[0],
+                  "token_id": self.victim["id"], "filename": "fupan.css", "game": "doudizhu", "player_id": PLAYERS[0],
                   "number": "1"}
         assert name in values, f"no sample value for the path parameter <{name}>: add one to Table.path_value"
         return values[name]
