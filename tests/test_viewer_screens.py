@@ -58,6 +58,11 @@ MEASURE = """async ([view, steps]) => {
         box.right > edge.right + 0.5 || box.top < edge.top - 0.5 || box.bottom > edge.bottom + 0.5));
       if (clip) lost.push(`${name} clipped by .${clip[0].className}`);
     });
+    // The round's caption in the middle of the table keeps its words: two lines at most.
+    table.querySelectorAll(".caption").forEach((caption) => {
+      const lines = caption.getBoundingClientRect().height / parseFloat(getComputedStyle(caption).lineHeight);
+      if (lines > 2.5) lost.push(`${step}: the caption "${caption.textContent}" takes ${Math.round(lines)} lines`);
+    });
     const scroll = document.documentElement.scrollWidth;
     if (scroll > width) lost.push(`${step}: the page scrolls sideways (${scroll} > ${width})`);
     if (cards && !drawn.length) lost.push(`${step}: no hand drawn`);
@@ -248,3 +253,58 @@ def test_a_deal_dealt_card_by_card_is_recorded_with_its_hands_and_says_it_is_bei
         rows = [re.findall(r'data-card="(\w+)"', row) for row in hands.split("<tr>")[1:]]
         assert [sorted(row) for row in rows[:4]] == [sorted(seat["hand"]) for seat in dealt["seats"]]
         assert all(len(row) == 25 for row in rows[:4]) and len(rows[4]) == 8  # four hands, then the kitty
+
+
+MARKS = """() => [...document.querySelectorAll("#marks .mark")].map((mark) => {
+  const box = mark.getBoundingClientRect();
+  return {step: mark.dataset.step, box: [box.left, box.top, box.right, box.bottom],
+          dots: [...mark.querySelectorAll(".mk")].map((dot) => [dot.classList[1], dot.textContent])};
+})"""
+
+
+def overlapping(marks: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """Pairs of timeline marks whose boxes overlap."""
+    found = []
+    for index, one in enumerate(marks):
+        for other in marks[index + 1:]:
+            a, b = one["box"], other["box"]
+            if a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5:
+                found.append((one["step"], other["step"]))
+    return found
+
+
+def test_timeline_marks_are_told_apart_and_never_overlap_and_a_refused_view_says_nothing_of_the_last(
+        site: DemoSite, offline: Offline) -> None:
+    service = site.live.service
+    assert service is not None
+    def tags(deal: str) -> list[str]:
+        frames = site.live.get(f"/ui-api/deals/{deal}/frames?viewpoint=referee").json()["frames"]
+        return [tag for frame in frames for tag in frame["notation"]["tags"]]
+
+    # A 大怪路子 deal with a foul and a 五同 (in English both began with F), the most marked of them.
+    daguai = max((deal for game, deal in demo_deals(site) if game == "daguai"),
+                 key=lambda deal: ("foul" in tags(deal) and "five" in tags(deal), len(tags(deal))))
+    page = offline.page()
+    page.set_viewport_size(SCREENS["phone"])
+    open_viewer(page, site, "?step=0&view=referee", deal=daguai)
+    for language in ("zh", "en"):
+        marks = page.evaluate(MARKS)
+        assert len(marks) >= 8
+        labels: dict[str, str] = {}
+        for mark in marks:
+            for tag, label in mark["dots"]:
+                assert labels.setdefault(tag, label) == label
+        assert len(set(labels.values())) == len(labels), labels  # one mark's letters, one meaning
+        assert overlapping(marks) == [], language
+        if language == "zh":
+            page.click("#lang-toggle")
+    assert labels["foul"] != labels["five"]  # in English both were "F"
+    page.click("#lang-toggle")
+
+    deal, _ = viewer_support.start_live_deal(site, "screens-refused", actions=4)
+    open_viewer(page, site, "?step=3&view=public", deal=deal)
+    assert page.inner_text("#step-text") and page.inner_text("#step-label")
+    page.click('[data-view="seat:1"]')
+    page.wait_for_selector('body[data-ready="error"]')
+    assert page.inner_text("#step-text") == "" and page.inner_text("#step-label") == ""
+    assert "无法以这个视角查看" in page.inner_text("#table")

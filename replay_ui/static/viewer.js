@@ -97,18 +97,50 @@
       })
       .join("");
     const total = state.data.total || 1;
+    const short = markLabels();
     el.marks.innerHTML = frames
       .filter((frame) => frame.notation.tags.some((tag) => MARK_ORDER.includes(tag)))
       .map((frame) => {
         const tags = MARK_ORDER.filter((tag) => frame.notation.tags.includes(tag));
         const title = F.esc(`${frame.step}. ${notationText(frame)}`);
-        const dots = tags.map((tag) => `<span class="mk ${tag}">${F.esc(F.t("tag." + tag).charAt(0))}</span>`);
+        const dots = tags.map((tag) => `<span class="mk ${tag}">${F.esc(short[tag])}</span>`);
         return `<button type="button" class="mark" data-step="${frame.step}" title="${title}" ` +
           `style="left:${(100 * frame.step) / total}%">${dots.join("")}</button>`;
       })
       .join("");
     el.slider.max = String(state.data.total);
     state.active = null;
+    stackMarks();
+  }
+
+  /* Each mark's letters: the shortest start of its name no other mark of this game shares (Foul and Five of a
+   * kind were both "F"). */
+  function markLabels() {
+    const names = Object.fromEntries(MARK_ORDER.map((tag) => [tag, Array.from(F.t("tag." + tag))]));
+    const labels = {};
+    MARK_ORDER.forEach((tag) => {
+      let length = 1;
+      const clashes = (n) => MARK_ORDER.some((other) => other !== tag && names[other].slice(0, n).join("") ===
+        names[tag].slice(0, n).join(""));
+      while (length < names[tag].length && clashes(length)) length += 1;
+      labels[tag] = names[tag].slice(0, length).join("");
+    });
+    return labels;
+  }
+
+  /* Marks of nearby steps would overlap on one line: a mark that would touch the one before it on a lane goes
+   * up a lane (as many as it takes), and the strip grows to hold them. */
+  function stackMarks() {
+    const ends = []; // per lane, the right edge of its last mark (px)
+    el.marks.querySelectorAll(".mark").forEach((mark) => {
+      mark.style.bottom = "";
+      const left = mark.offsetLeft - mark.offsetWidth / 2; // centred on its step (translateX(-50%))
+      let lane = ends.findIndex((end) => left >= end + 2);
+      if (lane === -1) lane = ends.length;
+      ends[lane] = left + mark.offsetWidth;
+      mark.style.bottom = `calc(${lane} * 1.2rem)`;
+    });
+    el.marks.style.height = `calc(${Math.max(1, ends.length)} * 1.2rem + 0.15rem)`;
   }
 
   function highlight(step) {
@@ -188,6 +220,11 @@
       const said = (field) => (body && body[field]) || error.message;
       state.refusal = { key, zh: said("message_zh"), en: said("message") };
       showRefusal();
+      // Nothing of the previous viewpoint stays: its step in words, notes and counter went with its frames.
+      el.stepNo.textContent = "";
+      el.stepText.textContent = "";
+      el.notes.innerHTML = "";
+      el.label.textContent = "";
       el.info.innerHTML = "";
       el.timeline.innerHTML = "";
       el.marks.innerHTML = "";
@@ -363,6 +400,10 @@
     if (!action) return;
     event.preventDefault(); // the slider would move on its own as well, and the page would scroll
     action();
+  });
+
+  window.addEventListener("resize", () => {
+    if (state.data) stackMarks();
   });
 
   document.addEventListener("fupan:lang", () => {
