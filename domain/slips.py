@@ -17,9 +17,10 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-from domain.engine import Action, DealSetup, Engine
-from domain.errors import IllegalAction, illegal
+from domain.engine import DealSetup, Engine
+from domain.errors import illegal
 from domain.games import get_engine
+from domain.games.slip import bad
 
 SLIP_GAMES = ("doudizhu", "shengji", "sandayi", "wakeng", "daguai")
 RESULT_ONLY = "result_only"
@@ -42,79 +43,3 @@ def score(setup: DealSetup, facts: Any) -> tuple[dict[str, Any], dict[str, Any]]
     setup = DealSetup(setup.game, engine.resolve_options(setup.options), list(setup.seats), setup.first, [], [],
                       dict(setup.context))
     return scorer(engine.game)(engine, setup, facts)
-
-
-# --- what the games' slip modules share ---------------------------------------------------------------------
-
-
-def bad(message: str, message_zh: str, **details: Any) -> IllegalAction:
-    """A slip whose facts do not read (a missing or mistyped fact)."""
-    return illegal("bad_slip", message, message_zh, **details)
-
-
-def impossible(message: str, message_zh: str, **details: Any) -> IllegalAction:
-    """Facts that read but cannot all be true under the rules and options in force."""
-    return illegal("impossible_slip", message, message_zh, **details)
-
-
-def known(facts: dict[str, Any], allowed: set[str]) -> None:
-    unknown = sorted(set(facts) - allowed)
-    if unknown:
-        raise bad(f"Unknown facts on this game's slip: {unknown}; it takes {sorted(allowed)}.",
-                  f"本游戏的成绩单没有这些项：{unknown}；可填：{sorted(allowed)}。", unknown=unknown)
-
-
-def seat(facts: dict[str, Any], name: str, seats: int, *, required: bool = True) -> int | None:
-    value = facts.get(name)
-    if value is None and not required:
-        return None
-    if type(value) is not int or not 0 <= value < seats:
-        raise bad(f"`{name}` must be a seat 0–{seats - 1}.", f"`{name}` 必须是座位 0–{seats - 1}。", field=name)
-    return value
-
-
-def whole(facts: dict[str, Any], name: str, low: int, high: int, default: int | None = None) -> int:
-    value = facts.get(name, default)
-    if type(value) is not int or not low <= value <= high:
-        raise bad(f"`{name}` must be a whole number {low}–{high}.", f"`{name}` 必须是 {low}–{high} 的整数。",
-                  field=name, value=repr(value))
-    return value
-
-
-def flag(facts: dict[str, Any], name: str) -> bool:
-    value = facts.get(name, False)
-    if type(value) is not bool:
-        raise bad(f"`{name}` is true or false.", f"`{name}` 只能是 true 或 false。", field=name)
-    return value
-
-
-def choice(facts: dict[str, Any], name: str, options: tuple[str, ...], default: str | None = None) -> str:
-    value = facts.get(name, default)
-    if value not in options:
-        raise bad(f"`{name}` is one of {list(options)}.", f"`{name}` 必须是 {list(options)} 之一。", field=name,
-                  value=repr(value))
-    return value  # type: ignore[return-value]
-
-
-def fouls(engine: Engine, facts: dict[str, Any]) -> list[Action]:
-    """The slip's fouls, each read as the game reads a recorded foul (its list of codes, a penalty in its unit
-    where it has one): `[{"seat", "code", "note", "penalty"?}]`."""
-    given = facts.get("fouls", [])
-    if not isinstance(given, list):
-        raise bad("`fouls` is a list of {seat, code, note, penalty}.",
-                  "`fouls` 必须是 {seat, code, note, penalty} 的列表。")
-    read = []
-    for index, foul in enumerate(given):
-        if not isinstance(foul, dict):
-            raise bad("Each foul is an object {seat, code, note, penalty}.",
-                      "每条犯规必须是 {seat, code, note, penalty}。", foul=index)
-        try:
-            read.append(engine.normalize_action({**foul, "type": "foul"}))
-        except IllegalAction as error:
-            raise IllegalAction(error.code, error.message, error.message_zh, {**error.details, "foul": index}) from None
-    return read
-
-
-def recorded_fouls(fouls: list[Action]) -> list[dict[str, Any]]:
-    """The fouls as a deal state keeps them (`at`: slips have no action index, so 0)."""
-    return [{"at": 0, **foul} for foul in fouls]

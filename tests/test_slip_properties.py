@@ -77,6 +77,8 @@ def shengji_slip(state: Any, actions: list[dict[str, Any]], result: dict[str, An
                              "fouls": fouls(state, "penalty")}
     if state.ended_by in ("revoke", "miscount"):
         facts["offender"] = state.offender
+    if state.ended_by != "play":
+        facts["dealer_points"] = state.captured[1 - attackers]  # cut short: what the dealer's side had taken
     pairs = None
     if state.kitty_multiplier:  # 抠底: the factor back to the number of pairs it was worked out from
         factor = state.kitty_multiplier
@@ -85,6 +87,8 @@ def shengji_slip(state: Any, actions: list[dict[str, Any]], result: dict[str, An
     facts["kitty"] = {"points": sum(POINTS[c] for c in state.buried), "pairs": pairs}
     facts["throws"] = [{"seat": p["seat"], "retracted": len(p["attempted"]) - len(p["played"])}
                        for p in state.penalties if p["reason"] == "failed_throw"]
+    facts["penalties"] = [{"seat": p["seat"], "reason": p["reason"], "points": p["points"]}
+                          for p in state.penalties if p["reason"] not in ("failed_throw", "foul")]
     return facts
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from domain.engine import DealSetup, team_of
 from domain.games.daguai.engine import SEATS, TEAM_SIZE, DaguaiEngine, DaguaiState
-from domain.slips import bad, fouls, impossible, known, recorded_fouls
+from domain.games.slip import bad, fouls, impossible, known, recorded_fouls
 
 FACTS = {"finish_order", "fouls"}
 

@@ -22,7 +22,7 @@ from domain.games.doudizhu.engine import (
     DoudizhuState,
     reveal_deal_factor,
 )
-from domain.slips import bad, choice, flag, fouls, impossible, known, recorded_fouls, seat, whole
+from domain.games.slip import bad, choice, flag, fouls, impossible, known, recorded_fouls, seat, whole
 
 FACTS = {"landlord", "robs", "reveal", "bombs", "rocket", "spring", "winner", "out", "fouls", "redeal"}
 MAX_ROBS = 3

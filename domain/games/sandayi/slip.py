@@ -17,7 +17,7 @@ from typing import Any
 from domain.engine import DealSetup
 from domain.games.sandayi.engine import SEATS, TOP_BID, SandayiEngine, SandayiState, bomb_factor
 from domain.games.sandayi.patterns import Pattern
-from domain.slips import bad, choice, fouls, impossible, known, recorded_fouls, seat, whole
+from domain.games.slip import bad, choice, fouls, impossible, known, recorded_fouls, seat, whole
 
 FACTS = {"dealer", "bid", "declared", "baodao_sets", "bombs", "spring", "ending", "winner", "offender", "fouls"}
 

@@ -4,7 +4,10 @@ Facts (docs/record-format.md "Result-only records"): `dealer` (the context's dea
 seat in a 抢庄 deal); `points`, the card points the attackers took in tricks (0–200, in fives); `kitty`:
 `{"points": the buried cards' points, "pairs": when the attackers won the last trick (抠底, §3.9) the largest
 number of pairs in the winning play (0: a single), else null}`; `throws`, each failed throw (甩牌失败) `{"seat",
-"retracted": cards taken back}`, costing what `sj.throwPenalty` says (§3.13); `fouls` (a point penalty where
+"retracted": cards taken back}`, costing what `sj.throwPenalty` says (§3.13); `penalties`, the points an
+adjudicated irregularity cost (`{"seat", "reason": wrong_follow | revoke | miscount | kitty_mishandled, "points"}`,
+under `sj.illegalPlay` = adjudicate); `ended_by` (play, or the irregularity that ended it, with its `offender`)
+and, for a deal cut short, `dealer_points`; `fouls` (a point penalty where
 the rules give one); optionally `trump` and `declarer`, for the record.
 """
 
@@ -12,11 +15,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.engine import DealSetup, team_of
+from domain.engine import PENALTY_LIMIT, DealSetup, team_of
 from domain.games.shengji.engine import KITTY_SIZE, SEATS, ShengjiEngine, ShengjiState, kitty_factor, throw_penalty
-from domain.slips import bad, choice, fouls, impossible, known, seat, whole
+from domain.games.slip import bad, choice, fouls, impossible, known, seat, whole
 
-FACTS = {"dealer", "points", "kitty", "throws", "fouls", "trump", "declarer", "ended_by", "offender", "redeal"}
+FACTS = {"dealer", "points", "kitty", "throws", "penalties", "fouls", "trump", "declarer", "ended_by", "offender",
+         "redeal", "dealer_points"}
+OTHER_PENALTIES = ("wrong_follow", "revoke", "miscount", "kitty_mishandled")  # adjudicated irregularities (§3.13)
 ENDINGS = ("play", "revoke", "miscount", "kitty_mishandled")  # how a deal ends (§3.13; the engine's `ended_by`)
 ALL_POINTS = 200  # two decks: 8 fives, 8 tens, 8 kings (§3.1)
 MOST_KITTY_POINTS = 10 * KITTY_SIZE  # eight tens or kings
@@ -73,7 +78,15 @@ def score_slip(engine: ShengjiEngine, setup: DealSetup, facts: dict[str, Any]) -
             state.kitty_multiplier = kitty_factor(pairs, setup.options["sj.kittyMultiplier"])
             state.kitty_bonus = kitty_points * state.kitty_multiplier
     state.captured[attackers] = points
-    state.captured[1 - attackers] = ALL_POINTS - points - kitty_points
+    # The dealer's side took the rest of the tricks' points in a deal played out; one cut short by an
+    # irregularity says how many it had taken (`dealer_points`, default 0).
+    rest = ALL_POINTS - points - kitty_points
+    dealer_points = whole(facts, "dealer_points", 0, rest, rest if ended_by == "play" else 0)
+    if ended_by == "play" and dealer_points != rest:
+        raise impossible(f"Played out, the tricks hold {ALL_POINTS} points less the kitty's: the dealer's side took "
+                         f"{rest}.", f"打完的牌局中牌墩共 {ALL_POINTS} 分减去底牌分：庄家方得 {rest} 分。",
+                         dealer_points=dealer_points, expected=rest)
+    state.captured[1 - attackers] = dealer_points
     throws = facts.get("throws", [])
     if not isinstance(throws, list) or not all(isinstance(t, dict) for t in throws):
         raise bad("`throws` is a list of {seat, retracted}.", "`throws` 必须是 {seat, retracted} 的列表。")
@@ -86,13 +99,27 @@ def score_slip(engine: ShengjiEngine, setup: DealSetup, facts: dict[str, Any]) -
         if penalty:
             engine._penalize(state, who, "failed_throw", penalty, {"retracted": retracted})
         read_throws.append({"seat": who, "retracted": retracted})
+    others = facts.get("penalties", [])
+    if not isinstance(others, list) or not all(isinstance(p, dict) for p in others):
+        raise bad("`penalties` is a list of {seat, reason, points}.",
+                  "`penalties` 必须是 {seat, reason, points} 的列表。")
+    read_penalties = []
+    for other in others:  # the points an adjudicated irregularity cost (§3.13), by the offender's side
+        who = seat(other, "seat", SEATS)
+        assert who is not None
+        reason = choice(other, "reason", OTHER_PENALTIES)
+        amount = whole(other, "points", 1, PENALTY_LIMIT)
+        engine._penalize(state, who, reason, amount, {})
+        read_penalties.append({"seat": who, "reason": reason, "points": amount})
     read = fouls(engine, facts)
     for foul in read:
         engine.record_foul(state, foul)  # a penalty moves the attackers' points, by the offender's side (§3.13)
     declarer = seat(facts, "declarer", SEATS, required=False)
     stored = {"dealer": dealer, "points": points, "kitty": None if kitty is None else
-              {"points": kitty_points, "pairs": pairs}, "throws": read_throws, "fouls": read,
-              "trump": state.trump, "declarer": declarer, "ended_by": ended_by, "offender": state.offender}
+              {"points": kitty_points, "pairs": pairs}, "throws": read_throws, "penalties": read_penalties,
+              "fouls": read,
+              "trump": state.trump, "declarer": declarer, "ended_by": ended_by, "offender": state.offender,
+              "dealer_points": dealer_points}
     result = engine.result(state)
     assert result is not None
     result["points"]["kitty_cards"] = kitty_points  # the buried cards themselves are not on a slip

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from domain.engine import DealSetup
+from domain.games.slip import bad, flag, fouls, impossible, known, recorded_fouls, seat, whole
 from domain.games.wakeng.engine import SEATS, TOP_BID, WakengEngine, WakengState
-from domain.slips import bad, flag, fouls, impossible, known, recorded_fouls, seat, whole
 
 FACTS = {"digger", "bid", "lanwa", "shows", "doubles", "winner", "fouls"}
 
