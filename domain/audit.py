@@ -156,7 +156,11 @@ def audit_log(recorder: Any, keys: KeyRing) -> dict[str, Any]:
             break
         start = page[-1].id + 1
     findings.extend(_deleted(expected, streams))
-    if not links:
+    if not links and events_seen and keys.keys:
+        findings.append(finding("unchained", f"The store holds {events_seen} events and no store-wide chain, yet this "
+                                "verifier holds a key: the chain was deleted from the database, or an older fupan "
+                                "wrote the store and nothing was written since (the next write adopts its events)."))
+    elif not links:
         if events_seen:
             notices.append(f"No store-wide chain yet: the {events_seen} events were written before it existed (an "
                            "older fupan). The next write adopts them; until then an event deleted or edited is found "

@@ -382,6 +382,14 @@ def test_a_deleted_link_is_found_and_a_cut_off_tail_by_the_printed_head(built, m
 # --- published digests --------------------------------------------------------------------------------------
 
 
+def test_an_emptied_chain_is_found_by_a_verifier_holding_the_key(built, monkeypatch, capsys):
+    built.raw.run("DELETE FROM {chain}")
+    status, report = built.verify(monkeypatch, capsys)
+    assert status == 1 and [f["kind"] for f in report["store"]["findings"]] == ["unchained"]
+    status, report = built.verify(monkeypatch, capsys, key=None)  # without the key: an old store, as far as it knows
+    assert status == 0 and report["store"]["notices"][0].startswith("No store-wide chain yet")
+
+
 def test_a_printed_round_digest_checks_against_the_store(built, monkeypatch, capsys):
     status, report = built.verify(monkeypatch, capsys, "--digest", built.round_digest[:20])
     assert status == 0, report
