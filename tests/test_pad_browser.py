@@ -260,6 +260,12 @@ class Pad:
         self.wait(lambda: self.version() > before and self.state() == "ready")
 
 
+def deal_of(pad: Pad) -> str:
+    """The deal a table's pad shows (its viewer link names it)."""
+    link = pad.page.locator('.pad-tools a[href^="/deals/"]').get_attribute("href") or ""
+    return link.removeprefix("/deals/")
+
+
 def latencies_of(page: Page) -> list[float]:
     return page.evaluate("() => window.FupanPad.latencies.slice()")
 
@@ -419,9 +425,42 @@ def test_doudizhu_dealt_on_the_grid_refusals_a_second_pad_and_offline_taps(site:
     assert seen == {"refused", "stale", "offline", "retract"}
 
 
-def test_shengji_declarations_while_dealing_bury_and_a_throw(site: PadSite, tablet: Offline) -> None:
-    pad, deal = whole_deal(site, tablet, "shengji")
-    assert pad.page.locator("[data-kitty]").count() == 1  # the buried cards lie apart again
+def test_shengji_declarations_while_dealing_bury_a_throw_and_a_tap_for_the_wrong_seat(site: PadSite,
+                                                                                        tablet: Offline) -> None:
+    engine = get_engine("shengji")
+    done: list[bool] = []
+
+    def during(pad: Pad, index: int, actions: list[Action]) -> int:
+        """Offline, the trick's last card and then a card for the seat after it, which the pad guesses is next;
+        the trick's winner leads instead, so when the connection returns the first is stored and the second is
+        refused with the rules' reason (not that seat's turn), in Chinese, and stores nothing."""
+        if done or actions[index]["type"] != "play":
+            return 0
+        state = engine.new_deal(setup_of(site, deal_of(pad)))
+        for action in actions[:index]:
+            engine.apply(state, action)
+        if len(state.trick) != 3:
+            return 0
+        closing = actions[index]
+        engine.apply(state, closing)
+        guessed = (closing["seat"] + 1) % 4
+        if state.to_act in (guessed, None):  # the guess is right, or the deal is over
+            return 0
+        done.append(True)
+        count = event_count(site.live, deal_of(pad))
+        tablet.context.set_offline(True)
+        pad.tap(closing)
+        pad.tap({"seat": guessed, "type": "play", "cards": [state.hands[guessed][0]]})
+        pad.wait(lambda: pad.state() == "offline")
+        tablet.context.set_offline(False)
+        pad.wait(lambda: pad.state() == "refused")
+        assert f"现在轮到座位 {state.to_act}" in pad.reason()
+        pad.wait(lambda: event_count(site.live, deal_of(pad)) == count + 1)
+        assert export(site, deal_of(pad))["actions"][-1] == engine.normalize_action(closing)
+        return 1
+
+    pad, _ = whole_deal(site, tablet, "shengji", during=during)
+    assert done and pad.page.locator("[data-kitty]").count() == 1  # the buried cards lie apart again
 
 
 def test_sandayi_bids_and_a_bomb(site: PadSite, tablet: Offline) -> None:
