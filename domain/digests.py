@@ -27,15 +27,17 @@ def round_start(tournament_id: str, number: int) -> str:
     return next_digest(GENESIS, {"format": FORMAT, "tournament": tournament_id, "round": number})
 
 
-def round_digests(app: Any, tournament: str) -> list[dict[str, Any]]:
-    """Each round of a tournament: its label, its closed deals in closing order, each with the round's digest
-    after it (`round_digest`), and the latest digest (`digest`, with `deals` counted)."""
+def round_digests(app: Any, tournament: str, only: int | None = None) -> list[dict[str, Any]]:
+    """Each round of a tournament (or round `only`): its label, its closed deals in closing order, each with the
+    round's digest after it (`round_digest`), and the latest digest (`digest`, with `deals` counted)."""
     with app.unit():
         t = app.load(Tournament, tournament, "tournament")
         labels = {r["round"]: r["label"] for r in t.rounds}
-        numbers = sorted({m["round"] for m in t.matches} | set(labels))
+        numbers = sorted(n for n in {m["round"] for m in t.matches} | set(labels) if only in (None, n))
         closed: dict[int, list[tuple[Any, str, Deal, str]]] = {n: [] for n in numbers}
         for entry in t.matches:
+            if entry["round"] not in closed:
+                continue
             match = app.find(entry["id"])
             for deal_entry in getattr(match, "deals", []):
                 deal = app.find(deal_entry["deal_id"])
@@ -59,9 +61,11 @@ def deal_round_digest(app: Any, deal_id: str) -> dict[str, Any] | None:
     with app.unit():
         deal = app.find(deal_id)
         match = app.find(deal.match_id) if isinstance(deal, Deal) and deal.match_id else None
-    if match is None or deal.finished_digest is None:
+        tournament = app.find(match.tournament_id) if match is not None else None
+    if tournament is None or deal.finished_digest is None:
         return None
-    for stage in round_digests(app, match.tournament_id):
+    number = next(m["round"] for m in tournament.matches if m["id"] == match.id)
+    for stage in round_digests(app, tournament.id, only=number):
         for position, entry in enumerate(stage["deals"], start=1):
             if entry["deal_id"] == str(deal.id):
                 return {"round": stage["round"], "label": stage["label"], "count": position,

@@ -32,7 +32,7 @@ def _deal_round_digest(deal_id: str) -> dict[str, Any] | None:
 def round_page(tournament_id: str, number: int) -> str:
     app = service()
     tournament = app.get_tournament(tournament_id)
-    stage = next((r for r in round_digests(app, tournament_id) if r["round"] == number), None)
+    stage = next(iter(round_digests(app, tournament_id, only=number)), None)
     if stage is None:
         raise NotFound("not_found", f"No round {number} in this tournament.", f"本赛事没有第 {number} 轮。",
                        {"id": f"{tournament_id}/rounds/{number}", "kind": "round"})
