@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
@@ -287,18 +288,34 @@ def created_deals(events: list[Any]) -> set[str]:
     return {str(e.deal_id) for e in events if isinstance(e, Match.DealStarted)}
 
 
-def audit_store(app: Any) -> dict[str, Any]:
-    """Everything `fupan verify` checks beyond the per-deal chains and the read models (see the module)."""
+def audit_store(app: Any, more: Sequence[Any] = ()) -> dict[str, Any]:
+    """Everything `fupan verify` checks beyond the per-deal chains and the read models (see the module).
+
+    `more`: further stores (each with `.recorder` and `.events`) whose notification logs hold part of the
+    same record — deal streams kept in other databases: each log's chain is audited on its own (`logs`), and
+    the domain's checks see every log's streams."""
     keys = getattr(app.recorder, "chain", None)
-    log = audit_log(app.recorder, keys.keys if keys is not None else KeyRing())
+    ring = keys.keys if keys is not None else KeyRing()
+    log = audit_log(app.recorder, ring)
     streams = log.pop("streams")
     findings = list(log["findings"])
+    logs = [{k: v for k, v in log.items() if k not in ("findings", "link_digests")}]
+    reader = {uid: app.events for uid in streams}
+    chained = bool(log["links"])
+    for index, other in enumerate(more, start=1):
+        extra = audit_log(other.recorder, ring)
+        chained = chained or bool(extra["links"])
+        for uid, stream in extra.pop("streams").items():
+            streams[uid], reader[uid] = stream, other.events
+        findings.extend({**f, "log": index} for f in extra["findings"])  # the index in `more`, from 1
+        log["notices"].extend(f"log {index} ({extra['log']}): {notice}" for notice in extra["notices"])
+        logs.append({k: v for k, v in extra.items() if k not in ("findings", "notices", "link_digests")})
     kinds: dict[str, list[UUID]] = defaultdict(list)
     for uid, stream in streams.items():
         first_version, first_topic, position = stream[0]
         kind = aggregate_of(first_topic)
         if first_version != 1 or not first_topic.endswith(".Created"):
-            if not log["links"]:  # with a chain, the deleted events are named above
+            if not chained:  # with a chain, the deleted events are named above
                 findings.append(finding("missing_created", f"{kind} {uid}: its events start at version {first_version}"
                                         f" ({_event_name(first_topic)}); version 1, its creation, is not stored.",
                                         aggregate=kind, id=uid, version=first_version, position=position))
@@ -307,7 +324,7 @@ def audit_store(app: Any) -> dict[str, Any]:
     results: dict[str, dict[str, Any] | None] = {}
     for uid in kinds["Deal"]:
         try:
-            events = list(app.events.get(uid))
+            events = list(reader[uid].get(uid))
         except Exception as error:  # an edited event that no longer decodes
             findings.append(finding("unreadable", f"Deal {uid} cannot be read: {error}.", aggregate="Deal", id=uid))
             continue
@@ -316,14 +333,14 @@ def audit_store(app: Any) -> dict[str, Any]:
         results[str(uid)] = None if finished is None else finished.result
     for uid in kinds["Match"]:
         try:
-            events = list(app.events.get(uid))
+            events = list(reader[uid].get(uid))
         except Exception as error:
             findings.append(finding("unreadable", f"Match {uid} cannot be read: {error}.", aggregate="Match", id=uid))
             continue
         findings.extend(_check_match(events, results, streams))
     for uid in kinds["Tournament"]:
         try:
-            events = list(app.events.get(uid))
+            events = list(reader[uid].get(uid))
         except Exception as error:
             findings.append(finding("unreadable", f"Tournament {uid} cannot be read: {error}.", aggregate="Tournament",
                                     id=uid))
@@ -333,7 +350,8 @@ def audit_store(app: Any) -> dict[str, Any]:
                 findings.append(finding("missing_stream", f"Tournament {uid}: its table {event.table} "
                                         f"({event.match_id}) has no stored events: the table's rows were deleted.",
                                         aggregate="Tournament", id=uid, version=event.originator_version))
-    return {**log, "ok": not findings, "findings": findings, "aggregates": {k: len(v) for k, v in kinds.items()}}
+    return {**log, "ok": not findings, "findings": findings, "logs": logs,
+            "aggregates": {k: len(v) for k, v in kinds.items()}}
 
 
 # --- a printed digest -----------------------------------------------------------------------------------

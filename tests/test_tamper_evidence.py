@@ -492,3 +492,22 @@ def test_the_text_report_names_the_aggregate_the_version_and_the_break(built, mo
     assert (f"TAMPERED [deleted] Deal {built.live}: it was cut short: version {last} (Deal.ActionRecorded) was "
             "deleted") in err
     assert "store-wide chain of" in out and "signed (keys" in out
+
+
+def test_a_store_in_several_databases_is_audited_log_by_log(tmp_path):
+    """Deal streams kept in other databases (issue 16's K databases): each log's chain is audited on its own,
+    and a break in the second database is named with the log it is in."""
+    from conftest import Store
+
+    main, other = (Built(Store.sqlite(tmp_path / f"{name}.sqlite")) for name in ("main", "deals"))
+    apps = [main.open(), other.open()]
+    try:
+        assert audit_store(apps[0], [apps[1]])["ok"]
+        other.raw.delete(other.finished)
+        assert audit_store(apps[0])["ok"]  # the main database alone does not know
+        report = audit_store(apps[0], [apps[1]])
+        assert ("deleted", other.finished, 1) in {(f["kind"], f["id"], f.get("log")) for f in report["findings"]}
+        assert len(report["logs"]) == 2
+    finally:
+        for app in apps:
+            app.close()
