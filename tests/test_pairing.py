@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from api.cli import main
-from projections.pairing import fewest_repeats, history_facts, ranking, read_history, seat
+from projections.pairing import fewest_repeats, history_facts, pair, ranking, read_history, seat, seat_counts
 from projections.standings import Standings
 
 NINE = [f"p{i}" for i in range(1, 10)]
@@ -261,3 +261,39 @@ def test_withdrawn_players_are_not_paired_and_adjustments_move_the_ranking(tmp_p
     p1 = next(row for row in rows if row["player_id"] == "p1")
     assert p1["tiebreak_values"][0] == 0 and p1["total"] == 0  # 4 MP of the 4 possible taken away
     assert ranking(read_history(penalised))[:3] == ["p8", "p9", "p4"] and paired(tmp_path, capsys, penalised, 2)
+
+
+def seating_cost(order: Any, counts: dict[str, Counter[int]]) -> tuple[int, int]:
+    already = [counts[p][i] for i, p in enumerate(order)]
+    return sum(already), sum(c * c for c in already)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(min_value=3, max_value=17), st.integers(min_value=0, max_value=4))
+def test_every_pairing_seats_everyone_once_with_the_byes_and_seats_the_rules_say(rng, n, rounds):
+    """Random histories through pair() round after round: each active player once (a table of 3 or a bye), N mod 3
+    byes among the fewest byes so far, each table's seating the least by counts then squares (B11.9, B11.11)."""
+    players = [f"选手{i}" for i in range(n)]
+    withdrawn = set(rng.sample(players, 1)) if n > 6 and rng.random() < 0.3 else set()
+    history: dict[str, Any] = {"players": players, "seed": str(rng.random()), "rounds": [],
+                               "withdrawn": sorted(withdrawn)}
+    for number in range(1, rounds + 2):
+        parsed = read_history(history)
+        out = pair(parsed, number)
+        active = [p for p in players if p not in withdrawn]
+        seated = [p for t in out["tables"] for p in t]
+        assert sorted(seated + out["byes"]) == sorted(active) and all(len(t) == 3 for t in out["tables"])
+        assert len(out["byes"]) == len(active) % 3
+        had = Counter(p for r in history["rounds"] for p in r.get("byes", []))
+        assert all(had[b] <= min(had[p] for p in seated) for b in out["byes"])
+        counts = seat_counts(parsed)
+        for seats in out["tables"]:
+            assert seating_cost(seats, counts) == min(seating_cost(order, counts)
+                                                      for order in itertools.permutations(seats))
+        boards = rng.randint(1, 2)
+        tables = [table(seats, *([rng.choice([2, -4, 6]), 0, 0] for _ in range(boards))) for seats in out["tables"]]
+        for t in tables:
+            for board in t["results"]:
+                board[1] = -board[0] // 2
+                board[2] = -board[0] - board[1]
+        history["rounds"].append({"round": number, "tables": tables, "byes": out["byes"]})
