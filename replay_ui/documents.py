@@ -107,14 +107,18 @@ def _markdown() -> MarkdownIt:
 def rules_html(game: str) -> Markup:
     tokens = _markdown().parse((RULES / f"{game}.md").read_text(encoding="utf-8"))
     for token in tokens:
+        unserved: list[bool] = []  # for each open link: whether it became plain text
         for child in token.children or []:
             if child.type == "link_open":
                 href = str(child.attrs.get("href", ""))
                 local = re.fullmatch(r"(\w+)\.md(#.*)?", href)
                 if local or not re.match(r"https?:|#", href):
                     child.attrs["href"] = _rule_link(local) if local else ""
-                    if not child.attrs["href"]:
-                        del child.attrs["href"]
+                unserved.append(not child.attrs["href"])
+                if unserved[-1]:
+                    child.tag, child.attrs = "span", {}
+            elif child.type == "link_close" and unserved.pop():
+                child.tag = "span"
     return Markup(_markdown().renderer.render(tokens, _markdown().options, {}))
 
 
@@ -122,7 +126,7 @@ def rules_html(game: str) -> Markup:
 def rules_page(game: str) -> str:
     if game not in GAMES or not (RULES / f"{game}.md").is_file():
         raise NotFound("not_found", "No such game.", "没有这种游戏。", {"kind": "game", "id": game})
-    return render_template("rules.html", game=game, body=rules_html(game))
+    return render_template("rules.html", game=game, body=rules_html(game), game_zh=i18n.text(f"game.{game}", "zh"))
 
 
 @pages.app_template_global("glyphs")

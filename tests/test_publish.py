@@ -160,7 +160,7 @@ def test_the_published_site_works_from_file_with_the_network_blocked(published, 
     page.on("console", lambda message: message.type == "error" and errors.append(message.text))
     try:
         page.goto((out / "index.html").as_uri())
-        assert page.locator("[data-rules-link]").count() == 1 and page.locator("table.options tr").count() > 1
+        assert page.locator("[data-rules-link]").count() == 1 and page.locator(".options dt").count() > 1
         page.click("#standings-link")
         page.locator("#standings-chart .main-svg").first.wait_for(timeout=15_000)  # plotly drew the progression
         assert page.locator("#standings-table tbody tr").count() == 3
