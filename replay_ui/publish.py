@@ -187,5 +187,6 @@ class Publisher:
 
 def publish(app: Flask, tournament_id: str, out: Path, progress: Progress | None = None) -> Publication:
     """Write the tournament's static site into `out` (created if missing; files already there are replaced)."""
+    publisher = Publisher(app, tournament_id, out)  # NotFound for an unknown tournament, before any file is made
     out.mkdir(parents=True, exist_ok=True)
-    return Publisher(app, tournament_id, out).publish(progress)
+    return publisher.publish(progress)

@@ -76,6 +76,9 @@ def test_fupan_publish_writes_the_site_quietly_in_a_pipe(published, capsys):
     assert main(["publish", published["tournament"]["name"], "--out", str(out), "--db", published["db"]]) == 0
     said = capsys.readouterr()
     assert said.out == "" and said.err == ""  # not a terminal: no progress, no summary
+    nowhere = published["folder"] / "nowhere"
+    assert main(["publish", "没有这个赛事", "--out", str(nowhere), "--db", published["db"]]) == 1
+    assert "No tournament" in capsys.readouterr().err and not nowhere.exists()  # said, and no folder made
     deal, match = published["deal"], published["match"]["id"]
     for name in ("index.html", f"deals/{deal}.html", f"deals/{deal}/record.html", f"deals/{deal}/record.pdf",
                  f"deals/{deal}/record.en.pdf",
