@@ -79,8 +79,17 @@ def _stage(units: int, per_table: int) -> tuple[str, str]:
     return "tables", "semifinal" if units <= 2 * per_table else "round"
 
 
+def _check_units(units: list[list[str]], fmt: Format) -> None:
+    wrong = [unit for unit in units if len(unit) != fmt.team_size]
+    if wrong:
+        raise _refuse("not_teams", f"{fmt.en} is played by entries of {fmt.team_size}; these are not: {wrong[:5]}. "
+                      "Register pairs or teams as entries.", f"{fmt.zh}以 {fmt.team_size} 人为一个报名单位；"
+                      f"以下不是：{wrong[:5]}。请按对或队报名。", team_size=fmt.team_size, entries=wrong[:20])
+
+
 def knockout_first(tournament: dict[str, Any], units: list[list[str]], fmt: Format, method: str) -> dict[str, Any]:
     """Round 1 of a knockout: units in registration order (现场分组, `order`) or drawn by lot (`lot`)."""
+    _check_units(units, fmt)
     per_table = fmt.table_size // fmt.team_size
     if len(units) < per_table:
         raise _refuse("too_few_entries", f"{len(units)} entries cannot fill a table of {per_table}.",
@@ -117,6 +126,7 @@ def knockout_next(tournament: dict[str, Any], standings: Standings, units: list[
                 "tables": _tables(tournament, number, [[[p] for p in match["seats"]] for match in tied],
                                   fmt, "playoff", per_seat=True)}
     tables = [t for t in standings.tables if t["round"] == last]
+    _check_units(units, fmt)
     unit_of = {member: tuple(unit) for unit in units for member in unit}
     going: list[tuple[str, ...]] = []
     for table in tables:

@@ -81,6 +81,11 @@ def test_team_entries_refused_with_reasons_store_nothing(live):
     refused(live, tournament, {"text": "外语队，外语学院，庚，庚，壬"}, "duplicate_entry", "庚")  # twice in one team
     done = live.post(f"/api/tournaments/{tournament}/entries", {"text": "队名,部门,队员1,队员2,队员3\n" + text[:28]})
     assert done.status_code == 201 and [e["name"] for e in done.json()["registered"]] == ["外语队", "理学队"]
+    loose = created(live, name="散客大怪路子", game="daguai")  # players registered one by one, not as teams
+    for name in "甲乙丙丁戊己":
+        assert live.post(f"/api/tournaments/{loose}/players", {"name": name}).status_code == 201
+    draw = live.get(f"/api/tournaments/{loose}/draw")
+    assert draw.status_code == 422 and draw.json()["error"]["code"] == "not_teams"
 
 
 def test_individual_entries_and_the_department_limit_of_seed_002(live):
