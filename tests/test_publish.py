@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import subprocess
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from conftest import EXAMPLE_RECORD
 from api.app import create_app
 from api.cli import main
 from domain.application import FupanApplication
+from domain.games import GAMES
 from replay_ui.cards import card_text
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -194,3 +196,12 @@ def test_the_published_site_works_from_file_with_the_network_blocked(published, 
         context.close()
     assert blocked == [], f"the published site asked the network for {blocked}"
     assert errors == []
+
+
+def test_the_rules_documents_ship_inside_the_package():
+    """An installed server has docs/rules: replay_ui/rules_docs links to it and the wheel copies what it holds."""
+    link = ROOT / "replay_ui" / "rules_docs"
+    assert link.is_symlink() and link.resolve() == (ROOT / "docs" / "rules").resolve()
+    settings = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    assert "rules_docs/*.md" in settings["package-data"]["replay_ui"]
+    assert all((link / f"{game}.md").is_file() for game in GAMES)
