@@ -2,7 +2,10 @@
 left in the largest hand (升级: by the tricks left), with the plain exhaustive minimax on the same positions of
 the groups it can finish, for the ratio. docs/PERFORMANCE.md records the figures.
 
-Run: python benchmarks/bench_analysis.py [--game doudizhu|shengji|all] [--positions N] [--seed S]
+Run: python benchmarks/bench_analysis.py [--game doudizhu|shengji|all] [--positions N] [--seed S] [--cold]
+
+The position adapters share what they learn of plays between queries of the same rules (a server's process keeps
+it); --cold empties those tables before every position, as a fresh process would see it.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from domain.analysis import minimax, search
 from domain.analysis.positions import positions_in_play
 from domain.analysis.query import position
 from domain.analysis.search import Budget, TooLarge
+from domain.analysis.shedding import forget_shared
 from domain.games import get_engine
 
 GROUPS = {"doudizhu": (3, 5, 8, 11), "shengji": (1, 2, 3, 4)}  # upper bounds: cards in the largest hand
@@ -56,16 +60,19 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p * (len(ordered) - 1))))]
 
 
-def bench(game: str, per_group: int, seed: int) -> None:
+def bench(game: str, per_group: int, seed: int, cold: bool = False) -> None:
     engine = get_engine(game)
     groups = sample(game, random.Random(seed), per_group)
-    print(f"\n{game}: positions of random legal deals (seed {seed}), solver budget {SOLVER_MS} ms each")
+    print(f"\n{game}: positions of random legal deals (seed {seed}), solver budget {SOLVER_MS} ms each"
+          f"{', cold (shared tables emptied before each position)' if cold else ''}")
     print(f"{'≤ cards':>8} {'n':>4} {'pos/s':>8} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'too large':>9}"
           f" {'nodes p50':>9} {'exh. n':>6} {'exh. p50':>9} {'ratio p50':>9} {'ratio min':>9} {'ratio Σ':>8}")
     for group, states in groups.items():
         solver_ms, exhaustive_ms, ratios, nodes, both, large = [], [], [], [], [], 0
         for state in states:
             def solve(state: Any = state) -> int:
+                if cold:
+                    forget_shared()
                 pos = position(engine, state)
                 budget = SOLVER_BUDGET(limit_ms=SOLVER_MS, node_limit=10**9)
                 search.analyse(pos.game, pos.root, budget)
@@ -79,6 +86,8 @@ def bench(game: str, per_group: int, seed: int) -> None:
             nodes.append(count)
             if group <= EXHAUSTIVE_UP_TO[game]:
                 def exhaust(state: Any = state) -> int:
+                    if cold:
+                        forget_shared()
                     pos = position(engine, state)
                     budget = Budget(limit_ms=EXHAUSTIVE_MS, node_limit=10**9)
                     minimax.move_values(pos.game, pos.root, budget)
@@ -106,11 +115,12 @@ def main() -> None:
     parser.add_argument("--game", default="all", choices=[*GROUPS, "all"])
     parser.add_argument("--positions", type=int, default=40, help="positions per group (default 40)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cold", action="store_true", help="empty the shared play tables before each position")
     args = parser.parse_args()
     print(f"machine: {platform.machine()} {platform.processor() or ''}, Python {platform.python_version()}, "
           f"{time.strftime('%Y-%m-%d %H:%M')}")
     for game in GROUPS if args.game == "all" else [args.game]:
-        bench(game, args.positions, args.seed)
+        bench(game, args.positions, args.seed, args.cold)
 
 
 if __name__ == "__main__":

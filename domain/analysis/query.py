@@ -6,6 +6,7 @@ line of best play — or "too large" once the budget runs out. What `fupan analy
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -68,7 +69,8 @@ def position(engine: Engine, state: Any) -> Position:
                                 "analysed.", "报到锁牌（sdy.baodao.lockCards）的局面不做分析。", {})
         teams = [0 if s == alone else 1 for s in range(engine.seat_count)]
         rules = RULES[game_code](state.options)
-        game = RankGame(rules, teams, teams[seat])
+        # Queries of the same rules (the deal's options) share what they learn of plays (shedding._Shared).
+        game = RankGame(rules, teams, teams[seat], (json.dumps(state.options, sort_keys=True, default=str),))
         if game_code == "sandayi":
             bombs = tuple(None if a is None else max(0, a - p)
                           for a, p in zip(state.allowance, state.bombs_by_seat, strict=True))

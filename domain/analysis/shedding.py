@@ -46,6 +46,15 @@ def unpack(packed: int, ranks: int) -> Counts:
     return tuple((packed >> (BITS * i)) & MASK for i in range(ranks))
 
 
+def _size(packed: int) -> int:
+    """The number of cards in a packed hand: the sum of its 4-bit counts."""
+    total = 0
+    while packed:
+        total += packed & MASK
+        packed >>= BITS
+    return total
+
+
 class RankPosition(NamedTuple):
     """A position of 斗地主, 三打一 or 挖坑: hands as counts per rank, the seat to act, the play to answer (its
     seat and readings; None when leading), the bombs each seat may still play (三打一; None = any) and the
@@ -134,6 +143,43 @@ def submultisets(hand: Counts) -> list[Counts]:
     return [c for c in itertools.product(*(range(n + 1) for n in hand)) if any(c)]
 
 
+def packed_submultisets(hand: int, ranks: int) -> list[int]:
+    """Every non-empty sub-multiset of a packed hand, packed: the sums of one choice per rank."""
+    found = [0]
+    for i, count in enumerate(unpack(hand, ranks)):
+        if count:
+            steps = [c << (BITS * i) for c in range(count + 1)]
+            found = [base + step for base in found for step in steps]
+    return found[1:]
+
+
+_CACHE_LIMIT = 400_000  # entries per shared table before it is emptied (memory stays bounded)
+
+
+class _Shared:
+    """What every query of one game's rules shares, whoever's side it asks about: the readings of each packed
+    play, its answers to each play on the table, each hand's sub-multisets. Rules are pure functions of the
+    cards, so what one query learnt stays true for the next."""
+
+    def __init__(self) -> None:
+        self.readings: dict[int, tuple[tuple[Any, ...], bool] | None] = {}
+        self.answers: dict[tuple[int, tuple[Any, ...]], tuple[tuple[Any, ...], bool] | None] = {}
+        self.subsets: dict[int, list[int]] = {}
+
+    def bound(self) -> None:
+        for table in (self.readings, self.answers, self.subsets):
+            if len(table) > _CACHE_LIMIT:
+                table.clear()
+
+
+_SHARED: dict[tuple[str, tuple[Any, ...]], _Shared] = {}
+
+
+def forget_shared() -> None:
+    """Empty the shared tables (the benchmark's cold runs)."""
+    _SHARED.clear()
+
+
 class RankGame:
     """The search's view of a ranks-only shedding game, from the maximising team's side.
 
@@ -142,10 +188,12 @@ class RankGame:
 
     bounds = (0, 1)
 
-    def __init__(self, rules: RankRules, teams: Sequence[int], max_team: int):
+    def __init__(self, rules: RankRules, teams: Sequence[int], max_team: int, options_key: tuple[Any, ...] = ()):
         self.rules, self.teams, self.max_team = rules, tuple(teams), max_team
         self.seats = len(teams)
         self.ranks = len(rules.values)
+        self._shared = _SHARED.setdefault((rules.game, options_key), _Shared())
+        self._shared.bound()
         self._plays: dict[tuple[int, Any, bool], list[tuple[int, tuple[Any, ...], bool]]] = {}
         self._readings: dict[tuple[int, Any, bool], dict[int, tuple[tuple[Any, ...], bool]]] = {}
 
@@ -160,6 +208,32 @@ class RankGame:
     def maximising(self, pos: RankPosition) -> bool:
         return self.teams[pos.to_act] == self.max_team
 
+    def _lead(self, play: int) -> tuple[tuple[Any, ...], bool] | None:
+        """The readings of a packed play and whether it is a bomb; None when it is no pattern."""
+        table = self._shared.readings
+        if play in table:
+            return table[play]
+        rules = self.rules
+        readings = rules.readings(unpack(play, self.ranks))
+        found = (readings, rules.is_bomb(readings)) if readings else None
+        table[play] = found
+        return found
+
+    def _answer(self, play: int, last: tuple[Any, ...]) -> tuple[tuple[Any, ...], bool] | None:
+        """The readings of a packed play that beat `last` and whether they make a bomb; None when it does not."""
+        table = self._shared.answers
+        key = (play, last)
+        if key in table:
+            return table[key]
+        lead = self._lead(play)
+        found = None
+        if lead is not None:
+            readings = self.rules.answers(lead[0], last)
+            if readings:
+                found = (readings, self.rules.is_bomb(readings))
+        table[key] = found
+        return found
+
     def plays(self, hand: int, last: tuple[Any, ...] | None, bombs: bool, budget: Budget
               ) -> list[tuple[int, tuple[Any, ...], bool]]:
         """(cards, readings after the play, is a bomb) of every legal play of `hand`, best-first: the whole hand,
@@ -168,28 +242,21 @@ class RankGame:
         found = self._plays.get(cache_key)
         if found is not None:
             return found
-        candidates = submultisets(unpack(hand, self.ranks))
-        budget.tick(1 + len(candidates) // 64)
+        subsets = self._shared.subsets.get(hand)
+        if subsets is None:
+            subsets = self._shared.subsets[hand] = packed_submultisets(hand, self.ranks)
+        budget.tick(1 + len(subsets) // 64)
         found = []
-        rules = self.rules
-        size = sum(unpack(hand, self.ranks))
-        for play in candidates:
-            readings = rules.readings(play)
-            if not readings:
+        for play in subsets:
+            entry = self._lead(play) if last is None else self._answer(play, last)
+            if entry is None or (entry[1] and not bombs):
                 continue
-            if last is not None:
-                readings = rules.answers(readings, last)
-                if not readings:
-                    continue
-            bomb = rules.is_bomb(readings)
-            if bomb and not bombs:
-                continue
-            found.append((play, readings, bomb))
-        found.sort(key=lambda p: (sum(p[0]) != size, p[2], -sum(p[0])))
-        packed = [(pack(play), readings, bomb) for play, readings, bomb in found]
-        self._plays[cache_key] = packed
-        self._readings[cache_key] = {play: (readings, bomb) for play, readings, bomb in packed}
-        return packed
+            found.append((play, entry[0], entry[1]))
+        size = _size(hand)
+        found.sort(key=lambda p: (_size(p[0]) != size, p[2], -_size(p[0])))
+        self._plays[cache_key] = found
+        self._readings[cache_key] = {play: (readings, bomb) for play, readings, bomb in found}
+        return found
 
     def moves(self, pos: RankPosition, budget: Budget) -> list[int | None]:
         seat = pos.to_act
