@@ -6,10 +6,11 @@ installed `plotly` package. `BLUEPRINTS` are registered by `api.app.create_app`.
 
 from replay_ui.console import console_pages
 from replay_ui.documents import documents
+from replay_ui.finder import finder_pages
 from replay_ui.pad import pad_pages
 from replay_ui.rounds import round_pages
 from replay_ui.views import BLUEPRINTS as VIEWER
 
-BLUEPRINTS = (*VIEWER, pad_pages, documents, console_pages, round_pages)
+BLUEPRINTS = (*VIEWER, pad_pages, documents, console_pages, round_pages, finder_pages)
 
 __all__ = ["BLUEPRINTS"]

@@ -21,12 +21,13 @@ from markupsafe import Markup
 
 from domain.application import FupanApplication
 from domain.errors import NotFound
+from domain.games import get_engine
 from domain.tokens import Principal
 from replay_ui import i18n, transfer
 from replay_ui.cards import card_text, is_red
 from replay_ui.games import ui_for
 from replay_ui.marks import deal_marks
-from replay_ui.notation import foul_names
+from replay_ui.notation import foul_names, note_text
 from replay_ui.retraction import describe_retraction, is_retraction_step, mark_retracted
 
 STATIC = Path(__file__).with_name("static")
@@ -89,6 +90,12 @@ def _seat_called(game: str, seat: int, name: str | None = None) -> Any:
     if name is not None:
         called = {lang: i18n.text("view.seat", lang, name=name, seat=called[lang]) for lang in called}
     return both_languages(called["zh"], called["en"])
+
+
+@pages.app_template_global("note")
+def _note(written: str) -> Any:
+    """An organiser's or referee's note in the chosen language (one written "中文 / English" shows its half)."""
+    return both_languages(note_text(written, "zh"), note_text(written, "en"))
 
 
 @pages.app_template_global("card_html")
@@ -167,7 +174,9 @@ def tournament_page(tournament_id: str) -> str:
     tournament = app.get_tournament(tournament_id)
     matches = app.list_matches(tournament_id)
     standings = {m["id"]: ui_for(m["game"]).standing_text(m, m["seat_names"]) for m in matches}
-    return render_template("tournament.html", tournament=tournament, matches=matches, standings=standings)
+    leaders = {m["id"]: ui_for(m["game"]).table_leaders(m) if m["ended_by"] == "closed" else [] for m in matches}
+    return render_template("tournament.html", tournament=tournament, matches=matches, standings=standings,
+                           leaders=leaders)
 
 
 @pages.get("/tournaments/<tournament_id>/standings")
@@ -205,14 +214,24 @@ def deal_viewer(deal_id: str) -> str:
     boot = {
         "deal_id": deal["id"], "game": deal["game"], "names": context["names"], "seats": len(deal["seats"]),
         "number": deal["number"], "finished": deal["finished"], **context["figures"],
-        "foul_names": foul_names(deal["game"]),
+        "foul_names": foul_names(deal["game"]), "play_phase": get_engine(deal["game"]).play_phase,
         "seat_marks": {lang: [seat_mark(deal["game"], seat, lang) for seat in range(len(deal["seats"]))]
                        for lang in ("zh", "en")},
         "frames_url": url_for("replay_ui_api.frames", deal_id=deal["id"]),
         "deal_url": url_for("deals.get_deal", deal_id=deal["id"]), "version": deal["version"],
     }
-    return render_template("deal.html", **context, boot=boot,
+    return render_template("deal.html", **context, boot=boot, neighbours=neighbours(context["match"], deal),
                            game_script=game_script if (STATIC / game_script).is_file() else None)
+
+
+def neighbours(match: dict[str, Any] | None, deal: dict[str, Any]) -> dict[str, str | None]:
+    """The deals before and after this one at its table (none for a deal on its own)."""
+    entries = match["deals"] if match else []
+    at = next((index for index, entry in enumerate(entries) if entry["deal_id"] == deal["id"]), None)
+    if at is None:
+        return {"previous": None, "next": None}
+    return {"previous": entries[at - 1]["deal_id"] if at > 0 else None,
+            "next": entries[at + 1]["deal_id"] if at + 1 < len(entries) else None}
 
 
 def dealt_view(frames: list[dict[str, Any]]) -> dict[str, Any]:

@@ -308,3 +308,85 @@ def test_timeline_marks_are_told_apart_and_never_overlap_and_a_refused_view_says
     page.wait_for_selector('body[data-ready="error"]')
     assert page.inner_text("#step-text") == "" and page.inner_text("#step-label") == ""
     assert "无法以这个视角查看" in page.inner_text("#table")
+
+
+def test_the_play_record_lists_every_round_by_seat_and_the_viewer_steps_to_the_next_deal(
+        site: DemoSite, offline: Offline) -> None:
+    """Beside the table: a row per round (升级: trick) so far, each seat's moves in it, and each seat's cards
+    played so far (a committee's card count); the previous and next deal of the table open from the same
+    viewpoint."""
+    service = site.live.service
+    assert service is not None
+    page = offline.page()
+    for game in ("doudizhu", "shengji"):
+        match = next(m for t in service.list_tournaments() if t["game"] == game for m in service.list_matches(t["id"]))
+        deals = [entry["deal_id"] for entry in match["deals"]]
+        frames = service.replay_all(deals[1], "referee")["frames"]
+        step = len(frames) * 2 // 3
+        open_viewer(page, site, f"?step={step}&view=seat:1", deal=deals[1])
+        view = frames[step]["view"]
+        rounds = (view.get("rounds_played", view.get("tricks_played")) or 0) + (1 if step < len(frames) - 1 else 0)
+        shown = page.locator("#play-record tbody tr").count()
+        assert shown in (rounds, rounds - 1), (game, shown, rounds)  # the round on the table, once someone led it
+        for seat in range(len(view["seats"])):
+            played = viewer_support.dom_cards(page, f"#play-record tfoot td[data-seat='{seat}']")
+            if "played" in view["seats"][seat]:
+                assert played == view["seats"][seat]["played"], (game, seat)
+            else:  # 升级: the seat's cards of the tricks closed and of the trick on the table
+                plays = [play for trick in [*view["tricks"], view["trick"]] for play in trick["plays"]]
+                assert played == [card for play in plays if play["seat"] == seat for card in play["cards"]], game
+        assert page.locator("#play-record .move.now").count() <= 1
+        page.click("#next-deal")
+        page.wait_for_selector('body[data-ready="1"]')
+        assert f"/deals/{deals[2]}" in page.url and page.get_attribute("body", "data-viewpoint") == "seat:1"
+        page.click("#previous-deal")
+        page.wait_for_selector('body[data-ready="1"]')
+        assert f"/deals/{deals[1]}" in page.url
+    assert offline.errors == []
+
+
+def test_deals_are_found_by_where_who_and_what_happened_and_a_deal_on_its_own_is_listed(site: DemoSite) -> None:
+    service = site.live.service
+    assert service is not None
+    every = demo_deals(site)
+    alone, _ = viewer_support.start_live_deal(site, "screens-alone", actions=2)  # POST /api/deals: no table
+
+    def found(query: str = "") -> list[str]:
+        page = viewer_support.page_of(site, f"/deals{query}")
+        return re.findall(r'<tr data-deal-id="([0-9a-f-]+)">', page)
+
+    on_its_own = found("?tournament=-")  # the other tests of this module may have started some too
+    assert alone in on_its_own and all(service.get_deal(deal)["match_id"] is None for deal in on_its_own)
+    assert set(found()) == {deal for _, deal in every} | set(on_its_own)
+    assert 'href="/deals?tournament=-"' in viewer_support.page_of(site, f"/deals/{alone}")  # its page says where
+    assert 'id="find-link"' in viewer_support.page_of(site, "/")
+    shengji = {deal for game, deal in every if game == "shengji"}
+    assert set(found("?game=shengji")) == shengji
+    player = service.list_matches(service.list_tournaments()[0]["id"])[0]["seat_names"][0]
+    with_player = set(found(f"?player={player}"))
+    assert with_player and all(player in service.get_deal(deal)["seats"] or
+                               player in service.get_match(service.get_deal(deal)["match_id"])["seat_names"]
+                               for deal in with_player)
+    fouled = {deal for _, deal in every
+              if any(step["action"] and step["action"]["type"] == "foul"
+                     for step in service.replay_all(deal, "public")["frames"])}
+    assert set(found("?has=foul")) == fouled and fouled
+    noted = {deal for _, deal in every if service.get_deal(deal)["annotations"]}
+    assert set(found("?has=annotation")) == noted and noted
+    assert set(found("?has=penalty&game=shengji")) <= shengji
+
+
+def test_a_table_the_organiser_closed_names_who_it_placed_first_not_the_organiser(site: DemoSite) -> None:
+    """The 斗地主 加赛 is closed by the organiser once it separated the tied players: its winner column names the
+    player it placed first (the most chips), and the reason shows in the language chosen."""
+    service = site.live.service
+    assert service is not None
+    tournament = service.list_tournaments()[0]
+    extra = next(m for m in service.list_matches(tournament["id"]) if m["ended_by"] == "closed")
+    first = extra["seat_names"][extra["chips"].index(max(extra["chips"]))]
+    page = viewer_support.page_of(site, f"/tournaments/{tournament['id']}")
+    row = next(row for row in page.split("<tr>") if f"/matches/{extra['id']}" in row)
+    winner = row.split("</td>")[-2]
+    assert f"<strong>{first}</strong>" in winner and "组织者结束本桌" in winner
+    zh = re.findall(r'<span class="zh" lang="zh-CN">([^<]*)</span>', winner)
+    assert any("加赛已分出名次" in text for text in zh) and not any("the extra deals" in text for text in zh)

@@ -46,6 +46,8 @@ class GameUI(NamedTuple):
     # string that says it in a sentence ("2 号位").
     seat_marks: Callable[[int], list[tuple[str, str]]] = generic.seat_marks
     seat_called: str = "seat.called"
+    # Who a table the organiser closed placed first (its winner column): generic by scores, 斗地主 by chips.
+    table_leaders: Callable[[Match], list[int]] = generic.table_leaders
 
 
 def _strings(game: str) -> Strings:
@@ -56,7 +58,8 @@ GENERIC = GameUI(generic_describe, generic_summarize, generic.match_rows, generi
                  {})
 GAMES: dict[str, GameUI] = {
     "doudizhu": GameUI(doudizhu.describe, doudizhu.summarize, doudizhu.match_rows, doudizhu.match_chart,
-                       doudizhu.standing_text, _strings("doudizhu"), doudizhu.deal_figures),
+                       doudizhu.standing_text, _strings("doudizhu"), doudizhu.deal_figures,
+                       table_leaders=doudizhu.table_leaders),
     "shengji": GameUI(shengji.describe, shengji.summarize, shengji.match_rows, shengji.match_chart,
                       shengji.standing_text, _strings("shengji"), seat_marks=shengji.seat_marks,
                       seat_called="sj.seat.called"),

@@ -11,7 +11,7 @@ from typing import Any
 
 from domain.games.doudizhu.table import TARGET
 from replay_ui.cards import cards_text
-from replay_ui.games.generic import chart_lines
+from replay_ui.games.generic import chart_lines, top_seats
 from replay_ui.i18n import text
 from replay_ui.notation import Frame, Notation, describer, foul_words, say, timeout_in_play, when
 
@@ -146,6 +146,11 @@ def match_chart(match: dict[str, Any], names: list[str]) -> dict[str, Any]:
 
 def standing_text(match: dict[str, Any], names: list[str]) -> str:
     return " / ".join(str(chips) for chips in match["chips"])
+
+
+def table_leaders(match: dict[str, Any]) -> list[int]:
+    """The seats holding the most chips (a closed 加赛: who the extra deals placed first)."""
+    return top_seats(match["chips"])
 
 
 def deal_figures(match: dict[str, Any] | None, deal: dict[str, Any]) -> dict[str, Any]:

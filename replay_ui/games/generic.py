@@ -46,6 +46,18 @@ def signed_totals(match: dict[str, Any], length: int) -> str:
     return f"{totals} · {standing['deals']}/{length}"
 
 
+def table_leaders(match: dict[str, Any]) -> list[int]:
+    """The seats ahead at a table by its standing's scores (a table the organiser closed has no winner of its
+    own: these are who it placed first)."""
+    scores = (match.get("standing") or {}).get("scores")
+    return top_seats(scores) if isinstance(scores, list) else []
+
+
+def top_seats(figures: list[Any]) -> list[int]:
+    best = max(figures, default=None)
+    return [seat for seat, value in enumerate(figures) if value == best] if best is not None else []
+
+
 def seat_marks(seats: int) -> list[tuple[str, str]]:
     """What people call each seat, (zh, en): counted from 1 (the record and `data-seat` count from 0); in a
     sentence it is `seat.called` ("2 号位", "seat 2")."""

@@ -108,6 +108,11 @@
     );
   };
 
+  /* A card in a line of text: ♠3, ♥10, 大王 (Big Joker in English). */
+  Fupan.cardShort = function (code) {
+    return JOKER[code] ? JOKER[code][Fupan.lang()] : SUITS[code[0]] + code.slice(1);
+  };
+
   Fupan.cardsHTML = function (codes, extra) {
     return codes.map((code) => Fupan.cardHTML(code, extra)).join("");
   };

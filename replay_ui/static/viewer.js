@@ -30,6 +30,7 @@
   const el = {
     table: $("table"), info: $("game-info"), stepNo: $("step-no"), stepText: $("step-text"),
     notes: $("step-notes"), label: $("step-label"), slider: $("slider"), marks: $("marks"),
+    playPanel: $("play-record-panel"), play_record: $("play-record"),
     timeline: $("timeline"), play: $("btn-play"), speed: $("speed"), viewpoints: $("viewpoints"),
     viewNote: $("view-note"), status: $("deal-status"), following: $("following"), token: $("token"),
   };
@@ -40,7 +41,7 @@
   const MARK_ORDER = renderer.marks || ["foul", "end", "note"];
 
   const state = {
-    view: null, step: 0, data: null, timer: null, active: null, loading: 0,
+    view: null, step: 0, data: null, timer: null, active: null, loading: 0, moves: [],
     version: boot.version, finished: boot.finished, follow: null, refusal: null,
   };
 
@@ -62,6 +63,10 @@
     // Written by hand so the link reads as people type it: ?step=23&view=seat:2
     const query = `?step=${state.step}&view=${state.view}`;
     if (location.search !== query) history.replaceState(null, "", location.pathname + query);
+    // The previous and next deal open from the same viewpoint.
+    document.querySelectorAll("a[data-keep-view]").forEach((link) => {
+      link.search = `?view=${state.view}`;
+    });
   }
 
   function markViewButtons() {
@@ -157,6 +162,67 @@
     }
   }
 
+  /* --- the play record: every round (trick) so far by seat, and each seat's cards played so far --------------- */
+
+  // A round's number in a view: the shedding games count rounds, 升级 tricks.
+  const roundOf = (view) => view.rounds_played ?? view.tricks_played ?? 0;
+
+  /* The cards a play put on the table: what left the seat's hand by its `played` list (a timeout's lowest single
+   * too), else its entry in the trick on the table or the one it closed (a failed 甩牌 plays fewer than tried). */
+  function cardsPlayed(before, after, action) {
+    const was = before.seats[action.seat].played;
+    const now = after.seats[action.seat].played;
+    if (Array.isArray(was) && Array.isArray(now)) return now.slice(was.length);
+    const trick = after.trick && after.trick.plays.length ? after.trick : after.last_trick;
+    const entry = trick && trick.plays.find((play) => play.seat === action.seat);
+    return entry ? entry.cards : action.cards || [];
+  }
+
+  /* Every move of the play, once per loaded viewpoint: {step, seat, round, cards} (cards [] is a pass). */
+  function playMoves(frames) {
+    const moves = [];
+    for (let step = 1; step < frames.length; step += 1) {
+      const before = frames[step - 1].view;
+      const action = frames[step].action;
+      if (!action || before.phase !== boot.play_phase || !["play", "pass", "timeout"].includes(action.type)) continue;
+      const cards = action.type === "pass" ? [] : cardsPlayed(before, frames[step].view, action);
+      moves.push({ step, seat: action.seat, round: roundOf(before), cards, timeout: action.type === "timeout" });
+    }
+    return moves;
+  }
+
+  function cardsText(codes) {
+    return codes.map((code) => `<span class="pc ${/^[HD]|BJ/.test(code) ? "red" : "black"}" data-card="${code}">` +
+      `${F.esc(F.cardShort(code))}</span>`).join(" ");
+  }
+
+  function renderPlayRecord(step) {
+    const moves = state.moves.filter((move) => move.step <= step);
+    if (!moves.length) {
+      el.play_record.innerHTML = `<p class="muted small">${F.esc(F.t("record.noPlay"))}</p>`;
+      return;
+    }
+    const seats = boot.names.length;
+    const rounds = [];
+    moves.forEach((move) => {
+      const row = (rounds[move.round] = rounds[move.round] || Array.from({ length: seats }, () => []));
+      row[move.seat].push(move);
+    });
+    const cell = (move) => {
+      const what = move.cards.length ? cardsText(move.cards) : `<span class="muted">${F.esc(F.t("play.pass"))}</span>`;
+      const late = move.timeout ? ` <span class="tag foul">${F.esc(F.t("record.timeout"))}</span>` : "";
+      return `<span class="move${move.step === step ? " now" : ""}" data-step="${move.step}">${what}${late}</span>`;
+    };
+    const head = boot.names.map((name, seat) => `<th>${F.esc(F.seatNo(seat))} ${F.esc(name)}</th>`).join("");
+    const body = rounds.map((row, index) => row && `<tr data-round="${index + 1}"><th class="num">${index + 1}</th>` +
+      row.map((cellMoves) => `<td>${cellMoves.map(cell).join("<br>")}</td>`).join("") + "</tr>").filter(Boolean);
+    const played = boot.names.map((_, seat) => `<td data-seat="${seat}">` +
+      cardsText(moves.filter((move) => move.seat === seat).flatMap((move) => move.cards)) + "</td>").join("");
+    el.play_record.innerHTML = `<div class="play-record-scroll"><table class="data compact play-record">` +
+      `<thead><tr><th>${F.esc(F.t("record.round"))}</th>${head}</tr></thead><tbody>${body.join("")}</tbody>` +
+      `<tfoot><tr class="played-so-far"><th>${F.esc(F.t("record.played"))}</th>${played}</tr></tfoot></table></div>`;
+  }
+
   /* --- one step ------------------------------------------------------------------------------------------ */
 
   function anchorSeat() {
@@ -175,6 +241,7 @@
     el.stepText.textContent = notationText(frame);
     el.notes.innerHTML = frame.annotations.map(F.noteHTML).join("");
     el.label.textContent = F.t("step.of", { k: step, n: state.data.total });
+    if (state.moves.length) renderPlayRecord(step);
     el.slider.value = String(step);
     highlight(step);
     void el.table.offsetHeight; // force style and layout now, so the measured time includes them
@@ -225,6 +292,7 @@
       el.stepText.textContent = "";
       el.notes.innerHTML = "";
       el.label.textContent = "";
+      el.playPanel.hidden = true;
       el.info.innerHTML = "";
       el.timeline.innerHTML = "";
       el.marks.innerHTML = "";
@@ -232,6 +300,8 @@
       return;
     }
     state.refusal = null;
+    state.moves = playMoves(state.data.frames);
+    el.playPanel.hidden = !state.moves.length;
     el.viewNote.hidden = !(view === "public" && state.data.closed);
     buildTimeline();
     go(step);
@@ -279,6 +349,8 @@
       state.data = data;
       state.version = deal.version;
       el.viewNote.hidden = !(state.view === "public" && data.closed);
+      state.moves = playMoves(data.frames);
+      el.playPanel.hidden = !state.moves.length;
       buildTimeline();
       go(atEnd ? data.total : state.step);
       document.body.dataset.total = String(data.total);
