@@ -41,6 +41,7 @@ from domain.tokens import LOCAL
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium is not installed at /usr/bin/chromium")
 
 TABLET = {"width": 768, "height": 1024}
+LANDSCAPE = {"width": 1024, "height": 768}
 PHONE = {"width": 390, "height": 844}
 Action = dict[str, Any]
 TYPED = ("code", "note", "penalty", "received", "forced")  # typed on a form, or (forced) filled by the rules
@@ -148,7 +149,7 @@ def scripted(engine: Engine, setup: Any) -> list[Action]:
         actions.insert(2, foul)
         if has_what_the_game_has(engine, setup, actions):
             found.append(actions)
-            if len(found) == 12:
+            if len(found) == 30:
                 break
     assert found, f"no scripted {engine.game} deal with what the game has"
     return min(found, key=len)
@@ -297,6 +298,9 @@ def whole_deal(site: PadSite, tablet: Offline, game: str, pad: Pad | None = None
     actions = scripted(engine, setup)
     if pad is None:
         pad = Pad(tablet.page()).open(site, f"/matches/{pad_match}/pad", site.referee)
+    for viewport in (LANDSCAPE, TABLET):  # both ways round, nothing wider than the screen
+        pad.page.set_viewport_size(viewport)
+        assert pad.page.evaluate("() => document.documentElement.scrollWidth <= innerWidth"), viewport
     index = 0
     while index < len(actions):
         taken = during(pad, index, actions) if during else 0
@@ -389,8 +393,10 @@ def test_doudizhu_dealt_on_the_grid_refusals_a_second_pad_and_offline_taps(site:
             assert "另一台记录板" in pad.reason() and event_count(site.live, deal) == count
             tablet.context.unroute("**/pad?since=*")
             pad.wait(lambda: pad.version() == other.version())
+            pad.record(actions[index + 1])  # and the other pad sees this one by itself (its poll)
+            other.wait(lambda: other.version() == pad.version())
             other.page.close()
-            return 1
+            return 2
         if "offline" not in seen and "stale" in seen and state.phase == "play" and index + 5 < len(actions) \
                 and all(a["type"] in ("play", "pass") for a in actions[index:index + 3]):
             seen.add("offline")

@@ -116,20 +116,22 @@
 
   /* --- reading the deal ----------------------------------------------------------------------------- */
 
-  async function refresh(full) {
+  /* `table`: also read the table (its score, its deal in play); a stored tap leaves it alone until the deal ends. */
+  async function refresh(full, table = true) {
     if (!Fupan.token()) {
       signIn();
       return;
     }
     try {
       const wanted = [];
-      if (boot.match_id) wanted.push(api("GET", `/api/matches/${boot.match_id}`));
+      const withTable = boot.match_id && (table || !match);
+      if (withTable) wanted.push(api("GET", `/api/matches/${boot.match_id}`));
       if (dealId) {
         const since = current && current.deal_id === dealId && !full ? `?since=${current.version}` : "";
         wanted.push(api("GET", `/api/deals/${dealId}/pad${since}`));
       }
       const answers = await Promise.all(wanted);
-      const matchAnswer = boot.match_id ? answers.shift() : null;
+      const matchAnswer = withTable ? answers.shift() : null;
       let changed = full || !current;
       if (matchAnswer && matchAnswer.ok) {
         changed = changed || !match || match.version !== matchAnswer.data.version;
@@ -595,6 +597,7 @@
     if (flushing || !queue.length) return;
     flushing = true;
     const stored = [];
+    let ended = false; // a stored tap ended the deal: the table's score moved
     try {
       while (queue.length) {
         if (offline) return;
@@ -612,6 +615,7 @@
         }
         if (answer.status === 201 || answer.status === 200) {
           baseVersion = answer.data.version;
+          if (answer.data.finished) ended = true;
           stored.push(queue.shift());
           continue;
         }
@@ -622,7 +626,7 @@
     } finally {
       flushing = false;
       const reason = refused;
-      if (!offline) await refresh(true);
+      if (!offline) await refresh(true, ended || Boolean(reason));
       refused = reason;
       const shown = performance.now();
       stored.forEach((item) => item.delayed || latencies.push(shown - item.started));
