@@ -64,6 +64,15 @@ class Raw:
         conn.close()
         return rows
 
+    def many(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        """One statement for many rows, on one connection (as cheap as the attacker likes)."""
+        sql = sql.format(events=self.events, chain=self.chain)
+        if self.postgres:
+            sql = sql.replace("?", "%s")
+        with self._connect() as conn:
+            conn.cursor().executemany(sql, rows)
+        conn.close()
+
     def oid(self, uid: str) -> Any:
         return UUID(uid) if self.postgres else UUID(uid).hex
 
@@ -92,9 +101,6 @@ class Raw:
         return [dict(zip(columns, row, strict=True))
                 for row in self.run(f"SELECT {', '.join(columns)} FROM {{chain}} ORDER BY seq")]
 
-    def set_link(self, seq: int, **columns: Any) -> None:
-        names = ", ".join(f"{name} = ?" for name in columns)
-        self.run(f"UPDATE {{chain}} SET {names} WHERE seq = ?", (*columns.values(), seq))
 
 
 class Built:
@@ -163,15 +169,15 @@ def rechain(built: Built, uid: str) -> None:
     app = built.open()
     transcoder = app.mapper.transcoder
     try:
-        digest = GENESIS
-        for version, topic in built.raw.versions(uid):
-            (row,) = built.raw.run("SELECT state FROM {events} WHERE originator_id = ? AND originator_version = ?",
-                                   (built.raw.oid(uid), version))
-            state = transcoder.decode(bytes(row[0]))
+        digest, rows = GENESIS, []
+        for version, topic, stored in built.raw.run("SELECT originator_version, topic, state FROM {events} WHERE "
+                                                    "originator_id = ? ORDER BY originator_version",
+                                                    (built.raw.oid(uid),)):
+            state = transcoder.decode(bytes(stored))
             fields = {k: v for k, v in state.items() if k not in ("originator_id", "originator_version", "timestamp")}
             digest = next_digest(digest, digest_payload(topic, UUID(uid), version, state["timestamp"], fields))
-            built.raw.run("UPDATE {events} SET state = ? WHERE originator_id = ? AND originator_version = ?",
-                          (transcoder.encode({**state, "digest": digest}), built.raw.oid(uid), version))
+            rows.append((transcoder.encode({**state, "digest": digest}), built.raw.oid(uid), version))
+        built.raw.many("UPDATE {events} SET state = ? WHERE originator_id = ? AND originator_version = ?", rows)
     finally:
         app.close()
 
@@ -181,18 +187,17 @@ def relink(raw: Raw, log: str, *, strip: bool = False) -> None:
     attacker has no key) or stripping them."""
     hashes = {(UUID(str(o)).hex if not raw.postgres else str(o), int(v)): hashlib.sha256(bytes(s)).hexdigest()
               for o, v, s in raw.run("SELECT originator_id, originator_version, state FROM {events}")}
-    prev = GENESIS
+    prev, rows = GENESIS, []
     for link in raw.links():
         events = json.loads(link["events"])
         for entry in events:
             key = (UUID(entry[0]).hex if not raw.postgres else entry[0], entry[1])
             entry[3] = hashes.get(key, entry[3])
         digest = link_digest(log, link["seq"], prev, link["at"], events, link["adopted"])
-        columns: dict[str, Any] = {"prev": prev, "events": json.dumps(events, separators=(",", ":")), "digest": digest}
-        if strip:
-            columns.update(key_id=None, signature=None)
-        raw.set_link(link["seq"], **columns)
+        kid, signature = (None, None) if strip else (link["key_id"], link["signature"])
+        rows.append((prev, json.dumps(events, separators=(",", ":")), digest, kid, signature, link["seq"]))
         prev = digest
+    raw.many("UPDATE {chain} SET prev = ?, events = ?, digest = ?, key_id = ?, signature = ? WHERE seq = ?", rows)
 
 
 def log_name(built: Built) -> str:
