@@ -208,6 +208,11 @@ def test_thirteen_players_get_byes_on_a_phone(browser, live):
         assert page.locator(f"#standings-table tr[data-player='{bye['player_id']}']").inner_text().count("轮空") == 1
         fits(page)
     assert byes[0] == "牌手13"  # round 1: the last registered (the ranking before round 1 is the entry order)
+    page.click("#lang-toggle")  # English: the script-drawn tables and the form's options follow
+    settle(page)
+    assert page.locator(f"#standings-table tr[data-player='{bye['player_id']}']").inner_text().count("Bye") == 1
+    assert page.locator("#penalty-form option[value=penalty]").inner_text() == "Penalty"
+    fits(page)
     assert context.left == [] and context.errors == []
     context.context.close()
 

@@ -207,7 +207,7 @@
   /* --- rounds: draw, then open ------------------------------------------------------------------------------ */
 
   function seatsHTML(table) {
-    return table.names.map((name, seat) => `<li data-seat="${seat}"><span class="seat-no">${esc(t("console.seat", { n: seat + 1 }))}</span> ${esc(name)}</li>`).join("");
+    return table.names.map((name, seat) => `<li data-seat="${seat}"><span class="console-seat-no">${esc(t("console.seat", { n: seat + 1 }))}</span> ${esc(name)}</li>`).join("");
   }
 
   function showProposal(plan) {
@@ -359,6 +359,18 @@
     await refreshAll();
   }
 
+  /* Options cannot hold the two language spans the server renders: their text is set in the chosen language. */
+  function translateOptions() {
+    document.querySelectorAll("option[data-i18n-option]").forEach((option) => {
+      option.textContent = t(option.dataset.i18nOption);
+    });
+  }
+
+  document.addEventListener("fupan:lang", () => {
+    translateOptions();
+    if (tournament && fmt) act(refreshAll); // the script-drawn tables speak the chosen language too
+  });
+  translateOptions();
   showSignedIn();
   act(tournament ? tournamentPage : home);
 })();
