@@ -390,3 +390,33 @@ def test_a_table_the_organiser_closed_names_who_it_placed_first_not_the_organise
     assert f"<strong>{first}</strong>" in winner and "组织者结束本桌" in winner
     zh = re.findall(r'<span class="zh" lang="zh-CN">([^<]*)</span>', winner)
     assert any("加赛已分出名次" in text for text in zh) and not any("the extra deals" in text for text in zh)
+
+
+def test_a_duplicate_traveller_sets_every_table_on_a_board_side_by_side_with_its_matchpoints(site: DemoSite) -> None:
+    """挖坑's boards: each board of a table, every table of the round that played it, seat by seat, with the
+    matchpoints the standings gave (2 a higher score in the same seat at another table, 1 an equal, 0 a lower:
+    docs/rules/wakeng.md B7), each row linked to its replay."""
+    service = site.live.service
+    assert service is not None
+    tournament = next(t for t in service.list_tournaments() if t["game"] == "wakeng")
+    tables = service.list_matches(tournament["id"])
+    first = tables[0]
+    assert f"/matches/{first['id']}/travellers" in viewer_support.page_of(site, f"/matches/{first['id']}")
+    page = viewer_support.page_of(site, f"/matches/{first['id']}/travellers")
+    scores: dict[int, dict[str, list[int]]] = {}  # board → deal → scores
+    for table in tables:
+        for entry in table["deals"]:
+            deal = service.get_deal(entry["deal_id"])
+            scores.setdefault(deal["context"]["board"], {})[deal["id"]] = deal["result"]["scores"]
+    sections = re.findall(r'<section class="panel traveller" data-board="(\d+)">(.*?)</section>', page, re.S)
+    assert [int(board) for board, _ in sections] == sorted(scores)
+    for board, html in sections:
+        played = scores[int(board)]
+        rows = re.findall(r'<tr data-table="[^"]*" data-deal-id="([0-9a-f-]+)"[^>]*>(.*?)</tr>', html, re.S)
+        assert {deal for deal, _ in rows} == set(played) and len(rows) == len(tables)
+        for deal, row in rows:
+            assert f'href="/deals/{deal}"' in row
+            mps = [int(mp) for mp in re.findall(r'data-mp="(\d+)"', row)]
+            expected = [sum(2 if played[deal][seat] > other[seat] else 1 if played[deal][seat] == other[seat] else 0
+                            for key, other in played.items() if key != deal) for seat in range(3)]
+            assert mps == expected, (board, deal)
