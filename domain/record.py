@@ -62,11 +62,11 @@ def parse_record(doc: object) -> tuple[DealSetup, list[Action], dict[str, Any] |
     if not isinstance(notes, list):
         raise _bad("`annotations` must be a list of {step, glyph, text, text_en, author}.",
                    "`annotations` 必须是 {step, glyph, text, text_en, author} 的列表。", field="annotations")
-    for index, note in enumerate(notes):  # each step against the deal's actions: the check accepts any later
+    for index, note in enumerate(notes):  # each checked as annotating would check it, at a step of these actions
         try:
             checked_annotation(note, len(doc["actions"]))
-        except IllegalAction as error:
-            raise IllegalAction(error.code, error.message, error.message_zh,
+        except IllegalAction as error:  # a record's annotation is part of its shape: bad_record, naming which
+            raise IllegalAction("bad_record", error.message, error.message_zh,
                                 {**error.details, "annotation": index}) from None
     setup = DealSetup(
         game=engine.game,

@@ -91,7 +91,7 @@ def test_annotations_survive_export_and_import_into_another_store(live, tmp_path
         for bad in ({"at": 2, "step": 5, "text": "不一致"}, {"step": 1, "glyph": "??!", "text": "x"}, "文字"):
             wrong = {**copy.deepcopy(older), "seats": ["丁", "戊", "己"], "annotations": [bad]}
             report = check_record(wrong)
-            assert not report["ok"] and report["code"] == "bad_annotation", report
+            assert not report["ok"] and report["code"] == "bad_record", report
     finally:
         other.close()
 
