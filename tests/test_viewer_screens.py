@@ -420,3 +420,18 @@ def test_a_duplicate_traveller_sets_every_table_on_a_board_side_by_side_with_its
             expected = [sum(2 if played[deal][seat] > other[seat] else 1 if played[deal][seat] == other[seat] else 0
                             for key, other in played.items() if key != deal) for seat in range(3)]
             assert mps == expected, (board, deal)
+
+
+def test_the_chip_tables_figures_come_from_the_game_not_the_generic_pages(site: DemoSite) -> None:
+    """斗地主's start-and-target line and its chips-after row are its plugin's (templates/games/doudizhu_*.html):
+    a chip table shows them, a 升级 table and record do not."""
+    service = site.live.service
+    assert service is not None
+    seen = {}
+    for tournament in service.list_tournaments():
+        match = service.list_matches(tournament["id"])[0]
+        page = viewer_support.page_of(site, f"/matches/{match['id']}").split('id="fupan-strings"')[0]
+        record = viewer_support.page_of(site, f"/deals/{match['deals'][0]['deal_id']}/record")
+        seen[tournament["game"]] = ("起始筹码" in page, "局后筹码" in record.split('id="fupan-strings"')[0])
+    assert seen.pop("doudizhu") == (True, True)
+    assert set(seen.values()) == {(False, False)}
