@@ -1,7 +1,8 @@
 """The recording pad's data (docs/pad.md): a deal as its recorder sees it, with every seat's choices, and a dry
-run of one action. Both are for the table's referee and the organiser (`DEAL_RECORDER`); neither stores
-anything. The pad records through the ordinary routes (POST /api/deals/<id>/actions, the match's deals, clock
-and misdeals), so what it stores is what any API client would.
+run of one action. All are for the table's referee and the organiser (`DEAL_RECORDER`, `MATCH_RECORDER`); none
+stores anything. A table's pad reads the table through `GET /api/matches/<id>/pad`, which also tells it
+whether its token is the table's. The pad records through the ordinary routes (POST /api/deals/<id>/actions,
+the match's deals, clock and misdeals), so what it stores is what any API client would.
 """
 
 from __future__ import annotations
@@ -9,9 +10,10 @@ from __future__ import annotations
 from flask import Blueprint, Response
 from marshmallow import Schema, fields, validate
 
-from api.auth import DEAL_RECORDER, requires
+from api.auth import DEAL_RECORDER, MATCH_RECORDER, requires
 from api.resources import doc, json_body, load, load_query, reply, service
 from domain import pad
+from domain.games import get_engine
 
 _ACTION = ("an action as the record format writes it (docs/record-format.md), with `seat` and, for a play, "
            "`cards` in the order tapped")
@@ -78,12 +80,28 @@ class PadVerdictSchema(Schema):
     refusal = fields.Dict(metadata={"description": "{code, message, message_zh, details}, as a 422 would say"})
 
 
+class TablePadSchema(Schema):
+    match = fields.Dict(required=True, metadata={"description": "the table, as GET /api/matches/<id> answers it"})
+    table = fields.Dict(required=True, metadata={"description": "the game's seats, hand_size, kitty_size, decks, "
+                                                               "jokers (the deck grid's cards)"})
+
+
 PAD_QUERY, PAD_STATE, PAD_CHECK, PAD_VERDICT = PadQuerySchema(), PadStateSchema(), PadCheckSchema(), PadVerdictSchema()
+TABLE_PAD = TablePadSchema()
 
-recording_pad = Blueprint("pad", __name__, url_prefix="/api/deals")
+recording_pad = Blueprint("pad", __name__, url_prefix="/api")
 
 
-@recording_pad.get("/<deal_id>/pad")
+@recording_pad.get("/matches/<match_id>/pad")
+@requires(MATCH_RECORDER)
+@doc("A table as its recorder's pad reads it: its score, its deals and the deal in play, and the game's table",
+     response=TABLE_PAD, errors=(404,))
+def table_pad(match_id: str) -> tuple[Response, int]:
+    match = service().get_match(match_id)
+    return reply(TABLE_PAD, {"match": match, "table": pad.game_table(get_engine(match["game"]))})
+
+
+@recording_pad.get("/deals/<deal_id>/pad")
 @requires(DEAL_RECORDER)
 @doc("The deal as its recorder sees it: every hand, the seat to act, each seat's choices other than which cards "
      "(bids, passes, declarations, fouls …: only what the rules allow now), the game's foul list",
@@ -93,7 +111,7 @@ def pad_state(deal_id: str) -> tuple[Response, int]:
     return reply(PAD_STATE, pad.pad_state(service(), deal_id, query.get("since")))
 
 
-@recording_pad.post("/<deal_id>/pad/check")
+@recording_pad.post("/deals/<deal_id>/pad/check")
 @requires(DEAL_RECORDER)
 @doc("Dry run: would this action be recorded now? Legal, with how the rules read a play (e.g. 三带二), or the "
      "refusal with its reason in Chinese and English. Stores nothing", body=PAD_CHECK, response=PAD_VERDICT,

@@ -290,14 +290,17 @@ def whole_deal(site: PadSite, tablet: Offline, game: str, pad: Pad | None = None
     how many actions it recorded from `index` on."""
     engine = get_engine(game)
     pad_match, twin_match = site.tables[game]
-    if deal is None:
-        assert site.live.service is not None
-        dealt, _ = site.live.service.start_deal(match=pad_match, seed=f"pad-{game}")
-        deal = dealt["id"]
-    setup = setup_of(site, deal)
-    actions = scripted(engine, setup)
     if pad is None:
         pad = Pad(tablet.page()).open(site, f"/matches/{pad_match}/pad", site.referee)
+    if deal is None:  # dealt by the server from the pad: its commitment shown now, its seed at the end
+        pad.page.click('[data-command="deal-server"]')
+        pad.wait(lambda: pad.version() >= 1)
+        assert site.live.service is not None
+        deal = site.live.service.get_match(pad_match)["current_deal"]
+        commitment = site.live.service.get_deal(deal)["seed_commitment"]
+        assert commitment[:16] in pad.page.locator(".pad-summary").inner_text()
+    setup = setup_of(site, deal)
+    actions = scripted(engine, setup)
     for viewport in (LANDSCAPE, TABLET):  # both ways round, nothing wider than the screen
         pad.page.set_viewport_size(viewport)
         assert pad.page.evaluate("() => document.documentElement.scrollWidth <= innerWidth"), viewport
@@ -369,6 +372,9 @@ def test_doudizhu_dealt_on_the_grid_refusals_a_second_pad_and_offline_taps(site:
             pad.select(seat, [loser])
             pad.wait(lambda: pad.state() == "refused")
             assert "管不上" in pad.reason()  # the engine's reason, in the page's language (zh)
+            pad.page.click("#lang-toggle")
+            assert "does not beat" in pad.reason()  # and in English once the reader switches
+            pad.page.click("#lang-toggle")
             pad.button(seat, {"type": "play"}).click()
             pad.wait(lambda: pad.state() == "refused" and pad.page.locator("#pad-form form").count() == 0)
             assert "管不上" in pad.reason() and event_count(site.live, deal) == count
@@ -532,7 +538,29 @@ def test_a_score_slip_is_scored_before_it_is_entered_and_an_impossible_one_is_re
                                                                                      tablet: Offline) -> None:
     live = site.live
     assert live.service is not None
-    pad = Pad(tablet.page()).open(site, f"/matches/{site.slips}/pad", site.referee)
+    # A referee of other tables is told so on the sign-in form, and sees nothing of this one.
+    other, _ = live.service.create_match(live.service.get_match(site.slips)["tournament_id"], "other",
+                                         live.service.get_match(site.slips)["seats"], 0)
+    _, stranger = live.service.create_token("referee", [other["id"]], "another table")
+    page = tablet.page()
+    page.goto(f"{site.url}/matches/{site.slips}/pad")
+    page.fill('input[data-field="token"]', stranger)
+    page.click("[data-confirm]")
+    pad = Pad(page)
+    pad.wait(lambda: "无权" in pad.reason() and page.locator('input[data-field="token"]').count() == 1)
+    assert page.locator('[data-command="slip"]').count() == 0
+    pad.open(site, f"/matches/{site.slips}/pad", site.referee)
+    # The table's clock and a misdeal, between deals.
+    for command, values in (("clock", {"minutes": "30", "note": "第一局前"}), ("misdeal", {"note": "少发一张"})):
+        page.click(f'[data-command="{command}"]')
+        for name, value in values.items():
+            page.fill(f'[data-field="{name}"]', value)
+        page.click("[data-confirm]")
+    def recorded() -> bool:
+        table = live.service.get_match(site.slips)  # type: ignore[union-attr]
+        return len(table["misdeals"]) == 1 and len(table["clock"]) == 1
+
+    pad.wait(recorded)
     pad.page.click('[data-command="slip"]')
     form = pad.page.locator('#pad-form form[data-form="slip"]')
     preview, confirm = form.locator("[data-slip-preview]"), form.locator("[data-confirm]")

@@ -84,6 +84,7 @@ KINDS: dict[str, str] = {
     "apidocs.docs_page": "public",
     "pad.pad_state": "recorder",  # the recording pad (docs/pad.md): every hand of a live deal, its choices
     "pad.pad_check": "recorder",  # a dry run: stores nothing
+    "pad.table_pad": "recorder",  # a table as its pad reads it
     "console.register_entries": "organiser",
     "console.list_entries": "public",
     "console.draw": "public",  # a proposal, stores nothing; a pairing is public and re-derivable (fupan pair)

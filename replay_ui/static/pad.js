@@ -34,8 +34,8 @@
   let baseVersion = null; // the stored version the queue's next write expects
   let flushing = false;
   let offline = !navigator.onLine;
-  let refused = null; // the reason of the last refused submission or dry run, until the selection changes
-  let hint = null;
+  let refused = null; // () => the reason of the last refused submission or dry run, until the selection changes
+  let hint = null; // () => what the last dry run found legal
   let checkSeq = 0;
   let deck = null; // the hands being entered on the full deck grid: {zones: [[…] per seat, kitty], active}
   const latencies = []; // ms from a tap to its stored version shown (read by the browser test)
@@ -68,17 +68,18 @@
     return { status: response.status, ok: response.ok, data };
   }
 
+  /* A refusal's reason, as a function: it is shown in the page's language at the time (the reader may switch). */
   function reasonOf(answer) {
     const error = answer.data && answer.data.error;
-    if (!error) return t("pad.failed", { status: answer.status });
+    if (!error) return () => t("pad.failed", { status: answer.status });
     if (answer.status === 409 && error.code === "conflict") {
-      return t("pad.stale", { version: (error.details && error.details.version) || "?" });
+      return () => t("pad.stale", { version: (error.details && error.details.version) || "?" });
     }
-    return Fupan.lang() === "zh" ? error.message_zh : error.message;
+    return refusalText(error);
   }
 
   function refusalText(refusal) {
-    return Fupan.lang() === "zh" ? refusal.message_zh : refusal.message;
+    return () => (Fupan.lang() === "zh" ? refusal.message_zh : refusal.message);
   }
 
   /* --- the pad's state: ready | sending | offline | refused -------------------------------------------- */
@@ -91,11 +92,11 @@
     root.dataset.padState = state;
     stateLabel.textContent = t("pad.state." + state);
     reasonEl.hidden = !refused;
-    reasonEl.textContent = refused || "";
+    reasonEl.textContent = refused ? refused() : "";
     bannerEl.hidden = !offline;
     bannerEl.textContent = offline ? t("pad.offline", { n: queue.length }) : "";
     hintEl.hidden = !hint;
-    hintEl.textContent = hint || "";
+    hintEl.textContent = hint ? hint() : "";
   }
 
   function refuse(reason) {
@@ -125,7 +126,7 @@
     try {
       const wanted = [];
       const withTable = boot.match_id && (table || !match);
-      if (withTable) wanted.push(api("GET", `/api/matches/${boot.match_id}`));
+      if (withTable) wanted.push(api("GET", `/api/matches/${boot.match_id}/pad`));
       if (dealId) {
         const since = current && current.deal_id === dealId && !full ? `?since=${current.version}` : "";
         wanted.push(api("GET", `/api/deals/${dealId}/pad${since}`));
@@ -133,9 +134,15 @@
       const answers = await Promise.all(wanted);
       const matchAnswer = withTable ? answers.shift() : null;
       let changed = full || !current;
+      if (matchAnswer && (matchAnswer.status === 401 || matchAnswer.status === 403)) {
+        Fupan.setToken(null); // not a token of this table: ask again, saying why
+        refused = reasonOf(matchAnswer);
+        signIn();
+        return;
+      }
       if (matchAnswer && matchAnswer.ok) {
-        changed = changed || !match || match.version !== matchAnswer.data.version;
-        match = matchAnswer.data;
+        changed = changed || !match || match.version !== matchAnswer.data.match.version;
+        match = matchAnswer.data.match;
         if (boot.follow && match.current_deal && match.current_deal !== dealId) {
           dealId = match.current_deal; // another pad (or this one) started the table's next deal
           current = null;
@@ -526,7 +533,7 @@
     if (!answer.ok) return refuse(reasonOf(answer));
     if (answer.data.legal) {
       const reads = answer.data.reads_as;
-      hint = reads ? t("pad.legalAs", { pattern: Fupan.lang() === "zh" ? reads.zh : reads.en }) : t("pad.legal");
+      hint = () => (reads ? t("pad.legalAs", { pattern: Fupan.lang() === "zh" ? reads.zh : reads.en }) : t("pad.legal"));
       showState();
     } else {
       refuse(refusalText(answer.data.refusal));
@@ -542,7 +549,7 @@
     const action = { seat, ...template };
     if (choice && choice.cards) {
       action.cards = selection.filter((s) => s.seat === seat).map((s) => s.code);
-      if (!action.cards.length) return refuse(t("pad.selectFirst"));
+      if (!action.cards.length) return refuse(() => t("pad.selectFirst"));
     }
     const typed = choice ? choice.typed : [];
     if (!typed.length) return submit(action);
@@ -794,7 +801,7 @@
       if (!previewed) return;
       const entered = await post(`${matchUrl}/slips`, { facts: previewed });
       if (entered) {
-        hint = t("pad.slip.entered", { n: entered.number });
+        hint = () => t("pad.slip.entered", { n: entered.number });
         refresh(true);
       }
     }, true, {
@@ -819,7 +826,7 @@
         if (mine !== seq) return; // the fields changed again meanwhile
         if (!answer.ok) {
           shown.dataset.slipState = "refused";
-          shown.textContent = reasonOf(answer);
+          shown.textContent = reasonOf(answer)();
           return;
         }
         previewed = facts;
