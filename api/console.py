@@ -79,7 +79,10 @@ def _format_of(tournament: dict[str, Any]) -> Any:
 
 
 def _units(tournament_id: str) -> list[list[str]]:
-    return [[m["id"] for m in entry["members"]] for entry in service().list_entries(tournament_id)["entries"]]
+    """The entries still in the event, each as its members' ids (a team with a withdrawn member is out)."""
+    answer = service().list_entries(tournament_id)
+    units = [[m["id"] for m in entry["members"]] for entry in answer["entries"]]
+    return [unit for unit in units if not set(unit) & set(answer["withdrawn"])]
 
 
 # --- entries ------------------------------------------------------------------------------------------------
@@ -110,6 +113,24 @@ def register_entries(tournament_id: str) -> tuple[Response, int]:
      errors=(404,))
 def list_entries(tournament_id: str) -> tuple[Response, int]:
     return service().list_entries(tournament_id), 200
+
+
+class WithdrawalInSchema(Schema):
+    player_id = fields.String(required=True, validate=_NAME)
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=2000))
+
+
+WITHDRAWAL_IN = WithdrawalInSchema()
+
+
+@console.post("/<tournament_id>/withdrawals")
+@requires(ORGANISER_ONLY)
+@doc("A player withdraws, with the reason: not paired again (a Swiss round; a knockout's later rounds)",
+     body=WITHDRAWAL_IN, status=201, errors=(400, 404, 422))
+def withdraw(tournament_id: str) -> tuple[Response, int]:
+    body = load(WITHDRAWAL_IN, json_body())
+    return service().withdraw(tournament_id, body["player_id"], body["reason"],
+                              recorded_by=current_principal().recorded_by), 201
 
 
 # --- rounds -------------------------------------------------------------------------------------------------

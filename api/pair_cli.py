@@ -82,7 +82,8 @@ def stored_facts(projections: Projections, tournament_id: str) -> TournamentFact
 def stored_history(projections: Projections, tournament_id: str) -> dict[str, Any]:
     """A stored tournament's history in the pairing file's format (what the console pairs, what `--export`
     writes)."""
-    return export_history(stored_facts(projections, tournament_id))
+    withdrawn = projections.app.list_entries(tournament_id)["withdrawn"]  # the aggregate's: not a read model
+    return export_history(stored_facts(projections, tournament_id), list(withdrawn))
 
 
 def _export(args: argparse.Namespace) -> int:

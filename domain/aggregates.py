@@ -199,6 +199,18 @@ class Tournament(Aggregate):
             aggregate.rounds.append({"round": self.round, "label": self.label, "kind": self.kind,
                                      **({"byes": list(self.byes)} if self.byes else {})})
 
+    class Withdrew(Event):
+        """A player left the event from `round` on (a Swiss round pairs them no more: docs/pairing.md)."""
+
+        TOPIC = "fupan:Tournament.Withdrew"
+        player_id: str
+        round: int
+        reason: str
+        recorded_by: dict[str, Any]
+
+        def apply(self, aggregate: Tournament) -> None:
+            aggregate.withdrawn[self.player_id] = {"round": self.round, "reason": self.reason}
+
     class Adjusted(Event):
         """A penalty or manual adjustment of a player's total in one round: who recorded it and why."""
 
@@ -223,6 +235,7 @@ class Tournament(Aggregate):
         self.entry_rules = dict(entry_rules)
         self.players: dict[str, str] = {}
         self.entrants: dict[str, dict[str, str]] = {}  # player id → {entry, department}, when either was given
+        self.withdrawn: dict[str, dict[str, Any]] = {}  # player id → {round, reason}
         self.matches: list[dict[str, Any]] = []
         self.rounds: list[dict[str, Any]] = []
 
@@ -264,6 +277,20 @@ class Tournament(Aggregate):
         self.trigger_event(self.PlayerRegistered, player_id=player_id, name=name, recorded_by=recorded_by, entry="",
                            department="")
         return True
+
+    def withdraw(self, player_id: str, reason: str, recorded_by: dict[str, Any]) -> dict[str, Any]:
+        """The player leaves the event from the next round on; once, with the reason."""
+        if player_id not in self.players:
+            raise IllegalAction("unknown_player", f"Not registered in this tournament: {player_id!r}.",
+                                f"未在本赛事登记的选手：{player_id!r}。", {"player_id": player_id})
+        if player_id in self.withdrawn:
+            raise IllegalAction("already_withdrawn", f"{self.players[player_id]} has already withdrawn.",
+                                f"{self.players[player_id]} 已经退赛。", {"player_id": player_id})
+        if not reason.strip():
+            raise IllegalAction("bad_withdrawal", "Say why: a withdrawal needs a reason.", "退赛必须写明理由。")
+        self.trigger_event(self.Withdrew, player_id=player_id, round=self.current_round, reason=reason.strip(),
+                           recorded_by=recorded_by)
+        return {"player_id": player_id, **self.withdrawn[player_id]}
 
     def entries(self) -> list[dict[str, Any]]:
         """Every entry in registration order: {name, department, members: [{id, name}]}; a player registered

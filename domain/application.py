@@ -113,9 +113,20 @@ class FupanApplication(Store):
 
     @command
     def list_entries(self, tournament: UUID | str) -> dict[str, Any]:
-        """{entry_rules, entries: [{name, department, members: [{id, name}]}]} in registration order."""
+        """{entry_rules, entries: [{name, department, members: [{id, name}]}], withdrawn: {player id: {round,
+        reason}}}, entries in registration order."""
         t = self.load(Tournament, tournament, "tournament")
-        return {"entry_rules": dict(t.entry_rules), "entries": t.entries()}
+        return {"entry_rules": dict(t.entry_rules), "entries": t.entries(),
+                "withdrawn": {pid: dict(info) for pid, info in t.withdrawn.items()}}
+
+    @command
+    def withdraw(self, tournament: UUID | str, player_id: str, reason: str,
+                 recorded_by: dict[str, Any] = LOCAL_RECORDER) -> dict[str, Any]:
+        """A player leaves the event (Tournament.withdraw); they are paired no more."""
+        t = self.load(Tournament, tournament, "tournament")
+        withdrawn = t.withdraw(player_id, reason, recorded_by)
+        self.commit(t)
+        return {"tournament_id": str(t.id), **withdrawn}
 
     @command
     def open_round(self, tournament: UUID | str, label: str, kind: str, tables: list[dict[str, Any]],

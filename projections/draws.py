@@ -129,12 +129,9 @@ def knockout_next(tournament: dict[str, Any], standings: Standings, units: list[
     _check_units(units, fmt)
     unit_of = {member: tuple(unit) for unit in units for member in unit}
     going: list[tuple[str, ...]] = []
-    for table in tables:
-        for player in table["advancing"]:
-            if unit_of[player] not in going:
-                going.append(unit_of[player])
-    for player in rounds[-1].get("byes", ()):
-        if unit_of[player] not in going:
+    # `units` are the entries still in: one that withdrew after winning its table goes no further.
+    for player in [p for table in tables for p in table["advancing"]] + list(rounds[-1].get("byes", ())):
+        if player in unit_of and unit_of[player] not in going:
             going.append(unit_of[player])
     per_table = fmt.table_size // fmt.team_size
     if len(going) < per_table:

@@ -324,9 +324,10 @@ def seat(group: list[str], counts: dict[str, Counter[int]], seed: str, number: i
 # --- a stored tournament's history ------------------------------------------------------------------------
 
 
-def export_history(facts: TournamentFacts) -> dict[str, Any]:
-    """A stored tournament's history in the pairing file's format: its scored boards per table, byes,
-    adjustments (MP, with their round). Names are the players' names when unique, else their ids."""
+def export_history(facts: TournamentFacts, withdrawn: list[str] = ()) -> dict[str, Any]:
+    """A stored tournament's history in the pairing file's format: its scored boards per table, byes, the
+    `withdrawn` player ids, adjustments (MP, with their round). Names are the players' names when unique, else
+    their ids."""
     names = {p["player_id"]: p["name"] for p in facts.players}
     if len(set(names.values())) != len(names):
         names = {pid: pid for pid in names}
@@ -349,7 +350,7 @@ def export_history(facts: TournamentFacts) -> dict[str, Any]:
         "players": [names[p["player_id"]] for p in facts.players],
         "seed": facts.tournament["lots_seed"] or facts.tournament["tournament_id"],
         "rounds": rounds,
-        "withdrawn": [],
+        "withdrawn": [names[p] for p in withdrawn if p in names],
         "adjustments": [{"player": names[a["player_id"]], "mp": a["points"], "reason": a["reason"], "round": a["round"]}
                         for a in facts.adjustments],
     }

@@ -208,6 +208,14 @@ def test_thirteen_players_get_byes_on_a_phone(browser, live):
         assert page.locator(f"#standings-table tr[data-player='{bye['player_id']}']").inner_text().count("轮空") == 1
         fits(page)
     assert byes[0] == "牌手13"  # round 1: the last registered (the ranking before round 1 is the entry order)
+    page.select_option("#withdraw-player", "牌手2")  # a withdrawal from the console: 12 left, no bye in round 3
+    page.fill("#withdraw-form input[name=reason]", "临时出差")
+    page.click("#withdraw-form button[type=submit]")
+    settle(page)
+    no_error(page)
+    assert page.get_attribute("tr[data-entry='牌手2']", "data-withdrawn") == "true"
+    third = live.get(f"/api/tournaments/{tournament}/draw").json()
+    assert third["byes"] == [] and "牌手2" not in {p for t in third["tables"] for p in t["names"]}
     page.click("#lang-toggle")  # English: the script-drawn tables and the form's options follow
     settle(page)
     assert page.locator(f"#standings-table tr[data-player='{bye['player_id']}']").inner_text().count("Bye") == 1

@@ -91,6 +91,7 @@ KINDS: dict[str, str] = {
     "console.open_round": "organiser",
     "console.progress": "public",
     "console_matches.referee_card": "organiser",  # issues a referee token
+    "console.withdraw": "organiser",
 }
 RULE_OF_KIND = {"public": {ANYONE}, "hidden": {ANYONE}, "organiser": {ORGANISER_ONLY},
                 "recorder": {MATCH_RECORDER, DEAL_RECORDER}, "annotator": {ANNOTATOR}}
@@ -179,6 +180,7 @@ BODIES: dict[str, Callable[[Table], Any]] = {
     "console.register_entries": lambda t: {"text": "赵六，信息学院"},
     "console.open_round": lambda t: {"label": "第2轮", "tables": [{"table": "2-1", "seats": PLAYERS}]},
     "console_matches.referee_card": lambda t: {},
+    "console.withdraw": lambda t: {"player_id": "王五", "reason": "身体不适"},
 }
 
 

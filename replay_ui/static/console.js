@@ -157,8 +157,9 @@
 
   async function loadEntries() {
     const answer = await api("GET", `${base}/entries`);
+    const out = (entry) => entry.members.some((m) => m.id in answer.withdrawn);
     const rows = answer.entries.map(
-      (entry, index) => `<tr data-entry="${esc(entry.name)}" data-department="${esc(entry.department)}"><td class="num">${index + 1}</td><td>${esc(entry.name)}</td><td>${esc(entry.department || "—")}</td><td>${esc(entry.members.map((m) => m.name).join("、"))}</td></tr>`,
+      (entry, index) => `<tr data-entry="${esc(entry.name)}" data-department="${esc(entry.department)}"${out(entry) ? ' data-withdrawn="true"' : ""}><td class="num">${index + 1}</td><td>${esc(entry.name)}${out(entry) ? ` <span class="badge">${esc(t("console.withdrawn"))}</span>` : ""}</td><td>${esc(entry.department || "—")}</td><td>${esc(entry.members.map((m) => m.name).join("、"))}</td></tr>`,
     );
     $("#entries-table tbody").innerHTML = rows.join("") || `<tr><td colspan="4" class="muted">${esc(t("console.entries.none"))}</td></tr>`;
     const limit = answer.entry_rules.department_limit;
@@ -305,6 +306,20 @@
     });
   }
 
+  function withdrawForm() {
+    $("#withdraw-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      act(async () => {
+        const form = new FormData(event.target);
+        const player = form.get("player_id");
+        await api("POST", `${base}/withdrawals`, { player_id: player, reason: String(form.get("reason")).trim() });
+        say(t("console.withdraw.done", { name: players[player] }));
+        event.target.reset();
+        await refreshAll();
+      });
+    });
+  }
+
   function figure(value) {
     return typeof value === "number" && !Number.isInteger(value) ? value.toFixed(4).replace(/0+$/, "") : String(value);
   }
@@ -339,7 +354,9 @@
   async function refreshAll() {
     const current = await api("GET", base);
     players = Object.fromEntries(current.players.map((p) => [p.id, p.name]));
-    $("#penalty-player").innerHTML = current.players.map((p) => `<option value="${esc(p.id)}">${esc(p.name)}</option>`).join("");
+    const choices = current.players.map((p) => `<option value="${esc(p.id)}">${esc(p.name)}</option>`).join("");
+    $("#penalty-player").innerHTML = choices;
+    $("#withdraw-player").innerHTML = choices;
     await loadEntries();
     await loadProgress();
     await loadStandings();
@@ -353,6 +370,7 @@
     entriesForms();
     roundForms();
     penaltyForm();
+    withdrawForm();
     $("#refresh").addEventListener("click", () => act(refreshAll));
     $("#cards-button").addEventListener("click", () => act(refereeCards));
     $("#cards-print").addEventListener("click", () => window.print());
