@@ -60,7 +60,10 @@ def cmd_verify(args: argparse.Namespace, open_projections: Callable[[str | None]
     chains = projections.app.verify_chains(lambda done, total: progress.step(done, total, "deals"))
     store = audit_store(projections.app)
     store.pop("link_digests")
-    report = projections.verify(lambda done, total: progress.step(done, total, "notifications"))
+    try:
+        report = projections.verify(lambda done, total: progress.step(done, total, "notifications"))
+    except Exception as error:  # a followed event that no longer decodes: named above, and the rebuild cannot run
+        report = {"ok": False, "position": None, "difference": {"error": f"the read models cannot be rebuilt: {error}"}}
     progress.interrupt()
     ok = report["ok"] and chains["ok"] and store["ok"]
     if args.json:
@@ -90,6 +93,8 @@ def cmd_verify(args: argparse.Namespace, open_projections: Callable[[str | None]
     if report["ok"]:
         print(f"fupan verify: ok — a rebuild up to notification {report['position']} equals the live read models "
               f"({report['tournaments']} tournaments, {report['deals']} deals)")
+    elif report["position"] is None:
+        print(f"fupan verify: NOT REBUILT — {report['difference']['error']}", file=sys.stderr)
     else:
         print(f"fupan verify: DIFFERENT at notification {report['position']}: "
               + json.dumps(report["difference"], ensure_ascii=False), file=sys.stderr)

@@ -516,3 +516,23 @@ def test_a_store_in_several_databases_is_audited_log_by_log(tmp_path):
     finally:
         for app in apps:
             app.close()
+
+
+def test_an_event_edited_into_something_unreadable_is_named(built, monkeypatch, capsys):
+    built.raw.run("UPDATE {events} SET state = ? WHERE originator_id = ? AND originator_version = 2",
+                  (b"{not json", built.raw.oid(built.finished)))
+    status, report = built.verify(monkeypatch, capsys)
+    assert status == 1
+    found = built.findings(report)
+    assert ("unreadable", "Deal", built.finished) in found and ("edited", "Deal", built.finished) in found
+    assert not any(kind == "missing_stream" for kind, _, _ in found)
+
+
+def test_a_followed_event_edited_into_something_unreadable_is_named_without_a_traceback(built, monkeypatch, capsys):
+    version = next(v for v, t in built.raw.versions(built.match) if t == "fupan:Match.DealScored")
+    built.raw.run("UPDATE {events} SET state = ? WHERE originator_id = ? AND originator_version = ?",
+                  (b"{not json", built.raw.oid(built.match), version))
+    status, report = built.verify(monkeypatch, capsys)  # the read models cannot be rebuilt past it
+    assert status == 1 and "cannot be rebuilt" in report["difference"]["error"]
+    found = built.findings(report)
+    assert ("unreadable", "Match", built.match) in found and ("edited", "Match", built.match) in found
