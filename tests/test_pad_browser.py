@@ -299,11 +299,11 @@ def whole_deal(site: PadSite, tablet: Offline, game: str, pad: Pad | None = None
         deal = site.live.service.get_match(pad_match)["current_deal"]
         commitment = site.live.service.get_deal(deal)["seed_commitment"]
         assert commitment[:16] in pad.page.locator(".pad-summary").inner_text()
-    setup = setup_of(site, deal)
-    actions = scripted(engine, setup)
-    for viewport in (LANDSCAPE, TABLET):  # both ways round, nothing wider than the screen
+    for viewport in (LANDSCAPE, TABLET):  # the deal as dealt (升级: while dealing) both ways round, no sideways scroll
         pad.page.set_viewport_size(viewport)
         assert pad.page.evaluate("() => document.documentElement.scrollWidth <= innerWidth"), viewport
+    setup = setup_of(site, deal)
+    actions = scripted(engine, setup)
     index = 0
     while index < len(actions):
         taken = during(pad, index, actions) if during else 0

@@ -40,6 +40,7 @@
   let deck = null; // the hands being entered on the full deck grid: {zones: [[…] per seat, kitty], active}
   const latencies = []; // ms from a tap to its stored version shown (read by the browser test)
   window.FupanPad = { latencies };
+  Fupan.seatMarks = boot.seat_marks; // seats as people call them (counted from 1; 升级 东南西北); data-seat counts from 0
 
   /* --- talking to the server ------------------------------------------------------------------------ */
 
@@ -356,7 +357,7 @@
     const place = info.place ? t("pad.place", { n: info.place }) : "";
     const count = typeof info.count === "number" ? hand.length : info.count;
     return `<section class="pad-seat${acting ? " acting" : ""}" data-seat="${seat}"${acting ? ' aria-current="true"' : ""}>` +
-      `<header><b>${esc(names()[seat] || info.name)}</b> <span class="muted">${esc(t("pad.seatN", { n: seat }))}</span>` +
+      `<header><b>${esc(names()[seat] || info.name)}</b> <span class="muted">${esc(t("pad.seatN", { n: Fupan.seatNo(seat) }))}</span>` +
       (role ? ` <span class="badge">${esc(role)}</span>` : "") + (place ? ` <span class="badge">${esc(place)}</span>` : "") +
       ` <span class="count">${esc(t("pad.cards", { n: count }))}</span>` +
       (acting ? ` <span class="badge live">${esc(t(guessed ? "pad.toAct.guess" : "pad.toAct"))}</span>` : "") +
@@ -399,22 +400,24 @@
   function scoreHTML() {
     if (!match) return "";
     const s = match.standing || {};
+    // One row per seat (chips, scores) or per team (升级 levels, 大怪路子 points).
+    const row = (who, value) => `<tr><td>${esc(who)}</td><td class="num">${esc(value)}</td></tr>`;
     let cells = "";
-    if (match.chips) cells = match.chips.map((c, seat) => `<td>${esc(match.seat_names[seat])}</td><td class="num">${c}</td>`).join("");
-    else if (s.levels) cells = s.levels.map((level, team) => `<td>${esc(t("pad.team", { n: team }))}</td><td class="num">${level}</td>`).join("");
-    else if (s.points) cells = s.points.map((p, team) => `<td>${esc(t("pad.team", { n: team }))}</td><td class="num">${p}</td>`).join("");
-    else if (s.scores) cells = s.scores.map((p, seat) => `<td>${esc(match.seat_names[seat])}</td><td class="num">${p}</td>`).join("");
+    if (match.chips) cells = match.chips.map((c, seat) => row(match.seat_names[seat], c)).join("");
+    else if (s.levels) cells = s.levels.map((level, team) => row(t("pad.team", { n: team + 1 }), level)).join("");
+    else if (s.points) cells = s.points.map((p, team) => row(t("pad.team", { n: team + 1 }), p)).join("");
+    else if (s.scores) cells = s.scores.map((p, seat) => row(match.seat_names[seat], p)).join("");
     const deals = t("pad.dealsPlayed", { n: match.deals.filter((d) => d.status === "finished").length });
-    return `<section class="panel pad-info"><h3>${esc(t("pad.score"))}</h3><table class="pad-score"><tr>${cells}</tr></table>` +
+    return `<section class="panel pad-info"><h3>${esc(t("pad.score"))}</h3><table class="pad-score">${cells}</table>` +
       `<p class="muted small">${esc(deals)}${match.status === "over" ? " · " + esc(t("pad.matchOver")) : ""}</p></section>`;
   }
 
   function resultHTML() {
     if (!current.finished || !current.result) return "";
-    const scores = current.result.scores.map((score, seat) => `<td>${esc(names()[seat])}</td>${Fupan.scoreCell(score)}`).join("");
+    const scores = current.result.scores.map((score, seat) => `<tr><td>${esc(names()[seat])}</td>${Fupan.scoreCell(score)}</tr>`).join("");
     const redeal = current.result.redeal ? `<p>${esc(t("pad.redeal"))}</p>` : "";
     return `<section class="panel pad-result" data-result><h2>${esc(t("pad.result"))}</h2>${redeal}` +
-      `<table class="pad-score"><tr>${scores}</tr></table>${current.seed ? `<p class="muted small">${esc(t("pad.seed", { seed: current.seed }))}</p>` : ""}` +
+      `<table class="pad-score">${scores}</table>${current.seed ? `<p class="muted small">${esc(t("pad.seed", { seed: current.seed }))}</p>` : ""}` +
       `${nextDealHTML()}</section>`;
   }
 
@@ -670,7 +673,7 @@
       });
     }
     if (command === "misdeal") {
-      const options = names().map((name, seat) => ({ value: String(seat), label: `${seat} · ${name}` }));
+      const options = names().map((name, seat) => ({ value: String(seat), label: `${Fupan.seatNo(seat)} · ${name}` }));
       return openForm("misdeal", t("pad.misdeal"), [{ name: "seat", label: t("pad.field.dealer"), type: "select", options, value: "0" },
         { name: "note", label: t("pad.field.note") }], async (values) => {
         if (await post(`${matchUrl}/misdeals`, { seat: Number(values.seat), note: values.note })) refresh(true);
@@ -738,7 +741,7 @@
   function slipField([name, kind, value, options]) {
     const label = t(`pad.slip.${name}`);
     if (kind === "seat" || kind === "seat?") {
-      const seats = names().map((who, seat) => ({ value: String(seat), label: `${seat} · ${who}` }));
+      const seats = names().map((who, seat) => ({ value: String(seat), label: `${Fupan.seatNo(seat)} · ${who}` }));
       return { name, label, type: "select", options: kind === "seat?" ? [{ value: "", label: "—" }, ...seats] : seats,
         value: kind === "seat?" ? "" : "0" };
     }
@@ -832,8 +835,8 @@
         previewed = facts;
         confirm.disabled = false;
         shown.dataset.slipState = "ok";
-        shown.innerHTML = `<table class="pad-score"><tr>${answer.data.result.scores
-          .map((score, seat) => `<td>${esc(names()[seat])}</td>${Fupan.scoreCell(score)}`).join("")}</tr></table>`;
+        shown.innerHTML = `<table class="pad-score">${answer.data.result.scores
+          .map((score, seat) => `<tr><td>${esc(names()[seat])}</td>${Fupan.scoreCell(score)}</tr>`).join("")}</table>`;
       },
     });
   }
@@ -881,7 +884,7 @@
     const complete = deck.zones.every((zone, index) => zone.length === zoneSize(index));
     const zones = deck.zones.map((zone, index) => {
       if (index === last && !boot.table.kitty_size) return "";
-      const name = index === last ? t("pad.kitty") : `${t("pad.seatN", { n: index })} ${names()[index] || ""}`;
+      const name = index === last ? t("pad.kitty") : `${t("pad.seatN", { n: Fupan.seatNo(index) })} ${names()[index] || ""}`;
       const cards = zone.map((code, at) => `<button type="button" class="pad-card" data-placed="${at}" data-zone-index="${index}">${Fupan.cardHTML(code, "sm")}</button>`).join("");
       return `<div class="pad-zone${index === deck.active ? " active" : ""}"><button type="button" data-zone="${index === last ? "kitty" : index}" aria-pressed="${index === deck.active}">` +
         `${esc(name)} ${zone.length}/${zoneSize(index)}</button><div class="pad-hand">${cards}</div></div>`;
