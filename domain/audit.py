@@ -157,15 +157,10 @@ def audit_log(recorder: Any, keys: KeyRing) -> dict[str, Any]:
             break
         start = page[-1].id + 1
     findings.extend(_deleted(expected, streams))
-    if not links and events_seen and keys.keys:
-        findings.append(finding("unchained", f"The store holds {events_seen} events and no store-wide chain, yet this "
-                                "verifier holds a key: the chain was deleted from the database, or an older fupan "
-                                "wrote the store and nothing was written since (the next write adopts its events)."))
-    elif not links:
-        if events_seen:
-            notices.append(f"No store-wide chain yet: the {events_seen} events were written before it existed (an "
-                           "older fupan). The next write adopts them; until then an event deleted or edited is found "
-                           "only by the per-deal chains and the checks of deals against their tables.")
+    if not links and events_seen:
+        findings.append(finding("unchained", f"The store holds {events_seen} events and no link of the store-wide "
+                                "chain covers them: the chain was deleted from the database (this fupan adopts an "
+                                "older store's events the first time it opens it, and links every write since)."))
     elif not keys.keys:
         notices.append("NOT PROVEN: no signing key is configured (FUPAN_SIGNING_KEY or FUPAN_SIGNING_KEY_FILE), so the "
                        "store-wide chain was checked but proves nothing against someone who can write the database: "

@@ -11,7 +11,7 @@ row per transaction that stored events:
                transaction stored, of whatever aggregate (a new kind of aggregate is chained without a line of
                code: the chain sees stored events, not classes)
     adopted    how many of `events` were stored before the chain existed (only link 1 adopts: the events an
-               older version of fupan wrote are covered from the first write on)
+               older version of fupan wrote are covered from the moment this code first opens the store)
     digest     SHA-256 of the canonical JSON {format: "fupan.chain/1", log, seq, prev, at, events, adopted}
     key_id, signature   HMAC-SHA-256 of "fupan.chain/1:" + digest with the server's key (domain/signing.py), or
                both null when no key is configured
@@ -84,6 +84,7 @@ class ChainedRecorder:
     """The chain's SQL on one recorder (SQLite or PostgreSQL): the table, the write and the reads."""
 
     chain: LogChain
+    chain_is_new = False  # set by create_table: the chain table did not exist before this process opened the store
     chain_table: str  # quoted, schema-qualified where the store has schemas
     events_table: str
     id_column: str
@@ -132,6 +133,49 @@ class ChainedRecorder:
         row = self.chain.row(prev, adopted + events, len(adopted))
         c.execute(self._chain_sql(f"INSERT INTO {{chain}} ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"), row)
         self.chain.head = (row[0], row[5])
+
+    # --- an older store, opened by this code for the first time --------------------------------------------
+
+    def create_table(self) -> None:
+        """The library's tables and the chain's; remember whether the chain table is new here (`adopt`)."""
+        self.chain_is_new = not self._chain_table_exists()
+        super().create_table()  # type: ignore[misc]
+
+    def _chain_table_exists(self) -> bool:
+        with self.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
+            if self.placeholder == "?":
+                c.execute("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = ?",
+                          (self.chain_table.strip('"'),))
+                return c.fetchone() is not None
+            c.execute("SELECT to_regclass(%s) AS found", (self.chain_table,))
+            return c.fetchone()["found"] is not None
+
+    def adopt(self) -> int:
+        """Link 1 over the events an older fupan stored, written the first time this code opens the store (the
+        moment of the upgrade), so they are proven from then on and an empty chain later means a deleted one.
+        Under the events' write lock; a second process doing the same finds the link there. The count adopted."""
+        with self.datastore.transaction(commit=False) as c:  # type: ignore[attr-defined]
+            c.execute(self._chain_sql("SELECT 1 AS found FROM {events} LIMIT 1"))
+            if c.fetchone() is None:
+                return 0  # a new store: nothing to adopt, and no write lock taken while workers start together
+        with self.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
+            if self.placeholder == "?":
+                c.execute(self._chain_sql("DELETE FROM {chain} WHERE seq < 0"))  # a write first: SQLite's lock
+            else:
+                c.execute(self._chain_sql("LOCK TABLE {events} IN EXCLUSIVE MODE"))
+            c.execute(self._chain_sql("SELECT seq FROM {chain} LIMIT 1"))
+            if c.fetchone() is not None:
+                return 0
+            c.execute(self._chain_sql("SELECT originator_id, originator_version, topic, state FROM {events} "
+                                      "ORDER BY {id}"))
+            events = [member(self._uuid(r["originator_id"]), r["originator_version"], r["topic"], r["state"])
+                      for r in c.fetchall()]
+            if not events:
+                return 0
+            row = self.chain.row(None, events, len(events))
+            c.execute(self._chain_sql(f"INSERT INTO {{chain}} ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"), row)
+        self.chain.head = (row[0], row[5])
+        return len(events)
 
     @staticmethod
     def _uuid(value: Any) -> UUID:

@@ -151,6 +151,8 @@ class Store(Application):
         recorder = self._construct_recorder()
         if isinstance(recorder, ChainedRecorder):  # signed with the key outside the database (domain/signing.py)
             recorder.chain = LogChain(KeyRing.from_env(self.env), recorder.chain.log)
+            if recorder.chain_is_new:  # an older store, opened by this code for the first time
+                created_by_whoever_comes_first(recorder.adopt)  # other workers may be starting on it too
         return recorder
 
     def _construct_recorder(self) -> ApplicationRecorder:

@@ -154,3 +154,29 @@ def _after(engine, state, cards: list[str]):
     after = copy.deepcopy(state)
     engine.apply(after, {"seat": after.to_act, "type": "play", "cards": cards})
     return after
+
+
+@pytest.mark.parametrize("game", ["doudizhu", "sandayi", "wakeng"])
+def test_a_static_win_is_a_win_of_the_exhaustive_search(game: str) -> None:
+    """RankGame.proven claims a win without a search (the seat goes out in one play, or in an unanswerable play
+    and one lead): on the root and every child of small positions of real deals, each claim is the exhaustive
+    minimax's value, and claims do happen (so the rule is exercised)."""
+    claims = 0
+
+    @settings(max_examples=25, deadline=None, derandomize=True)
+    @given(st.integers(min_value=0, max_value=2**32))
+    def check(seed: int) -> None:
+        nonlocal claims
+        engine, state = cut_endgame(game, random.Random(seed), SMALL[game] + 1)
+        pos = position(engine, state)
+        game_tree = pos.game
+        for here in [pos.root, *(game_tree.child(pos.root, m) for m in game_tree.moves(pos.root, _big()))]:
+            if game_tree.terminal(here) is not None:
+                continue
+            claim = game_tree.proven(here, _big())
+            if claim is not None:
+                claims += 1
+                assert claim == minimax.minimax(game_tree, here, _big()), f"{game} seed {seed}: {here}"
+
+    check()
+    assert claims >= 5

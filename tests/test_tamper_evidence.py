@@ -387,12 +387,12 @@ def test_a_deleted_link_is_found_and_a_cut_off_tail_by_the_printed_head(built, m
 # --- published digests --------------------------------------------------------------------------------------
 
 
-def test_an_emptied_chain_is_found_by_a_verifier_holding_the_key(built, monkeypatch, capsys):
+def test_an_emptied_chain_is_found(built, monkeypatch, capsys):
     built.raw.run("DELETE FROM {chain}")
     status, report = built.verify(monkeypatch, capsys)
     assert status == 1 and [f["kind"] for f in report["store"]["findings"]] == ["unchained"]
-    status, report = built.verify(monkeypatch, capsys, key=None)  # without the key: an old store, as far as it knows
-    assert status == 0 and report["store"]["notices"][0].startswith("No store-wide chain yet")
+    status, report = built.verify(monkeypatch, capsys, key=None)  # without the key too: no store is left unlinked
+    assert status == 1 and [f["kind"] for f in report["store"]["findings"]] == ["unchained"]
 
 
 def test_a_printed_round_digest_checks_against_the_store(built, monkeypatch, capsys):
@@ -410,21 +410,28 @@ def test_a_printed_round_digest_checks_against_the_store(built, monkeypatch, cap
     assert status == 1 and report["digests"][0]["matches"] == []
 
 
-def test_an_old_store_without_a_chain_says_so_and_does_not_fail(tmp_path):
+def test_an_old_store_without_a_chain_says_so_and_does_not_fail(tmp_path, monkeypatch, capsys):
+    """A store written before the chain existed: the first time this code opens it (the upgrade) link 1 adopts
+    its events, signed if a key is configured; verify passes and says from when they are proven."""
     import shutil
     from pathlib import Path
 
     copy = tmp_path / "legacy.sqlite"
     shutil.copyfile(Path(__file__).parent / "data" / "legacy_store.sqlite", copy)
-    app = FupanApplication.for_sqlite(str(copy))
+    with sqlite3.connect(copy) as raw:  # as written: no chain table at all
+        assert raw.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 'stored_events_chain'").fetchone() == (0,)
+    monkeypatch.setenv("FUPAN_SIGNING_KEY", KEY)
+    capsys.readouterr()
+    assert fupan(["verify", "--db", str(copy), "--json"]) == 0
+    store = json.loads(capsys.readouterr().out)["store"]
+    assert store["ok"] and store["links"] == 1 and store["signed"] == 1 and store["events"] == 1347
+    assert any("adopted the 1347 events stored before the chain existed" in notice for notice in store["notices"])
+    app = FupanApplication(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(copy),
+                                "FUPAN_SIGNING_KEY": KEY})
     try:
+        app.register_player(app.list_tournaments()[0]["id"], "新人")  # and every write from then on is linked
         report = audit_store(app)
-        assert report["ok"] and report["links"] == 0 and report["findings"] == []
-        assert report["notices"][0].startswith("No store-wide chain yet: the 1347 events")
-        app.register_player(app.list_tournaments()[0]["id"], "新人")  # the first write adopts the old events
-        report = audit_store(app)
-        assert report["ok"] and report["links"] == 1
-        assert any("adopted the 1347 events" in notice for notice in report["notices"])
+        assert report["ok"] and report["links"] == 2
     finally:
         app.close()
 

@@ -78,6 +78,8 @@ class Solver:
     def __init__(self, game: Game, budget: Budget):
         self.game, self.budget = game, budget
         self.table: dict[Hashable, tuple[int, int]] = {}
+        # An adapter may prove some positions statically (RankGame.proven: a win in a few unanswerable plays).
+        self.proven = getattr(game, "proven", None)
 
     def value(self, pos: Any, alpha: int | None = None, beta: int | None = None) -> int:
         """The exact value of `pos` when it lies inside (alpha, beta); else a bound on the side it fell."""
@@ -85,24 +87,36 @@ class Solver:
         return self._search(pos, low - 1 if alpha is None else alpha, high + 1 if beta is None else beta)
 
     def _search(self, pos: Any, alpha: int, beta: int) -> int:
-        game = self.game
-        end = game.terminal(pos)
-        if end is not None:
-            return end
-        self.budget.tick()
-        key = game.key(pos)
-        low, high = self.table.get(key, game.bounds)
-        if low == high or low >= beta:
-            return low
-        if high <= alpha:
-            return high
+        game, table, budget = self.game, self.table, self.budget
+        while True:
+            end = game.terminal(pos)
+            if end is not None:
+                return end
+            budget.tick()
+            key = game.key(pos)
+            low, high = table.get(key, game.bounds)
+            if low == high or low >= beta:
+                return low
+            if high <= alpha:
+                return high
+            moves = game.moves(pos, budget)
+            if len(moves) != 1:
+                break
+            # One move only (a seat that cannot answer must pass): the node's value is its child's, so the
+            # search walks on without a table entry of its own (a third of the nodes of the larger positions).
+            pos = game.child(pos, moves[0])
+        if self.proven is not None:
+            proven = self.proven(pos, budget)
+            if proven is not None:
+                table[key] = (proven, proven)
+                return proven
         alpha, beta = max(alpha, low), min(beta, high)
         original_alpha, original_beta = alpha, beta
         maximising = game.maximising(pos)
         best = game.bounds[0] - 1 if maximising else game.bounds[1] + 1
         # The best a side can get here is its bound: a win found (or the stored bound reached) ends the node.
         enough = high if maximising else low
-        for move in game.moves(pos, self.budget):
+        for move in moves:
             score = self._search(game.child(pos, move), alpha, beta)
             if maximising:
                 if score > best:
@@ -120,7 +134,7 @@ class Solver:
             low = max(low, best)
         else:
             low = high = best
-        self.table[key] = (low, high)
+        table[key] = (low, high)
         return best
 
     def exact(self, pos: Any) -> int:

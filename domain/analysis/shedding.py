@@ -196,6 +196,11 @@ class RankGame:
         self._shared.bound()
         self._plays: dict[tuple[int, Any, bool], list[tuple[int, tuple[Any, ...], bool]]] = {}
         self._readings: dict[tuple[int, Any, bool], dict[int, tuple[tuple[Any, ...], bool]]] = {}
+        self._split_table: dict[tuple[int, Any, int | None], tuple[bool, list[tuple[Any, ...]]]] = {}
+        self._moves: dict[tuple[int, Any, bool, bool], list[int | None]] = {}
+        # Each seat's opponents (the seats of the other side), for the static wins.
+        self._opponents = tuple(tuple(s for s in range(self.seats) if self.teams[s] != self.teams[seat])
+                                for seat in range(self.seats))
 
     def key(self, pos: RankPosition) -> RankPosition:
         return pos
@@ -261,13 +266,17 @@ class RankGame:
     def moves(self, pos: RankPosition, budget: Budget) -> list[int | None]:
         seat = pos.to_act
         bombs = pos.bombs_left[seat] != 0
-        plays = [p[0] for p in self.plays(pos.hands[seat], pos.last, bombs, budget)]
-        if pos.last is None:
-            return list(plays)
+        last = pos.last
+        partner = last is not None and self.teams[pos.last_seat] == self.teams[seat]  # type: ignore[index]
+        cache_key = (pos.hands[seat], last, bombs, partner)
+        found = self._moves.get(cache_key)
+        if found is not None:
+            return found
+        plays: list[int | None] = [p[0] for p in self.plays(pos.hands[seat], last, bombs, budget)]
         # Answering a partner, passing first is usually right; answering an opponent, playing is.
-        if self.teams[pos.last_seat] == self.teams[seat]:  # type: ignore[index]
-            return [None, *plays]
-        return [*plays, None]
+        found = plays if last is None else [None, *plays] if partner else [*plays, None]
+        self._moves[cache_key] = found
+        return found
 
     def child(self, pos: RankPosition, move: int | None) -> RankPosition:
         seat = pos.to_act
@@ -275,7 +284,7 @@ class RankGame:
         if move is None:  # 不出: after every other seat passed, the last player leads (shedding.pass_turn)
             if following == pos.last_seat:
                 return RankPosition(pos.hands, following, None, None, pos.bombs_left)
-            return pos._replace(to_act=following)
+            return RankPosition(pos.hands, following, pos.last_seat, pos.last, pos.bombs_left)
         hands = list(pos.hands)
         hand = hands[seat] = hands[seat] - move
         bombs = pos.bombs_left[seat] != 0
@@ -290,6 +299,48 @@ class RankGame:
         if not hand:  # the first player out ends the deal (shedding.take_play)
             return RankPosition(tuple(hands), seat, None, None, bombs_left, winner=seat)
         return RankPosition(tuple(hands), following, seat, readings, bombs_left)
+
+    def proven(self, pos: RankPosition, budget: Budget) -> int | None:
+        """The value of `pos` when a static look proves the side to act wins (None: search it): the seat to act
+        goes out with its next play, or with two — a first that no opponent can answer (every opponent must
+        pass, its partners choose to, and it leads again: shedding.pass_turn) and the rest of its hand in one
+        lead. The opponents' hands do not change meanwhile, so their answers are read from the same play lists
+        the search uses (the 一手出完 / 压不住 checks of the published 残局 solvers, e.g.
+        haomeiwen.com/subject/yruqtrtx.html). Only wins are claimed, never a loss; tests/test_analysis.py checks
+        the claims against the exhaustive minimax."""
+        seat = pos.to_act
+        hand, allowance = pos.hands[seat], pos.bombs_left[seat]
+        whole, splits = self._splits(hand, pos.last, allowance, budget)
+        if not whole:
+            if not splits:
+                return None
+            hands, bombs_left, plays = pos.hands, pos.bombs_left, self.plays
+            opponents = [(hands[s], bombs_left[s] != 0) for s in self._opponents[seat]]
+            if not any(all(not plays(other, readings, bombs, budget) for other, bombs in opponents)
+                       for readings in splits):
+                return None
+        return int(self.teams[seat] == self.max_team)
+
+    def _splits(self, hand: int, last: tuple[Any, ...] | None, allowance: int | None, budget: Budget
+                ) -> tuple[bool, list[tuple[Any, ...]]]:
+        """Whether `hand` goes out in its next play (leading, or answering `last`), and the readings of each
+        next play that leaves a hand which goes out in one lead (bombs only while the seat may still bomb).
+        Cached: it depends on the seat's own cards only."""
+        key = (hand, last, allowance)
+        found = self._split_table.get(key)
+        if found is not None:
+            return found
+        splits = []
+        whole = False
+        for play, readings, bomb in self.plays(hand, last, allowance != 0, budget):
+            if play == hand:
+                whole = True
+                break
+            rest = self._lead(hand - play)
+            if rest is not None and (not rest[1] or _spend(allowance, bomb) != 0):
+                splits.append(readings)
+        found = self._split_table[key] = (whole, splits)
+        return found
 
     def counts(self, cards: Sequence[str]) -> int:
         """Cards as a packed hand (`pack`)."""
@@ -309,6 +360,11 @@ class RankGame:
                 wanted[value] -= 1
                 out.append(code)
         return out
+
+
+def _spend(allowance: int | None, bomb: bool) -> int | None:
+    """The bombs a seat may still play after a play (None: any)."""
+    return allowance - 1 if bomb and allowance is not None else allowance
 
 
 # The budget of a cache refill inside `child`: the plays were generated (and counted) when `moves` asked.
