@@ -54,6 +54,13 @@ def _t(key: str, **params: Any) -> Any:
     return i18n.bilingual(key, **params)
 
 
+@pages.app_template_global("zh")
+def _zh(key: str, **params: Any) -> str:
+    """The Chinese alone, where no language spans fit (a <select>'s options): the element names the key in
+    `data-i18n-text` and static/fupan.js writes it again in the language chosen."""
+    return i18n.text(key, "zh", **params)
+
+
 @pages.app_template_global("game_name")
 def _game_name(game: str) -> Any:
     return i18n.bilingual(f"game.{game}") if f"game.{game}" in i18n.catalog() else game

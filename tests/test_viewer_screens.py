@@ -435,3 +435,63 @@ def test_the_chip_tables_figures_come_from_the_game_not_the_generic_pages(site: 
         seen[tournament["game"]] = ("起始筹码" in page, "局后筹码" in record.split('id="fupan-strings"')[0])
     assert seen.pop("doudizhu") == (True, True)
     assert set(seen.values()) == {(False, False)}
+
+
+# What a Chinese page may show in Latin letters: card codes and ranks (S10, BJ; the A of ♠A), the joker's face
+# (JOKER), digests and ids (hexadecimal), the language switch (English, for those who need it), the key caps
+# Home / End and the names of a file format and a hash (PDF, SHA-256). Text in <code> is a code as recorded (an
+# option's key and value as the record stores it) and is not read.
+CARD_CODE = re.compile(r"^(?:[SHCD](?:10|[2-9JQKA])|BJ|LJ|[JQKA])$")
+HEX = re.compile(r"^[0-9a-f]{8,}$")
+LATIN_ALLOWED = {"JOKER", "English", "Home", "End", "PDF", "SHA"}
+READ = """() => {
+  const codes = [...document.querySelectorAll("code")];
+  codes.forEach((code) => { code.dataset.display = code.style.display; code.style.display = "none"; });
+  const text = document.body.innerText;
+  codes.forEach((code) => { code.style.display = code.dataset.display; });
+  return text;
+}"""
+
+
+def english_words(text: str) -> list[str]:
+    words = re.findall(r"[A-Za-z0-9_]*[A-Za-z][A-Za-z0-9_]*", text)
+    return [word for word in words if not (CARD_CODE.match(word) or HEX.match(word) or word in LATIN_ALLOWED)]
+
+
+def test_no_english_word_in_any_chinese_page_of_the_demo(site: DemoSite, offline: Offline) -> None:
+    """The rendered text (what a reader sees, document.body.innerText) of every page type of every demo
+    tournament in Chinese: the list, the tournament, its standings, a table, the deal viewer at its first and
+    last step from the referee's and a seat's viewpoint, the printable record, finding deals, travellers."""
+    service = site.live.service
+    assert service is not None
+    page = offline.page()
+    found: dict[str, list[str]] = {}
+
+    def read(path: str, ready: str | None = None) -> None:
+        page.goto(site.url + path)
+        if ready:
+            page.wait_for_selector(ready)
+        words = english_words(page.evaluate(READ))
+        if words:
+            found[path] = sorted(set(words))
+
+    read("/")
+    read("/deals?has=foul")
+    for index, tournament in enumerate(service.list_tournaments()):
+        match = service.list_matches(tournament["id"])[0]
+        deal = match["deals"][-1]["deal_id"]
+        # The charts' words are charts.js's, alike for every game: drawn and read for the first tournament only.
+        chart = " svg.main-svg" if index == 0 else ""
+        read(f"/tournaments/{tournament['id']}")
+        read(f"/tournaments/{tournament['id']}/standings",
+             f"#standings-chart{chart}" if chart else "#standings-table tbody tr, #standings-status[data-state]")
+        read(f"/matches/{match['id']}", f"#match-chart{chart}")
+        read(f"/matches/{match['id']}/travellers")
+        read(f"/deals/{deal}/record")
+        for view in ("seat:1",):
+            read(f"/deals/{deal}?step=0&view={view}", 'body[data-ready="1"]')
+            page.keyboard.press("End")
+            words = english_words(page.evaluate(READ))
+            if words:
+                found[f"/deals/{deal}?view={view} (last step)"] = sorted(set(words))
+    assert found == {}, "\n".join(f"{path}: {words}" for path, words in found.items())

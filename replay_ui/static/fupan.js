@@ -47,6 +47,10 @@
     document.querySelectorAll("[data-i18n-aria]").forEach((el) => {
       el.setAttribute("aria-label", Fupan.t(el.dataset.i18nAria));
     });
+    // Text that cannot hold the two language spans either (a <select>'s options): one language, set here.
+    document.querySelectorAll("[data-i18n-text]").forEach((el) => {
+      el.textContent = Fupan.t(el.dataset.i18nText, el.dataset.i18nArgs ? JSON.parse(el.dataset.i18nArgs) : undefined);
+    });
   }
 
   Fupan.setLang = function (lang) {
