@@ -19,6 +19,7 @@ from api.resources import doc, json_body, load, load_query, service
 from api.standings import projections
 from domain.entries import read_entries
 from domain.errors import BadRequest, IllegalAction
+from domain.side_events import GAMES as SIDE_GAMES
 from projections import draws
 from projections.formats import resolve
 from projections.standings import Standings
@@ -214,6 +215,63 @@ def progress(tournament_id: str) -> tuple[Response, int]:
     return {"tournament_id": tournament["id"], "round": number, "label": info.get("label", ""),
             "kind": info.get("kind", "tables"), "byes": info.get("byes", []),
             "bye_names": [names.get(p, p) for p in info.get("byes", [])], "tables": rows}, 200
+
+
+# --- side events (seed 001: 五子棋, 跳棋) -----------------------------------------------------------------------
+
+
+class SideEventInSchema(Schema):
+    key = fields.String(required=True, validate=validate.Length(min=1, max=60))
+    game = fields.String(required=True, validate=validate.OneOf(sorted(SIDE_GAMES)))
+    name = fields.String(required=True, validate=_NAME)
+    entrants = fields.List(fields.String(validate=_NAME), validate=validate.Length(min=2, max=1000))
+    text = fields.String(validate=validate.Length(min=1, max=100_000),
+                         metadata={"description": "the entrants one a line, numbered in this order (现场分组)"})
+    table_size = fields.Integer(load_default=2, strict=True)
+    advance = fields.Integer(load_default=1, strict=True)
+
+
+class SideResultInSchema(Schema):
+    round = fields.Integer(required=True, strict=True)
+    table = fields.Integer(required=True, strict=True)
+    placing = fields.List(fields.String(validate=_NAME), required=True, validate=validate.Length(min=2, max=6),
+                          metadata={"description": "the table's players, first place first"})
+
+
+SIDE_EVENT_IN, SIDE_RESULT_IN = SideEventInSchema(), SideResultInSchema()
+
+
+@console.get("/<tournament_id>/side-events")
+@requires(ANYONE)
+@doc("The tournament's results-only side events (seed 001: 五子棋, 跳棋) with their brackets and places",
+     errors=(404,))
+def list_side_events(tournament_id: str) -> tuple[Response, int]:
+    return {"side_events": service().list_side_events(tournament_id)}, 200
+
+
+@console.post("/<tournament_id>/side-events")
+@requires(ORGANISER_ONLY)
+@doc("Open a results-only knockout side event: 五子棋 two a table, 跳棋 2/3/4/6 a table with the best `advance` "
+     "going on; entrants numbered in order, consecutive numbers share a table (现场分组)", body=SIDE_EVENT_IN,
+     status=201, errors=(400, 404, 422))
+def open_side_event(tournament_id: str) -> tuple[Response, int]:
+    body = load(SIDE_EVENT_IN, json_body())
+    entrants = body.get("entrants") or [line.strip() for line in body.get("text", "").splitlines() if line.strip()]
+    opened = service().open_side_event(tournament_id, body["key"], body["game"], body["name"], entrants,
+                                       body["table_size"], body["advance"],
+                                       recorded_by=current_principal().recorded_by)
+    return opened, 201
+
+
+@console.post("/<tournament_id>/side-events/<key>/results")
+@requires(ORGANISER_ONLY)
+@doc("Record one table's placing in the side event's current round (the loser is out; by placing with more than "
+     "two)", body=SIDE_RESULT_IN, status=201, errors=(400, 404, 422))
+def record_side_result(tournament_id: str, key: str) -> tuple[Response, int]:
+    body = load(SIDE_RESULT_IN, json_body())
+    state = service().record_side_result(tournament_id, key, body["round"], body["table"], body["placing"],
+                                         recorded_by=current_principal().recorded_by)
+    return state, 201
 
 
 # --- referee cards ------------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate
 
+from domain import side_events
 from domain.annotations import checked_annotation
 from domain.cards import normalize_all
 from domain.dealing import seed_commitment
@@ -211,6 +212,37 @@ class Tournament(Aggregate):
         def apply(self, aggregate: Tournament) -> None:
             aggregate.withdrawn[self.player_id] = {"round": self.round, "reason": self.reason}
 
+    class SideEventOpened(Event):
+        """A results-only knockout side event of the tournament (seed 001: 五子棋, 跳棋; domain/side_events.py)."""
+
+        TOPIC = "fupan:Tournament.SideEventOpened"
+        key: str
+        game: str
+        name: str
+        entrants: list[str]
+        table_size: int
+        advance: int
+        recorded_by: dict[str, Any]
+
+        def apply(self, aggregate: Tournament) -> None:
+            aggregate.side_events[self.key] = {
+                "key": self.key, "game": self.game, "name": self.name, "entrants": list(self.entrants),
+                "table_size": self.table_size, "advance": self.advance, "results": []}
+
+    class SideResultRecorded(Event):
+        """One table's placing in a side event's round."""
+
+        TOPIC = "fupan:Tournament.SideResultRecorded"
+        key: str
+        round: int
+        table: int
+        placing: list[str]
+        recorded_by: dict[str, Any]
+
+        def apply(self, aggregate: Tournament) -> None:
+            aggregate.side_events[self.key]["results"].append(
+                {"round": self.round, "table": self.table, "placing": list(self.placing)})
+
     class Adjusted(Event):
         """A penalty or manual adjustment of a player's total in one round: who recorded it and why."""
 
@@ -236,6 +268,7 @@ class Tournament(Aggregate):
         self.players: dict[str, str] = {}
         self.entrants: dict[str, dict[str, str]] = {}  # player id → {entry, department}, when either was given
         self.withdrawn: dict[str, dict[str, Any]] = {}  # player id → {round, reason}
+        self.side_events: dict[str, dict[str, Any]] = {}  # key → declaration and results (domain/side_events.py)
         self.matches: list[dict[str, Any]] = []
         self.rounds: list[dict[str, Any]] = []
 
@@ -277,6 +310,35 @@ class Tournament(Aggregate):
         self.trigger_event(self.PlayerRegistered, player_id=player_id, name=name, recorded_by=recorded_by, entry="",
                            department="")
         return True
+
+    def open_side_event(self, key: str, game: str, name: str, entrants: list[str], table_size: int, advance: int,
+                        recorded_by: dict[str, Any]) -> dict[str, Any]:
+        """A results-only knockout side event (seed 001's 五子棋 and 跳棋), its entrants numbered in order."""
+        if not key.strip() or key.strip() in self.side_events:
+            raise IllegalAction("side_event_exists", f"A side event needs a new key; {key!r} is taken or empty.",
+                                f"附加赛需要一个新的代号；{key!r} 已被使用或为空。", {"key": key})
+        declared = side_events.checked_event(game, name, entrants, table_size, advance)
+        self.trigger_event(self.SideEventOpened, key=key.strip(), recorded_by=recorded_by, **declared)
+        return self.side_event(key.strip())
+
+    def side_event(self, key: str) -> dict[str, Any]:
+        """The side event with its bracket: rounds, the current round's tables, byes, places once decided."""
+        event = self.side_events.get(key)
+        if event is None:
+            raise IllegalAction("unknown_side_event", f"No side event {key!r} in this tournament.",
+                                f"本赛事没有附加赛 {key!r}。", {"key": key})
+        return {**{k: v for k, v in event.items() if k != "results"},
+                **side_events.bracket(event, event["results"])}
+
+    def record_side_result(self, key: str, number: int, table: int, placing: list[str],
+                           recorded_by: dict[str, Any]) -> dict[str, Any]:
+        """One table's placing in the side event's current round (checked first: the table's players, once)."""
+        self.side_event(key)  # unknown → refused
+        event = self.side_events[key]
+        placing = side_events.checked_result(event, event["results"], number, table, placing)
+        self.trigger_event(self.SideResultRecorded, key=key, round=number, table=table, placing=placing,
+                           recorded_by=recorded_by)
+        return self.side_event(key)
 
     def withdraw(self, player_id: str, reason: str, recorded_by: dict[str, Any]) -> dict[str, Any]:
         """The player leaves the event from the next round on; once, with the reason."""

@@ -120,6 +120,29 @@ class FupanApplication(Store):
                 "withdrawn": {pid: dict(info) for pid, info in t.withdrawn.items()}}
 
     @command
+    def open_side_event(self, tournament: UUID | str, key: str, game: str, name: str, entrants: list[str],
+                        table_size: int, advance: int = 1, recorded_by: dict[str, Any] = LOCAL_RECORDER
+                        ) -> dict[str, Any]:
+        """A results-only knockout side event of the tournament (domain/side_events.py)."""
+        t = self.load(Tournament, tournament, "tournament")
+        opened = t.open_side_event(key, game, name, entrants, table_size, advance, recorded_by)
+        self.commit(t)
+        return opened
+
+    @command
+    def record_side_result(self, tournament: UUID | str, key: str, number: int, table: int, placing: list[str],
+                           recorded_by: dict[str, Any] = LOCAL_RECORDER) -> dict[str, Any]:
+        t = self.load(Tournament, tournament, "tournament")
+        state = t.record_side_result(key, number, table, placing, recorded_by)
+        self.commit(t)
+        return state
+
+    @command
+    def list_side_events(self, tournament: UUID | str) -> list[dict[str, Any]]:
+        t = self.load(Tournament, tournament, "tournament")
+        return [t.side_event(key) for key in t.side_events]
+
+    @command
     def withdraw(self, tournament: UUID | str, player_id: str, reason: str,
                  recorded_by: dict[str, Any] = LOCAL_RECORDER) -> dict[str, Any]:
         """A player leaves the event (Tournament.withdraw); they are paired no more."""

@@ -177,16 +177,15 @@ def test_console_and_fupan_pair_give_the_same_pairing_and_byes_count_half(live, 
 
 def test_a_team_knockout_advances_from_the_standings(live):
     tournament = created(live, name="大怪路子淘汰赛", game="daguai", lots_seed="淘汰")
-    teams = [team(f"{i}队", f"部门{i}", f"{i}甲", f"{i}乙", f"{i}丙") for i in range(1, 6)]
+    teams = [team(f"{i}队", f"部门{i}", f"{i}甲", f"{i}乙", f"{i}丙") for i in range(1, 4)]
     assert live.post(f"/api/tournaments/{tournament}/entries", {"entries": teams}).status_code == 201
-    first = open_drawn(live, tournament, "order")
-    assert [t["names"] for t in first["tables"]] == [["1甲", "2甲", "1乙", "2乙", "1丙", "2丙"],
-                                                     ["3甲", "4甲", "3乙", "4乙", "3丙", "4丙"]]
-    assert first["bye_names"] == ["5甲", "5乙", "5丙"] and first["tables"][0]["options"] == {}
+    first = open_drawn(live, tournament, "order")  # three teams: one table (the semi-final) and a bye
+    assert [t["names"] for t in first["tables"]] == [["1甲", "2甲", "1乙", "2乙", "1丙", "2丙"]]
+    assert first["bye_names"] == ["3甲", "3乙", "3丙"] and first["tables"][0]["options"] == {"dg.tableDeals": 6}
     service = live.service
     assert service is not None
     rng = random.Random(7)
-    for number in (1, 2, 3):
+    for number in (1, 2):
         info = service.get_tournament(tournament)
         for match in [m for m in info["matches"] if m["round"] == info["current_round"]]:
             # One real deal, then the organiser closes the table (a 大怪路子 deal is ~200 actions: the test's time);
@@ -196,7 +195,7 @@ def test_a_team_knockout_advances_from_the_standings(live):
             closed = live.post(f"/api/matches/{match['id']}/close", {"reason": "测试：一局定胜负"})
             assert closed.status_code == 201, closed.text
         standings = live.get(f"/api/tournaments/{tournament}/standings").json()
-        if number == 3:
+        if number == 2:
             break
         plan = open_drawn(live, tournament)
         going = {p for t in standings["tables"] if t["round"] == number for p in t["advancing"]}
@@ -267,3 +266,40 @@ def test_progress_and_referee_cards(live):
     assert refused.status_code == 403  # a table's referee token is scoped to that table and is no organiser
     assert "<svg" not in card["token"] and "fupan_" in card["token"]
     assert live.post(f"/api/matches/{match}/referee-card", {}, anonymous=True).status_code == 401
+
+
+def test_seed_001_side_events_are_results_only_knockouts_in_the_same_tournament(live):
+    tournament = created(live, name="学生智力运动会", game="doudizhu", lots_seed="001")
+    path = f"/api/tournaments/{tournament}/side-events"
+    opened = live.post(path, {"key": "wzq", "game": "gomoku", "name": "五子棋",
+                              "text": "\n".join(f"{n}号" for n in range(1, 6))})
+    assert opened.status_code == 201, opened.text
+    state = opened.json()
+    # 现场分组: 1-2 and 3-4 play, 5 has a bye; the loser is out, the winner goes on
+    assert [t["seats"] for t in state["rounds"][0]["tables"]] == [["1号", "2号"], ["3号", "4号"]]
+    assert state["rounds"][0]["byes"] == ["5号"] and state["current"] == 1
+    bad = live.post(f"{path}/wzq/results", {"round": 1, "table": 1, "placing": ["1号", "3号"]})
+    assert bad.status_code == 422 and bad.json()["error"]["code"] == "bad_placing"
+    while state["current"] is not None:
+        current = state["rounds"][-1]
+        for table in [t for t in current["tables"] if t["placing"] is None]:
+            winner_last = list(reversed(table["seats"]))  # the second-numbered wins every match
+            answer = live.post(f"{path}/wzq/results", {"round": current["round"], "table": table["table"],
+                                                       "placing": winner_last})
+            assert answer.status_code == 201, answer.text
+            state = answer.json()
+        again = live.post(f"{path}/wzq/results", {"round": current["round"], "table": 1, "placing": winner_last})
+        assert again.status_code == 422
+    # Round 1: 2 and 4 win. Round 2: the bye heads the numbering (5 v 2: 2 wins), 4 sits out. The final 4 v 2:
+    # 2 wins. Then 5 (out in round 2), then 1 and 3 (out in round 1) share 4th.
+    assert [r["byes"] for r in state["rounds"]] == [["5号"], ["4号"], []]
+    assert [(p["place"], p["player"]) for p in state["places"]] == [
+        (1, "2号"), (2, "4号"), (3, "5号"), (4, "1号"), (4, "3号")]
+    tiaoqi = live.post(path, {"key": "tq", "game": "tiaoqi", "name": "跳棋", "table_size": 3, "advance": 1,
+                              "entrants": [f"棋友{n}" for n in range(1, 8)]})
+    assert [t["seats"] for t in tiaoqi.json()["rounds"][0]["tables"]] == [["棋友1", "棋友2", "棋友3"],
+                                                                          ["棋友4", "棋友5", "棋友6"]]
+    wrong = live.post(path, {"key": "tq2", "game": "tiaoqi", "name": "跳棋", "table_size": 5, "entrants": ["a", "b"]})
+    assert wrong.status_code == 422 and "2, 3, 4, 6" in wrong.json()["error"]["message"]
+    listed = live.get(path).json()["side_events"]
+    assert [e["key"] for e in listed] == ["wzq", "tq"] and listed[0]["places"][0]["player"] == "2号"

@@ -182,6 +182,22 @@ def test_a_twelve_player_swiss_event_of_three_rounds_from_the_console(browser, l
     assert token.startswith("fupan_") and cards.first.locator("img").count() == 2
     assert "/pad" in cards.first.locator(".pad-url").inner_text()
     assert token not in page.url
+    # Seed 001's board games live in the same tournament: a results-only 五子棋 knockout from the console
+    page.click("#side-panel details summary")
+    page.fill("#side-form input[name=key]", "wzq")
+    page.fill("#side-form input[name=name]", "五子棋")
+    page.fill("#side-form textarea[name=text]", "甲\n乙\n丙")
+    page.click("#side-form button[type=submit]")
+    settle(page)
+    no_error(page)
+    page.click("button[data-side-result='wzq|1|1']:has-text('乙')")  # 乙 beats 甲; 丙 had the bye
+    settle(page)
+    page.click("button[data-side-result='wzq|2|1']:has-text('丙')")  # the final
+    settle(page)
+    places = page.locator("[data-side-event='wzq'] .side-places li").all_inner_texts()
+    assert places == ["1. 丙", "2. 乙", "3. 甲"]
+    side = live.get(f"/api/tournaments/{tournament}/side-events").json()["side_events"][0]
+    assert [p["player"] for p in side["places"]] == ["丙", "乙", "甲"]
     assert context.left == [] and context.errors == []
     context.context.close()
 

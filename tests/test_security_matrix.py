@@ -92,6 +92,9 @@ KINDS: dict[str, str] = {
     "console.progress": "public",
     "console_matches.referee_card": "organiser",  # issues a referee token
     "console.withdraw": "organiser",
+    "console.list_side_events": "public",
+    "console.open_side_event": "organiser",
+    "console.record_side_result": "organiser",  # after open_side_event: the routes run in name order
 }
 RULE_OF_KIND = {"public": {ANYONE}, "hidden": {ANYONE}, "organiser": {ORGANISER_ONLY},
                 "recorder": {MATCH_RECORDER, DEAL_RECORDER}, "annotator": {ANNOTATOR}}
@@ -141,7 +144,7 @@ class Table:
 
         values = {"tournament_id": self.tournament, "match_id": self.match, "deal_id": self.deal,
                   "token_id": self.victim["id"], "filename": "fupan.css", "game": "doudizhu", "player_id": PLAYERS[0],
-                  "number": "1"}
+                  "number": "1", "key": "wzq"}
         assert name in values, f"no sample value for the path parameter <{name}>: add one to Table.path_value"
         return values[name]
 
@@ -181,6 +184,8 @@ BODIES: dict[str, Callable[[Table], Any]] = {
     "console.open_round": lambda t: {"label": "第2轮", "tables": [{"table": "2-1", "seats": PLAYERS}]},
     "console_matches.referee_card": lambda t: {},
     "console.withdraw": lambda t: {"player_id": "王五", "reason": "身体不适"},
+    "console.open_side_event": lambda t: {"key": "wzq", "game": "gomoku", "name": "五子棋", "entrants": PLAYERS},
+    "console.record_side_result": lambda t: {"round": 1, "table": 1, "placing": PLAYERS[:2]},
 }
 
 

@@ -306,6 +306,64 @@
     });
   }
 
+  /* --- side events (seed 001: 五子棋, 跳棋): results only ------------------------------------------------------ */
+
+  async function loadSideEvents() {
+    const events = (await api("GET", `${base}/side-events`)).side_events;
+    $("#side-events").innerHTML = events.map(sideEventHTML).join("");
+    document.querySelectorAll("[data-side-result]").forEach((control) => {
+      const submit = (placing) => act(async () => {
+        const [key, round, table] = control.dataset.sideResult.split("|");
+        await api("POST", `${base}/side-events/${encodeURIComponent(key)}/results`, { round: Number(round), table: Number(table), placing });
+        await loadSideEvents();
+      });
+      if (control.tagName === "BUTTON") {
+        control.addEventListener("click", () => submit(JSON.parse(control.dataset.placing)));
+      } else {
+        control.addEventListener("submit", (event) => {
+          event.preventDefault();
+          submit(control.placing.value.split(/[,，、\s]+/).filter(Boolean));
+        });
+      }
+    });
+  }
+
+  function sideEventHTML(event) {
+    const current = event.current === null ? null : event.rounds[event.rounds.length - 1];
+    const tables = current ? current.tables.map((table) => {
+      const id = `${event.key}|${current.round}|${table.table}`;
+      let control = "";
+      if (table.placing) {
+        control = `<p>${esc(table.placing.join(" › "))}</p>`;
+      } else if (table.seats.length === 2) {
+        const [a, b] = table.seats;
+        control = `<p class="links"><button type="button" class="button" data-side-result="${esc(id)}" data-placing="${esc(JSON.stringify([a, b]))}">${esc(t("console.side.wins", { name: a }))}</button> <button type="button" class="button" data-side-result="${esc(id)}" data-placing="${esc(JSON.stringify([b, a]))}">${esc(t("console.side.wins", { name: b }))}</button></p>`;
+      } else {
+        control = `<form class="row-form" data-side-result="${esc(id)}"><label class="grow">${esc(t("console.side.placing"))} <input name="placing" value="${esc(table.seats.join("，"))}" required></label><button type="submit" class="button">${esc(t("console.side.record"))}</button></form>`;
+      }
+      return `<li class="table-card" data-side-table="${esc(id)}"><strong>${esc(String(table.table))}</strong><ol class="seats">${table.seats.map((s) => `<li>${esc(s)}</li>`).join("")}</ol>${control}</li>`;
+    }) : [];
+    const byes = current && current.byes.length ? `<p>${esc(t("console.byes"))}：${esc(current.byes.join("、"))}</p>` : "";
+    const places = event.places ? `<h4>${esc(t("console.side.places"))}</h4><ol class="side-places">${event.places.map((p) => `<li data-place="${p.place}">${p.place}. ${esc(p.player)}</li>`).join("")}</ol>` : "";
+    const heading = current ? (current.final ? t("console.side.final") : t("console.side.round", { n: current.round })) : "";
+    return `<article class="side-event" data-side-event="${esc(event.key)}"><h3>${esc(event.name)} <span class="muted small">${esc(heading)}</span></h3><ul class="table-cards">${tables.join("")}</ul>${byes}${places}</article>`;
+  }
+
+  function sideForm() {
+    $("#side-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      act(async () => {
+        const form = new FormData(event.target);
+        await api("POST", `${base}/side-events`, {
+          key: String(form.get("key")).trim(), game: form.get("game"), name: String(form.get("name")).trim(),
+          table_size: Number(form.get("table_size")), advance: Number(form.get("advance")), text: String(form.get("text")),
+        });
+        event.target.reset();
+        await loadSideEvents();
+      });
+    });
+  }
+
   function withdrawForm() {
     $("#withdraw-form").addEventListener("submit", (event) => {
       event.preventDefault();
@@ -360,6 +418,7 @@
     await loadEntries();
     await loadProgress();
     await loadStandings();
+    await loadSideEvents();
   }
 
   async function tournamentPage() {
@@ -371,6 +430,7 @@
     roundForms();
     penaltyForm();
     withdrawForm();
+    sideForm();
     $("#refresh").addEventListener("click", () => act(refreshAll));
     $("#cards-button").addEventListener("click", () => act(refereeCards));
     $("#cards-print").addEventListener("click", () => window.print());
