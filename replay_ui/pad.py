@@ -35,6 +35,6 @@ def deal_pad(deal_id: str) -> str:
 @pad_pages.get("/matches/<match_id>/pad")
 def match_pad(match_id: str) -> str:
     match = service().get_match(match_id)
-    latest = match["current_deal"] or (match["deals"][-1]["deal_id"] if match["deals"] else None)
-    return _page({"deal_id": latest, "match_id": match["id"], "follow": True}, match["game"],
+    # The deal in play, if any; between deals the table itself (its score, the next deal or a slip).
+    return _page({"deal_id": match["current_deal"], "match_id": match["id"], "follow": True}, match["game"],
                  {"table": match["table"]})
