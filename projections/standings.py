@@ -199,10 +199,11 @@ class Standings:
         return {pid: number[key] for pid, key in keys.items()}
 
     def _partners(self, player: str) -> list[str]:
-        """The player and their partners at their latest table (by the deals' `team` fact)."""
-        if self.format.team_size == 1 or not self.lines.get(player) or not self.lines[player][-1].deals:
+        """The player and their partners at their latest table (by the deals' `team` fact); a bye is no table."""
+        played = [line for line in self.lines.get(player, ()) if line.deals and not line.match.get("bye")]
+        if self.format.team_size == 1 or not played:
             return [player]
-        line = self.lines[player][-1]
+        line = played[-1]
         team = line.deals[-1][1].get("team")
         if team is None:
             return [player]
