@@ -249,6 +249,10 @@ def test_progress_and_referee_cards(live):
     open_drawn(live, tournament)
     progress = live.get(f"/api/tournaments/{tournament}/progress").json()
     assert [t["state"] for t in progress["tables"]] == ["not_started"] * 3
+    sheet = live.get(f"/console/tournaments/{tournament}/rounds/1/seating")  # the printable seating sheet
+    assert sheet.status_code == 200 and "text/html" in sheet.headers["Content-Type"]
+    for table in progress["tables"]:
+        assert f'data-table="{table["table"]}"' in sheet.text and all(name in sheet.text for name in table["names"])
     service = live.service
     assert service is not None
     match = progress["tables"][0]["match_id"]
