@@ -16,7 +16,8 @@ N threads each appending the same deals' events (one `save` per action, nothing 
 Bounded and loopback only: a throwaway PostgreSQL server (tests/postgres_cluster.py) on 127.0.0.1, gunicorn on
 127.0.0.1, a few seconds per figure. Run:
 
-    .venv/bin/python benchmarks/load.py [--tables 1,8,32,128] [--seconds 5] [--workers 4] [--faults]
+    .venv/bin/python benchmarks/load.py [--tables 1,8,32,128] [--seconds 5] [--workers 4] [--plain] [--faults]
+                                        [--databases 1,2,4]
 
 Prints, per N: writes/s and p50/p95 latency of fupan and of bare eventsourcing, and fupan/bare; with the load
 average of the machine beside each figure (the figures are only comparable within a run). `FUPAN_LOAD_APP`
@@ -287,6 +288,8 @@ def main() -> None:
     parser.add_argument("--faults", action="store_true", help="kill -9 a worker and restart PostgreSQL mid-run")
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--plain", action="store_true", help="also each N without idempotency keys")
+    parser.add_argument("--databases", default="", help="e.g. 1,2,4: bare appends of the tables' deal streams "
+                                                        "spread over K databases (the storage layer's ceiling)")
     args = parser.parse_args()
     with postgres_server() as params, tempfile_dir() as tmp:
         create_schema(params, "fupan")
@@ -323,6 +326,34 @@ def main() -> None:
             if args.faults:
                 faults(server, port, token, env, params, args)
         bare.close()
+        if args.databases:
+            spread(params, [int(k) for k in args.databases.split(",")], max(int(v) for v in args.tables.split(",")),
+                   args)
+
+
+def spread(params: dict[str, str], ks: list[int], n: int, args: argparse.Namespace) -> None:
+    """The premise of storing deal streams across K databases by table (docs/OPERATIONS.md): each database's
+    events table has its own insert lock, so the storage layer's ceiling grows with K. N tables' deals appended
+    by the bare application, table t to database t mod K; fupan itself stores in one database."""
+    names = [f"fupan_deals_{k}" for k in range(max(ks))]
+    with psycopg.connect(**{**params, "dbname": "postgres"}, autocommit=True) as conn:
+        for name in names:
+            conn.execute(f"CREATE DATABASE {name}")
+    apps = [BareApplication(env={**application_env({**params, "dbname": name}, "public"), "POSTGRES_POOL_SIZE": "10",
+                                 "POSTGRES_MAX_OVERFLOW": str(max(10, 100 // len(names)))}) for name in names]
+    try:
+        played = tables_of(n, args.seed + 2000, args.seconds)
+        for k in ks:
+            stats = Stats()
+            until = time.monotonic() + args.seconds
+            before = load_average()
+            elapsed = timed([BareTable(apps[t % k], records, until, stats) for t, records in enumerate(played)])
+            result = stats.summary(elapsed)
+            print(f"K={k} deal databases, N={n} tables, load {before}: bare {result['per_s']:7.0f} writes/s "
+                  f"p50 {result['p50_ms']:6.1f} ms p95 {result['p95_ms']:6.1f} ms", flush=True)
+    finally:
+        for app in apps:
+            app.close()
 
 
 def faults(server: subprocess.Popen, port: int, token: str, env: dict[str, str], params: dict[str, str],
