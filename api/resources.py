@@ -29,6 +29,7 @@ from api.auth import (
 from domain.aggregates import ENTRY_RULES
 from domain.application import FupanApplication
 from domain.errors import BadRequest, Refusal
+from domain.field_errors import shape_refusal
 from domain.record import Unreadable, UnstorableText, load_json, read_records
 from projections.formats import declare
 
@@ -82,11 +83,12 @@ def load(schema: Schema, data: Any) -> Any:
     try:
         return schema.load(data)
     except ValidationError as error:
+        english, chinese, in_zh = shape_refusal(error.messages)
         raise BadRequest(
             "invalid_body",
-            "The request does not have the expected shape.",
-            "请求的格式不正确。",
-            {"fields": error.messages},
+            f"The request does not have the expected shape: {english}",
+            f"请求的格式不正确：{chinese}",
+            {"fields": error.messages, "fields_zh": in_zh},
         ) from None
 
 
@@ -94,8 +96,10 @@ def load_query(schema: Schema) -> Any:
     try:
         return schema.load(request.args.to_dict())
     except ValidationError as error:
+        english, chinese, in_zh = shape_refusal(error.messages)
         raise BadRequest(
-            "invalid_query", "Bad query parameters.", "查询参数不正确。", {"fields": error.messages}
+            "invalid_query", f"Bad query parameters: {english}", f"查询参数不正确：{chinese}",
+            {"fields": error.messages, "fields_zh": in_zh},
         ) from None
 
 

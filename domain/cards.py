@@ -28,6 +28,11 @@ JOKER_EN = {LITTLE_JOKER: "little joker", BIG_JOKER: "big joker"}
 ALL_CODES = frozenset([s + r for s in SUITS for r in RANKS] + list(JOKERS))
 
 
+def cards_text(cards: Iterable[str]) -> str:
+    """Cards as a message prints them: their codes joined by spaces ("C4 S4"), never a Python list."""
+    return " ".join(cards)
+
+
 def normalize(code: object) -> str:
     """Return the canonical code; readers may accept `T` for 10."""
     if isinstance(code, str):
@@ -93,8 +98,9 @@ def check_complete(hands: Iterable[Iterable[str]], kitty: Iterable[str], decks: 
     extra = sorted((dealt - expected).elements())
     raise IllegalAction(
         "bad_deck",
-        f"The hands and kitty are not {decks} complete deck(s): missing {missing}, extra {extra}.",
-        f"手牌与底牌不是完整的 {decks} 副牌：缺少 {missing}，多出 {extra}。",
+        f"The hands and kitty are not {decks} complete deck(s): missing {cards_text(missing) or 'none'}, "
+        f"extra {cards_text(extra) or 'none'}.",
+        f"手牌与底牌不是完整的 {decks} 副牌：缺少 {cards_text(missing) or '无'}，多出 {cards_text(extra) or '无'}。",
         {"missing": missing, "extra": extra},
     )
 
@@ -111,8 +117,8 @@ def remove_from(hand: list[str], cards: list[str]) -> list[str]:
     if missing:
         raise IllegalAction(
             "card_not_in_hand",
-            f"Not in this seat's hand: {sorted(missing)}.",
-            f"该座位手中没有这些牌：{sorted(missing)}。",
+            f"Not in this seat's hand: {cards_text(sorted(missing))}.",
+            f"该座位手中没有这些牌：{cards_text(sorted(missing))}。",
             {"cards": sorted(missing)},
         )
     return rest

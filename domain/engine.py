@@ -136,11 +136,23 @@ def team_of(seat: int) -> int:
     return seat % 2
 
 
+def seat_no(seat: int | None) -> int | str:
+    """A seat as a message names it: counted from 1, as directors count (every record and `details` count from
+    0); no seat is "—"."""
+    return "—" if seat is None else seat + 1
+
+
+def seats_text(seats: list[int]) -> str:
+    """Seats as a message lists them: "2、4" (counted from 1)."""
+    return "、".join(str(seat_no(seat)) for seat in seats)
+
+
 def check_turn(state: Any, seat: int) -> None:
     """Refuse `seat` acting when `state.to_act` (an engine's deal state) names another seat."""
     if state.to_act != seat:
-        raise illegal("not_your_turn", f"It is seat {state.to_act}'s turn, not seat {seat}'s.",
-                      f"现在轮到座位 {state.to_act}，不是座位 {seat}。", to_act=state.to_act, seat=seat)
+        now, asked = seat_no(state.to_act), seat_no(seat)  # a message counts from 1; `details` from 0
+        raise illegal("not_your_turn", f"It is seat {now}'s turn, not seat {asked}'s.",
+                      f"现在轮到座位 {now}，不是座位 {asked}。", to_act=state.to_act, seat=seat)
 
 
 def recorded_after_the_end(state: Any, action: Action) -> bool:

@@ -13,6 +13,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields
 
 from domain.errors import IllegalAction
+from domain.field_errors import shape_refusal
 
 
 class Switch(fields.Boolean):
@@ -61,9 +62,10 @@ class OptionsResolver:
         try:
             loaded = self._schema.load(options)
         except ValidationError as error:
+            english, chinese, in_zh = shape_refusal(error.messages)
             raise IllegalAction(
-                "bad_options", f"Invalid ruleset options: {error.messages}", f"规则选项无效：{error.messages}",
-                {"fields": error.messages},
+                "bad_options", f"Invalid ruleset options: {english}", f"规则选项无效：{chinese}",
+                {"fields": error.messages, "fields_zh": in_zh},
             ) from None
         resolved = self._schema.dump(loaded)
         if self._complete is not None:

@@ -14,7 +14,7 @@ from typing import Any
 
 from domain.annotations import checked_annotation
 from domain.cards import normalize_all
-from domain.engine import Action, DealSetup, Engine
+from domain.engine import Action, DealSetup, Engine, seat_no
 from domain.errors import IllegalAction
 from domain.games import get_engine
 from domain.integrity import canonical_json
@@ -146,7 +146,7 @@ def judge(engine: Engine, state: Any, declared: dict[str, Any] | None) -> dict[s
     if result is None:
         status = engine.status(state)
         raise IllegalAction("incomplete", f"The actions stop before the deal is over (phase {status['phase']}, "
-                            f"seat {status['to_act']} to act).", "记录的动作在本局结束前就停止了。")
+                            f"seat {seat_no(status['to_act'])} to act).", "记录的动作在本局结束前就停止了。")
     return declared_as_computed(result, declared)
 
 

@@ -466,7 +466,7 @@ def test_shengji_declarations_while_dealing_bury_a_throw_and_a_tap_for_the_wrong
         pad.wait(lambda: pad.state() == "offline")
         tablet.context.set_offline(False)
         pad.wait(lambda: pad.state() == "refused")
-        assert f"现在轮到座位 {state.to_act}" in pad.reason()
+        assert f"现在轮到座位 {state.to_act + 1}" in pad.reason()  # messages count seats from 1
         pad.wait(lambda: event_count(site.live, deal_of(pad)) == count + 1)
         assert export(site, deal_of(pad))["actions"][-1] == engine.normalize_action(closing)
         return 1

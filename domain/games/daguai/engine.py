@@ -17,7 +17,7 @@ from typing import Any
 
 from marshmallow import Schema, validate
 
-from domain.cards import remove_from
+from domain.cards import cards_text, remove_from
 from domain.engine import Action, DealSetup, DealState, Engine, Viewpoint, check_turn, team_of
 from domain.errors import illegal
 from domain.games.daguai.patterns import Pattern, beats, card_value, describe, parse
@@ -136,13 +136,14 @@ class DaguaiEngine(Engine):
 
     def _play(self, state: DaguaiState, seat: int, cards: list[str]) -> None:
         rest = remove_from(state.hands[seat], cards)
+        named = cards_text(cards)  # as a message prints them: C4 S4
         pattern = parse(cards)
         if pattern is None:
-            raise illegal("not_a_pattern", f"{cards} is not a 大怪路子 play (1, 2, 3 or 5 cards, A3).",
-                          f"{cards} 不是合法牌型（只能出 1、2、3 或 5 张）。", cards=cards)
+            raise illegal("not_a_pattern", f"{named} is not a 大怪路子 play (1, 2, 3 or 5 cards, A3).",
+                          f"{named} 不是合法牌型（只能出 1、2、3 或 5 张）。", cards=cards)
         if state.last_pattern is not None and not beats(pattern, state.last_pattern):
-            raise illegal("does_not_beat", f"{cards} does not beat the last play: the same number of cards, strictly "
-                          "greater (A3).", f"{cards} 管不上上一手牌：须张数相同且更大。", cards=cards,
+            raise illegal("does_not_beat", f"{named} does not beat the last play: the same number of cards, strictly "
+                          "greater (A3).", f"{named} 管不上上一手牌：须张数相同且更大。", cards=cards,
                           last=describe(state.last_pattern))
         state.hands[seat] = rest
         state.played[seat].extend(cards)

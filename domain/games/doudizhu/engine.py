@@ -13,7 +13,7 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from domain.cards import remove_from
+from domain.cards import cards_text, remove_from
 from domain.engine import Action, DealSetup, Engine, Viewpoint, check_turn
 from domain.errors import illegal
 from domain.games.doudizhu.patterns import PATTERN_NAMES, Pattern, answers, is_bomb, lead_reading, parses
@@ -248,14 +248,15 @@ class DoudizhuEngine(Engine):
             return
         assert cards is not None
         rest = remove_from(state.hands[seat], cards)
+        named = cards_text(cards)  # as a message prints them: C4 S4
         readings = parses(cards)
         if not readings:
-            raise illegal("not_a_pattern", f"{cards} is not a 斗地主 pattern.", f"{cards} 不是合法牌型。", cards=cards)
+            raise illegal("not_a_pattern", f"{named} is not a 斗地主 pattern.", f"{named} 不是合法牌型。", cards=cards)
         if following(state, seat):
             readings = answers(readings, state.last_readings)
             if not readings:
                 raise illegal(
-                    "does_not_beat", f"{cards} does not beat the last play.", f"{cards} 管不上上一手牌。",
+                    "does_not_beat", f"{named} does not beat the last play.", f"{named} 管不上上一手牌。",
                     cards=cards, last=pattern_json(lead_reading(state.last_readings)),
                 )
         shown = lead_reading(readings)

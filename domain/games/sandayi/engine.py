@@ -18,7 +18,7 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from domain.cards import remove_from
+from domain.cards import cards_text, remove_from
 from domain.engine import Action, DealSetup, Engine, Viewpoint, bid_value, check_turn
 from domain.errors import illegal
 from domain.games.sandayi.patterns import Pattern, beats, describe, is_bomb, parse
@@ -241,20 +241,21 @@ class SandayiEngine(Engine):
             return
         assert cards is not None
         rest = remove_from(state.hands[seat], cards)
+        named = cards_text(cards)  # as a message prints them: C4 S4
         pattern = parse(cards)
         if pattern is None:
-            raise illegal("not_a_pattern", f"{cards} is not a 三打一 pattern.", f"{cards} 不是合法牌型。", cards=cards)
+            raise illegal("not_a_pattern", f"{named} is not a 三打一 pattern.", f"{named} 不是合法牌型。", cards=cards)
         if following(state, seat):
             assert state.last_pattern is not None
             if not beats(pattern, state.last_pattern, state.options["sdy.fullHouseCompare"]):
-                raise illegal("does_not_beat", f"{cards} does not beat the last play.", f"{cards} 管不上上一手牌。",
+                raise illegal("does_not_beat", f"{named} does not beat the last play.", f"{named} 管不上上一手牌。",
                               cards=cards, last=describe(state.last_pattern))
         if is_bomb(pattern):
             allowed = state.allowance[seat]
             if allowed is not None and state.bombs_by_seat[seat] >= allowed:
                 raise illegal("bomb_allowance",
-                              f"Seat {seat} may play {allowed} bomb(s) this deal and has played them (§1.5).",
-                              f"座位 {seat} 本局只能出 {allowed} 次炸弹，已经出完。", allowed=allowed)
+                              f"Seat {seat + 1} may play {allowed} bomb(s) this deal and has played them (§1.5).",
+                              f"座位 {seat + 1} 本局只能出 {allowed} 次炸弹，已经出完。", allowed=allowed)
         self._check_locked(state, seat, cards)
         # Commit: every check passed.
         if seat == state.dealer and cards_in(state.locked, cards):

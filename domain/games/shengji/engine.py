@@ -25,8 +25,8 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from domain.cards import JOKERS, normalize_all, remove_from
-from domain.engine import Action, DealSetup, DealState, Engine, Viewpoint, check_turn, team_of
+from domain.cards import JOKERS, cards_text, normalize_all, remove_from
+from domain.engine import Action, DealSetup, DealState, Engine, Viewpoint, check_turn, seats_text, team_of
 from domain.errors import IllegalAction, illegal
 from domain.games.shengji.cards import (
     LEVEL_RANK,
@@ -336,8 +336,8 @@ class ShengjiEngine(Engine):
         raise illegal(
             "bad_declaration",
             f"A declaration shows one level card ({level_rank}), two identical level cards, or a pair of identical "
-            f"jokers (§3.4); {cards} is none of these.",
-            f"亮主只能亮一张级牌（{level_rank}）、两张相同的级牌，或一对相同的王；{cards} 都不是。",
+            f"jokers (§3.4); {cards_text(cards)} is none of these.",
+            f"亮主只能亮一张级牌（{level_rank}）、两张相同的级牌，或一对相同的王；{cards_text(cards)} 都不是。",
             cards=cards, level=state.level,
         )
 
@@ -380,16 +380,18 @@ class ShengjiEngine(Engine):
             if moment > latest:
                 raise illegal(
                     "declaration_out_of_order",
-                    f"Seat {seat} held {received} cards only until card {latest} of the deal, but the record is "
+                    f"Seat {seat + 1} held {received} cards only until card {latest} of the deal, but the record is "
                     f"already past card {state.dealt}: declarations must be in the order they were made.",
-                    f"座位 {seat} 只在发到第 {latest} 张牌之前持有 {received} 张牌，而记录已到第 {state.dealt} 张之后："
+                    f"座位 {seat + 1} 只在发到第 {latest} 张牌之前持有 {received} 张牌，"
+                    f"而记录已到第 {state.dealt} 张之后："
                     "亮主必须按发生顺序记录。", received=received, dealt=state.dealt,
                 )
             try:
                 remove_from(state.dealt_hands[seat][:received], cards)
             except IllegalAction:
-                raise illegal("not_yet_received", f"Seat {seat} had not received {cards} among its first {received} "
-                               "cards.", f"座位 {seat} 的前 {received} 张牌中没有 {cards}。",
+                raise illegal("not_yet_received", f"Seat {seat + 1} had not received {cards_text(cards)} among its "
+                               f"first {received} cards.",
+                               f"座位 {seat + 1} 的前 {received} 张牌中没有 {cards_text(cards)}。",
                                cards=cards, received=received) from None
             problem = self._overcall_problem(state, seat, strength, cards, suit)
             if problem:
@@ -408,9 +410,9 @@ class ShengjiEngine(Engine):
         if seat != expected:
             raise illegal(
                 "not_your_turn",
-                f"After the last card each seat gets one more chance in turn from seat {state.first}: "
-                f"now seat {expected}.",
-                f"发牌结束后从座位 {state.first} 起每家依次还有一次亮主机会：现在轮到座位 {expected}。",
+                f"After the last card each seat gets one more chance in turn from seat {state.first + 1}: "
+                f"now seat {expected + 1}.",
+                f"发牌结束后从座位 {state.first + 1} 起每家依次还有一次亮主机会：现在轮到座位 {expected + 1}。",
                 to_act=expected, seat=seat,
             )
         if declaration is not None:
@@ -458,8 +460,8 @@ class ShengjiEngine(Engine):
 
     def _bury(self, state: ShengjiState, seat: int, cards: list[str]) -> None:
         if seat != state.dealer:
-            raise illegal("not_dealer", f"Only the dealer (seat {state.dealer}) buries the kitty.",
-                           f"只有庄家（座位 {state.dealer}）扣底。", dealer=state.dealer)
+            raise illegal("not_dealer", f"Only the dealer (seat {state.dealer + 1}) buries the kitty.",
+                           f"只有庄家（座位 {state.dealer + 1}）扣底。", dealer=state.dealer)
         if len(cards) != KITTY_SIZE:
             raise illegal("wrong_card_count", f"The dealer buries exactly 8 cards, not {len(cards)}.",
                            f"庄家必须扣 8 张底牌，不是 {len(cards)} 张。", expected=KITTY_SIZE, got=len(cards))
@@ -565,10 +567,11 @@ class ShengjiEngine(Engine):
             if "attempted" in lead:
                 raise illegal(
                     "wrong_card_count",
-                    f"The throw {lead['attempted']} failed (seat(s) {lead['blockers']} can beat part of it), so only "
-                    f"{lead['cards']} was led: follow with exactly {size} card(s) (§3.6).",
-                    f"甩牌 {lead['attempted']} 失败（座位 {lead['blockers']} 能管住其中一部分），"
-                    f"实际只出了 {lead['cards']}：跟牌必须正好 {size} 张。",
+                    f"The throw {cards_text(lead['attempted'])} failed (seat(s) {seats_text(lead['blockers'])} can "
+                    f"beat part of it), so only {cards_text(lead['cards'])} was led: follow with exactly {size} "
+                    "card(s) (§3.6).",
+                    f"甩牌 {cards_text(lead['attempted'])} 失败（座位 {seats_text(lead['blockers'])} "
+                    f"能管住其中一部分），实际只出了 {cards_text(lead['cards'])}：跟牌必须正好 {size} 张。",
                     expected=size, got=len(cards), failed_throw=lead["attempted"])
             raise illegal("wrong_card_count", f"Follow with exactly {size} card(s), as many as were led (§3.7).",
                            f"跟牌必须正好 {size} 张，与首家相同。", expected=size, got=len(cards))

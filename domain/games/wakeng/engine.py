@@ -19,7 +19,7 @@ from typing import Any
 
 from marshmallow import Schema, validate
 
-from domain.cards import normalize_all, remove_from
+from domain.cards import cards_text, normalize_all, remove_from
 from domain.engine import Action, DealSetup, Engine, Viewpoint, bid_value, check_turn
 from domain.errors import illegal
 from domain.games.shedding import SheddingState, following, pass_turn, rounds_view, take_play
@@ -116,8 +116,9 @@ class WakengEngine(Engine):
         hands, kitty = self.checked_setup(setup)
         first = first_bidder(hands)
         if setup.first != first:
-            raise illegal("bad_setup", f"The first bidder holds the lowest heart dealt: seat {first}, not "
-                          f"{setup.first} (B4.1).", f"首叫是手中红心最小的玩家：座位 {first}，不是 {setup.first}。",
+            raise illegal("bad_setup", f"The first bidder holds the lowest heart dealt: seat {first + 1}, not "
+                          f"seat {setup.first + 1} (B4.1).",
+                          f"首叫是手中红心最小的玩家：座位 {first + 1}，不是座位 {setup.first + 1}。",
                           first=first)
         unknown = set(setup.context) - {"board"}
         if unknown:
@@ -233,14 +234,15 @@ class WakengEngine(Engine):
             return
         cards = action["cards"]
         rest = remove_from(state.hands[seat], cards)
+        named = cards_text(cards)  # as a message prints them: C4 S4
         pattern = parse(cards)
         if pattern is None:
-            raise illegal("not_a_pattern", f"{cards} is not a 挖坑 pattern.", f"{cards} 不是合法牌型。", cards=cards)
+            raise illegal("not_a_pattern", f"{named} is not a 挖坑 pattern.", f"{named} 不是合法牌型。", cards=cards)
         if following(state, seat):
             assert state.last_pattern is not None
             if not beats(pattern, state.last_pattern, state.options["wk.quadIsBomb"]):
-                raise illegal("does_not_beat", f"{cards} does not beat the last play: same pattern, same size, "
-                              "higher (B3).", f"{cards} 管不上上一手牌：须同牌型、同张数、更大。", cards=cards,
+                raise illegal("does_not_beat", f"{named} does not beat the last play: same pattern, same size, "
+                              "higher (B3).", f"{named} 管不上上一手牌：须同牌型、同张数、更大。", cards=cards,
                               last=describe(state.last_pattern))
         state.last_pattern = pattern
         if take_play(state, seat, cards, rest, pattern, SEATS):  # the first player out ends the deal (B5.4)
