@@ -78,6 +78,7 @@ class Solver:
     def __init__(self, game: Game, budget: Budget):
         self.game, self.budget = game, budget
         self.table: dict[Hashable, tuple[int, int]] = {}
+        self.decided: dict[Hashable, int] = {}
         # An adapter may prove some positions statically (RankGame.proven: a win in a few unanswerable plays).
         self.proven = getattr(game, "proven", None)
 
@@ -138,7 +139,41 @@ class Solver:
         return best
 
     def exact(self, pos: Any) -> int:
+        if self.game.bounds == (0, 1):
+            return self._decide(pos)
         return self.value(pos)
+
+    def _decide(self, pos: Any) -> int:
+        """The value of `pos` in a win/lose game (bounds 0, 1): the AND/OR search `_search` amounts to there,
+        without windows — a side wins at a node when one of its moves wins, and every node's value is exact, so
+        the table holds one value per position (its own table: `_search`'s holds bounds)."""
+        game, decided, budget, proven = self.game, self.decided, self.budget, self.proven
+        while True:
+            end = game.terminal(pos)
+            if end is not None:
+                return end
+            budget.tick()
+            key = game.key(pos)
+            known = decided.get(key)
+            if known is not None:
+                return known
+            moves = game.moves(pos, budget)
+            if len(moves) != 1:
+                break
+            pos = game.child(pos, moves[0])  # one move only: the node's value is its child's (as in `_search`)
+        if proven is not None:
+            value = proven(pos, budget)
+            if value is not None:
+                decided[key] = value
+                return value
+        wins = int(game.maximising(pos))  # the value that ends the node: a win for the side to move
+        value = 1 - wins
+        for move in moves:
+            if self._decide(game.child(pos, move)) == wins:
+                value = wins
+                break
+        decided[key] = value
+        return value
 
 
 @dataclass
