@@ -1,6 +1,6 @@
 """/api/tokens: an organiser issues, lists and revokes referee tokens over HTTP.
 
-Organiser and appeals tokens are issued and revoked only with `fupan token …` on the server (the CLI has
+Organiser, appeals and commentator tokens are issued and revoked only with `fupan token …` on the server (the CLI has
 the store, so it is trusted): a leaked organiser token then cannot mint a lasting organiser token for its
 thief, nor revoke the organisers' own. Who issued and who revoked each token is in its events and listing.
 """
