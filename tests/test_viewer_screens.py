@@ -495,3 +495,32 @@ def test_no_english_word_in_any_chinese_page_of_the_demo(site: DemoSite, offline
             if words:
                 found[f"/deals/{deal}?view={view} (last step)"] = sorted(set(words))
     assert found == {}, "\n".join(f"{path}: {words}" for path, words in found.items())
+
+
+def test_standings_charts_draw_only_rounds_played_and_a_single_round_as_bars(site: DemoSite, offline: Offline) -> None:
+    """A knocked-out player's line stops at the last round they played; a tournament of one round is a bar per
+    player (a line of one point was a column of dots); the page says how many tables are over, not an event
+    counter."""
+    service = site.live.service
+    assert service is not None
+    page = offline.page()
+    knockout = service.list_tournaments()[0]  # 斗地主: tables, a final, a play-off
+    swiss = next(t for t in service.list_tournaments() if t["game"] == "wakeng")  # one round
+    standings = site.live.get(f"/api/tournaments/{knockout['id']}/standings").json()
+    played = {row["name"]: {match["round"] for match in row["matches"]} for row in standings["rows"]}
+    rounds = [stage["round"] for stage in standings["progression"]]
+    page.goto(f"{site.url}/tournaments/{knockout['id']}/standings")
+    page.wait_for_selector("#standings-chart svg.main-svg")
+    traces = page.eval_on_selector("#standings-chart", "chart => chart.data.map(t => [t.name, t.type, t.y])")
+    assert len(traces) == len(played)
+    for name, kind, values in traces:
+        assert kind == "scatter"
+        drawn = {round_ for round_, value in zip(rounds, values, strict=True) if value is not None}
+        assert drawn == ({rounds[0]} | played[name]) & set(rounds), name
+    assert any(len(rounds_) == 1 for rounds_ in played.values())  # somebody was knocked out in round 1
+    meta = page.inner_text("#standings-meta")
+    assert "事件" not in meta and f"已结束 {len(standings['tables'])} / {len(standings['tables'])} 桌" in meta
+    page.goto(f"{site.url}/tournaments/{swiss['id']}/standings")
+    page.wait_for_selector("#standings-chart svg.main-svg")
+    bars = page.eval_on_selector("#standings-chart", "chart => chart.data.map(t => [t.type, t.orientation, t.y])")
+    assert len(bars) == 1 and bars[0][:2] == ["bar", "h"] and len(bars[0][2]) == len(swiss["players"])

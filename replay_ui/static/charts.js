@@ -82,7 +82,11 @@
       .join("");
     document.getElementById("standings-table").innerHTML = head + `<tbody>${body}</tbody>`;
     const meta = [];
-    if (standings.as_of) meta.push(t("standings.asOf", { when: standings.as_of }));
+    // How far the tournament has come, in tables (the event counter `as_of` means nothing to a director: it is
+    // kept on the element for programs and links).
+    const tables = standings.tables || [];
+    if (tables.length) meta.push(t("standings.tablesOver", { over: tables.filter((table) => table.over).length, n: tables.length }));
+    document.getElementById("standings-meta").dataset.asOf = String(standings.as_of ?? "");
     // `format` is a code; the projections may also send its names (`format_name`), preferred when present.
     const format = standings.format_name ? localized(standings.format_name) : standings.format;
     if (format) meta.push(t("standings.format", { format }));
@@ -107,16 +111,34 @@
     }).join("");
   }
 
+  /* One round only: a line has nowhere to go (it was a column of dots), so each player's total is a bar. */
+  function totalsBars(standings, round) {
+    const rows = [...round.rows].sort((a, b) => (a.rank ?? 0) - (b.rank ?? 0)).reverse(); // the leader on top
+    window.Plotly.react(document.getElementById("standings-chart"), [{
+      type: "bar", orientation: "h", x: rows.map((row) => row.total), y: rows.map((row) => row.name),
+      marker: { color: rows.map((_, index) => COLOURS[index % COLOURS.length]) },
+      hovertemplate: `%{x} (${esc(t("col.rank"))} %{customdata})<extra>%{y}</extra>`, customdata: rows.map((row) => row.rank),
+    }], layout({ xaxis: { title: { text: totalLabel(standings) }, gridcolor: "#e6e2d8" }, yaxis: { type: "category" },
+      showlegend: false }), F.plotlyConfig);
+    return true;
+  }
+
   function progressionChart(standings) {
     const rounds = standings.progression || [];
     if (!rounds.length) return false;
+    if (rounds.length === 1) return totalsBars(standings, rounds[0]);
     const labels = rounds.map((round) => round.label || `${t("chart.round")} ${round.round}`);
+    // The rounds each player played a table in: a player knocked out is not drawn on through rounds never played.
+    const played = new Map((standings.rows || []).map((row) =>
+      [row.player_id, new Set((row.matches || []).map((match) => match.round))]));
     const players = new Map();
     rounds.forEach((round, index) => {
       round.rows.forEach((row) => {
         if (!players.has(row.player_id)) {
           players.set(row.player_id, { name: row.name, totals: Array(rounds.length).fill(null), ranks: Array(rounds.length).fill(null) });
         }
+        const rounds_of = played.get(row.player_id);
+        if (index > 0 && rounds_of && !rounds_of.has(round.round)) return;
         const player = players.get(row.player_id);
         player.totals[index] = row.total;
         player.ranks[index] = row.rank;
