@@ -54,6 +54,9 @@ def test_a_commentator_annotates_any_step_and_bad_notes_are_refused_writing_noth
         assert refused.status_code in (400, 422) and refused.json()["error"]["code"] == code, refused.text
         assert set(refused.json()["error"]) == {"code", "message", "message_zh", "details"}
     assert live.get(f"/api/deals/{deal}").json()["version"] == version  # nothing was written
+    # Commentator tokens are the CLI's, as organiser and appeals tokens (docs/SECURITY.md §2).
+    over_http = live.post("/api/tokens", {"role": "commentator"})
+    assert over_http.status_code == 403 and over_http.json()["error"]["code"] == "cli_only"
     # A commentator writes notes only: no actions, and no hidden views of a live deal.
     assert live.post(f"/api/deals/{deal}/actions", {"action": EXAMPLE_RECORD["actions"][0]},
                      token=commentator).status_code == 403
