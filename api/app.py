@@ -16,6 +16,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api import auth, idempotency
 from api.analysis import analysis
+from api.appeals import appeals
 from api.console import BLUEPRINTS as CONSOLE_BLUEPRINTS
 from api.errors import register_error_handlers
 from api.openapi import docs
@@ -70,6 +71,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     idempotency.install(app)  # after the guard: the caller and the request's unit are known
     for blueprint in (*BLUEPRINTS, retractions, slips, tokens, docs, recording_pad, analysis, *CONSOLE_BLUEPRINTS):
         app.register_blueprint(blueprint)
+    app.register_blueprint(appeals)  # docs/appeals.md
     auth.open_to_anyone(app, VIEWER_BLUEPRINTS)
     install_standings(app)  # the projections of `service` and their routes
     app.after_request(_security_headers)

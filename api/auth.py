@@ -54,6 +54,13 @@ MATCH_RECORDER = Rule("organiser, or referee of the match", frozenset({ORGANISER
 DEAL_RECORDER = Rule("organiser, or referee of the deal's match", frozenset({ORGANISER}), scope="deal")
 ANNOTATOR = Rule("organiser, commentator, or referee of the deal's match", frozenset({ORGANISER, COMMENTATOR}),
                  scope="deal")
+# Appeals (docs/appeals.md): the filing side, the parties who add evidence, the chief referee (the organiser, or
+# a referee it named: checked by the service), the committee.
+APPEAL_FILER = Rule("organiser, or referee of the appeal's table", frozenset({ORGANISER}), scope="appeal")
+APPEAL_PARTY = Rule("organiser, appeals committee, or referee of the appeal's table", frozenset({ORGANISER, APPEALS}),
+                    scope="appeal")
+CHIEF_REFEREE = Rule("the chief referee (organiser, or a referee it named chief)", frozenset({ORGANISER, REFEREE}))
+COMMITTEE = Rule("appeals committee", frozenset({APPEALS}))
 
 
 @dataclass(frozen=True)
@@ -203,6 +210,8 @@ def _scope_match(scope: str) -> str | None:
     args = request.view_args or {}
     if scope == "deal":
         return _service().deal_match(args["deal_id"])
+    if scope == "appeal":  # the table the appeal is about (domain/appeals.py)
+        return _service().appeal_match(args["appeal_id"])
     try:
         return str(UUID(str(args["match_id"])))
     except ValueError:

@@ -648,3 +648,134 @@ class AnalysisSchema(Schema):
     phase = fields.String()
     nodes = fields.Integer(required=True)
     ms = fields.Float(required=True)
+
+
+# --- appeals (api/appeals.py, docs/appeals.md) ---------------------------------------------------------------
+
+
+class AppealRulesSchema(Schema):
+    """A tournament's appeal settings."""
+
+    deadline_minutes = fields.Integer(load_default=30, strict=True, validate=validate.Range(min=0, max=1440),
+                                      metadata={"description": "minutes after the table's last deal (default 30)"})
+    chief_referees = fields.List(fields.String(), load_default=list, validate=validate.Length(max=50),
+                                 metadata={"description": "referee token ids the organiser names chief referees"})
+
+
+class AppealRulesAnswerSchema(AppealRulesSchema):
+    tournament_id = fields.String(required=True)
+
+
+class AppealAgainstSchema(Schema):
+    kind = fields.String(required=True, validate=validate.OneOf(("deal", "result", "ruling", "penalty")))
+    deal_id = fields.String(allow_none=True)
+    step = fields.Integer(strict=True, allow_none=True, metadata={"description": "the judged step (the viewer's)"})
+    version = fields.Integer(strict=True, metadata={"description": "a ruling: the deal event that records it"})
+    adjustment_version = fields.Integer(strict=True, metadata={"description": "a penalty: its Tournament.Adjusted"})
+
+
+class AppealFileSchema(Schema):
+    against = fields.Nested(AppealAgainstSchema, required=True)
+    category = fields.String(required=True, validate=validate.OneOf(
+        ("rules_misapplied", "irregularity", "scoring_error", "conduct")))
+    statement = fields.String(required=True, validate=validate.Length(min=1, max=TEXT_LIMIT))
+    on_behalf_of = fields.List(fields.String(), load_default=list, validate=validate.Length(max=12),
+                               metadata={"description": "the players (a team: all of them) the appeal is for"})
+    accept_late = fields.String(validate=validate.Length(min=1, max=500),
+                                metadata={"description": "the chief referee accepts a late filing, for this reason"})
+
+
+class AppealEvidenceSchema(Schema):
+    reference = fields.Dict(allow_none=True, load_default=None,
+                            metadata={"description": "{deal_id, step, viewpoint}: a place in the viewer"})
+    note = fields.String(load_default="", validate=validate.Length(max=TEXT_LIMIT))
+
+
+class AppealOutcomeSchema(Schema):
+    """stands | assigned {scores} | weighted {parts: [{weight, scores, label}]} | void | penalty {player_ids,
+    points}; checked by domain/appeals.py."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    kind = fields.String(required=True, validate=validate.OneOf(("stands", "assigned", "weighted", "void", "penalty")))
+
+
+class AppealRulingSchema(Schema):
+    outcome = fields.Nested(AppealOutcomeSchema, required=True)
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=TEXT_LIMIT))
+
+
+class AppealDecisionSchema(AppealRulingSchema):
+    members = fields.List(fields.String(validate=validate.Length(min=1, max=100)), required=True,
+                          validate=validate.Length(min=3, max=15))
+    vote = fields.Dict(keys=fields.String(), values=fields.Integer(strict=True), required=True,
+                       metadata={"description": "{for, against, abstain}"})
+
+
+class AppealReasonSchema(Schema):
+    reason = fields.String(load_default="", validate=validate.Length(max=TEXT_LIMIT))
+
+
+class AppealCloseSchema(Schema):
+    note = fields.String(load_default="", validate=validate.Length(max=TEXT_LIMIT))
+
+
+class AppealPreviewSchema(Schema):
+    outcome = fields.Nested(AppealOutcomeSchema, required=True)
+
+
+class AppealSchema(Schema):
+    """An appeal (domain/appeals.py appeal_dict); `withheld` names what a reader without rights over a live deal
+    does not get."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    appeal_id = fields.String(required=True)
+    tournament_id = fields.String(required=True)
+    match_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    status = fields.String(required=True)
+    against = fields.Dict(required=True)
+    category = fields.String(required=True)
+    statement = fields.String(allow_none=True)
+    on_behalf_of = fields.List(fields.String())
+    deadline = fields.Dict()
+    late_acceptance = fields.Dict(allow_none=True)
+    filed_by = fields.Dict()
+    filed_at = fields.String()
+    evidence = fields.List(fields.Dict())
+    ruling = fields.Dict(allow_none=True)
+    decision = fields.Dict(allow_none=True)
+    applied = fields.Dict(metadata={"description": "player → points this appeal's adjustments moved"})
+    digest = fields.String()
+    withheld = fields.List(fields.String())
+    timeline = fields.List(fields.Dict())
+
+
+class AppealListSchema(Schema):
+    tournament_id = fields.String(required=True)
+    appeals = fields.List(fields.Nested(AppealSchema), required=True)
+
+
+class AppealImpactSchema(PreviewSchema):
+    outcome = fields.Dict(required=True, metadata={"description": "the outcome as it would be stored"})
+
+
+class AppealFramesQuerySchema(ReplayAllQuerySchema):
+    reveal = fields.Boolean(load_default=False, metadata={"description": "true: the whole deal and its result"})
+
+
+class AppealFramesSchema(Schema):
+    class Meta:
+        unknown = INCLUDE
+
+    appeal_id = fields.String(required=True)
+    blind = fields.Boolean(required=True)
+    deal_id = fields.String(required=True)
+    viewpoint = fields.String(required=True)
+    judged_step = fields.Integer(metadata={"description": "blind: the last step shown, the one judged"})
+    total = fields.Integer(metadata={"description": "revealed: every step"})
+    closed = fields.Boolean()
+    frames = fields.List(fields.Dict(), required=True)

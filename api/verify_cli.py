@@ -70,11 +70,13 @@ def cmd_verify(args: argparse.Namespace, open_projections: Callable[[str | None]
         print(json.dumps({**report, "ok": ok, "chains": chains, "store": store}, ensure_ascii=False))
         return 0 if ok else 1
     if chains["ok"]:
-        print(f"fupan verify: hash chains ok — {chains['deals']} deals recomputed from storage")
+        print(f"fupan verify: hash chains ok — {chains['deals']} deals and {chains['appeals']} appeals recomputed "
+              "from storage")
     for deal in chains["broken"]:
         where = (f"first bad event: version {deal['first_bad_version']}" if deal["first_bad_version"] is not None
                  else f"unreadable: {deal['error']}")
-        print(f"fupan verify: hash chain BROKEN in deal {deal['deal_id']} — {where}", file=sys.stderr)
+        which = f"deal {deal['deal_id']}" if "deal_id" in deal else f"appeal {deal['appeal_id']}"
+        print(f"fupan verify: hash chain BROKEN in {which} — {where}", file=sys.stderr)
     if store["links"]:
         signed = (f"{store['signed']} signed (keys {', '.join(store['keys'])})" if store["keys"] and store["signed"]
                   else f"{store['signed']} signed")

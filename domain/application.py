@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -20,12 +21,30 @@ from domain.aggregates import (
     Deal,
     Match,
     Tournament,
+    adjustable,
     deal_id_for_key,
     deal_id_in_match,
     verify_chain,
 )
 from domain.analysis.query import analyse_deal
 from domain.analysis.search import DEFAULT_LIMIT_MS, Budget
+from domain.appeals import AGAINST as APPEAL_AGAINST
+from domain.appeals import (
+    DEFAULT_DEADLINE_MINUTES,
+    LATE_REASONS,
+    VIEWPOINT_PREFIXES,
+    Appeal,
+    AppealRules,
+    appeal_dict,
+    appeal_rules_id,
+    compensation,
+    deadline_check,
+    normalize_outcome,
+    require_chief,
+    result_blind,
+    target_points,
+)
+from domain.appeals import timeline as appeal_timeline
 from domain.cards import normalize_all
 from domain.dealing import deal_from_seed, seed_commitment
 from domain.engine import Action, DealSetup
@@ -573,7 +592,16 @@ class FupanApplication(Store):
                 continue
             if bad is not None:
                 broken.append({"deal_id": str(deal_id), "first_bad_version": bad})
-        return {"ok": not broken, "deals": checked, "broken": broken}
+        appeals = list(self.ids_by_topic(Appeal.Created.TOPIC))  # chained as deals are (domain/appeals.py)
+        for appeal_id in appeals:
+            try:
+                bad = verify_chain(list(self.events.get(appeal_id)))
+            except Exception as error:
+                broken.append({"appeal_id": str(appeal_id), "first_bad_version": None, "error": str(error)})
+                continue
+            if bad is not None:
+                broken.append({"appeal_id": str(appeal_id), "first_bad_version": bad})
+        return {"ok": not broken, "deals": checked, "appeals": len(appeals), "broken": broken}
 
     def replay(self, deal: UUID | str, step: int | None = None, viewpoint: str = "referee",
                reader: Principal = PUBLIC) -> dict[str, Any]:
@@ -651,6 +679,273 @@ class FupanApplication(Store):
 
     def has_active_token(self, role: str) -> bool:
         return any(t["role"] == role and not t["revoked"] for t in self.list_tokens())
+
+    # --- appeals (domain/appeals.py, docs/appeals.md) ----------------------------------------------------
+
+    def _appeal_rules(self, t: Tournament) -> AppealRules | None:
+        found = self.find(appeal_rules_id(t.id))
+        return found if isinstance(found, AppealRules) else None
+
+    def _chief_tokens(self, t: Tournament) -> list[str]:
+        rules = self._appeal_rules(t)
+        return [] if rules is None else rules.chief_referees
+
+    @command
+    def appeal_rules(self, tournament: UUID | str) -> dict[str, Any]:
+        t = self.load(Tournament, tournament, "tournament")
+        rules = self._appeal_rules(t)
+        return {"tournament_id": str(t.id),
+                "deadline_minutes": DEFAULT_DEADLINE_MINUTES if rules is None else rules.deadline_minutes,
+                "chief_referees": [] if rules is None else list(rules.chief_referees)}
+
+    @command
+    def set_appeal_rules(self, tournament: UUID | str, deadline_minutes: int, chief_referees: list[str],
+                         recorded_by: dict[str, Any] = LOCAL_RECORDER) -> dict[str, Any]:
+        """The organiser's appeal settings: the deadline and the referee tokens named chief referees."""
+        t = self.load(Tournament, tournament, "tournament")
+        for token in chief_referees:
+            found = self.find(token)
+            if not isinstance(found, AccessToken) or found.role != "referee":
+                raise IllegalAction("bad_appeal_rules", f"Not a referee token: {token!r}.",
+                                    f"不是裁判令牌：{token!r}。", {"token_id": token})
+        rules = self._appeal_rules(t)
+        if rules is None:
+            self.commit(AppealRules.open(t.id, deadline_minutes, chief_referees, recorded_by))
+        elif rules.change(deadline_minutes, chief_referees, recorded_by):
+            self.commit(rules)
+        return self.appeal_rules(t.id)
+
+    def _disputed_deal(self, m: Match, deal_id: Any) -> Deal:
+        d = self.find(deal_id) if isinstance(deal_id, str | UUID) else None
+        if not isinstance(d, Deal) or d.match_id != m.id:
+            raise IllegalAction("bad_appeal", "The appeal must name a deal of this table.",
+                                "申诉必须指向本桌的一副牌。", {"deal_id": deal_id})
+        return d
+
+    def _against(self, m: Match, t: Tournament, against: Any) -> dict[str, Any]:
+        """The checked form of what is appealed: {kind, deal_id?, step?, version?}."""
+        if not isinstance(against, dict) or against.get("kind") not in APPEAL_AGAINST:
+            raise IllegalAction("bad_appeal", f"`against.kind` is one of {list(APPEAL_AGAINST)}.",
+                                f"`against.kind` 必须是 {list(APPEAL_AGAINST)} 之一。", {"against": against})
+        kind, out = against["kind"], {"kind": against["kind"]}
+        if against.get("deal_id") is not None or kind in ("deal", "ruling"):
+            d = self._disputed_deal(m, against.get("deal_id"))
+            out["deal_id"] = str(d.id)
+            steps = sum(1 for _ in d.actions)
+            step, version = against.get("step"), against.get("version")
+            if step is not None:
+                if type(step) is not int or not 0 <= step <= steps:
+                    raise IllegalAction("bad_appeal", f"`step` must be 0–{steps}.", f"`step` 必须在 0–{steps} 之间。",
+                                        {"step": step})
+                out["step"] = step
+            if kind == "ruling":  # the deal event recording the ruling (a foul, an irregularity)
+                if type(version) is not int or not 1 <= version <= d.version:
+                    raise IllegalAction("bad_appeal", "An appeal of a ruling names its deal event (version).",
+                                        "对判罚的申诉必须指明其牌局事件（version）。", {"version": version})
+                out["version"] = version
+        if kind == "penalty":
+            version = against.get("adjustment_version")
+            adjusted = (list(self.events.get(t.id, gt=version - 1, lte=version))
+                        if type(version) is int and 1 <= version <= t.version else [])
+            if not adjusted or not isinstance(adjusted[0], Tournament.Adjusted):
+                raise IllegalAction("bad_appeal", "An appeal of a penalty names its Tournament.Adjusted version.",
+                                    "对罚分的申诉必须指明其赛事调整事件的版本。", {"adjustment_version": version})
+            out["adjustment_version"] = version
+        return out
+
+    @command
+    def file_appeal(self, match: UUID | str, against: Any, category: str, statement: str,
+                    on_behalf_of: list[str] = (), accept_late: str | None = None,
+                    recorded_by: dict[str, Any] = LOCAL_RECORDER) -> dict[str, Any]:
+        """File an appeal about this table; refused as late (nothing stored) unless the chief referee accepts
+        it with a reason (`accept_late`)."""
+        m = self.load(Match, match, "match")
+        t = self.load(Tournament, m.tournament_id, "tournament")
+        checked = self._against(m, t, against)
+        unknown = [p for p in on_behalf_of if p not in t.players]
+        if unknown:
+            raise IllegalAction("unknown_player", f"Not registered in this tournament: {unknown}.",
+                                f"未在本赛事登记的选手：{unknown}。", {"on_behalf_of": unknown})
+        rules = self.appeal_rules(t.id)
+        table_round = next(e["round"] for e in t.matches if e["id"] == m.id)
+        scored = [e.timestamp for e in self.events.get(m.id) if isinstance(e, Match.DealScored)]
+        last = None if m.live_deal is not None or not scored else scored[-1]
+        deadline = deadline_check(last, rules["deadline_minutes"], datetime.now(UTC),
+                                  any(r["round"] > table_round for r in t.rounds))
+        acceptance = None
+        if deadline["late"]:
+            if accept_late is None or not accept_late.strip():
+                message, message_zh = LATE_REASONS[deadline["why"]]
+                raise IllegalAction("late_appeal", message.format(**deadline), message_zh.format(**deadline),
+                                    {"deadline": deadline})
+            require_chief(recorded_by, rules["chief_referees"], "accept a late appeal", "受理逾期申诉")
+            acceptance = {"reason": accept_late.strip()}
+        appeal = Appeal.file(t.id, m.id, checked, category, statement, list(on_behalf_of), deadline, acceptance,
+                             recorded_by)
+        self.commit(appeal)
+        return appeal_dict(appeal, full=True)
+
+    def _load_appeal(self, appeal: UUID | str) -> tuple[Appeal, Match, Tournament]:
+        a = self.load(Appeal, appeal, "appeal")
+        return a, self.load(Match, a.match_id, "match"), self.load(Tournament, a.tournament_id, "tournament")
+
+    @command
+    def appeal_match(self, appeal: UUID | str) -> str:
+        """The table an appeal is about (what a referee token's scope is checked against)."""
+        return str(self.load(Appeal, appeal, "appeal").match_id)
+
+    def _outcome(self, a: Appeal, t: Tournament, outcome: Any) -> tuple[dict[str, Any], list[tuple[str, int]]]:
+        """(the outcome as stored, the adjustments still to record for it), every one checked, nothing changed."""
+        d = self.load(Deal, a.against["deal_id"], "deal") if "deal_id" in a.against else None
+        seats = d.setup.seats if d is not None and d.result is not None else None
+        normal = normalize_outcome(outcome, seats, set(t.players))
+        moves = compensation(target_points(normal, seats, None if d is None or d.result is None
+                                           else list(d.result["scores"])), a.applied)
+        bad = [(p, n) for p, n in moves if p not in t.players or not adjustable(n)]
+        if bad:
+            raise IllegalAction("bad_outcome", "This outcome would move a total by more than the limit.",
+                                "该处理结果对总分的调整超出上限。", {"adjustments": bad})
+        return normal, moves
+
+    def _compensate(self, a: Appeal, t: Tournament, m: Match, normal: dict[str, Any], moves: list[tuple[str, int]],
+                    step: str, recorded_by: dict[str, Any]) -> Callable[[], list[dict[str, Any]]]:
+        """Record the outcome's compensating adjustments (called once the appeal's own checks passed)."""
+        def record() -> list[dict[str, Any]]:
+            table_round = next(e["round"] for e in t.matches if e["id"] == m.id)
+            refers = {"appeal_id": str(a.id), **({"deal_id": a.against["deal_id"]} if "deal_id" in a.against else {})}
+            kind = "penalty" if normal["kind"] == "penalty" else "adjustment"
+            made = []
+            for player, points in moves:
+                adjusted = t.adjust(player, points, f"申诉 Appeal {str(a.id)[:8]}: {step} {normal['kind']}", kind,
+                                    table_round, refers, recorded_by)
+                made.append({"player_id": player, "points": points, "round": table_round,
+                             "tournament_version": adjusted["version"]})
+            return made
+        return record
+
+    @command
+    def add_appeal_evidence(self, appeal: UUID | str, reference: dict[str, Any] | None, note: str = "",
+                            recorded_by: dict[str, Any] = LOCAL_RECORDER) -> dict[str, Any]:
+        """Evidence: a (deal, step, viewpoint) reference into the viewer, a note, or both."""
+        a, m, _ = self._load_appeal(appeal)
+        if reference is not None:
+            d = self._disputed_deal(m, reference.get("deal_id") if isinstance(reference, dict) else None)
+            step, viewpoint = reference.get("step"), reference.get("viewpoint", "referee")
+            if (type(step) is not int or not 0 <= step <= len(d.actions) or not isinstance(viewpoint, str)
+                    or not viewpoint.startswith(VIEWPOINT_PREFIXES)):
+                raise IllegalAction("bad_evidence", "A reference is {deal_id, step, viewpoint} of this table's deal.",
+                                    "证据引用必须是本桌牌局的 {deal_id, step, viewpoint}。", {"reference": reference})
+            reference = {"deal_id": str(d.id), "step": step, "viewpoint": viewpoint}
+        a.add_evidence(reference, note, recorded_by)
+        self.commit(a)
+        return appeal_dict(a, full=True)
+
+    @command
+    def rule_appeal(self, appeal: UUID | str, outcome: Any, reason: str,
+                    recorded_by: dict[str, Any] = LOCAL_RECORDER) -> tuple[dict[str, Any], bool]:
+        """The chief referee's ruling; its outcome is applied to the standings at once (compensating events)."""
+        a, m, t = self._load_appeal(appeal)
+        require_chief(recorded_by, self._chief_tokens(t), "rule on an appeal", "对申诉作出裁决")
+        normal, moves = self._outcome(a, t, outcome)
+        changed = a.rule(normal, reason, self._compensate(a, t, m, normal, moves, "ruling 裁决", recorded_by),
+                         recorded_by)
+        if changed:
+            self.commit(a, t)
+        return appeal_dict(a, full=True), changed
+
+    @command
+    def appeal_ruling(self, appeal: UUID | str, reason: str,
+                      recorded_by: dict[str, Any] = LOCAL_RECORDER) -> tuple[dict[str, Any], bool]:
+        a = self.load(Appeal, appeal, "appeal")
+        changed = a.appeal(reason, recorded_by)
+        if changed:
+            self.commit(a)
+        return appeal_dict(a, full=True), changed
+
+    @command
+    def decide_appeal(self, appeal: UUID | str, outcome: Any, reason: str, members: list[str], vote: dict[str, int],
+                      recorded_by: dict[str, Any] = LOCAL_RECORDER) -> tuple[dict[str, Any], bool]:
+        """The committee's decision; the standings move from the ruling's outcome to this one."""
+        a, m, t = self._load_appeal(appeal)
+        normal, moves = self._outcome(a, t, outcome)
+        changed = a.decide(normal, reason, members, vote,
+                           self._compensate(a, t, m, normal, moves, "decision 仲裁", recorded_by), recorded_by)
+        if changed:
+            self.commit(a, t)
+        return appeal_dict(a, full=True), changed
+
+    @command
+    def withdraw_appeal(self, appeal: UUID | str, reason: str = "",
+                        recorded_by: dict[str, Any] = LOCAL_RECORDER) -> tuple[dict[str, Any], bool]:
+        a = self.load(Appeal, appeal, "appeal")
+        changed = a.withdraw(reason, recorded_by)
+        if changed:
+            self.commit(a)
+        return appeal_dict(a, full=True), changed
+
+    @command
+    def close_appeal(self, appeal: UUID | str, note: str = "",
+                     recorded_by: dict[str, Any] = LOCAL_RECORDER) -> tuple[dict[str, Any], bool]:
+        a, _, t = self._load_appeal(appeal)
+        require_chief(recorded_by, self._chief_tokens(t), "close an appeal", "结案")
+        changed = a.close(note, recorded_by)
+        if changed:
+            self.commit(a)
+        return appeal_dict(a, full=True), changed
+
+    def _appeal_full(self, a: Appeal, reader: Principal) -> bool:
+        d = self.find(a.against["deal_id"]) if "deal_id" in a.against else None
+        deal_closed = not isinstance(d, Deal) or published(d)
+        return may_see_all(deal_closed, a.match_id, reader)
+
+    @command
+    def get_appeal(self, appeal: UUID | str, reader: Principal = PUBLIC) -> dict[str, Any]:
+        """The appeal and its timeline; while the disputed deal is live, its words only for those with rights."""
+        a = self.load(Appeal, appeal, "appeal")
+        full = self._appeal_full(a, reader)
+        return {**appeal_dict(a, full=full), "timeline": appeal_timeline(self.stored_events(a), full=full)}
+
+    def list_appeals(self, tournament: UUID | str, reader: Principal = PUBLIC) -> list[dict[str, Any]]:
+        """A tournament's appeals in filing order."""
+        with self.unit():
+            key = str(self.load(Tournament, tournament, "tournament").id)
+        found = []
+        for uid in self.ids_by_topic(Appeal.Created.TOPIC):
+            with self.unit():
+                a = self.load(Appeal, uid, "appeal")
+                if str(a.tournament_id) == key:
+                    found.append(appeal_dict(a, full=self._appeal_full(a, reader)))
+        return found
+
+    @command
+    def appeal_adjustments(self, appeal: UUID | str, outcome: Any) -> dict[str, Any]:
+        """What deciding `outcome` now would record (for the impact preview); nothing changes."""
+        a, m, t = self._load_appeal(appeal)
+        normal, moves = self._outcome(a, t, outcome)
+        table_round = next(e["round"] for e in t.matches if e["id"] == m.id)
+        return {"tournament_id": str(t.id), "outcome": normal,
+                "adjustments": [{"player_id": p, "points": n, "round": table_round,
+                                 "kind": "penalty" if normal["kind"] == "penalty" else "adjustment",
+                                 "reason": f"申诉 Appeal {str(a.id)[:8]}", "refers_to": {"appeal_id": str(a.id)}}
+                                for p, n in moves]}
+
+    def appeal_frames(self, appeal: UUID | str, viewpoint: str = "referee", reader: Principal = PUBLIC,
+                      reveal: bool = False) -> dict[str, Any]:
+        """The disputed deal for review: result-blind (up to the judged step; no result, no later steps, no
+        scores) unless `reveal`; the viewpoint's secrecy as the viewer's (domain/visibility.py)."""
+        with self.unit():
+            a = self.load(Appeal, appeal, "appeal")
+            if "deal_id" not in a.against:
+                raise IllegalAction("no_deal", "This appeal names no deal to review.", "该申诉未指向任何牌局。",
+                                    {"appeal_id": str(a.id)})
+            deal_id, step = a.against["deal_id"], a.against.get("step")
+        events = self._deal_events(deal_id)
+        if reveal:
+            return {"appeal_id": str(appeal), "blind": False, **frames(events, viewpoint, None, reader)}
+        total = sum(isinstance(e, Deal.ActionRecorded | Deal.Retracted) for e in events)
+        return {"appeal_id": str(appeal), "blind": True,
+                **result_blind(frames(events, viewpoint, range(0, (total if step is None else step) + 1), reader))}
+
 
     @staticmethod
     def _same_kind(existing: Any, kind: type, key: str) -> Any:

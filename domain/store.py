@@ -47,7 +47,7 @@ S = TypeVar("S", bound="Store")
 P = ParamSpec("P")
 R = TypeVar("R")
 
-_ZH = {"tournament": "赛事", "match": "对局", "deal": "牌局", "token": "令牌"}
+_ZH = {"tournament": "赛事", "match": "对局", "deal": "牌局", "token": "令牌", "appeal": "申诉"}
 
 
 def created_by_whoever_comes_first(create: Callable[[], R], attempts: int = 60, pause: float = 0.05,

@@ -170,6 +170,9 @@ class Projections:
             adjustment["event"] = {"aggregate": "Tournament", "id": explained["tournament_id"],
                                    "type": "Tournament.Adjusted", "version": adjustment["version"],
                                    "recorded_by": adjustment["recorded_by"], "time": adjustment["time"]}
+            appeal = (adjustment.get("refers_to") or {}).get("appeal_id")
+            if appeal:  # an appeal's outcome (domain/appeals.py): link to it
+                adjustment["appeal"] = {"id": appeal, "href": f"/api/appeals/{appeal}", "page": f"/appeals/{appeal}"}
         return {"tournament_id": explained["tournament_id"], "as_of": at, **explained}
 
     def _deal_events(self, deal: dict[str, Any], match_id: str) -> list[dict[str, Any]]:

@@ -17,7 +17,18 @@ from typing import Any
 import pytest
 from conftest import EXAMPLE_RECORD, LiveServer, Store
 
-from api.auth import ANNOTATOR, ANYONE, DEAL_RECORDER, MATCH_RECORDER, ORGANISER_ONLY, policy_of
+from api.auth import (
+    ANNOTATOR,
+    ANYONE,
+    APPEAL_FILER,
+    APPEAL_PARTY,
+    CHIEF_REFEREE,
+    COMMITTEE,
+    DEAL_RECORDER,
+    MATCH_RECORDER,
+    ORGANISER_ONLY,
+    policy_of,
+)
 from domain.retraction import last_standing
 
 PLAYERS = ["张三", "李四", "王五"]
@@ -35,6 +46,14 @@ STATUS: dict[str, dict[str, int | str]] = {
                   "organiser": OK},
     "annotator": {"none": 401, "wrong": 401, "revoked": 401, "appeals": 403, "other_referee": 403, "referee": OK,
                   "organiser": OK},
+    # Appeals (docs/appeals.md): evidence from the table's referee, the organiser and the committee; the chief
+    # referee (here the organiser: the referee is not named chief) rules and closes; the committee decides.
+    "appeal_party": {"none": 401, "wrong": 401, "revoked": 401, "appeals": OK, "other_referee": 403, "referee": OK,
+                     "organiser": OK},
+    "chief": {"none": 401, "wrong": 401, "revoked": 401, "appeals": 403, "other_referee": 403, "referee": 403,
+              "organiser": OK},
+    "committee": {"none": 401, "wrong": 401, "revoked": 401, "appeals": OK, "other_referee": 403, "referee": 403,
+                  "organiser": 403},
 }
 
 # Every /api endpoint: its kind in STATUS (the documented row), checked against its declared rule too.
@@ -92,12 +111,26 @@ KINDS: dict[str, str] = {
     "console.progress": "public",
     "console_matches.referee_card": "organiser",  # issues a referee token
     "console.withdraw": "organiser",
+    "appeals.get_appeal_rules": "public",
+    "appeals.set_appeal_rules": "organiser",
+    "appeals.file_appeal": "recorder",  # the organiser or the table's referee
+    "appeals.list_appeals": "public",  # a live deal's statement withheld (test_appeals.py)
+    "appeals.get_appeal": "public",
+    "appeals.add_evidence": "appeal_party",
+    "appeals.rule": "chief",
+    "appeals.appeal_ruling": "recorder",  # the filing side, for the appeal's table
+    "appeals.decide": "committee",
+    "appeals.withdraw": "recorder",
+    "appeals.close": "chief",
+    "appeals.preview": "public",  # computes, stores nothing
+    "appeals.frames": "hidden",  # the disputed deal, default viewpoint referee
     "console.list_side_events": "public",
     "console.open_side_event": "organiser",
     "console.record_side_result": "organiser",  # after open_side_event: the routes run in name order
 }
 RULE_OF_KIND = {"public": {ANYONE}, "hidden": {ANYONE}, "organiser": {ORGANISER_ONLY},
-                "recorder": {MATCH_RECORDER, DEAL_RECORDER}, "annotator": {ANNOTATOR}}
+                "recorder": {MATCH_RECORDER, DEAL_RECORDER, APPEAL_FILER}, "annotator": {ANNOTATOR},
+                "appeal_party": {APPEAL_PARTY}, "chief": {CHIEF_REFEREE}, "committee": {COMMITTEE}}
 
 
 class Table:
@@ -129,9 +162,30 @@ class Table:
         service.revoke_token(revoked_token["id"])
         self.victim, _ = service.create_token("referee", [self.match], "to be revoked over the API")
         wrong = f"fupan_{server.organiser.split('_')[1]}_{'x' * 43}"  # a real token id, a wrong secret
+        self.appeals = self._appeals_in_every_state()
         self.tokens: dict[str, str | None] = {"none": None, "wrong": wrong, "revoked": revoked, "appeals": appeals,
                                               "other_referee": other, "referee": referee,
                                               "organiser": server.organiser}
+
+    def _appeals_in_every_state(self) -> dict[str, str]:
+        """One appeal about the live deal per appeal route, in the state that route needs (the routes run in
+        name order, each once per caller)."""
+        service = self.server.service
+        assert service is not None
+        against = {"kind": "deal", "deal_id": self.deal, "step": 1}
+        penalty = {"kind": "penalty", "player_ids": [PLAYERS[0]], "points": -1}
+
+        def filed(then: tuple[str, ...] = ()) -> str:
+            appeal = service.file_appeal(self.match, against, "conduct", "权限测试")["appeal_id"]
+            if "rule" in then:
+                service.rule_appeal(appeal, penalty, "说话")
+            if "appeal" in then:
+                service.appeal_ruling(appeal, "不服")
+            return appeal
+
+        return {"appeals.appeal_ruling": filed(("rule",)), "appeals.close": filed(("rule",)),
+                "appeals.decide": filed(("rule", "appeal")), "appeals.rule": filed(), "appeals.withdraw": filed(),
+                "": filed()}
 
     def path_value(self, name: str, endpoint: str = "") -> str:
         # Table 1 has a live deal, so what may only happen between deals goes to another table.
@@ -139,6 +193,8 @@ class Table:
                          "slips.preview_slip": self.quiet_match, "slips.enter_slip": self.quiet_match}
         if name == "match_id" and endpoint in between_deals:
             return between_deals[endpoint]
+        if name == "appeal_id":
+            return self.appeals.get(endpoint, self.appeals[""])
         if name == "tournament_id" and endpoint == "console.draw":
             return self.undrawn  # a draw needs a round that can be drawn: here, the first one
 
@@ -184,6 +240,19 @@ BODIES: dict[str, Callable[[Table], Any]] = {
     "console.open_round": lambda t: {"label": "第2轮", "tables": [{"table": "2-1", "seats": PLAYERS}]},
     "console_matches.referee_card": lambda t: {},
     "console.withdraw": lambda t: {"player_id": "王五", "reason": "身体不适"},
+    "appeals.set_appeal_rules": lambda t: {"deadline_minutes": 30},
+    "appeals.file_appeal": lambda t: {"against": {"kind": "deal", "deal_id": t.deal, "step": 1},
+                                      "category": "conduct", "statement": "权限测试"},
+    "appeals.add_evidence": lambda t: {"reference": {"deal_id": t.deal, "step": 1, "viewpoint": "referee"},
+                                       "note": "录像"},
+    "appeals.rule": lambda t: {"outcome": {"kind": "penalty", "player_ids": [PLAYERS[0]], "points": -1},
+                               "reason": "说话"},
+    "appeals.appeal_ruling": lambda t: {"reason": "不服"},
+    "appeals.decide": lambda t: {"outcome": {"kind": "stands"}, "reason": "维持", "members": ["甲", "乙", "丙"],
+                                 "vote": {"for": 3, "against": 0, "abstain": 0}},
+    "appeals.withdraw": lambda t: {"reason": "撤回"},
+    "appeals.close": lambda t: {"note": "结案"},
+    "appeals.preview": lambda t: {"outcome": {"kind": "penalty", "player_ids": [PLAYERS[0]], "points": -2}},
     "console.open_side_event": lambda t: {"key": "wzq", "game": "gomoku", "name": "五子棋", "entrants": PLAYERS},
     "console.record_side_result": lambda t: {"round": 1, "table": 1, "placing": PLAYERS[:2]},
 }
@@ -270,4 +339,5 @@ def test_every_route_and_caller_gets_the_documented_status_and_refusals_write_no
     assert written
     for notification in written:
         recorded_by = json.loads(notification.state)["recorded_by"]
-        assert recorded_by["role"] in ("organiser", "referee") and recorded_by["token_id"], notification.topic
+        assert recorded_by["role"] in ("organiser", "referee", "appeals") and recorded_by["token_id"], \
+            notification.topic

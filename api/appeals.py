@@ -1,0 +1,180 @@
+"""/api: appeals (docs/appeals.md) — filed about a table, evidence, the chief referee's ruling, an appeal of it to
+the committee, the committee's decision, withdrawal, closing; the tournament's list, one appeal with its
+timeline, the impact preview and the result-blind review frames.
+
+Who may (docs/SECURITY.md §3): the organiser or a referee of the table files, appeals the ruling and withdraws;
+they and the appeals committee add evidence; the chief referee (the organiser, or a referee token it named in
+the tournament's appeal rules — checked by the service, 403 `not_chief_referee`) rules and closes; the appeals
+role decides. Reads are anyone's, filtered as the deal viewer's: while the disputed deal is in play, its
+statement, notes and frames only for those with rights over the table (domain/visibility.py).
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response
+
+from api import schemas as s
+from api.auth import (
+    ANYONE,
+    APPEAL_FILER,
+    APPEAL_PARTY,
+    CHIEF_REFEREE,
+    COMMITTEE,
+    MATCH_RECORDER,
+    ORGANISER_ONLY,
+    current_principal,
+    requires,
+)
+from api.resources import doc, json_body, load, load_query, reply, service
+from api.standings import projections
+
+appeals = Blueprint("appeals", __name__, url_prefix="/api")
+
+RULES_IN, RULES = s.AppealRulesSchema(), s.AppealRulesAnswerSchema()
+FILE_IN, EVIDENCE_IN, RULING_IN = s.AppealFileSchema(), s.AppealEvidenceSchema(), s.AppealRulingSchema()
+DECISION_IN, REASON_IN, CLOSE_IN = s.AppealDecisionSchema(), s.AppealReasonSchema(), s.AppealCloseSchema()
+PREVIEW_IN, PREVIEW = s.AppealPreviewSchema(), s.AppealImpactSchema()
+APPEAL, APPEALS = s.AppealSchema(), s.AppealListSchema()
+FRAMES_QUERY, FRAMES = s.AppealFramesQuerySchema(), s.AppealFramesSchema()
+STEP_ERRORS = (400, 403, 404, 409, 422)
+
+
+def _by() -> dict:
+    return current_principal().recorded_by
+
+
+def _step(answer: tuple[dict, bool]) -> tuple[Response, int]:
+    """201 when the step was recorded, 200 when the same step was sent again (nothing new stored)."""
+    appeal, changed = answer
+    return reply(APPEAL, appeal, 201 if changed else 200)
+
+
+@appeals.get("/tournaments/<tournament_id>/appeal-rules")
+@requires(ANYONE)
+@doc("The tournament's appeal rules: the deadline after a table's last deal, the chief referees",
+     response=RULES, errors=(404,))
+def get_appeal_rules(tournament_id: str) -> tuple[Response, int]:
+    return reply(RULES, service().appeal_rules(tournament_id))
+
+
+@appeals.post("/tournaments/<tournament_id>/appeal-rules")
+@requires(ORGANISER_ONLY)
+@doc("Set the appeal deadline and name chief referees (referee token ids)", body=RULES_IN, response=RULES,
+     errors=(400, 404, 409, 422))
+def set_appeal_rules(tournament_id: str) -> tuple[Response, int]:
+    body = load(RULES_IN, json_body())
+    return reply(RULES, service().set_appeal_rules(tournament_id, body["deadline_minutes"], body["chief_referees"],
+                                                   recorded_by=_by()))
+
+
+@appeals.post("/matches/<match_id>/appeals")
+@requires(MATCH_RECORDER)
+@doc("File an appeal about this table (a deal and step, its result, a ruling or a penalty); late (422 "
+     "`late_appeal`, nothing stored) unless the chief referee accepts it with `accept_late`", body=FILE_IN,
+     response=APPEAL, status=201, errors=(400, 403, 404, 409, 422))
+def file_appeal(match_id: str) -> tuple[Response, int]:
+    body = load(FILE_IN, json_body())
+    appeal = service().file_appeal(match_id, body["against"], body["category"], body["statement"],
+                                   body["on_behalf_of"], body.get("accept_late"), recorded_by=_by())
+    return reply(APPEAL, appeal, 201)
+
+
+@appeals.get("/tournaments/<tournament_id>/appeals")
+@requires(ANYONE)
+@doc("A tournament's appeals with their status and deadlines", response=APPEALS, errors=(404,))
+def list_appeals(tournament_id: str) -> tuple[Response, int]:
+    found = service().list_appeals(tournament_id, current_principal())
+    return reply(APPEALS, {"tournament_id": found[0]["tournament_id"] if found else tournament_id,
+                           "appeals": found})
+
+
+@appeals.get("/appeals/<appeal_id>")
+@requires(ANYONE)
+@doc("One appeal with its timeline (every step with who and when)", response=APPEAL, errors=(404,))
+def get_appeal(appeal_id: str) -> tuple[Response, int]:
+    return reply(APPEAL, service().get_appeal(appeal_id, current_principal()))
+
+
+@appeals.post("/appeals/<appeal_id>/evidence")
+@requires(APPEAL_PARTY)
+@doc("Add evidence: a (deal, step, viewpoint) reference into the viewer, a note, or both", body=EVIDENCE_IN,
+     response=APPEAL, status=201, errors=STEP_ERRORS)
+def add_evidence(appeal_id: str) -> tuple[Response, int]:
+    body = load(EVIDENCE_IN, json_body())
+    return reply(APPEAL, service().add_appeal_evidence(appeal_id, body["reference"], body["note"], recorded_by=_by()),
+                 201)
+
+
+@appeals.post("/appeals/<appeal_id>/ruling")
+@requires(CHIEF_REFEREE)
+@doc("The chief referee's ruling and its outcome, applied to the standings as compensating adjustments",
+     body=RULING_IN, response=APPEAL, status=201, errors=STEP_ERRORS)
+def rule(appeal_id: str) -> tuple[Response, int]:
+    body = load(RULING_IN, json_body())
+    return _step(service().rule_appeal(appeal_id, body["outcome"], body["reason"], recorded_by=_by()))
+
+
+@appeals.post("/appeals/<appeal_id>/committee")
+@requires(APPEAL_FILER)
+@doc("Appeal the ruling to the committee", body=REASON_IN, response=APPEAL, status=201, errors=STEP_ERRORS)
+def appeal_ruling(appeal_id: str) -> tuple[Response, int]:
+    body = load(REASON_IN, json_body())
+    return _step(service().appeal_ruling(appeal_id, body["reason"], recorded_by=_by()))
+
+
+@appeals.post("/appeals/<appeal_id>/decision")
+@requires(COMMITTEE)
+@doc("The committee's decision with its members and vote; the standings move from the ruling's outcome to it",
+     body=DECISION_IN, response=APPEAL, status=201, errors=STEP_ERRORS)
+def decide(appeal_id: str) -> tuple[Response, int]:
+    body = load(DECISION_IN, json_body())
+    return _step(service().decide_appeal(appeal_id, body["outcome"], body["reason"], body["members"], body["vote"],
+                                         recorded_by=_by()))
+
+
+@appeals.post("/appeals/<appeal_id>/withdrawal")
+@requires(APPEAL_FILER)
+@doc("Withdraw the appeal (an outcome already applied stays)", body=REASON_IN, response=APPEAL, status=201,
+     errors=STEP_ERRORS)
+def withdraw(appeal_id: str) -> tuple[Response, int]:
+    body = load(REASON_IN, json_body())
+    return _step(service().withdraw_appeal(appeal_id, body["reason"], recorded_by=_by()))
+
+
+@appeals.post("/appeals/<appeal_id>/closing")
+@requires(CHIEF_REFEREE)
+@doc("Close the appeal after its ruling or decision", body=CLOSE_IN, response=APPEAL, status=201,
+     errors=STEP_ERRORS)
+def close(appeal_id: str) -> tuple[Response, int]:
+    body = load(CLOSE_IN, json_body())
+    return _step(service().close_appeal(appeal_id, body["note"], recorded_by=_by()))
+
+
+@appeals.post("/appeals/<appeal_id>/preview")
+@requires(ANYONE)
+@doc("The standings before and after this outcome were decided now; stores nothing", body=PREVIEW_IN,
+     response=PREVIEW, errors=(400, 404, 422))
+def preview(appeal_id: str) -> tuple[Response, int]:
+    body = load(PREVIEW_IN, json_body())
+    proposed = service().appeal_adjustments(appeal_id, body["outcome"])
+    answer = projections().preview(proposed["tournament_id"], proposed["adjustments"]) if proposed["adjustments"] \
+        else _unchanged(proposed["tournament_id"])
+    return reply(PREVIEW, {**answer, "outcome": proposed["outcome"]})
+
+
+def _unchanged(tournament_id: str) -> dict:
+    """An outcome that moves nothing (the result stands, or what is applied already): before equals after."""
+    now = projections().standings(tournament_id)
+    return {"tournament_id": now["tournament_id"], "as_of": now["as_of"], "adjustments": [], "before": now,
+            "after": now, "changes": []}
+
+
+@appeals.get("/appeals/<appeal_id>/frames")
+@requires(ANYONE)
+@doc("The disputed deal for review: result-blind (up to the judged step, no result, no later steps or scores) "
+     "unless `reveal=true`; a live deal's seat and referee views only for those with rights",
+     query=FRAMES_QUERY, response=FRAMES, errors=(400, 401, 403, 404, 422))
+def frames(appeal_id: str) -> tuple[Response, int]:
+    query = load_query(FRAMES_QUERY)
+    return reply(FRAMES, service().appeal_frames(appeal_id, query["viewpoint"], current_principal(),
+                                                 reveal=query["reveal"]))
