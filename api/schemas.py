@@ -475,6 +475,8 @@ class RowSchema(_PlacingSchema):
     number = fields.Integer(metadata={"description": "entrant number (registration order)"})
     tiebreak_values = fields.List(fields.Raw(), required=True, metadata={"description": "in `tiebreaks` order"})
     adjustments = fields.Integer(metadata={"description": "sum of the adjustments counted in `total`"})
+    appeals = fields.List(fields.String(), metadata={"description": "ids of the appeals whose outcome moved `total` "
+                                                                    "(GET /api/appeals/<id>)"})
     matches = fields.List(fields.Dict(), required=True)
 
 

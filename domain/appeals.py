@@ -475,10 +475,17 @@ def appeal_dict(a: Appeal, *, full: bool) -> dict[str, Any]:
         "version": a.version, "status": a.status, "against": a.against, "category": a.category,
         "statement": hide(a.statement), "on_behalf_of": a.on_behalf_of, "deadline": a.deadline,
         "late_acceptance": a.late_acceptance, "filed_by": a.filed_by, "filed_at": a.created_on.isoformat(),
-        "evidence": [{**e, "note": hide(e["note"])} for e in a.evidence],
+        "evidence": [{**e, "note": hide(e["note"]), "viewer": viewer_link(e["reference"])} for e in a.evidence],
         "ruling": a.ruling, "decision": a.decision, "applied": dict(a.applied), "digest": a.digest,
         "withheld": [] if full else ["statement", "evidence.note"],
     }
+
+
+def viewer_link(reference: dict[str, Any] | None) -> str | None:
+    """Where the deal viewer shows a piece of evidence: the deal at that step from that viewpoint."""
+    if reference is None:
+        return None
+    return f"/deals/{reference['deal_id']}?step={reference['step']}&view={reference['viewpoint']}"
 
 
 def timeline(events: list[Any], *, full: bool) -> list[dict[str, Any]]:

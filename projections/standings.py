@@ -322,6 +322,12 @@ class Standings:
                 "adjustments": sum(a["points"] for a in figures.adjustments), "tied_with": tied,
                 "decided_by": decided_by, "matches": self._row_matches(pid),
             })
+            # The appeals (docs/appeals.md) whose outcome moved this total, in the order recorded; only when there
+            # are some, so documents stored before appeals existed stay equal to a rebuild.
+            appeals = list(dict.fromkeys(a["refers_to"]["appeal_id"] for a in figures.adjustments
+                                         if (a.get("refers_to") or {}).get("appeal_id")))
+            if appeals:
+                rows[-1]["appeals"] = appeals
         return rows
 
     def _directions(self) -> list[dict[str, Any]]:

@@ -96,6 +96,8 @@ def walk_weighted(event: Event) -> str:
                                                 "note": "王五 手上还有 10"}, token=event.referee)
     assert evidence.status_code == 201, evidence.text
     assert evidence.json()["evidence"][0]["reference"] == {"deal_id": event.deal, "step": 3, "viewpoint": "seat:2"}
+    viewer = evidence.json()["evidence"][0]["viewer"]
+    assert viewer == f"/deals/{event.deal}?step=3&view=seat:2" and server.get(viewer).status_code == 200
 
     # The table's referee is not the chief referee; the organiser is.
     assigned = {"kind": "assigned", "scores": [-2, -2, 4]}
@@ -147,6 +149,9 @@ def walk_weighted(event: Event) -> str:
     explained = server.get(f"/api/tournaments/{event.tournament}/standings/王五/explain").json()
     cited = [a for a in explained["adjustments"] if (a.get("refers_to") or {}).get("appeal_id") == appeal["appeal_id"]]
     assert cited and all(a["appeal"]["href"] == path for a in cited)
+    row = next(r for r in server.get(f"/api/tournaments/{event.tournament}/standings").json()["rows"]
+               if r["player_id"] == "王五")
+    assert appeal["appeal_id"] in row["appeals"]
     assert sum(a["points"] for a in cited) == after["王五"] - before["王五"]
     return appeal["appeal_id"]
 
