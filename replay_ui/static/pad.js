@@ -183,13 +183,13 @@
   /* --- signing in and out ----------------------------------------------------------------------------- */
 
   function signIn() {
-    body.innerHTML = `<section class="panel pad-signin"><h2>${esc(t("pad.signin"))}</h2>` +
-      `<p class="muted">${esc(t("pad.signin.hint"))}</p></section>`;
+    closeForm();
+    body.innerHTML = `<section class="pad-signin"><p class="muted">${esc(t("pad.signin.hint"))}</p><div id="pad-signin"></div></section>`;
     openForm("token", t("pad.signin"), [{ name: "token", label: t("token.label"), type: "password" }], (values) => {
       Fupan.setToken(values.token.trim());
       refused = null;
       refresh(true);
-    }, false);
+    }, false, null, document.getElementById("pad-signin"));
     showState();
   }
 
@@ -202,7 +202,9 @@
 
   /* --- forms: inputs carry data-field, the confirm button data-confirm ------------------------------------ */
 
-  function openForm(name, title, fields, confirm, cancellable = true, extra = null) {
+  /* A form in the layer over the pad, or (`host`) in the page itself: the sign-in form, which leaves the
+   * language toggle and the page reachable. */
+  function openForm(name, title, fields, confirm, cancellable = true, extra = null, host = null) {
     const inputs = fields.map((field) => {
       const id = `pad-field-${field.name}`;
       let input;
@@ -217,12 +219,13 @@
       }
       return `<label for="${id}">${esc(field.label)}</label>${input}`;
     });
-    formLayer.innerHTML = `<form class="pad-form panel" data-form="${name}" novalidate><h2>${esc(title)}</h2>` +
+    const place = host || formLayer;
+    place.innerHTML = `<form class="pad-form panel" data-form="${name}" novalidate><h2>${esc(title)}</h2>` +
       `<div class="pad-fields">${inputs.join("")}</div>${extra ? extra.html : ""}<div class="pad-form-buttons">` +
       `<button type="submit" class="primary" data-confirm>${esc(t("pad.confirm"))}</button>` +
       (cancellable ? `<button type="button" data-cancel>${esc(t("pad.cancel"))}</button>` : "") + "</div></form>";
-    formLayer.hidden = false;
-    const form = formLayer.querySelector("form");
+    if (!host) formLayer.hidden = false;
+    const form = place.querySelector("form");
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       const values = {};
@@ -905,7 +908,7 @@
   // One cheap poll (GET …/pad?since=<version>: a few bytes unless the deal moved): another pad's taps show up,
   // and an offline pad finds out the connection is back even if the browser never said so.
   setInterval(() => {
-    if (flushing || !Fupan.token() || formLayer.querySelector('form[data-form="token"]')) return;
+    if (flushing || !Fupan.token() || root.querySelector('form[data-form="token"]')) return;
     if (queue.length && !offline) flush();
     else refresh(false);
   }, POLL_MS);
