@@ -133,8 +133,10 @@ def cmd_import(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     service = open_service(args.db)
     try:
-        if args.match:
-            for record in service.export_match(args.match, LOCAL):
+        if args.match or args.tournament:
+            records = (service.export_match(args.match, LOCAL) if args.match
+                       else service.export_tournament(tournament_ref(args.tournament), LOCAL))
+            for record in records:
                 print(json.dumps(record, ensure_ascii=False))
         else:
             print(json.dumps(service.export_record(args.deal, LOCAL), ensure_ascii=False, indent=1))
@@ -306,10 +308,12 @@ def build_parser() -> argparse.ArgumentParser:
     importer.add_argument("--db")
     importer.set_defaults(handler=cmd_import)
 
-    exporter = commands.add_parser("export", help="write a deal's record (JSON) or a match's records (JSON Lines)")
+    exporter = commands.add_parser("export", help="write a deal's record (JSON), or a match's or a tournament's "
+                                                  "records (JSON Lines)")
     target = exporter.add_mutually_exclusive_group(required=True)
     target.add_argument("deal", nargs="?", help="deal id")
     target.add_argument("--match", help="match id")
+    target.add_argument("--tournament", help="tournament id or key: every table's records, table by table")
     exporter.add_argument("--db")
     exporter.set_defaults(handler=cmd_export)
 

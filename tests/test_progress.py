@@ -84,6 +84,9 @@ def test_long_commands_show_progress_on_a_terminal_and_nothing_in_a_pipe(tmp_pat
     piped = in_a_pipe("verify", "--db", db)
     assert piped.returncode == 0 and "fupan verify:" not in piped.stderr
 
+    exported = in_a_pipe("export", "--tournament", "进度杯", "--db", db)  # every table's records, JSON Lines
+    assert exported.returncode == 0 and [json.loads(line)["meta"]["table"] for line in exported.stdout.splitlines()] \
+        == ["1"]
     site = tmp_path / "site"
     status, out, shown = on_a_terminal("publish", "进度杯", "--out", str(site), "--db", db)
     assert status == 0 and out == ""
