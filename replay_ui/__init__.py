@@ -4,6 +4,7 @@ Hand-written templates and static files, no build step and nothing from a CDN; p
 installed `plotly` package. `BLUEPRINTS` are registered by `api.app.create_app`.
 """
 
+from replay_ui.appeals import appeal_pages
 from replay_ui.console import console_pages
 from replay_ui.documents import documents
 from replay_ui.finder import finder_pages
@@ -12,6 +13,7 @@ from replay_ui.rounds import round_pages
 from replay_ui.travellers import traveller_pages
 from replay_ui.views import BLUEPRINTS as VIEWER
 
-BLUEPRINTS = (*VIEWER, pad_pages, documents, console_pages, round_pages, finder_pages, traveller_pages)
+BLUEPRINTS = (*VIEWER, pad_pages, documents, console_pages, round_pages, finder_pages, traveller_pages,
+               appeal_pages)
 
 __all__ = ["BLUEPRINTS"]

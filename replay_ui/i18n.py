@@ -36,6 +36,7 @@ def load_strings(path: Path) -> Strings:
 COMMON = load_strings(HERE / "strings.toml")
 PAD = load_strings(HERE / "pad_strings.toml")  # the recording pad's (replay_ui/pad.py)
 CONSOLE = load_strings(HERE / "console_strings.toml")  # the organiser console's (replay_ui/console.py)
+APPEALS = load_strings(HERE / "appeals_strings.toml")  # the appeals pages' (replay_ui/appeals.py)
 
 LANGUAGES = ("zh", "en")
 
@@ -53,6 +54,9 @@ def catalog() -> Strings:
     if table.keys() & CONSOLE.keys():
         raise ValueError(f"console_strings.toml redefines {sorted(table.keys() & CONSOLE.keys())}")
     table.update(CONSOLE)
+    if table.keys() & APPEALS.keys():
+        raise ValueError(f"appeals_strings.toml redefines {sorted(table.keys() & APPEALS.keys())}")
+    table.update(APPEALS)
     table.update({f"glyph.{code}": names for code, names in GLYPHS.items()})  # the annotations' marks
     for game, ui in GAMES.items():
         again = table.keys() & ui.strings.keys()
