@@ -92,7 +92,9 @@ class Publisher:
             return url
         parts = urlsplit(url)
         _, path_args = self.app.url_map.bind("localhost").match(parts.path)
-        if not all(str(value) in self.allowed for key, value in path_args.items() if key != "filename"):
+        # Only the ids say whose page it is (a round's number or a file's name belongs to the page that has it).
+        ids = [str(value) for key, value in path_args.items() if key.endswith("_id") or key == "game"]
+        if not all(value in self.allowed for value in ids):
             self.report.left_out.append(url)
             return "#"
         target = self.file_for(endpoint, parts.path, parts.query)
