@@ -17,7 +17,7 @@ from domain.analysis import minimax, search
 from domain.analysis.positions import cut_endgame, real_endgame
 from domain.analysis.query import analyse_state, position
 from domain.analysis.search import Budget, TooLarge
-from domain.analysis.shedding import unpack
+from domain.analysis.shedding import RankPosition, pack, unpack
 from domain.errors import IllegalAction
 
 # Small enough for the exhaustive reference to finish in well under a second per position.
@@ -180,3 +180,61 @@ def test_a_static_win_is_a_win_of_the_exhaustive_search(game: str) -> None:
 
     check()
     assert claims >= 5
+
+
+def _relabelled(hands: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
+    """The hands with the ranks 3..A held moved to other ranks 3..A in the same order (2 and jokers kept)."""
+    held = [i for i in range(12) if any(unpack(h, 15)[i] for h in hands)]
+    moved = dict(zip(held, sorted(rng.sample(range(12), len(held))), strict=True))
+    out = []
+    for hand in hands:
+        counts = list(unpack(hand, 15))
+        new = [0] * 12 + counts[12:]
+        for old, place in moved.items():
+            new[place] = counts[old]
+        out.append(pack(tuple(new)))
+    return tuple(out)
+
+
+def test_doudizhu_leads_with_the_same_ranks_held_in_the_same_order_share_a_key_and_a_value() -> None:
+    """The transposition key of a 斗地主 lead leaves out the ranks nobody holds (RankGame.key): leads of small real
+    positions and their copies with the held ranks moved to other ranks in the same order have one key and one
+    exhaustive value."""
+    shared = 0
+
+    @settings(max_examples=25, deadline=None, derandomize=True)
+    @given(st.integers(min_value=0, max_value=2**32))
+    def check(seed: int) -> None:
+        nonlocal shared
+        rng = random.Random(seed)
+        engine, state = cut_endgame("doudizhu", rng, SMALL["doudizhu"])
+        pos = position(engine, state)
+        lead = pos.root._replace(last_seat=None, last=None)
+        twin = lead._replace(hands=_relabelled(lead.hands, rng))
+        if pos.game.key(lead) == pos.game.key(twin):
+            shared += 1
+            assert minimax.minimax(pos.game, lead, _big()) == minimax.minimax(pos.game, twin, _big())
+
+    check()
+    assert shared >= 20
+
+
+def test_a_doudizhu_key_keeps_the_ranks_apart_while_a_sequence_can_be_made() -> None:
+    """3-4-5-6-7 goes out in one straight, 3-4-5-6-8 (nobody holding a 7) does not: had the key left the 7 out, both
+    leads would share one entry though their values differ; both keep their full positions as keys."""
+    from domain.games import get_engine
+
+    found = real_endgame("doudizhu", random.Random(3), 17)
+    assert found is not None
+    _, _, table = found
+    seat = table.to_act
+    table.last_seat, table.last_readings = None, []
+    values, keys = [], []
+    for straight in (["S3", "S4", "S5", "S6", "S7"], ["S3", "S4", "S5", "S6", "S8"]):
+        hands = {seat: straight, (seat + 1) % 3: ["SK", "HK"], (seat + 2) % 3: ["SA"]}
+        table.hands = [hands[s] for s in range(3)]
+        pos = position(get_engine("doudizhu"), table)
+        keys.append(pos.game.key(pos.root))
+        values.append(minimax.minimax(pos.game, pos.root, _big()))
+    assert values[0] != values[1]
+    assert all(isinstance(key, RankPosition) for key in keys)  # the full position, every rank in its place

@@ -153,14 +153,16 @@ class Solver:
             if end is not None:
                 return end
             budget.tick()
-            key = game.key(pos)
-            known = decided.get(key)
-            if known is not None:
-                return known
             moves = game.moves(pos, budget)
             if len(moves) != 1:
                 break
-            pos = game.child(pos, moves[0])  # one move only: the node's value is its child's (as in `_search`)
+            # One move only: the node's value is its child's (as in `_search`); such a node is never stored,
+            # so it is not looked up either.
+            pos = game.child(pos, moves[0])
+        key = game.key(pos)
+        known = decided.get(key)
+        if known is not None:
+            return known
         if proven is not None:
             value = proven(pos, budget)
             if value is not None:

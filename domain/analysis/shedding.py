@@ -32,8 +32,10 @@ from domain.games.shedding import LITTLE, RANK_VALUE, card_value
 from domain.games.wakeng import patterns as wakeng
 
 Counts = tuple[int, ...]
+ACE = RANK_VALUE["A"]  # the highest rank a sequence may hold (doudizhu.md §2.2)
 BITS = 4  # a rank's count in a packed hand: up to 8 (三打一's two decks) fits in 4 bits
 MASK = (1 << BITS) - 1
+_LOW_BITS = sum(1 << (BITS * i) for i in range(16))  # the lowest bit of each rank's count
 
 
 def pack(counts: Counts) -> int:
@@ -197,13 +199,66 @@ class RankGame:
         self._plays: dict[tuple[int, Any, bool], list[tuple[int, tuple[Any, ...], bool]]] = {}
         self._readings: dict[tuple[int, Any, bool], dict[int, tuple[tuple[Any, ...], bool]]] = {}
         self._split_table: dict[tuple[int, Any, int | None], tuple[bool, list[tuple[Any, ...]]]] = {}
+        # The transposition key over the ranks held (`key`): 斗地主 only, its patterns being the ones read there.
+        self._sequences_only_of_counts = rules.game == "doudizhu"
+        self._always_kept = sum(1 << (BITS * i) for i, v in enumerate(rules.values) if v > ACE)
+        self._compressed: dict[tuple[int, int], int] = {}
+        self._held_hands: dict[tuple[int, ...], tuple[int, ...] | None] = {}
         self._moves: dict[tuple[int, Any, bool, bool], list[int | None]] = {}
         # Each seat's opponents (the seats of the other side), for the static wins.
         self._opponents = tuple(tuple(s for s in range(self.seats) if self.teams[s] != self.teams[seat])
                                 for seat in range(self.seats))
 
-    def key(self, pos: RankPosition) -> RankPosition:
-        return pos
+    def key(self, pos: RankPosition) -> Any:
+        """The position for the transposition table. In 斗地主, once no hand can make a sequence (单顺, 双顺,
+        三顺, 飞机) any more, only the order of the ranks still held matters (every other pattern is counts of a
+        rank, compared by rank: doudizhu.md §2.2), so at a lead the ranks nobody holds are left out and two
+        positions with the same holdings in the same order share an entry (the equivalent cards of 残局
+        analysis). Only leads: while a play is to be answered its rank would need placing among them too, which
+        cost more than it saved."""
+        if not self._sequences_only_of_counts or pos.last is not None:
+            return pos
+        hands = self._held_hands.get(pos.hands, False)
+        if hands is False:
+            hands = self._held_hands[pos.hands] = self._compress_hands(pos.hands)
+        if hands is None:
+            return pos
+        return ("ranks held", hands, pos.to_act, pos.bombs_left)
+
+    def _compress_hands(self, packed_hands: tuple[int, ...]) -> tuple[int, ...] | None:
+        """The hands over the ranks held (None when one could still make a sequence)."""
+        held = self._always_kept
+        for hand in packed_hands:
+            held |= (hand | hand >> 1 | hand >> 2 | hand >> 3) & _LOW_BITS
+        hands = []
+        table = self._compressed
+        for hand in packed_hands:
+            found = table.get((hand, held))
+            if found is None:
+                found = table[(hand, held)] = self._compress(hand, held)
+            if found < 0:
+                return None
+            hands.append(found)
+        return tuple(hands)
+
+    def _compress(self, hand: int, held: int) -> int:
+        """`hand` over the ranks someone holds (`held`: a bit at each such rank's count; 2 and the jokers always
+        kept apart: they make no sequence, and only both jokers make the rocket), packed; -1 when it could still
+        make a sequence among them (单顺 5+, 双顺 3+ pairs, 三顺 / 飞机 2+ trios), so the ranks' places matter."""
+        out, slot = 0, 0
+        runs = [0, 0, 0]
+        for i, value in enumerate(self.rules.values):
+            if not held >> (BITS * i) & 1:
+                continue
+            count = (hand >> (BITS * i)) & MASK
+            out |= count << (BITS * slot)
+            slot += 1
+            if value <= ACE:
+                for least, shortest in ((1, 5), (2, 3), (3, 2)):
+                    runs[least - 1] = runs[least - 1] + 1 if count >= least else 0
+                    if runs[least - 1] >= shortest:
+                        return -1
+        return out
 
     def terminal(self, pos: RankPosition) -> int | None:
         if pos.winner is None:
