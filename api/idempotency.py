@@ -3,12 +3,14 @@
 A write (any POST) carrying `Idempotency-Key: <1–255 visible ASCII characters>` is remembered per caller
 (its token) and key:
 
-- the first request runs as usual; its key is stored in the same transaction as whatever it writes, and its
-  answer (status and body) right after, in the same unit of work;
+- the first request runs as usual, except that its unit holds what it writes until its answer (status and
+  body) is built: the write, the key and the answer are then stored in one transaction (or none of them);
 - the same key again with the same method, path and body answers that first answer — the same status and
   body, with `Idempotent-Replayed: true` — and stores nothing new, in whichever server process it arrives;
 - the same key with another body or route is 409 `idempotency_conflict`, and stores nothing;
-- while the first is still being answered in another process, 409 `idempotency_pending` (send it again).
+- two processes answering the same key at once cannot both store: the later save is refused whole and it
+  answers the first one's stored answer (a key stored by an older version without its answer, whose worker
+  died before answering, is 409 `idempotency_pending`).
 
 Refusals: a refusal that judged the request itself (400, 403, 404, 422 …) is kept, so a retry of a refused
 request gets the same refusal and cannot store anything later; a 409 (a stale version, a write that lost a
@@ -72,18 +74,15 @@ def _finish(response: Response) -> Response:
         return response
     status = response.status_code
     keep = status < 500 and status != 409
-    principal = current_principal()
-    other = finish(current_app.extensions["fupan"], stored, principal.token_id or "", status, _kept_body(response),
-                   response.mimetype or "application/json", keep, request.get_data())
+    try:
+        other = finish(current_app.extensions["fupan"], stored, status, _kept_body(response),
+                       response.mimetype or "application/json", keep, request.get_data())
+    except Conflict as lost:  # our write, key and answer were refused whole: nothing stored
+        reply, status = error_response(409, lost.code, lost.message, lost.message_zh, lost.details)
+        reply.status_code = status
+        return reply
     if other is None:
         return response
-    if other.answer is None:  # another process stored this request and is writing its answer
-        try:
-            other.check_same(request.method, stored.path, request.get_data())
-        except Conflict as pending:
-            reply, status = error_response(409, pending.code, pending.message, pending.message_zh, pending.details)
-            reply.status_code = status
-            return reply
     return _replay(other.answer)  # type: ignore[arg-type]
 
 

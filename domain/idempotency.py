@@ -6,11 +6,11 @@ asked (method, path, SHA-256 of the body) and what was answered (status, body). 
 caller's token id and the key, so one caller can never find another's answer, and because the first version of
 an aggregate is unique in the store, two processes storing the same key at once cannot both succeed.
 
-Its `Created` event is saved in the same transaction as the write it belongs to (`Store.carry`): a write
-that was stored always has its key, a key without a write is never stored first. The answer follows in a
-second event, in the same unit of work right after; between the two a resend (from another process) is told
-to wait (409 `idempotency_pending`). The HTTP side, which refusals are kept and which are not, is
-api/idempotency.py.
+A key and its answer (`Created` and `Answered`) are saved in the same transaction as the write they belong
+to: the request's unit holds its commits (`Store.defer`) until the view has built its answer, then saves all
+of it at once (`finish`). So a key is either absent — nothing of the request was stored, and a resend does the
+write — or stored with its answer; a worker killed in between leaves nothing behind. The HTTP side, which
+refusals are kept and which are not, is api/idempotency.py.
 """
 
 from __future__ import annotations
@@ -78,21 +78,19 @@ class IdempotentRequest(Aggregate):
         self.body_sha256 = body_sha256
         self.recorded_by = recorded_by
         self.answer: dict[str, Any] | None = None
-        self.stored = True  # loaded from the store; a new one is not stored until its commit (`begin`)
 
     @classmethod
     def new(cls, caller: str, key: str, method: str, path: str, body: bytes,
             recorded_by: dict[str, Any]) -> IdempotentRequest:
-        request = cls._create(cls.Created, id=request_id(caller, key), key=key, method=method, path=path,
-                              body_sha256=body_digest(body), recorded_by=recorded_by)
-        request.stored = False
-        return request
+        return cls._create(cls.Created, id=request_id(caller, key), key=key, method=method, path=path,
+                           body_sha256=body_digest(body), recorded_by=recorded_by)
 
     def same_request(self, method: str, path: str, body: bytes) -> bool:
         return (self.method, self.path, self.body_sha256) == (method, path, body_digest(body))
 
     def check_same(self, method: str, path: str, body: bytes) -> None:
-        """409 unless this is the request first sent under the key; 409 too while its answer is not yet stored."""
+        """409 unless this is the request first sent under the key. A key without its answer is only ever one
+        stored by a version before answers shared the write's transaction (its worker died before answering)."""
         if not self.same_request(method, path, body):
             raise Conflict(
                 "idempotency_conflict",
@@ -116,45 +114,35 @@ class IdempotentRequest(Aggregate):
 def begin(store: Store, caller: str, key: str, method: str, path: str, body: bytes,
           recorded_by: dict[str, Any]) -> tuple[IdempotentRequest, bool]:
     """(request, first): the stored request under this key if there is one (checked to be the same request,
-    with its answer: 409 otherwise), else a new one that rides along with the unit's next commit. Called in the
-    request's unit of work."""
+    with its answer: 409 otherwise), else a new one, not stored, and the unit's commits are held from now on
+    until `finish` saves them with the answer. Called in the request's unit of work."""
     found = store.find(request_id(caller, key))
     if found is not None:
         if not isinstance(found, IdempotentRequest):
             raise Conflict("idempotency_conflict", "That key cannot be used.", "该键不可用。", {"key": key})
         found.check_same(method, path, body)
         return found, False
-    request = IdempotentRequest.new(caller, key, method, path, body, recorded_by)
-
-    def stored() -> None:
-        request.stored = True
-
-    store.carry(request, stored)
-    return request, True
+    store.defer()
+    return IdempotentRequest.new(caller, key, method, path, body, recorded_by), True
 
 
-def finish(store: Store, request: IdempotentRequest, caller: str, status: int, body: str, content_type: str,
-           keep: bool, body_of_request: bytes) -> IdempotentRequest | None:
-    """Store the answer of a first request, in the request's unit. A request whose write was stored (its key
-    with it) always keeps its answer; one that stored nothing keeps it only when `keep` (a judgment of the
-    request itself, not a passing conflict). If another process stored the same request under this key in the
-    meantime, that stored request is returned (its answer is the answer; it may still be pending); None: ours
-    stands."""
-    if request.stored:
-        request.record_answer(status, body, content_type)
-        store.commit(request)
+def finish(store: Store, request: IdempotentRequest, status: int, body: str, content_type: str, keep: bool,
+           body_of_request: bytes) -> IdempotentRequest | None:
+    """End a first request, in its unit. Kept (`keep`: an answer, or a refusal that judged the request): its
+    writes, its key and its answer are saved in one transaction; not kept (a passing conflict, a 5xx): none of
+    them. None: ours stands. If another process stored this key first (our save is then refused whole), that
+    stored request is returned: its answer is the answer. Conflict (409): our save lost a race to another
+    write, or the key was used for another request meanwhile; nothing of ours was stored."""
+    if not keep:
+        store.drop_deferred()
         return None
-    store.uncarry(request)  # nothing was committed with it (or that commit failed and took its events along)
-    if keep:
-        fresh = IdempotentRequest.new(caller, request.key, request.method, request.path, body_of_request,
-                                      request.recorded_by)
-        fresh.record_answer(status, body, content_type)
-        try:
-            store.commit(fresh)
-            return None
-        except Conflict:
-            pass  # someone stored this key first: their answer is the answer
-    other = store.find(request.id)
-    if isinstance(other, IdempotentRequest) and other.same_request(request.method, request.path, body_of_request):
+    request.record_answer(status, body, content_type)
+    try:
+        store.commit_deferred(request)
+        return None
+    except Conflict as lost:
+        other = store.find(request.id)
+        if not isinstance(other, IdempotentRequest):
+            raise lost from None
+        other.check_same(request.method, request.path, body_of_request)
         return other
-    return None

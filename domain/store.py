@@ -18,7 +18,9 @@ service (domain/application.py) builds on; it gives every command three things:
   notifications in between are evicted and reloaded on use. That replaces the library's fast-forward (one
   query per aggregate per `get`). Whatever slips past (a write committed between the check and our save) is
   caught by the store's version constraint: the save fails with `Conflict`, nothing written.
-- **All or nothing.** `commit(*aggregates)` is one `save()`: one transaction.
+- **All or nothing.** `commit(*aggregates)` is one `save()`: one transaction. A keyed write (an
+  `Idempotency-Key`, domain/idempotency.py) `defer`s its unit's commits, so that what its commands changed is
+  saved with its answer — built by the view after them — in one transaction (`commit_deferred`), or not at all.
 """
 
 from __future__ import annotations
@@ -111,8 +113,10 @@ class Unit:
         finally:
             store._depth -= 1
             if not store._depth:
+                if store._deferred is not None:  # never saved (the request failed before its answer): forget it
+                    store._forget(store._deferred)
+                    store._deferred = None
                 store._touched = []
-                store._riders = []
             store._lock.release()
 
 
@@ -133,7 +137,7 @@ class Store(Application):
         self._lock = threading.RLock()
         self._depth = 0  # nesting of units (a request's unit holds the commands it calls)
         self._touched: list[Aggregate] = []
-        self._riders: list[tuple[Aggregate, Callable[[], None]]] = []  # saved with the unit's next commit (`carry`)
+        self._deferred: list[Aggregate] | None = None  # a keyed write's commits, held for its answer (`defer`)
         self._closing: list[Callable[[], None]] = []
         self._log_head = self._log_head_reader()
         self._seen = self._log_head()  # the cache is empty: nothing to evict yet
@@ -241,27 +245,44 @@ class Store(Application):
         self._touched.append(aggregate)
         return aggregate
 
-    def carry(self, aggregate: Aggregate, stored: Callable[[], None]) -> None:
-        """Save `aggregate` in the transaction of this unit's next commit (an idempotency key with the write it
-        belongs to, domain/idempotency.py); `stored()` is called once that commit succeeded."""
-        self._riders.append((aggregate, stored))
+    def defer(self) -> None:
+        """Hold this unit's commits until `commit_deferred` (or forget them with `drop_deferred`, or when the unit
+        ends without either): a keyed write and its answer are one transaction (domain/idempotency.py). Meanwhile
+        the unit sees its own changes: the cache holds them, `stored_events` and `ids_by_topic` include them."""
+        self._deferred = []
 
-    def uncarry(self, aggregate: Aggregate) -> None:
-        """No longer save `aggregate` with the next commit."""
-        self._riders = [(rider, stored) for rider, stored in self._riders if rider is not aggregate]
+    def commit_deferred(self, *aggregates: Aggregate) -> None:
+        """Save the held commits and `aggregates` in one transaction (a Conflict, as `commit`: nothing written)."""
+        held, self._deferred = self._deferred or [], None
+        try:
+            self.commit(*held, *aggregates)
+        except BaseException:  # the store failed (the request's unit is not failing): its cache must forget too
+            self._forget(held)
+            raise
+
+    def drop_deferred(self) -> None:
+        """Save none of the held commits (the cache forgets the aggregates they changed)."""
+        held, self._deferred = self._deferred or [], None
+        self._forget(held)
 
     def commit(self, *aggregates: Aggregate) -> None:
-        """Save the aggregates' new events in one transaction; a stale version is a Conflict, nothing written."""
-        riders, self._riders = self._riders, []
-        aggregates = (*aggregates, *(rider for rider, _ in riders))
+        """Save the aggregates' new events in one transaction; a stale version is a Conflict, nothing written.
+        While deferred (`defer`), hold them instead."""
+        if self._deferred is not None:
+            cache = self.repository.cache
+            for aggregate in aggregates:
+                if not any(held is aggregate for held in self._deferred):
+                    self._deferred.append(aggregate)
+                if cache is not None:  # a new aggregate too, as `save` would: the unit's next reads find it
+                    cache.put(aggregate.id, aggregate)
+            self._touched.extend(aggregates)
+            return
         try:
             recordings = self.save(*aggregates)
         except IntegrityError:
             self._forget(aggregates)
             raise Conflict("conflict", "Someone else changed this at the same time; nothing was written. Reload "
                            "and retry.", "同时有其他人修改了这一记录，本次未写入任何内容。请刷新后重试。") from None
-        for _, stored in riders:
-            stored()
         self._own.update(r.notification.id for r in recordings)
         while self._seen + 1 in self._own:  # our own writes, in order: the cache already holds their result
             self._seen += 1
@@ -269,15 +290,19 @@ class Store(Application):
 
     def ids_by_topic(self, topic: str) -> Iterator[UUID]:
         """The ids of the aggregates whose events of `topic` are in the log, in log order."""
-        start = 1
+        start, found = 1, set()
         while True:
             page = self.recorder.select_notifications(start, 500, topics=[topic])
             for notification in page:
+                found.add(notification.originator_id)
                 yield notification.originator_id
             if len(page) < 500:
-                return
+                break
             start = page[-1].id + 1
+        for held in self._deferred or ():  # this unit's, not yet saved (`defer`)
+            if held.id not in found and any(getattr(e, "TOPIC", None) == topic for e in held.pending_events):
+                yield held.id
 
     def stored_events(self, aggregate: Aggregate) -> list[Any]:
-        """An aggregate's stored events up to its cached version."""
-        return list(self.events.get(aggregate.id, lte=aggregate.version))
+        """An aggregate's stored events up to its cached version (with those this unit holds, `defer`)."""
+        return [*self.events.get(aggregate.id, lte=aggregate.version), *aggregate.pending_events]

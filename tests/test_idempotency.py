@@ -8,7 +8,12 @@ resends store exactly one action.
 
 from __future__ import annotations
 
+import json
+import signal
+import subprocess
+import sys
 import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -165,3 +170,41 @@ def test_concurrent_resends_to_two_server_processes_store_exactly_one(store: Sto
     finally:
         one.stop()
         two.stop()
+
+
+# A worker that took a keyed write and died before answering it (kill -9 between the service's command and the
+# answer): a real second process on the same store, doing exactly what the guard and api/idempotency.py do for
+# a request — the unit, the caller, `begin`, the service's command — and killed where the answer would follow.
+DIES_BEFORE_ANSWERING = """
+import json, os, signal, sys
+from domain.application import FupanApplication
+from domain.idempotency import begin
+env, token, key, path, deal, body = json.loads(sys.argv[1])
+app = FupanApplication(env=env)
+with app.unit():
+    principal = app.authenticate(token)
+    begin(app, principal.token_id, key, "POST", path, body.encode(), principal.recorded_by)
+    app.record_action(deal, json.loads(body)["action"], recorded_by=principal.recorded_by)
+    os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_a_write_whose_worker_died_before_answering_is_resolved_by_its_resend(server: LiveServer):
+    """Either the write is absent and the resend does it once, or the resend answers the write's answer: never
+    409 `idempotency_pending` for good (docs/SECURITY.md §6a)."""
+    _, deal = new_deal(server)
+    path = f"/api/deals/{deal}/actions"
+    body = json.dumps({"action": ACTIONS[0]})
+    died = subprocess.run([sys.executable, "-c", DIES_BEFORE_ANSWERING,
+                           json.dumps([server.store.env, server.organiser, "lost-answer", path, deal, body])],
+                          cwd=Path(__file__).resolve().parent.parent, capture_output=True, timeout=60)
+    assert died.returncode == -signal.SIGKILL, died.stderr.decode()
+
+    headers = {"Content-Type": "application/json", "Idempotency-Key": "lost-answer"}
+    resent = server.post(path, data=body.encode(), headers=headers)
+    assert resent.status_code == 201, resent.text
+    assert actions_stored(server, deal) == 1  # done once: by the dead worker's commit or by this resend
+    assert resent.json()["version"] == 2
+    again = server.post(path, data=body.encode(), headers=headers)  # and from now on it is the answer
+    assert (again.status_code, again.json()) == (201, resent.json()) and again.headers["Idempotent-Replayed"] == "true"
+    assert actions_stored(server, deal) == 1
