@@ -32,6 +32,7 @@ appeals = Blueprint("appeals", __name__, url_prefix="/api")
 
 RULES_IN, RULES = s.AppealRulesSchema(), s.AppealRulesAnswerSchema()
 FILE_IN, EVIDENCE_IN, RULING_IN = s.AppealFileSchema(), s.AppealEvidenceSchema(), s.AppealRulingSchema()
+LINE_IN = s.AppealLineSchema()
 DECISION_IN, REASON_IN, CLOSE_IN = s.AppealDecisionSchema(), s.AppealReasonSchema(), s.AppealCloseSchema()
 PREVIEW_IN, PREVIEW = s.AppealPreviewSchema(), s.AppealImpactSchema()
 APPEAL, APPEALS = s.AppealSchema(), s.AppealListSchema()
@@ -103,6 +104,18 @@ def add_evidence(appeal_id: str) -> tuple[Response, int]:
     body = load(EVIDENCE_IN, json_body())
     return reply(APPEAL, service().add_appeal_evidence(appeal_id, body["reference"], body["note"], recorded_by=_by()),
                  201)
+
+
+@appeals.post("/appeals/<appeal_id>/lines")
+@requires(APPEAL_PARTY)
+@doc("A what-if line (the sandbox): from a step of the disputed deal, other actions through the same rules engine "
+     "to the end, kept on the appeal (the deal untouched); its scores can be a weighted outcome's part (`line`). "
+     "422 `illegal_line` names the first refused action, `line_unfinished` a line that does not end the deal",
+     body=LINE_IN, response=APPEAL, status=201, errors=STEP_ERRORS)
+def add_line(appeal_id: str) -> tuple[Response, int]:
+    body = load(LINE_IN, json_body())
+    return reply(APPEAL, service().add_appeal_line(appeal_id, body["from_step"], body["actions"], body["label"],
+                                                   recorded_by=_by()), 201)
 
 
 @appeals.post("/appeals/<appeal_id>/ruling")

@@ -693,6 +693,16 @@ class AppealEvidenceSchema(Schema):
     note = fields.String(load_default="", validate=validate.Length(max=TEXT_LIMIT))
 
 
+class AppealLineSchema(Schema):
+    """A what-if line: from a step of the disputed deal, these actions instead, to the end."""
+
+    from_step = fields.Integer(required=True, strict=True, validate=validate.Range(min=0),
+                               metadata={"description": "the viewer's step the line leaves the deal at"})
+    actions = fields.List(fields.Dict(), required=True, validate=validate.Length(min=1, max=300),
+                          metadata={"description": "actions as recorded (docs/record-format.md)"})
+    label = fields.String(load_default="", validate=validate.Length(max=200))
+
+
 class AppealOutcomeSchema(Schema):
     """stands | assigned {scores} | weighted {parts: [{weight, scores, label}]} | void | penalty {player_ids,
     points}; checked by domain/appeals.py."""
@@ -748,6 +758,7 @@ class AppealSchema(Schema):
     filed_by = fields.Dict()
     filed_at = fields.String()
     evidence = fields.List(fields.Dict())
+    lines = fields.List(fields.Dict(), metadata={"description": "sandbox lines: from_step, actions, scores, label"})
     ruling = fields.Dict(allow_none=True)
     decision = fields.Dict(allow_none=True)
     applied = fields.Dict(metadata={"description": "player → points this appeal's adjustments moved"})

@@ -94,10 +94,23 @@ def _seat_scores(scores: Any, seats: int) -> list[int]:
     return list(scores)
 
 
-def normalize_outcome(outcome: Any, seats: list[str] | None, players: set[str]) -> dict[str, Any]:
+def _line_scores(part: dict[str, Any], lines: list[dict[str, Any]]) -> Any:
+    """A part's scores: given, or `line`: the index of one of the appeal's sandbox lines (its result's scores)."""
+    if "line" not in part:
+        return part.get("scores")
+    index = part["line"]
+    if type(index) is not int or not 0 <= index < len(lines):
+        raise refuse("bad_outcome", f"No sandbox line {index!r}: the appeal has {len(lines)}.",
+                     f"没有第 {index!r} 条推演：该申诉共有 {len(lines)} 条。", line=repr(index))
+    return list(lines[index]["scores"])
+
+
+def normalize_outcome(outcome: Any, seats: list[str] | None, players: set[str],
+                      lines: list[dict[str, Any]] = ()) -> dict[str, Any]:  # type: ignore[assignment]
     """The stored form of an outcome, checked; `seats`: the disputed deal's players (None: no deal named or it
     has no result, so only `stands` and `penalty` are possible). A weighted outcome keeps each part's weight and
-    every seat's exact score as fractions ("12/5") and the whole points the standings get (`scores`)."""
+    every seat's exact score as fractions ("12/5") and the whole points the standings get (`scores`). A part
+    (or an assigned score) may name one of the appeal's sandbox `lines` instead of its scores."""
     if not isinstance(outcome, dict) or outcome.get("kind") not in OUTCOMES:
         raise refuse("bad_outcome", f"An outcome's kind is one of {list(OUTCOMES)}.",
                      f"处理结果的类型必须是 {list(OUTCOMES)} 之一。", outcome=outcome)
@@ -120,7 +133,8 @@ def normalize_outcome(outcome: Any, seats: list[str] | None, players: set[str]) 
     if kind == "void":
         return {"kind": kind, "scores": [0] * len(seats)}
     if kind == "assigned":
-        return {"kind": kind, "scores": _seat_scores(outcome.get("scores"), len(seats))}
+        return {"kind": kind, "scores": _seat_scores(_line_scores(outcome, list(lines)), len(seats)),
+                **({"line": outcome["line"]} if "line" in outcome else {})}
     parts = outcome.get("parts")
     if not isinstance(parts, list) or not 2 <= len(parts) <= 6 or not all(isinstance(p, dict) for p in parts):
         raise refuse("bad_outcome", "A weighted score has 2–6 parts, each {weight, scores}.",
@@ -129,12 +143,13 @@ def normalize_outcome(outcome: Any, seats: list[str] | None, players: set[str]) 
     if sum(weights) != 1:
         raise refuse("weights_not_one", f"The weights must sum to exactly 1 (they sum to {sum(weights)}).",
                      f"权重之和必须恰好为 1（现为 {sum(weights)}）。", total=str(sum(weights)))
-    lines = [_seat_scores(part.get("scores"), len(seats)) for part in parts]
-    exact = [sum((w * line[seat] for w, line in zip(weights, lines, strict=True)), Fraction(0))
+    scored = [_seat_scores(_line_scores(part, list(lines)), len(seats)) for part in parts]
+    exact = [sum((w * line[seat] for w, line in zip(weights, scored, strict=True)), Fraction(0))
              for seat in range(len(seats))]
     return {"kind": kind,
-            "parts": [{"weight": str(w), "scores": line, "label": str(part.get("label", ""))[:200]}
-                      for w, line, part in zip(weights, lines, parts, strict=True)],
+            "parts": [{"weight": str(w), "scores": line, "label": str(part.get("label", ""))[:200],
+                       **({"line": part["line"]} if "line" in part else {})}
+                      for w, line, part in zip(weights, scored, parts, strict=True)],
             "exact": [str(value) for value in exact], "scores": [round_half_away(value) for value in exact]}
 
 
@@ -272,6 +287,24 @@ class Appeal(Aggregate):
             aggregate.evidence.append({"reference": self.reference, "note": self.note, "by": self.recorded_by,
                                        "at": self.timestamp.isoformat()})
 
+    class LineAdded(Event):
+        """A what-if line: from `from_step` of the disputed deal, these actions instead, played through the same
+        rules engine to the end (a hypothesis attached to the appeal; the deal is never touched)."""
+
+        TOPIC = "fupan:Appeal.LineAdded"
+        deal_id: str
+        from_step: int
+        actions: list[dict[str, Any]]
+        scores: list[int]
+        label: str
+        recorded_by: dict[str, Any]
+        digest: str
+
+        def effect(self, aggregate: Appeal) -> None:
+            aggregate.lines.append({"index": len(aggregate.lines), "deal_id": self.deal_id,
+                                    "from_step": self.from_step, "actions": self.actions, "scores": self.scores,
+                                    "label": self.label, "by": self.recorded_by, "at": self.timestamp.isoformat()})
+
     class Ruled(Event):
         """The director's (chief referee's) ruling; `adjustments` are the Tournament.Adjusted it recorded."""
 
@@ -349,6 +382,7 @@ class Appeal(Aggregate):
         self.digest = digest
         self.status = OPEN
         self.evidence: list[dict[str, Any]] = []
+        self.lines: list[dict[str, Any]] = []
         self.ruling: dict[str, Any] | None = None
         self.decision: dict[str, Any] | None = None
         self.applied: dict[str, int] = {}  # player → points this appeal's adjustments moved so far
@@ -396,6 +430,14 @@ class Appeal(Aggregate):
             raise refuse("bad_evidence", "Evidence is a (deal, step, viewpoint) reference, a note, or both.",
                          "证据必须是（牌局、步数、视角）引用或说明，或两者兼有。")
         self._chained(self.EvidenceAdded, reference=reference, note=note.strip(), recorded_by=recorded_by)
+
+    def add_line(self, deal_id: str, from_step: int, actions: list[dict[str, Any]], scores: list[int], label: str,
+                 recorded_by: dict[str, Any]) -> None:
+        self._expect((OPEN, RULED, APPEALED), "take a sandbox line", "添加推演")
+        if len(self.lines) >= 20:
+            raise refuse("too_many_lines", "An appeal keeps at most 20 sandbox lines.", "一个申诉最多保留 20 条推演。")
+        self._chained(self.LineAdded, deal_id=deal_id, from_step=from_step, actions=actions, scores=scores,
+                      label=label.strip()[:200], recorded_by=recorded_by)
 
     def rule(self, outcome: dict[str, Any], reason: str, apply: Callable[[], list[dict[str, Any]]],
              recorded_by: dict[str, Any]) -> bool:
@@ -476,8 +518,11 @@ def appeal_dict(a: Appeal, *, full: bool) -> dict[str, Any]:
         "statement": hide(a.statement), "on_behalf_of": a.on_behalf_of, "deadline": a.deadline,
         "late_acceptance": a.late_acceptance, "filed_by": a.filed_by, "filed_at": a.created_on.isoformat(),
         "evidence": [{**e, "note": hide(e["note"]), "viewer": viewer_link(e["reference"])} for e in a.evidence],
+        # a line of a live deal was played from hidden hands: its actions and result are not the public's yet
+        "lines": [{**line, "actions": line["actions"] if full else None, "scores": line["scores"] if full else None}
+                  for line in a.lines],
         "ruling": a.ruling, "decision": a.decision, "applied": dict(a.applied), "digest": a.digest,
-        "withheld": [] if full else ["statement", "evidence.note"],
+        "withheld": [] if full else ["statement", "evidence.note", "lines.actions", "lines.scores"],
     }
 
 

@@ -63,6 +63,7 @@ from domain.presenters import (
 )
 from domain.record import normalized_record, record_key, slip_record_parts
 from domain.replay import frames
+from domain.retraction import standing_state
 from domain.slips import score as score_slip
 from domain.store import Store, command
 from domain.tokens import PUBLIC, AccessToken, Principal, format_token, parse_token
@@ -798,7 +799,7 @@ class FupanApplication(Store):
         """(the outcome as stored, the adjustments still to record for it), every one checked, nothing changed."""
         d = self.load(Deal, a.against["deal_id"], "deal") if "deal_id" in a.against else None
         seats = d.setup.seats if d is not None and d.result is not None else None
-        normal = normalize_outcome(outcome, seats, set(t.players))
+        normal = normalize_outcome(outcome, seats, set(t.players), a.lines)
         moves = compensation(target_points(normal, seats, None if d is None or d.result is None
                                            else list(d.result["scores"])), a.applied)
         bad = [(p, n) for p, n in moves if p not in t.players or not adjustable(n)]
@@ -837,6 +838,41 @@ class FupanApplication(Store):
                                     "证据引用必须是本桌牌局的 {deal_id, step, viewpoint}。", {"reference": reference})
             reference = {"deal_id": str(d.id), "step": step, "viewpoint": viewpoint}
         a.add_evidence(reference, note, recorded_by)
+        self.commit(a)
+        return appeal_dict(a, full=True)
+
+    @command
+    def add_appeal_line(self, appeal: UUID | str, from_step: int, actions: list[Action], label: str = "",
+                        recorded_by: dict[str, Any] = LOCAL_RECORDER) -> dict[str, Any]:
+        """A what-if line of the disputed deal: its actions up to `from_step`, then `actions` instead, through the
+        same rules engine to the deal's end (422 `illegal_line` naming the first refused action, `line_unfinished`
+        when they do not end it); kept on the appeal, the deal untouched."""
+        a, m, _ = self._load_appeal(appeal)
+        d = self._disputed_deal(m, a.against.get("deal_id"))
+        if d.result_only:
+            raise IllegalAction("no_replay", "A score slip's deal has no cards to play a line from.",
+                                "成绩单录入的牌局没有牌，无法推演。", {"deal_id": str(d.id)})
+        if type(from_step) is not int or not 0 <= from_step <= len(d.actions):
+            raise IllegalAction("bad_line", f"`from_step` must be 0–{len(d.actions)}.",
+                                f"`from_step` 必须在 0–{len(d.actions)} 之间。", {"from_step": from_step})
+        engine = d.engine
+        state = standing_state(engine, d.setup, d.actions[:from_step])
+        played = []
+        for index, action in enumerate(actions):
+            if engine.result(state) is not None:
+                raise IllegalAction("illegal_line", f"The deal is over before action {index} of the line.",
+                                    f"推演的第 {index} 个动作之前牌局已结束。", {"index": index})
+            try:
+                played.append(engine.apply(state, action))
+            except IllegalAction as refused:
+                raise IllegalAction("illegal_line", f"Action {index} of the line is refused: {refused.message}",
+                                    f"推演的第 {index} 个动作不合规则：{refused.message_zh}",
+                                    {"index": index, "refused": refused.code}) from None
+        result = engine.result(state)
+        if result is None:
+            raise IllegalAction("line_unfinished", "The line does not end the deal: play it to the end.",
+                                "推演没有打完这副牌：请推演到结束。", {"to_act": engine.status(state).get("to_act")})
+        a.add_line(str(d.id), from_step, played, list(result["scores"]), label, recorded_by)
         self.commit(a)
         return appeal_dict(a, full=True)
 

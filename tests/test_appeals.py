@@ -10,6 +10,7 @@ causes), and the weighted walk once more on PostgreSQL.
 from __future__ import annotations
 
 import json
+import random
 import sqlite3
 from collections.abc import Iterator
 from fractions import Fraction
@@ -23,6 +24,8 @@ from postgres_cluster import application_env, create_schema, drop_schema
 
 from api.cli import main as fupan
 from domain.appeals import normalize_outcome, round_half_away
+from domain.engine import DealSetup
+from domain.games.doudizhu import random_play as doudizhu_play
 
 PLAYERS = EXAMPLE_RECORD["seats"]
 
@@ -299,19 +302,6 @@ def test_the_weighted_walk_on_postgresql(postgres_params: dict[str, str], tmp_pa
         drop_schema(postgres_params, schema)
 
 
-def test_once_the_next_round_is_paired_an_appeal_is_late_whatever_the_minutes(event):
-    """Last in the module: it starts round 2 of the shared tournament."""
-    server = event.server
-    rules = f"/api/tournaments/{event.tournament}/appeal-rules"
-    assert server.post(rules, {"deadline_minutes": 1440}).status_code == 200
-    assert server.post(f"/api/tournaments/{event.tournament}/rounds", {"label": "第2轮"}).status_code == 201
-    head = event.head()
-    paired = event.file()
-    assert paired.status_code == 422 and paired.json()["error"]["details"]["deadline"]["why"] == "next_round_paired"
-    assert "下一轮已经编排" in paired.json()["error"]["message_zh"]
-    assert event.head() == head
-
-
 def test_weights_are_exact_and_weighted_scores_round_half_away_from_zero():
     # 0.1 + 0.2 + 0.7 is not 1 in floating point; read as their decimal text they sum to exactly 1.
     outcome = normalize_outcome({"kind": "weighted", "parts": [{"weight": 0.1, "scores": [5, 5, -10]},
@@ -324,3 +314,52 @@ def test_weights_are_exact_and_weighted_scores_round_half_away_from_zero():
                                PLAYERS, set(PLAYERS))
     assert halves["exact"] == ["5/2", "-5/2", "0"] and halves["scores"] == [3, -3, 0]
     assert [round_half_away(Fraction(n, 10)) for n in (14, 15, 16, -14, -15, -16)] == [1, 2, 2, -1, -2, -2]
+
+
+def test_two_sandbox_lines_feed_a_weighted_score_and_an_illegal_or_unfinished_line_is_refused(event):
+    server = event.server
+    appeal = event.file(step=3).json()["appeal_id"]
+    path = f"/api/appeals/{appeal}"
+    # Line 0: the deal as played from step 3; line 1: random legal play from the same table (the rules engine's).
+    played = EXAMPLE_RECORD["actions"][3:]
+    setup = DealSetup("doudizhu", {}, PLAYERS, 2, EXAMPLE_RECORD["hands"], EXAMPLE_RECORD["kitty"], {})
+    state = doudizhu_play.ENGINE.new_deal(setup)
+    for action in EXAMPLE_RECORD["actions"][:3]:
+        doudizhu_play.ENGINE.apply(state, action)
+    other: list[dict[str, Any]] = []
+    doudizhu_play.play_out(state, random.Random(7), other)
+    other_scores = doudizhu_play.ENGINE.result(state)["scores"]
+    head = event.head()
+    illegal = server.post(f"{path}/lines", {"from_step": 3, "actions": [played[1], played[0]]}, token=event.referee)
+    assert illegal.status_code == 422 and illegal.json()["error"]["code"] == "illegal_line"
+    assert illegal.json()["error"]["details"]["index"] == 0
+    unfinished = server.post(f"{path}/lines", {"from_step": 3, "actions": played[:2]}, token=event.referee)
+    assert unfinished.status_code == 422 and unfinished.json()["error"]["code"] == "line_unfinished"
+    assert event.head() == head  # refused lines store nothing
+    assert server.post(f"{path}/lines", {"from_step": 3, "actions": played, "label": "实际打法"},
+                       token=event.referee).status_code == 201
+    second = server.post(f"{path}/lines", {"from_step": 3, "actions": other, "label": "另一种打法"},
+                         token=event.committee)
+    assert second.status_code == 201, second.text
+    lines = second.json()["lines"]
+    assert [line["scores"] for line in lines] == [EXAMPLE_SCORES, other_scores]
+    assert server.get(f"/api/deals/{event.deal}").json()["version"] == len(EXAMPLE_RECORD["actions"]) + 2  # untouched
+
+    weighted = {"kind": "weighted", "parts": [{"weight": "60%", "line": 1}, {"weight": "40%", "line": 0}]}
+    preview = server.post(f"{path}/preview", {"outcome": weighted}, anonymous=True).json()
+    exact = [Fraction(3, 5) * b + Fraction(2, 5) * a for a, b in zip(EXAMPLE_SCORES, other_scores, strict=True)]
+    assert preview["outcome"]["exact"] == [str(x) for x in exact]
+    assert preview["outcome"]["scores"] == [round_half_away(x) for x in exact]
+
+
+def test_once_the_next_round_is_paired_an_appeal_is_late_whatever_the_minutes(event):
+    """Last in the module: it starts round 2 of the shared tournament."""
+    server = event.server
+    rules = f"/api/tournaments/{event.tournament}/appeal-rules"
+    assert server.post(rules, {"deadline_minutes": 1440}).status_code == 200
+    assert server.post(f"/api/tournaments/{event.tournament}/rounds", {"label": "第2轮"}).status_code == 201
+    head = event.head()
+    paired = event.file()
+    assert paired.status_code == 422 and paired.json()["error"]["details"]["deadline"]["why"] == "next_round_paired"
+    assert "下一轮已经编排" in paired.json()["error"]["message_zh"]
+    assert event.head() == head

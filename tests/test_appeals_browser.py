@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import LiveServer, Store
+from conftest import EXAMPLE_RECORD, EXAMPLE_SCORES, LiveServer, Store
 from test_appeals import Event
 from test_viewer_browser import CHROMIUM, LAPTOP
 from viewer_support import step_of
@@ -26,6 +26,8 @@ def walked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServe
     path = f"/api/appeals/{appeal}"
     server.post(f"{path}/evidence", {"reference": {"deal_id": event.deal, "step": 4, "viewpoint": "seat:2"},
                                      "note": "第4步王五的牌"}, token=event.referee)
+    server.post(f"{path}/lines", {"from_step": 3, "actions": EXAMPLE_RECORD["actions"][3:], "label": "实际打法"},
+                token=event.referee)
     server.post(f"{path}/ruling", {"outcome": {"kind": "assigned", "scores": [-2, -2, 4]}, "reason": "顺子无效"})
     server.post(f"{path}/committee", {"reason": "不服"}, token=event.referee)
     server.post(f"{path}/decision", {"outcome": {"kind": "weighted", "parts": [
@@ -53,7 +55,8 @@ def test_the_appeals_pages_on_a_phone_and_a_laptop(browser, walked):
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         page.click(f"tr[data-appeal='{appeal}'] a")
         page.wait_for_selector("[data-timeline]")
-        assert page.locator("[data-timeline] tr[data-event]").count() == 5
+        assert page.locator("[data-timeline] tr[data-event]").count() == 6
+        assert page.inner_text("[data-line='0'] [data-line-scores]") == " / ".join(map(str, EXAMPLE_SCORES))
         assert page.inner_text("[data-step-kind=decision] [data-vote]").strip() == "2 / 1 / 0"
         assert page.locator("[data-step-kind=decision] [data-outcome=weighted]").count() == 1
         assert "加权调整分" in page.inner_text("[data-step-kind=decision]")

@@ -117,6 +117,7 @@ KINDS: dict[str, str] = {
     "appeals.list_appeals": "public",  # a live deal's statement withheld (test_appeals.py)
     "appeals.get_appeal": "public",
     "appeals.add_evidence": "appeal_party",
+    "appeals.add_line": "appeal_party",  # a what-if line of the disputed (live) deal: every hand is used
     "appeals.rule": "chief",
     "appeals.appeal_ruling": "recorder",  # the filing side, for the appeal's table
     "appeals.decide": "committee",
@@ -247,6 +248,7 @@ BODIES: dict[str, Callable[[Table], Any]] = {
                                        "note": "录像"},
     "appeals.rule": lambda t: {"outcome": {"kind": "penalty", "player_ids": [PLAYERS[0]], "points": -1},
                                "reason": "说话"},
+    "appeals.add_line": lambda t: {"from_step": 2, "actions": EXAMPLE_RECORD["actions"][2:], "label": "推演"},
     "appeals.appeal_ruling": lambda t: {"reason": "不服"},
     "appeals.decide": lambda t: {"outcome": {"kind": "stands"}, "reason": "维持", "members": ["甲", "乙", "丙"],
                                  "vote": {"for": 3, "against": 0, "abstain": 0}},
