@@ -160,17 +160,27 @@ _CACHE_LIMIT = 400_000  # entries per shared table before it is emptied (memory 
 
 class _Shared:
     """What every query of one game's rules shares, whoever's side it asks about: the readings of each packed
-    play, its answers to each play on the table, each hand's sub-multisets. Rules are pure functions of the
-    cards, so what one query learnt stays true for the next."""
+    play, its answers to each play on the table, each hand's sub-multisets, and what RankGame derives from them
+    (each hand's plays and moves against each play on the table, its static-win splits, its transposition key
+    over the ranks held). Rules are pure functions of the cards, so what one query learnt stays true for the
+    next."""
 
     def __init__(self) -> None:
         self.readings: dict[int, tuple[tuple[Any, ...], bool] | None] = {}
         self.answers: dict[tuple[int, tuple[Any, ...]], tuple[tuple[Any, ...], bool] | None] = {}
         self.subsets: dict[int, list[int]] = {}
+        self.plays: dict[tuple[int, Any, bool], list[tuple[int, tuple[Any, ...], bool]]] = {}
+        self.play_readings: dict[tuple[int, Any, bool], dict[int, tuple[tuple[Any, ...], bool]]] = {}
+        self.moves: dict[tuple[int, Any, bool, bool], list[int | None]] = {}
+        self.splits: dict[tuple[int, Any, int | None], tuple[bool, list[tuple[Any, ...]]]] = {}
+        self.compressed: dict[tuple[int, int], int] = {}
+        self.held_hands: dict[tuple[int, ...], tuple[int, ...] | None] = {}
 
     def bound(self) -> None:
-        for table in (self.readings, self.answers, self.subsets):
-            if len(table) > _CACHE_LIMIT:
+        """Empty every table once one is full (together: `plays` and `play_readings` go in pairs)."""
+        tables = list(vars(self).values())
+        if any(len(table) > _CACHE_LIMIT for table in tables):
+            for table in tables:
                 table.clear()
 
 
@@ -196,15 +206,12 @@ class RankGame:
         self.ranks = len(rules.values)
         self._shared = _SHARED.setdefault((rules.game, options_key), _Shared())
         self._shared.bound()
-        self._plays: dict[tuple[int, Any, bool], list[tuple[int, tuple[Any, ...], bool]]] = {}
-        self._readings: dict[tuple[int, Any, bool], dict[int, tuple[tuple[Any, ...], bool]]] = {}
-        self._split_table: dict[tuple[int, Any, int | None], tuple[bool, list[tuple[Any, ...]]]] = {}
+        shared = self._shared
+        self._plays, self._readings, self._split_table = shared.plays, shared.play_readings, shared.splits
         # The transposition key over the ranks held (`key`): 斗地主 only, its patterns being the ones read there.
         self._sequences_only_of_counts = rules.game == "doudizhu"
         self._always_kept = sum(1 << (BITS * i) for i, v in enumerate(rules.values) if v > ACE)
-        self._compressed: dict[tuple[int, int], int] = {}
-        self._held_hands: dict[tuple[int, ...], tuple[int, ...] | None] = {}
-        self._moves: dict[tuple[int, Any, bool, bool], list[int | None]] = {}
+        self._compressed, self._held_hands, self._moves = shared.compressed, shared.held_hands, shared.moves
         # Each seat's opponents (the seats of the other side), for the static wins.
         self._opponents = tuple(tuple(s for s in range(self.seats) if self.teams[s] != self.teams[seat])
                                 for seat in range(self.seats))
