@@ -4,14 +4,20 @@ step and viewpoint it names; a live deal's appeal shows no statement to the publ
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 from conftest import EXAMPLE_RECORD, EXAMPLE_SCORES, LiveServer, Store
-from test_appeals import Event
+from test_appeals import PLAYERS, Event
 from test_viewer_browser import CHROMIUM, LAPTOP
 from viewer_support import step_of
+
+from domain.appeals import round_half_away
+from domain.engine import DealSetup
+from domain.games.doudizhu import random_play as doudizhu_play
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs /usr/bin/chromium")
 
@@ -73,3 +79,55 @@ def test_the_appeals_pages_on_a_phone_and_a_laptop(browser, walked):
         assert page.locator("[data-withheld]").count() == 1
         assert "BJ" not in page.content()
         context.close()
+
+
+def test_the_committee_previews_and_decides_a_60_40_weighted_score_of_two_lines_on_a_tablet(browser, walked):
+    server, event, _, _ = walked
+    before = event.totals()
+    appeal = event.file(step=3).json()["appeal_id"]
+    path = f"/api/appeals/{appeal}"
+    played = EXAMPLE_RECORD["actions"][3:]
+    server.post(f"{path}/lines", {"from_step": 3, "actions": played, "label": "实际打法"}, token=event.referee)
+    state = doudizhu_play.ENGINE.new_deal(DealSetup("doudizhu", {}, PLAYERS, 2, EXAMPLE_RECORD["hands"],
+                                                    EXAMPLE_RECORD["kitty"], {}))
+    for action in EXAMPLE_RECORD["actions"][:3]:
+        doudizhu_play.ENGINE.apply(state, action)
+    other: list[dict] = []
+    doudizhu_play.play_out(state, random.Random(11), other)  # another legal way the deal could have gone
+    other_scores = doudizhu_play.ENGINE.result(state)["scores"]
+    server.post(f"{path}/lines", {"from_step": 3, "actions": other, "label": "另一种打法"}, token=event.referee)
+    server.post(f"{path}/ruling", {"outcome": {"kind": "assigned", "scores": [-2, -2, 4]}, "reason": "顺子无效"})
+    server.post(f"{path}/committee", {"reason": "不服"}, token=event.referee)
+    ruled = event.totals()
+    phone = browser.new_context(viewport=PHONE)
+    small = phone.new_page()
+    small.goto(f"{server.url}/appeals/{appeal}")
+    assert small.locator("#decision-form").is_visible()
+    assert small.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    phone.close()
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    page = context.new_page()
+    page.goto(f"{server.url}/appeals/{appeal}")
+    page.fill("#decision-token", event.committee)
+    page.select_option("#decision-kind", "weighted")
+    page.fill("#decision-members", "甲\n乙\n丙")
+    page.fill("#vote-for", "2")
+    page.fill("#vote-against", "1")
+    page.fill("#decision-reason", "两条推演 60/40 加权")
+    head = event.head()
+    page.click("#decision-preview")
+    page.wait_for_selector("#decision-changes li")
+    assert event.head() == head  # the preview stored nothing
+    weighted = [round_half_away(Fraction(3, 5) * b + Fraction(2, 5) * a)  # part 1: line 1 at 60%, part 2: line 0
+                for a, b in zip(EXAMPLE_SCORES, other_scores, strict=True)]
+    expected = {p: before[p] + w - s for p, w, s in zip(PLAYERS, weighted, EXAMPLE_SCORES, strict=True)}
+    changed = [p for p in PLAYERS if expected[p] != ruled[p]]
+    assert page.locator("#decision-changes li[data-player]").count() == len(changed)
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert "token" not in page.url and event.committee not in page.url
+    page.click("#decision-submit")
+    page.wait_for_selector("[data-step-kind=decision] [data-outcome=weighted]")
+    assert event.totals() == expected
+    explained = server.get(f"/api/tournaments/{event.tournament}/standings/王五/explain").json()
+    assert {a["appeal"]["id"] for a in explained["adjustments"] if "appeal" in a} >= {appeal}
+    context.close()
