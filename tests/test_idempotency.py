@@ -208,3 +208,32 @@ def test_a_write_whose_worker_died_before_answering_is_resolved_by_its_resend(se
     again = server.post(path, data=body.encode(), headers=headers)  # and from now on it is the answer
     assert (again.status_code, again.json()) == (201, resent.json()) and again.headers["Idempotent-Replayed"] == "true"
     assert actions_stored(server, deal) == 1
+
+
+def test_a_keyed_write_answers_what_it_wrote_though_it_is_stored_only_with_its_answer(store: Store):
+    """The unit holds a keyed write's commits until its answer is built: what the view reads back in it (the
+    match a finished deal scored, an appeal's evidence) is what was written, and what the store holds after."""
+    server = LiveServer(store).start()
+    try:
+        match, deal = new_deal(server)
+        answers = [server.post(f"/api/deals/{deal}/actions", {"action": action}, **keyed(f"play-{i}"))
+                   for i, action in enumerate(ACTIONS)]
+        assert {a.status_code for a in answers} == {201} and answers[-1].json()["match"]
+        _, referee = server.service.create_token("referee", [match], "table 1")  # type: ignore[union-attr]
+        body = {"against": {"kind": "deal", "deal_id": deal, "step": 3}, "category": "rules_misapplied",
+                "statement": "第4步的顺子应判无效", "on_behalf_of": [PLAYERS[1]]}
+        filed = server.post(f"/api/matches/{match}/appeals", body, token=referee, **keyed("appeal"))
+        assert filed.status_code == 201, filed.text
+        path = f"/api/appeals/{filed.json()['appeal_id']}"
+        evidence = server.post(f"{path}/evidence", {"reference": {"deal_id": deal, "step": 3}, "note": "手上还有 10"},
+                               token=referee, **keyed("evidence"))
+        assert evidence.status_code == 201, evidence.text
+        server.restart()  # what was stored, read by a fresh process
+        stored = server.get(path, token=server.organiser).json()
+        assert evidence.json()["evidence"] == stored["evidence"] and len(stored["timeline"]) == 2
+        resent = server.post(f"{path}/evidence", {"reference": {"deal_id": deal, "step": 3}, "note": "手上还有 10"},
+                             token=referee, **keyed("evidence"))
+        assert (resent.status_code, resent.json()) == (201, evidence.json())
+        assert server.get(f"/api/deals/{deal}", token=server.organiser).json()["actions"] == len(ACTIONS)
+    finally:
+        server.stop()
