@@ -20,10 +20,12 @@ from uuid import UUID
 
 import pytest
 from conftest import EXAMPLE_RECORD, EXAMPLE_SCORES, LiveServer, Store, token_id
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from postgres_cluster import application_env, create_schema, drop_schema
 
 from api.cli import main as fupan
-from domain.appeals import normalize_outcome, round_half_away
+from domain.appeals import compensation, normalize_outcome, round_half_away, target_points
 from domain.engine import DealSetup
 from domain.games.doudizhu import random_play as doudizhu_play
 
@@ -352,6 +354,54 @@ def test_two_sandbox_lines_feed_a_weighted_score_and_an_illegal_or_unfinished_li
     assert preview["outcome"]["scores"] == [round_half_away(x) for x in exact]
 
 
+def test_an_appeal_of_a_penalty_names_its_adjustment_and_a_bad_reference_is_refused(event):
+    server = event.server
+    adjusted = server.post(f"/api/tournaments/{event.tournament}/adjustments",
+                           {"player_id": "李四", "points": -2, "kind": "penalty", "reason": "说话"}).json()
+    head = event.head()
+    wrong = server.post(f"/api/matches/{event.match}/appeals",
+                        {"against": {"kind": "penalty", "adjustment_version": 1}, "category": "conduct",
+                         "statement": "罚分不当"}, token=event.referee)  # version 1 is Tournament.Created
+    assert wrong.status_code == 422 and wrong.json()["error"]["code"] == "bad_appeal"
+    other_table = server.post(f"/api/matches/{event.match}/appeals",
+                              {"against": {"kind": "deal", "deal_id": event.live_deal, "step": 0},
+                               "category": "conduct", "statement": "别桌的牌"}, token=event.referee)
+    assert other_table.status_code == 422 and other_table.json()["error"]["code"] == "bad_appeal"
+    assert event.head() == head
+    filed = server.post(f"/api/matches/{event.match}/appeals",
+                        {"against": {"kind": "penalty", "adjustment_version": adjusted["version"]},
+                         "category": "conduct", "statement": "罚分不当", "on_behalf_of": ["李四"]}, token=event.referee)
+    assert filed.status_code == 201, filed.text
+    assert filed.json()["against"] == {"kind": "penalty", "adjustment_version": adjusted["version"]}
+    # No deal is named, so only a penalty or "stands" is possible: a score outcome is refused, nothing stored.
+    path = f"/api/appeals/{filed.json()['appeal_id']}"
+    head = event.head()
+    refused = server.post(f"{path}/ruling", {"outcome": {"kind": "void"}, "reason": "作废"})
+    assert refused.status_code == 422 and refused.json()["error"]["code"] == "no_result_to_adjust"
+    assert event.head() == head
+    before = event.totals()
+    lifted = server.post(f"{path}/ruling", {"outcome": {"kind": "penalty", "player_ids": ["李四"], "points": 2},
+                                            "reason": "撤销罚分"})
+    assert lifted.status_code == 201 and moved(before, event.totals()) == {"李四": 2}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.one_of(
+    st.just({"kind": "stands"}), st.just({"kind": "void"}),
+    st.builds(lambda s: {"kind": "assigned", "scores": s}, st.lists(st.integers(-50, 50), min_size=3, max_size=3)),
+    st.builds(lambda p, n: {"kind": "penalty", "player_ids": [p], "points": n}, st.sampled_from(PLAYERS),
+              st.integers(-9, 9).filter(bool))), min_size=1, max_size=5),
+    st.lists(st.integers(-20, 20), min_size=3, max_size=3))
+def test_an_appeals_total_effect_is_always_its_latest_outcome(outcomes: list[dict[str, Any]], recorded: list[int]):
+    applied: dict[str, int] = {}
+    for outcome in outcomes:
+        normal = normalize_outcome(outcome, PLAYERS, set(PLAYERS))
+        target = target_points(normal, PLAYERS, recorded)
+        for player, points in compensation(target, applied):
+            assert points != 0
+            applied[player] = applied.get(player, 0) + points
+        assert {p: n for p, n in applied.items() if n} == {p: n for p, n in target.items() if n}
+
 def test_once_the_next_round_is_paired_an_appeal_is_late_whatever_the_minutes(event):
     """Last in the module: it starts round 2 of the shared tournament."""
     server = event.server
@@ -363,3 +413,4 @@ def test_once_the_next_round_is_paired_an_appeal_is_late_whatever_the_minutes(ev
     assert paired.status_code == 422 and paired.json()["error"]["details"]["deadline"]["why"] == "next_round_paired"
     assert "下一轮已经编排" in paired.json()["error"]["message_zh"]
     assert event.head() == head
+
