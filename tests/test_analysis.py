@@ -238,3 +238,25 @@ def test_a_doudizhu_key_keeps_the_ranks_apart_while_a_sequence_can_be_made() -> 
         values.append(minimax.minimax(pos.game, pos.root, _big()))
     assert values[0] != values[1]
     assert all(isinstance(key, RankPosition) for key in keys)  # the full position, every rank in its place
+
+
+def test_a_doudizhu_key_never_reads_a_rocket_as_three_plain_ranks() -> None:
+    """The landlord holding 2, 小王, 大王 leads the rocket and goes out with the 2; holding 9, 10, J instead (no 2
+    or joker held by anyone) he cannot stop the 4444 bomb. Over the ranks held, both hands are three single
+    columns above the farmers' 3, 4 and 5: the key must still tell them apart (it counts the ranks 3..A held)."""
+    from domain.games import get_engine
+
+    found = real_endgame("doudizhu", random.Random(3), 17)
+    assert found is not None
+    _, _, table = found
+    seat = table.landlord
+    table.to_act, table.last_seat, table.last_readings = seat, None, []
+    values, keys = [], []
+    for landlord in (["S2", "LJ", "BJ"], ["S9", "S10", "SJ"]):
+        hands = {seat: landlord, (seat + 1) % 3: ["S3"], (seat + 2) % 3: ["S4", "H4", "C4", "D4", "S5"]}
+        table.hands = [hands[s] for s in range(3)]
+        pos = position(get_engine("doudizhu"), table)
+        keys.append(pos.game.key(pos.root))
+        values.append(minimax.minimax(pos.game, pos.root, _big()))
+    assert values[0] != values[1]
+    assert keys[0] != keys[1]

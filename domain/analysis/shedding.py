@@ -211,6 +211,7 @@ class RankGame:
         # The transposition key over the ranks held (`key`): 斗地主 only, its patterns being the ones read there.
         self._sequences_only_of_counts = rules.game == "doudizhu"
         self._always_kept = sum(1 << (BITS * i) for i, v in enumerate(rules.values) if v > ACE)
+        self._plain_bits = sum(1 << (BITS * i) for i, v in enumerate(rules.values) if v <= ACE)
         self._compressed, self._held_hands, self._moves = shared.compressed, shared.held_hands, shared.moves
         # Each seat's opponents (the seats of the other side), for the static wins.
         self._opponents = tuple(tuple(s for s in range(self.seats) if self.teams[s] != self.teams[seat])
@@ -233,11 +234,13 @@ class RankGame:
         return ("ranks held", hands, pos.to_act, pos.bombs_left)
 
     def _compress_hands(self, packed_hands: tuple[int, ...]) -> tuple[int, ...] | None:
-        """The hands over the ranks held (None when one could still make a sequence)."""
+        """The hands over the ranks held (None when one could still make a sequence), after the number of ranks
+        3..A held: without it a hand's 2 and jokers could read as the top ranks 3..A of another position (and
+        only two jokers in one hand make the rocket)."""
         held = self._always_kept
         for hand in packed_hands:
             held |= (hand | hand >> 1 | hand >> 2 | hand >> 3) & _LOW_BITS
-        hands = []
+        hands = [bin(held & self._plain_bits).count("1")]
         table = self._compressed
         for hand in packed_hands:
             found = table.get((hand, held))
