@@ -2,9 +2,9 @@
 which belongs to no table), filtered by tournament, table, player, game and by what happened in it — a foul, a
 penalty, an appeal, an annotation.
 
-An appeal is what the appeals committee and the referee mark on a deal: an annotation with the glyph `ruling`
-or `disputed` (domain/annotations.py). Fouls and penalties come from each deal's public view (replay_ui/marks.py),
-read only for the deals the other filters leave.
+An appeal is one filed with the tournament's appeals committee (domain/appeals.py) against the deal, or against
+its table as a whole. Fouls and penalties come from each deal's public view (replay_ui/marks.py), read only for
+the deals the other filters leave.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from replay_ui.views import reader, service
 
 finder_pages = Blueprint("finder_ui", __name__, template_folder="templates")
 
-APPEAL_GLYPHS = frozenset({"ruling", "disputed"})
 HAPPENINGS = ("foul", "penalty", "appeal", "annotation")
 SHOWN = 300  # rows on one page; the filters narrow the rest
 
@@ -59,10 +58,22 @@ def wanted(row: dict[str, Any], args: dict[str, str]) -> bool:
         return False
     if args.get("player") and not any(args["player"] in name for name in row["names"]):
         return False
-    notes = deal.get("annotations") or []
-    if args.get("has") == "annotation" and not notes:
-        return False
-    return not (args.get("has") == "appeal" and not any(note.get("glyph") in APPEAL_GLYPHS for note in notes))
+    return not (args.get("has") == "annotation" and not deal.get("annotations"))
+
+
+def appealed(rows: list[dict[str, Any]]) -> set[str]:
+    """The deals an appeal was filed against: by its deal, or every deal of the table it was filed against."""
+    app, who = service(), reader()
+    deals: set[str] = set()
+    for tournament_id in {row["tournament"]["id"] for row in rows if row["tournament"]}:
+        for appeal in app.list_appeals(tournament_id, who):
+            against = appeal.get("against") or {}
+            if against.get("deal_id"):
+                deals.add(str(against["deal_id"]))
+            else:
+                deals |= {row["deal"]["id"] for row in rows
+                          if row["match"] and row["match"]["id"] == appeal["match_id"]}
+    return deals
 
 
 @finder_pages.get("/deals")
@@ -70,6 +81,9 @@ def find_deals() -> str:
     args = {key: request.args.get(key, "").strip() for key in ("tournament", "table", "player", "game", "has")}
     rows = [row for row in deal_rows() if wanted(row, args)]
     app, who = service(), reader()
+    if args["has"] == "appeal":
+        against = appealed(rows)
+        rows = [row for row in rows if row["deal"]["id"] in against]
     if args["has"] in ("foul", "penalty"):  # read from each remaining deal's public view
         for row in rows:
             row["marks"] = deal_marks(app, row["deal"], row["names"], who)

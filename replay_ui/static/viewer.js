@@ -192,7 +192,8 @@
   }
 
   function cardsText(codes) {
-    return codes.map((code) => `<span class="pc ${/^[HD]|BJ/.test(code) ? "red" : "black"}" data-card="${code}">` +
+    // data-code, not data-card: these are the table's cards again, in words (a count of drawn cards skips them)
+    return codes.map((code) => `<span class="pc ${/^[HD]|BJ/.test(code) ? "red" : "black"}" data-code="${code}">` +
       `${F.esc(F.cardShort(code))}</span>`).join(" ");
   }
 
