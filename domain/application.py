@@ -580,29 +580,21 @@ class FupanApplication(Store):
         """Every deal's hash chain recomputed from storage (`fupan verify`): the deals whose chain breaks, each
         with the version of its first event that does not match (or why it could not be read at all).
         `progress(deals checked, deals)` after each deal."""
-        checked, broken = 0, []
         deals = list(self.ids_by_topic(Deal.Created.TOPIC))
-        for deal_id in deals:
-            checked += 1
-            if progress is not None:
+        appeals = list(self.ids_by_topic(Appeal.Created.TOPIC))  # chained as deals are (domain/appeals.py)
+        broken: list[dict[str, Any]] = []
+        streams = [("deal_id", deal_id) for deal_id in deals] + [("appeal_id", appeal_id) for appeal_id in appeals]
+        for checked, (kind, stream_id) in enumerate(streams, start=1):
+            if progress is not None and checked <= len(deals):
                 progress(checked, len(deals))
             try:
-                bad = verify_chain(list(self.events.get(deal_id)))
+                bad = verify_chain(list(self.events.get(stream_id)))
             except Exception as error:  # a stored event that no longer decodes is as broken as a wrong digest
-                broken.append({"deal_id": str(deal_id), "first_bad_version": None, "error": str(error)})
+                broken.append({kind: str(stream_id), "first_bad_version": None, "error": str(error)})
                 continue
             if bad is not None:
-                broken.append({"deal_id": str(deal_id), "first_bad_version": bad})
-        appeals = list(self.ids_by_topic(Appeal.Created.TOPIC))  # chained as deals are (domain/appeals.py)
-        for appeal_id in appeals:
-            try:
-                bad = verify_chain(list(self.events.get(appeal_id)))
-            except Exception as error:
-                broken.append({"appeal_id": str(appeal_id), "first_bad_version": None, "error": str(error)})
-                continue
-            if bad is not None:
-                broken.append({"appeal_id": str(appeal_id), "first_bad_version": bad})
-        return {"ok": not broken, "deals": checked, "appeals": len(appeals), "broken": broken}
+                broken.append({kind: str(stream_id), "first_bad_version": bad})
+        return {"ok": not broken, "deals": len(deals), "appeals": len(appeals), "broken": broken}
 
     def replay(self, deal: UUID | str, step: int | None = None, viewpoint: str = "referee",
                reader: Principal = PUBLIC) -> dict[str, Any]:
