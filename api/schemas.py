@@ -380,8 +380,8 @@ class VerifySchema(Schema):
 # --- records (docs/record-format.md) ------------------------------------------------------------------
 
 
-class RecordSchema(Schema):
-    """A `fupan.deal/1` document; the record layer and the engine validate it completely."""
+class RecordEnvelopeSchema(Schema):
+    """What every `fupan.deal/1` document carries, played in full or result-only."""
 
     class Meta:
         unknown = INCLUDE
@@ -391,6 +391,11 @@ class RecordSchema(Schema):
     options = fields.Dict()
     seats = fields.List(fields.Raw(), required=True)
     first = fields.Integer(required=True, strict=True)
+
+
+class RecordSchema(RecordEnvelopeSchema):
+    """A `fupan.deal/1` document; the record layer and the engine validate it completely."""
+
     hands = fields.List(fields.Raw(), required=True)
     kitty = fields.List(fields.Raw())
     context = fields.Dict()
@@ -402,18 +407,10 @@ class RecordSchema(Schema):
     digest = fields.String()
 
 
-class ResultOnlyRecordSchema(Schema):
+class ResultOnlyRecordSchema(RecordEnvelopeSchema):
     """A result-only `fupan.deal/1` document (a score slip's deal, docs/record-format.md "Result-only records"):
     no hands, kitty or actions; its slip scores its result."""
 
-    class Meta:
-        unknown = INCLUDE
-
-    format = fields.String(required=True, validate=validate.Equal("fupan.deal/1"))
-    game = fields.String(required=True)
-    options = fields.Dict()
-    seats = fields.List(fields.Raw(), required=True)
-    first = fields.Integer(required=True, strict=True)
     context = fields.Dict()
     result_only = fields.Boolean(required=True, validate=validate.Equal(True))
     slip = fields.Dict(required=True)
