@@ -37,6 +37,12 @@
   let refused = null; // () => the reason of the last refused submission or dry run, until the selection changes
   let hint = null; // () => what the last dry run found legal
   let checkSeq = 0;
+  // Reads can cross on the wire (a poll sent before a tap may answer after the tap's own read): each refresh is
+  // numbered, and an answer older than one already shown, or of a lower version of the same deal, is dropped —
+  // else the pad would show a state the deal has left, and the next tap would be judged on it.
+  let refreshSeq = 0;
+  let shownSeq = 0;
+  let reading = 0; // refreshes in flight: the poll waits for them
   let deck = null; // the hands being entered on the full deck grid: {zones: [[…] per seat, kitty], active}
   const latencies = []; // ms from a tap to its stored version shown (read by the browser test)
   window.FupanPad = { latencies };
@@ -132,7 +138,16 @@
         const since = current && current.deal_id === dealId && !full ? `?since=${current.version}` : "";
         wanted.push(api("GET", `/api/deals/${dealId}/pad${since}`));
       }
-      const answers = await Promise.all(wanted);
+      const serial = ++refreshSeq;
+      reading += 1;
+      let answers;
+      try {
+        answers = await Promise.all(wanted);
+      } finally {
+        reading -= 1;
+      }
+      if (serial < shownSeq) return; // a later read has been shown already
+      shownSeq = serial;
       const matchAnswer = withTable ? answers.shift() : null;
       let changed = full || !current;
       if (matchAnswer && (matchAnswer.status === 401 || matchAnswer.status === 403)) {
@@ -166,7 +181,9 @@
         refuse(reasonOf(padAnswer));
         return;
       }
-      if (padAnswer && !padAnswer.data.unchanged) {
+      const older = padAnswer && padAnswer.ok && current && current.deal_id === padAnswer.data.deal_id &&
+        padAnswer.data.version < current.version;
+      if (padAnswer && !padAnswer.data.unchanged && !older) {
         if (!current || current.version !== padAnswer.data.version) selection = [];
         current = padAnswer.data;
         if (!queue.length) baseVersion = current.version;
@@ -908,7 +925,7 @@
   // One cheap poll (GET …/pad?since=<version>: a few bytes unless the deal moved): another pad's taps show up,
   // and an offline pad finds out the connection is back even if the browser never said so.
   setInterval(() => {
-    if (flushing || !Fupan.token() || root.querySelector('form[data-form="token"]')) return;
+    if (flushing || reading || !Fupan.token() || root.querySelector('form[data-form="token"]')) return;
     if (queue.length && !offline) flush();
     else refresh(false);
   }, POLL_MS);
