@@ -12,6 +12,7 @@ statement, notes and frames only for those with rights over the table (domain/vi
 from __future__ import annotations
 
 from flask import Blueprint, Response
+from marshmallow import Schema, fields, validate
 
 from api import schemas as s
 from api.auth import (
@@ -38,6 +39,29 @@ PREVIEW_IN, PREVIEW = s.AppealPreviewSchema(), s.AppealImpactSchema()
 APPEAL, APPEALS = s.AppealSchema(), s.AppealListSchema()
 FRAMES_QUERY, FRAMES = s.AppealFramesQuerySchema(), s.AppealFramesSchema()
 STEP_ERRORS = (400, 403, 404, 409, 422)
+
+
+class SandboxSchema(Schema):
+    """A line being built on the appeal's page: from a step of the disputed deal, the actions so far."""
+
+    from_step = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+    actions = fields.List(fields.Dict(), load_default=list, validate=validate.Length(max=300))
+
+
+class SandboxAnswerSchema(Schema):
+    appeal_id = fields.String(required=True)
+    deal_id = fields.String(required=True)
+    from_step = fields.Integer(required=True)
+    actions = fields.List(fields.Dict(), required=True, metadata={"description": "the line's stored forms"})
+    status = fields.Dict(required=True, metadata={"description": "{phase, to_act, finished}"})
+    view = fields.Dict(required=True, metadata={"description": "the referee's view after the line"})
+    choices = fields.List(fields.Dict(), required=True, metadata={
+        "description": "the seat to act's choices, as the recording pad's (GET /api/deals/<id>/pad): a play's "
+                       "`cards` are those that may take part, chosen by the user and checked by the engine"})
+    scores = fields.List(fields.Integer(), allow_none=True, metadata={"description": "the line's result, once it ends"})
+
+
+SANDBOX_IN, SANDBOX = SandboxSchema(), SandboxAnswerSchema()
 
 
 def _by() -> dict:
@@ -116,6 +140,16 @@ def add_line(appeal_id: str) -> tuple[Response, int]:
     body = load(LINE_IN, json_body())
     return reply(APPEAL, service().add_appeal_line(appeal_id, body["from_step"], body["actions"], body["label"],
                                                    recorded_by=_by()), 201)
+
+
+@appeals.post("/appeals/<appeal_id>/sandbox")
+@requires(APPEAL_PARTY)
+@doc("A line being built (the sandbox on the appeal's page): the state after `actions` from `from_step`, the seat to "
+     "act's choices, or the line's scores once it ends; stores nothing. 422 `illegal_line` names a refused action",
+     body=SANDBOX_IN, response=SANDBOX, errors=STEP_ERRORS)
+def sandbox(appeal_id: str) -> tuple[Response, int]:
+    body = load(SANDBOX_IN, json_body())
+    return reply(SANDBOX, service().appeal_sandbox(appeal_id, body["from_step"], body["actions"]))
 
 
 @appeals.post("/appeals/<appeal_id>/ruling")

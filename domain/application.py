@@ -47,10 +47,11 @@ from domain.appeals import (
 from domain.appeals import timeline as appeal_timeline
 from domain.cards import normalize_all
 from domain.dealing import deal_from_seed, seed_commitment
-from domain.engine import Action, DealSetup
+from domain.engine import Action, DealSetup, Viewpoint
 from domain.errors import Conflict, IllegalAction, Unauthenticated
 from domain.games import get_engine
 from domain.integrity import canonical_json
+from domain.pad import choices as pad_choices
 from domain.presenters import (
     deal_dict,
     event_dict,
@@ -833,13 +834,11 @@ class FupanApplication(Store):
         self.commit(a)
         return appeal_dict(a, full=True)
 
-    @command
-    def add_appeal_line(self, appeal: UUID | str, from_step: int, actions: list[Action], label: str = "",
-                        recorded_by: dict[str, Any] = LOCAL_RECORDER) -> dict[str, Any]:
-        """A what-if line of the disputed deal: its actions up to `from_step`, then `actions` instead, through the
-        same rules engine to the deal's end (422 `illegal_line` naming the first refused action, `line_unfinished`
-        when they do not end it); kept on the appeal, the deal untouched."""
-        a, m, _ = self._load_appeal(appeal)
+    def _line_state(self, m: Match, a: Appeal, from_step: int, actions: list[Action]
+                    ) -> tuple[Deal, Any, Any, list[Action]]:
+        """A what-if line played on a state of its own: the disputed deal's entries up to `from_step`, then
+        `actions` through the same rules engine (422 `illegal_line` naming the first refused action). Returns
+        (the deal, its engine, the state after the line, the actions' stored forms); the deal is untouched."""
         d = self._disputed_deal(m, a.against.get("deal_id"))
         if d.result_only:
             raise IllegalAction("no_replay", "A score slip's deal has no cards to play a line from.",
@@ -860,6 +859,16 @@ class FupanApplication(Store):
                 raise IllegalAction("illegal_line", f"Action {index} of the line is refused: {refused.message}",
                                     f"推演的第 {index} 个动作不合规则：{refused.message_zh}",
                                     {"index": index, "refused": refused.code}) from None
+        return d, engine, state, played
+
+    @command
+    def add_appeal_line(self, appeal: UUID | str, from_step: int, actions: list[Action], label: str = "",
+                        recorded_by: dict[str, Any] = LOCAL_RECORDER) -> dict[str, Any]:
+        """A what-if line of the disputed deal: its actions up to `from_step`, then `actions` instead, through the
+        same rules engine to the deal's end (422 `illegal_line` naming the first refused action, `line_unfinished`
+        when they do not end it); kept on the appeal, the deal untouched."""
+        a, m, _ = self._load_appeal(appeal)
+        d, engine, state, played = self._line_state(m, a, from_step, actions)
         result = engine.result(state)
         if result is None:
             raise IllegalAction("line_unfinished", "The line does not end the deal: play it to the end.",
@@ -867,6 +876,22 @@ class FupanApplication(Store):
         a.add_line(str(d.id), from_step, played, list(result["scores"]), label, recorded_by)
         self.commit(a)
         return appeal_dict(a, full=True)
+
+    @command
+    def appeal_sandbox(self, appeal: UUID | str, from_step: int, actions: list[Action]) -> dict[str, Any]:
+        """A line being built on the appeal's page (nothing stored): the state after it, from the referee's
+        viewpoint, and what the seat to act may do now — the recording pad's choices (domain/pad.py: the engine's
+        offered actions, each kept only if the engine accepts it) — or the line's result once it ends."""
+        a, m, _ = self._load_appeal(appeal)
+        d, engine, state, played = self._line_state(m, a, from_step, actions)
+        result = engine.result(state)
+        status = engine.status(state)
+        to_act = status.get("to_act")
+        offered = [] if result is not None else [c for c in pad_choices(engine, state)
+                                                 if c["seat"] == to_act and c["action"].get("type") != "foul"]
+        return {"appeal_id": str(a.id), "deal_id": str(d.id), "from_step": from_step, "actions": played,
+                "status": status, "view": engine.view(state, Viewpoint("referee")), "choices": offered,
+                "scores": None if result is None else list(result["scores"])}
 
     @command
     def rule_appeal(self, appeal: UUID | str, outcome: Any, reason: str,

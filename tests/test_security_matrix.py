@@ -118,6 +118,7 @@ KINDS: dict[str, str] = {
     "appeals.get_appeal": "public",
     "appeals.add_evidence": "appeal_party",
     "appeals.add_line": "appeal_party",  # a what-if line of the disputed (live) deal: every hand is used
+    "appeals.sandbox": "appeal_party",  # a line being built: the referee's view of the (live) deal, stores nothing
     "appeals.rule": "chief",
     "appeals.appeal_ruling": "recorder",  # the filing side, for the appeal's table
     "appeals.decide": "committee",
@@ -249,6 +250,7 @@ BODIES: dict[str, Callable[[Table], Any]] = {
     "appeals.rule": lambda t: {"outcome": {"kind": "penalty", "player_ids": [PLAYERS[0]], "points": -1},
                                "reason": "说话"},
     "appeals.add_line": lambda t: {"from_step": 2, "actions": EXAMPLE_RECORD["actions"][2:], "label": "推演"},
+    "appeals.sandbox": lambda t: {"from_step": 1, "actions": EXAMPLE_RECORD["actions"][1:2]},
     "appeals.appeal_ruling": lambda t: {"reason": "不服"},
     "appeals.decide": lambda t: {"outcome": {"kind": "stands"}, "reason": "维持", "members": ["甲", "乙", "丙"],
                                  "vote": {"for": 3, "against": 0, "abstain": 0}},

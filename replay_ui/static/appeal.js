@@ -9,29 +9,8 @@
   const $ = (id) => document.getElementById(id);
   const base = `/api/appeals/${form.dataset.appeal}`;
 
-  function showKind() {
-    const kind = $("decision-kind").value;
-    form.querySelectorAll("[data-for]").forEach((node) => {
-      node.hidden = node.dataset.for !== kind;
-    });
-  }
-
-  function outcome() {
-    const kind = $("decision-kind").value;
-    if (kind === "weighted") {
-      return { kind, parts: [...form.querySelectorAll(".decision-part")].map((part) => ({
-        weight: part.querySelector("[name=weight]").value.trim(),
-        line: parseInt(part.querySelector("[name=line]").value, 10),
-      })) };
-    }
-    if (kind === "assigned") {
-      return { kind, scores: $("decision-scores").value.split("/").map((s) => parseInt(s.trim(), 10)) };
-    }
-    if (kind === "penalty") {
-      return { kind, player_ids: [$("decision-player").value], points: parseInt($("decision-points").value, 10) };
-    }
-    return { kind };
-  }
+  // The outcome's fields are those of the ruling's form too (templates/appeal_outcome.html, appeal_forms.js).
+  const outcome = () => F.appealOutcome("decision");
 
   function say(text) {
     $("decision-said").textContent = text;
@@ -92,6 +71,5 @@
     }
   });
 
-  $("decision-kind").addEventListener("change", showKind);
-  showKind();
+  F.appealShowKind("decision");
 })();

@@ -68,6 +68,15 @@
     return standings.total_measure ? localized(standings.total_measure) : t("col.total");
   }
 
+  /* A player's name links to how the standing is made (/tournaments/<id>/standings/<player>); the appeals whose
+   * outcomes moved it are linked beside it (docs/appeals.md). */
+  function playerCell(standings, row) {
+    const explain = `/tournaments/${encodeURIComponent(standings.tournament_id)}/standings/${encodeURIComponent(row.player_id)}`;
+    const appeals = (row.appeals || []).map((id) =>
+      ` <a class="tag" data-appeal-link="${esc(id)}" href="/appeals/${encodeURIComponent(id)}">${esc(t("standings.appeals"))}</a>`);
+    return `<a data-explain href="${explain}">${esc(row.name)}</a>${appeals.join("")}`;
+  }
+
   function standingsTable(standings) {
     const tiebreaks = standings.tiebreaks || [];
     const head = `<thead><tr><th class="num">${esc(t("col.rank"))}</th><th>${esc(t("col.player"))}</th>` +
@@ -75,7 +84,8 @@
       tiebreaks.map((tb) => `<th class="num" title="${esc(tb.code)}">${esc(localized(tb))}</th>`).join("") +
       `<th class="num">${esc(t("col.matches"))}</th></tr></thead>`;
     const body = standings.rows
-      .map((row) => `<tr class="rank-${row.rank}"><td class="num rank">${esc(row.rank)}</td><td>${esc(row.name)}</td>` +
+      .map((row) => `<tr class="rank-${row.rank}" data-player="${esc(row.player_id)}"><td class="num rank">${esc(row.rank)}</td>` +
+        `<td>${playerCell(standings, row)}</td>` +
         `<td class="num"><b>${esc(row.total)}</b></td>` +
         (row.tiebreak_values || []).map((value) => `<td class="num">${esc(value)}</td>`).join("") +
         `<td class="num">${esc((row.matches || []).length)}</td></tr>`)
