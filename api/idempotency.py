@@ -45,7 +45,8 @@ def _begin() -> Response | None:
     if key is None or request.method in SAFE_METHODS or principal.anonymous or principal.token_id is None:
         return None
     stored, first = begin(current_app.extensions["fupan"], principal.token_id, check_key(key), request.method,
-                          request.full_path.rstrip("?"), request.get_data(), principal.recorded_by)
+                          request.full_path.rstrip("?"), request.get_data(), principal.recorded_by,
+                          (request.view_args or {}).get("deal_id"))
     if first:
         g.fupan_idempotent = stored
         return None

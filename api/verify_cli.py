@@ -58,7 +58,7 @@ def cmd_verify(args: argparse.Namespace, open_projections: Callable[[str | None]
         return verify_digests(lambda: projections.app, args.digest, args.json)
     progress = Progress("fupan verify", "")  # a terminal only: deals' chains, then the read models' replay
     chains = projections.app.verify_chains(lambda done, total: progress.step(done, total, "deals"))
-    store = audit_store(projections.app)
+    store = audit_store(projections.app, projections.app.deal_stores)  # K deal databases: each one's chain too
     store.pop("link_digests")
     try:
         report = projections.verify(lambda done, total: progress.step(done, total, "notifications"))
@@ -76,13 +76,19 @@ def cmd_verify(args: argparse.Namespace, open_projections: Callable[[str | None]
         where = (f"first bad event: version {deal['first_bad_version']}" if deal["first_bad_version"] is not None
                  else f"unreadable: {deal['error']}")
         which = f"deal {deal['deal_id']}" if "deal_id" in deal else f"appeal {deal['appeal_id']}"
-        print(f"fupan verify: hash chain BROKEN in {which} — {where}", file=sys.stderr)
+        stored = f" ({deal['database']})" if deal.get("database") else ""
+        print(f"fupan verify: hash chain BROKEN in {which}{stored} — {where}", file=sys.stderr)
     if store["links"]:
         signed = (f"{store['signed']} signed (keys {', '.join(store['keys'])})" if store["keys"] and store["signed"]
                   else f"{store['signed']} signed")
         head = store["head"]
         print(f"fupan verify: store-wide chain of {store['log']}: {store['events']} events in {store['links']} links, "
               f"{signed}, {store['unsigned']} unsigned; head link #{head['seq']} {head['digest']} ({head['at']})")
+    for other in store["logs"][1:]:  # the deal databases (docs/OPERATIONS.md "K deal databases")
+        head = other["head"] or {"seq": 0, "digest": "-", "at": "-"}
+        print(f"fupan verify: store-wide chain of {other['database']}: {other['events']} events in {other['links']} "
+              f"links, {other['signed']} signed, {other['unsigned']} unsigned; head link #{head['seq']} "
+              f"{head['digest']} ({head['at']})")
     for notice in store["notices"]:
         print(f"fupan verify: note: {notice}")
     for problem in store["findings"]:

@@ -75,6 +75,7 @@ class FupanApplication(Store):
     """Tournaments, matches (tables), deals and access tokens, event-sourced."""
 
     name = "Fupan"
+    deal_kinds = (Deal,)  # stored in the deal databases when there are several (domain/deal_databases.py)
 
     # --- tournaments and players ----------------------------------------------------------------------
 
@@ -307,11 +308,18 @@ class FupanApplication(Store):
             return self._start_lone_deal(game, options or {}, seats, first, hands, kitty, seed, context or {},
                                          key, recorded_by)
         m = self.load(Match, match, "match")
+        self._score_if_finished_apart(m, recorded_by)
         again = self._resubmitted_deal(m, number, hands)
         if again is not None:
             again.check_same(hands, kitty, first, seed)
             return deal_dict(again, full=True), False
         number = len(m.deals) + 1
+        orphan = self.find(deal_id_in_match(m.id, number), Deal) if self.deal_stores else None
+        if isinstance(orphan, Deal):  # stored in its deal database by a start whose table's part failed: take it
+            orphan.check_same(hands, kitty, first, seed)
+            m.start_deal(orphan.id, number, orphan.setup.first, recorded_by)
+            self.commit(m)
+            return deal_dict(orphan, full=True), True
         context = m.context_for_next_deal(context)
         board = m.rules.board(context)
         twin = self._board_twin(m, number) if board is not None else None
@@ -331,6 +339,16 @@ class FupanApplication(Store):
         m.start_deal(deal.id, number, setup.first, recorded_by)
         self.commit(m, deal)
         return deal_dict(deal, full=True), True
+
+    def _score_if_finished_apart(self, m: Match, recorded_by: dict[str, Any]) -> None:
+        """With deal databases, the closing action's commit is two transactions, the deal's then the table's: if
+        the second failed, the table's live deal is finished and unscored. Score it now, as the closing action
+        would have (the table's rules applied to the deal's result: `fupan verify` checks exactly that)."""
+        live = m.live_deal if self.deal_stores else None
+        if live is not None:
+            d = self.load(Deal, live["deal_id"], "deal")
+            if d.finished:
+                m.score_deal(d.id, d.number, d.result, recorded_by)  # type: ignore[arg-type]
 
     def _start_lone_deal(self, game: str | None, options: dict[str, Any], seats: list[str] | None,
                          first: int | None, hands: Any, kitty: Any, seed: str | None, context: dict[str, Any],
@@ -589,12 +607,13 @@ class FupanApplication(Store):
             if progress is not None and checked <= len(deals):
                 progress(checked, len(deals))
             try:
-                bad = verify_chain(list(self.events.get(stream_id)))
+                bad = verify_chain(self.stream(stream_id, deal=kind == "deal_id"))
             except Exception as error:  # a stored event that no longer decodes is as broken as a wrong digest
-                broken.append({kind: str(stream_id), "first_bad_version": None, "error": str(error)})
+                broken.append({kind: str(stream_id), "first_bad_version": None, "error": str(error),
+                               **self.where_stored(stream_id)})
                 continue
             if bad is not None:
-                broken.append({kind: str(stream_id), "first_bad_version": bad})
+                broken.append({kind: str(stream_id), "first_bad_version": bad, **self.where_stored(stream_id)})
         return {"ok": not broken, "deals": len(deals), "appeals": len(appeals), "broken": broken}
 
     def replay(self, deal: UUID | str, step: int | None = None, viewpoint: str = "referee",

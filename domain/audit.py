@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 from uuid import UUID
 
@@ -236,7 +236,8 @@ def check_commitment(events: list[Any]) -> list[dict[str, Any]]:
 
 
 def _check_match(events: list[Any], results: dict[str, dict[str, Any] | None],
-                 streams: dict[UUID, list[tuple[int, str, int]]]) -> list[dict[str, Any]]:
+                 streams: dict[UUID, list[tuple[int, str, int]]],
+                 expected_home: Callable[[UUID], str] = lambda uid: "") -> list[dict[str, Any]]:
     """Each DealScored against the deal's own result and the table's rules; each started deal stored."""
     created = events[0]
     if not isinstance(created, Match.Created):
@@ -249,8 +250,10 @@ def _check_match(events: list[Any], results: dict[str, dict[str, Any] | None],
         what = dict(aggregate="Match", id=created.originator_id, version=event.originator_version)
         if isinstance(event, Match.DealStarted) and str(event.deal_id) not in results:
             lost = "has no Deal.Created" if event.deal_id in streams else "has no stored events"
+            home = expected_home(event.deal_id)
             findings.append(finding("missing_stream", f"Match {created.originator_id}: its deal {event.number} "
-                                    f"({event.deal_id}) {lost}: the deal's rows were deleted.", **what))
+                                    f"({event.deal_id}) {lost}{' in ' + home if home else ''}: the deal's rows "
+                                    "were deleted.", **what, **({"database": home} if home else {})))
         if isinstance(event, Match.DealScored):
             scored.add(str(event.deal_id))
             result = results.get(str(event.deal_id))
@@ -297,14 +300,25 @@ def audit_store(app: Any, more: Sequence[Any] = ()) -> dict[str, Any]:
     logs = [{k: v for k, v in log.items() if k not in ("findings", "link_digests")}]
     reader = {uid: app.events for uid in streams}
     chained = bool(log["links"])
+    expected_home: Callable[[UUID], str] = getattr(app, "deal_home_label", lambda uid: "")
     for index, other in enumerate(more, start=1):
         extra = audit_log(other.recorder, ring)
+        label = getattr(other, "label", f"log {index}")
         chained = chained or bool(extra["links"])
         for uid, stream in extra.pop("streams").items():
             streams[uid], reader[uid] = stream, other.events
-        findings.extend({**f, "log": index} for f in extra["findings"])  # the index in `more`, from 1
-        log["notices"].extend(f"log {index} ({extra['log']}): {notice}" for notice in extra["notices"])
-        logs.append({k: v for k, v in extra.items() if k not in ("findings", "notices", "link_digests")})
+            home = expected_home(uid) if aggregate_of(stream[0][1]) == "Deal" else ""
+            if home and home != label:  # deals are kept apart, each in the database its id maps to
+                findings.append(finding("misplaced", f"{label}: {aggregate_of(stream[0][1])} {uid} is stored here, "
+                                        f"but its id maps to {home} (the database list was reordered or resized, or "
+                                        "rows were copied between databases).", aggregate=aggregate_of(stream[0][1]),
+                                        id=uid, log=index, database=label))
+        # the index in `more`, from 1, and the database's name in the message
+        findings.extend({**f, "log": index, "database": label, "message": f"{label}: {f['message']}"}
+                        for f in extra["findings"])
+        log["notices"].extend(f"{label} ({extra['log']}): {notice}" for notice in extra["notices"])
+        logs.append({k: v for k, v in extra.items() if k not in ("findings", "notices", "link_digests")}
+                    | {"database": label})
     kinds: dict[str, list[UUID]] = defaultdict(list)
     for uid, stream in streams.items():
         first_version, first_topic, position = stream[0]
@@ -333,7 +347,7 @@ def audit_store(app: Any, more: Sequence[Any] = ()) -> dict[str, Any]:
         except Exception as error:
             findings.append(finding("unreadable", f"Match {uid} cannot be read: {error}.", aggregate="Match", id=uid))
             continue
-        findings.extend(_check_match(events, results, streams))
+        findings.extend(_check_match(events, results, streams, expected_home))
     for uid in kinds["Tournament"]:
         try:
             events = list(reader[uid].get(uid))
@@ -398,7 +412,7 @@ def check_digest(app: Any, text: str) -> dict[str, Any]:
                 matches.append({"kind": "link", "seq": int(link["seq"]), "at": link["at"], "digest": link["digest"]})
     findings: list[dict[str, Any]] = []
     for deal_id in sorted(covered):
-        events = list(app.events.get(UUID(deal_id)))
+        events = app.stream(UUID(deal_id), deal=True)
         bad = verify_chain(events)
         if bad is not None:
             findings.append(finding("chain_broken", f"Deal {deal_id}: its hash chain breaks at version {bad}.",

@@ -112,10 +112,12 @@ class IdempotentRequest(Aggregate):
 
 
 def begin(store: Store, caller: str, key: str, method: str, path: str, body: bytes,
-          recorded_by: dict[str, Any]) -> tuple[IdempotentRequest, bool]:
+          recorded_by: dict[str, Any], deal: str | None = None) -> tuple[IdempotentRequest, bool]:
     """(request, first): the stored request under this key if there is one (checked to be the same request,
     with its answer: 409 otherwise), else a new one, not stored, and the unit's commits are held from now on
-    until `finish` saves them with the answer. Called in the request's unit of work."""
+    until `finish` saves them with the answer. Called in the request's unit of work. `deal`: the deal the
+    request's route names, whose database keeps the key when there are deal databases (Store.place_with_deal)."""
+    store.place_with_deal(request_id(caller, key), deal)
     found = store.find(request_id(caller, key))
     if found is not None:
         if not isinstance(found, IdempotentRequest):

@@ -11,6 +11,12 @@ transaction together with the new position (projections/store.py explains the co
 - several processes: each may follow; whoever moves the position first wins, the others find it moved and
   carry on from there.
 
+With K deal databases (domain/deal_databases.py) the deals' events are not in this log: the one input the
+read model takes from a deal stream, its `Deal.Finished` (the result), is read from the deal's database when its
+table's `Match.DealScored` arrives (`deal_events`) — stored before it, since a commit across databases saves
+the deal's part first — and stamped with the `DealScored`'s notification id. So the read model still follows
+one log, and a rebuild replays the same.
+
 The follower decodes with the application's own mapper, so it shares the leader's transcodings and topics.
 It runs when asked (`catch_up`, which every standings read calls first, so a reader sees every event stored
 before its request) and, in a server, also on a background thread polling the log's head (service.py).
@@ -21,6 +27,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from typing import Any
+from uuid import UUID
 
 from eventsourcing.persistence import ApplicationRecorder, Mapper
 
@@ -53,8 +60,10 @@ def standings_document(store: ViewStore, cursor: Any, tournament_id: str, as_of:
 class Follower:
     """Applies the followed notifications of an application's log to one `ViewStore`, page by page."""
 
-    def __init__(self, recorder: ApplicationRecorder, mapper: Mapper, store: ViewStore, page_size: int = 1000):
+    def __init__(self, recorder: ApplicationRecorder, mapper: Mapper, store: ViewStore, page_size: int = 1000,
+                 deal_events: Callable[[UUID], list[Any]] | None = None):
         self.recorder = recorder
+        self.deal_events = deal_events  # a deal's events in its deal database, when deals are kept apart
         self.mapper = mapper
         self.store = store
         self.page_size = page_size
@@ -98,6 +107,10 @@ class Follower:
         for notification in page:
             event = self.mapper.to_domain_event(notification)
             kind, row = self._row(notification.id, event)
+            if kind == "scored" and self.deal_events is not None:
+                finished = next((e for e in self.deal_events(event.deal_id) if isinstance(e, Deal.Finished)), None)
+                if finished is not None:  # none: the deal is on this log (stored before deal databases)
+                    rows["finished"].append(self._row(notification.id, finished)[1])
             rows[kind].append(row)
             if kind in ("scored", "ended"):
                 scored_at.add(str(event.originator_id))

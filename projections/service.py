@@ -70,7 +70,7 @@ class Projections:
         self.app = app
         self.live = ViewStore(app.factory.datastore)  # type: ignore[attr-defined]
         created_by_whoever_comes_first(self.live.create)
-        self.follower = Follower(app.recorder, app.mapper, self.live, page_size)
+        self.follower = Follower(app.recorder, app.mapper, self.live, page_size, self._deal_streams())
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         if follow_every:
@@ -90,7 +90,7 @@ class Projections:
                     if follower is None:  # opening the recorder touches the database: inside the try
                         follower = Follower(factory.application_recorder(), self.app.mapper,
                                             ViewStore(factory.datastore),  # type: ignore[attr-defined]
-                                            self.follower.page_size)
+                                            self.follower.page_size, self._deal_streams())
                     follower.catch_up()
                 except Exception:
                     if self.app.closing.is_set():
@@ -179,7 +179,7 @@ class Projections:
         """The deal's stored events up to its result (all of them public once it is finished), then the
         table's `DealScored` that counted it."""
         events = []
-        for event in self.app.events.get(UUID(deal["deal_id"]), lte=deal["finished"]["version"]):
+        for event in self.app.stream(UUID(deal["deal_id"]), deal=True, lte=deal["finished"]["version"]):
             entry: dict[str, Any] = {"aggregate": "Deal", "id": deal["deal_id"], "version": event.originator_version,
                                      "type": type(event).TOPIC.removeprefix("fupan:"),
                                      "recorded_by": event.recorded_by, "time": event.timestamp.isoformat()}
@@ -248,7 +248,11 @@ class Projections:
     def _scratch(self) -> tuple[ViewStore, Follower]:
         scratch = ViewStore(self.live.datastore, prefix=f"proj_scratch_{uuid4().hex[:12]}_")
         scratch.create()
-        return scratch, Follower(self.app.recorder, self.app.mapper, scratch, REPLAY_PAGE)
+        return scratch, Follower(self.app.recorder, self.app.mapper, scratch, REPLAY_PAGE, self._deal_streams())
+
+    def _deal_streams(self) -> Callable[[UUID], list[Any]] | None:
+        """Where the follower reads a scored deal's result when deals are kept in deal databases."""
+        return self.app.deal_stream_elsewhere if self.app.deal_stores else None
 
     def rebuild(self, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
         """Replay the whole log into fresh tables, then swap them in at once (readers never see half a
