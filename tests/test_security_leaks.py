@@ -237,3 +237,37 @@ def test_the_cli_is_trusted_and_exports_a_live_deal(server, table, store: Store,
     assert record["hands"] == EXAMPLE_RECORD["hands"]
     assert server.service is not None
     assert server.service.export_record(table.live, LOCAL)["hands"] == record["hands"]
+
+
+def test_appeal_pages_of_a_live_deal_show_no_hidden_card(server, table):
+    """An appeal about the live deal (its statement and a sandbox line name hidden cards): its page, its printable
+    report, the result-blind review and its frames, and the tournament's appeals show the public no hidden card
+    (docs/appeals.md "Pages"); the review's seat frames are refused without rights, as the viewer's are."""
+    hidden = table.hidden(LIVE_STEPS)
+    named = sorted(hidden)[:2]
+    filed = server.post(f"/api/matches/{table.match}/appeals",
+                        {"against": {"kind": "deal", "deal_id": table.live, "step": 2}, "category": "conduct",
+                         "statement": f"张三 亮出了 {named[0]} 和 {named[1]}", "on_behalf_of": [PLAYERS[1]]},
+                        token=table.referee)
+    assert filed.status_code == 201, filed.text
+    appeal = filed.json()["appeal_id"]
+    assert server.post(f"/api/appeals/{appeal}/evidence", {"reference": {"deal_id": table.live, "step": 2,
+                                                                          "viewpoint": "seat:1"},
+                                                           "note": f"{named[0]} 在李四手里"},
+                       token=table.referee).status_code == 201
+    for path in (f"/appeals/{appeal}", f"/appeals/{appeal}/report", f"/appeals/{appeal}/review?view=seat:1",
+                 f"/tournaments/{table.tournament}/appeals"):
+        response = server.get(path)
+        assert response.status_code == 200, (path, response.text[:300])
+        assert_hidden_absent(response.text, hidden, path, page=True)
+    assert "data-withheld" in server.get(f"/appeals/{appeal}/report").text  # the sequence and statement withheld
+    frames = server.get(f"/ui-api/appeals/{appeal}/frames", params={"viewpoint": "public"})
+    assert frames.status_code == 200
+    assert_hidden_absent(frames.text, table.hidden(2), "the review's public frames")
+    for token, status in ((None, 401), (table.other_referee, 403)):
+        refused = server.get(f"/ui-api/appeals/{appeal}/frames", params={"viewpoint": "seat:1"}, token=token)
+        assert refused.status_code == status and not quoted_cards(refused.text)
+    # The table's referee may review the seat: that seat's own cards, no other seat's.
+    seat = server.get(f"/ui-api/appeals/{appeal}/frames", params={"viewpoint": "seat:1"}, token=table.referee)
+    assert seat.status_code == 200
+    assert_hidden_absent(seat.text, table.hidden(2, 1), "the review's seat frames")

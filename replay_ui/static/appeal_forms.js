@@ -214,6 +214,7 @@
     $("sandbox-result").hidden = !answer.scores;
     $("sandbox-result").textContent = answer.scores ? F.t("appeals.sandbox.result", { scores: answer.scores.join(" / ") }) : "";
     $("sandbox-keep").disabled = !answer.scores;
+    $("sandbox-solve").hidden = !!answer.scores;
     box.dataset.done = answer.scores ? "1" : "0";
     box.dataset.length = String(line.actions.length);
   }
@@ -263,16 +264,22 @@
   $("sandbox-undo").addEventListener("click", () => {
     if (line.answer) ask(line.actions.slice(0, -1));
   });
-  $("sandbox-keep").addEventListener("click", async () => {
+  /* Keep the line on the appeal: as built, or (`complete`) with the rest played by the solver's best play. */
+  async function keep(complete) {
     said.textContent = "";
+    delete said.dataset.refused;
+    const body = { from_step: line.from, actions: line.actions, label: $("sandbox-label").value.trim() };
+    if (complete) body.complete = true;
     try {
-      await post(`${appealBase}/lines`, { from_step: line.from, actions: line.actions, label: $("sandbox-label").value.trim() });
+      await post(`${appealBase}/lines`, body);
       location.reload();
     } catch (error) {
       said.textContent = error.message;
       said.dataset.refused = error.code || "error";
     }
-  });
+  }
+  $("sandbox-keep").addEventListener("click", () => keep(false));
+  $("sandbox-solve").addEventListener("click", () => keep(true));
   document.addEventListener("fupan:lang", () => {
     if (line.answer) render();
   });
