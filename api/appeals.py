@@ -134,12 +134,13 @@ def add_evidence(appeal_id: str) -> tuple[Response, int]:
 @requires(APPEAL_PARTY)
 @doc("A what-if line (the sandbox): from a step of the disputed deal, other actions through the same rules engine "
      "to the end, kept on the appeal (the deal untouched); its scores can be a weighted outcome's part (`line`). "
-     "422 `illegal_line` names the first refused action, `line_unfinished` a line that does not end the deal",
+     "422 `illegal_line` names the first refused action, `line_unfinished` a line that does not end the deal; "
+     "`complete: true`: the solver's best play ends it (422 `line_too_large` past its budget)",
      body=LINE_IN, response=APPEAL, status=201, errors=STEP_ERRORS)
 def add_line(appeal_id: str) -> tuple[Response, int]:
     body = load(LINE_IN, json_body())
     return reply(APPEAL, service().add_appeal_line(appeal_id, body["from_step"], body["actions"], body["label"],
-                                                   recorded_by=_by()), 201)
+                                                   recorded_by=_by(), complete=body["complete"]), 201)
 
 
 @appeals.post("/appeals/<appeal_id>/sandbox")
@@ -159,6 +160,22 @@ def sandbox(appeal_id: str) -> tuple[Response, int]:
 def rule(appeal_id: str) -> tuple[Response, int]:
     body = load(RULING_IN, json_body())
     return _step(service().rule_appeal(appeal_id, body["outcome"], body["reason"], recorded_by=_by()))
+
+
+REDEAL_IN, DEAL = s.AppealRedealSchema(), s.DealSchema()
+
+
+@appeals.post("/appeals/<appeal_id>/redeal")
+@requires(CHIEF_REFEREE)
+@doc("Deal the appeal's voided deal again at its table (the voided deal's seats, first seat and context; a 挖坑 "
+     "board: the same cards): the new deal, with `replaces`, recorded as any deal, counts in the voided one's "
+     "place while the outcome stays `void`. 200 with the same deal when sent again; 422 `not_void` unless the "
+     "outcome in effect is `void`, `deal_in_progress` while the table plays a deal", body=REDEAL_IN, response=DEAL,
+     status=201, errors=STEP_ERRORS)
+def redeal(appeal_id: str) -> tuple[Response, int]:
+    load(REDEAL_IN, json_body())
+    deal, dealt = service().redeal_appeal(appeal_id, recorded_by=_by())
+    return reply(DEAL, deal, 201 if dealt else 200)
 
 
 @appeals.post("/appeals/<appeal_id>/committee")
@@ -204,16 +221,10 @@ def close(appeal_id: str) -> tuple[Response, int]:
 def preview(appeal_id: str) -> tuple[Response, int]:
     body = load(PREVIEW_IN, json_body())
     proposed = service().appeal_adjustments(appeal_id, body["outcome"])
-    answer = projections().preview(proposed["tournament_id"], proposed["adjustments"]) if proposed["adjustments"] \
-        else _unchanged(proposed["tournament_id"])
+    # The outcome itself too: a voided or adjusted deal moves tiebreaks and matchpoints, not only totals.
+    answer = projections().preview(proposed["tournament_id"], proposed["adjustments"],
+                                   appeal_outcome=(appeal_id, proposed["outcome"]))
     return reply(PREVIEW, {**answer, "outcome": proposed["outcome"]})
-
-
-def _unchanged(tournament_id: str) -> dict:
-    """An outcome that moves nothing (the result stands, or what is applied already): before equals after."""
-    now = projections().standings(tournament_id)
-    return {"tournament_id": now["tournament_id"], "as_of": now["as_of"], "adjustments": [], "before": now,
-            "after": now, "changes": []}
 
 
 @appeals.get("/appeals/<appeal_id>/frames")

@@ -221,6 +221,8 @@ class DealSchema(Schema):
     created_at = fields.String(required=True)
     result_only = fields.Boolean(metadata={"description": "entered as a score slip (成绩单): no cards, no replay"})
     slip = fields.Dict(metadata={"description": "a result-only deal's facts, as checked (docs/record-format.md)"})
+    replaces = fields.String(metadata={"description": "a voided deal dealt again: the deal it replaces (appeals)"})
+    appeal_id = fields.String(metadata={"description": "a voided deal dealt again: the appeal that voided it"})
 
 
 # The rules engine checks an action, all of it, once (domain.engine.Engine.normalize_action): its seat and type
@@ -695,9 +697,11 @@ class AppealLineSchema(Schema):
 
     from_step = fields.Integer(required=True, strict=True, validate=validate.Range(min=0),
                                metadata={"description": "the viewer's step the line leaves the deal at"})
-    actions = fields.List(fields.Dict(), required=True, validate=validate.Length(min=1, max=300),
+    actions = fields.List(fields.Dict(), required=True, validate=validate.Length(max=300),
                           metadata={"description": "actions as recorded (docs/record-format.md)"})
     label = fields.String(load_default="", validate=validate.Length(max=200))
+    complete = fields.Boolean(load_default=False, metadata={
+        "description": "after `actions`, the solver's best play to the deal's end (domain/analysis)"})
 
 
 class AppealOutcomeSchema(Schema):
@@ -720,6 +724,10 @@ class AppealDecisionSchema(AppealRulingSchema):
                           validate=validate.Length(min=3, max=15))
     vote = fields.Dict(keys=fields.String(), values=fields.Integer(strict=True), required=True,
                        metadata={"description": "{for, against, abstain}"})
+
+
+class AppealRedealSchema(Schema):
+    """Nothing to say: the voided deal's seats, first seat and context decide the new deal (`{}`)."""
 
 
 class AppealReasonSchema(Schema):
@@ -759,6 +767,8 @@ class AppealSchema(Schema):
     ruling = fields.Dict(allow_none=True)
     decision = fields.Dict(allow_none=True)
     applied = fields.Dict(metadata={"description": "player → points this appeal's adjustments moved"})
+    redeal = fields.Dict(allow_none=True, metadata={
+        "description": "the voided deal dealt again: {deal_id, replaces, number, by, at, scores (once it ended)}"})
     digest = fields.String()
     withheld = fields.List(fields.String())
     timeline = fields.List(fields.Dict())

@@ -31,6 +31,8 @@ from domain.integrity import GENESIS, next_digest
 CATEGORIES = ("rules_misapplied", "irregularity", "scoring_error", "conduct")
 AGAINST = ("deal", "result", "ruling", "penalty")
 OUTCOMES = ("stands", "assigned", "weighted", "void", "penalty")
+SCORE_OUTCOMES = ("assigned", "weighted", "void")  # outcomes that replace the deal's score (one appeal per deal)
+REPLACES = "replaces"  # a replacement deal's meta: the voided deal it replaces (and `appeal_id`)
 DEFAULT_DEADLINE_MINUTES = 30
 # filed → ruled → appealed → decided → closed; withdrawn ends it too.
 OPEN, RULED, APPEALED, DECIDED, CLOSED, WITHDRAWN = "filed", "ruled", "appealed", "decided", "closed", "withdrawn"
@@ -39,6 +41,11 @@ VIEWPOINT_PREFIXES = ("seat:", "referee", "public")
 
 def appeal_rules_id(tournament: UUID | str) -> UUID:
     return uuid5(NAMESPACE, f"appeal-rules:{tournament}")
+
+
+def redeal_id(appeal: UUID | str) -> UUID:
+    """The id of the deal that replaces an appeal's voided deal: one per appeal, so a resend finds it."""
+    return uuid5(NAMESPACE, f"appeal-redeal:{appeal}")
 
 
 def refuse(code: str, message: str, message_zh: str, **details: Any) -> IllegalAction:
@@ -305,6 +312,17 @@ class Appeal(Aggregate):
                                     "from_step": self.from_step, "actions": self.actions, "scores": self.scores,
                                     "label": self.label, "by": self.recorded_by, "at": self.timestamp.isoformat()})
 
+    class SolvedLineAdded(LineAdded):
+        """A what-if line the solver completed: `actions[solver_from:]` are its best play (domain/analysis, as
+        GET /api/deals/<id>/analysis gives it) after the actions given."""
+
+        TOPIC = "fupan:Appeal.SolvedLineAdded"
+        solver_from: int
+
+        def effect(self, aggregate: Appeal) -> None:
+            super().effect(aggregate)
+            aggregate.lines[-1]["solver_from"] = self.solver_from
+
     class Ruled(Event):
         """The director's (chief referee's) ruling; `adjustments` are the Tournament.Adjusted it recorded."""
 
@@ -349,6 +367,38 @@ class Appeal(Aggregate):
                                   "adjustments": self.adjustments}
             aggregate.add_applied(self.adjustments)
 
+    class Redealt(Event):
+        """The voided deal dealt again at the appeal's table (docs/appeals.md "A voided deal — who redeals"): the
+        new deal `deal_id` replaces `replaces` in the standings while the appeal's outcome is `void`."""
+
+        TOPIC = "fupan:Appeal.Redealt"
+        deal_id: str
+        replaces: str
+        match_id: str
+        number: int  # the voided deal's number at its table: the replacement is counted in its place
+        recorded_by: dict[str, Any]
+        digest: str
+
+        def effect(self, aggregate: Appeal) -> None:
+            aggregate.redeal = {"deal_id": self.deal_id, "replaces": self.replaces, "number": self.number,
+                                "by": self.recorded_by, "at": self.timestamp.isoformat(), "scores": None}
+
+    class RedealScored(Event):
+        """The replacement deal ended: its scores, as a table's `Match.DealScored` scores its own deals (the
+        replacement is not folded into the table's running standing; the standings count it)."""
+
+        TOPIC = "fupan:Appeal.RedealScored"
+        deal_id: str
+        replaces: str
+        match_id: str
+        scores: list[int]
+        recorded_by: dict[str, Any]
+        digest: str
+
+        def effect(self, aggregate: Appeal) -> None:
+            assert aggregate.redeal is not None
+            aggregate.redeal["scores"] = list(self.scores)
+
     class Withdrawn(Event):
         TOPIC = "fupan:Appeal.Withdrawn"
         reason: str
@@ -386,6 +436,7 @@ class Appeal(Aggregate):
         self.ruling: dict[str, Any] | None = None
         self.decision: dict[str, Any] | None = None
         self.applied: dict[str, int] = {}  # player → points this appeal's adjustments moved so far
+        self.redeal: dict[str, Any] | None = None  # the replacement of a voided deal (Redealt)
 
     def add_applied(self, adjustments: list[dict[str, Any]]) -> None:
         for adjustment in adjustments:
@@ -415,6 +466,13 @@ class Appeal(Aggregate):
         self.trigger_event(event_class, timestamp=timestamp, digest=next_digest(self.digest, payload), **fields)
 
     @property
+    def outcome(self) -> dict[str, Any] | None:
+        """The outcome in effect: the committee's decision, else the chief referee's ruling (a withdrawal after
+        a ruling leaves the ruling applied), else none yet."""
+        step = self.decision or self.ruling
+        return None if step is None else step["outcome"]
+
+    @property
     def over(self) -> bool:
         return self.status in (CLOSED, WITHDRAWN)
 
@@ -432,12 +490,17 @@ class Appeal(Aggregate):
         self._chained(self.EvidenceAdded, reference=reference, note=note.strip(), recorded_by=recorded_by)
 
     def add_line(self, deal_id: str, from_step: int, actions: list[dict[str, Any]], scores: list[int], label: str,
-                 recorded_by: dict[str, Any]) -> None:
+                 recorded_by: dict[str, Any], solver_from: int | None = None) -> None:
+        """Keep a line that ends the deal; `solver_from`: where the solver's best play starts in `actions`."""
         self._expect((OPEN, RULED, APPEALED), "take a sandbox line", "添加推演")
         if len(self.lines) >= 20:
             raise refuse("too_many_lines", "An appeal keeps at most 20 sandbox lines.", "一个申诉最多保留 20 条推演。")
-        self._chained(self.LineAdded, deal_id=deal_id, from_step=from_step, actions=actions, scores=scores,
-                      label=label.strip()[:200], recorded_by=recorded_by)
+        fields = {"deal_id": deal_id, "from_step": from_step, "actions": actions, "scores": scores,
+                  "label": label.strip()[:200], "recorded_by": recorded_by}
+        if solver_from is None:
+            self._chained(self.LineAdded, **fields)
+        else:
+            self._chained(self.SolvedLineAdded, **fields, solver_from=solver_from)
 
     def rule(self, outcome: dict[str, Any], reason: str, apply: Callable[[], list[dict[str, Any]]],
              recorded_by: dict[str, Any]) -> bool:
@@ -450,6 +513,30 @@ class Appeal(Aggregate):
         self._chained(self.Ruled, outcome=outcome, reason=reason.strip(), adjustments=apply(),
                       recorded_by=recorded_by)
         return True
+
+    def check_redeal(self) -> None:
+        """IllegalAction unless the voided deal may be dealt again now: the outcome in effect is `void`, once."""
+        if (self.outcome or {}).get("kind") != "void":
+            kind = (self.outcome or {}).get("kind")
+            raise refuse("not_void", "Only a voided deal is dealt again: this appeal's outcome is "
+                         f"{kind or 'not decided yet'}.", f"只有被判作废的牌局才能重新发牌：该申诉的处理结果为"
+                         f"{kind or '尚未作出'}。", outcome=kind)
+        if self.redeal is not None:
+            raise refuse("already_redealt", "This voided deal has been dealt again already.", "该作废牌局已重新发牌。",
+                         deal_id=self.redeal["deal_id"])
+
+    def record_redeal(self, deal_id: str, replaces: str, number: int, recorded_by: dict[str, Any]) -> None:
+        """The voided deal's replacement is dealt (`check_redeal` first)."""
+        self.check_redeal()
+        self._chained(self.Redealt, deal_id=deal_id, replaces=replaces, match_id=str(self.match_id), number=number,
+                      recorded_by=recorded_by)
+
+    def score_redeal(self, scores: list[int], recorded_by: dict[str, Any]) -> None:
+        """The replacement deal ended (in whatever state the appeal is by then: the deal is recorded as any)."""
+        assert self.redeal is not None and self.redeal["scores"] is None
+        self._chained(self.RedealScored, deal_id=self.redeal["deal_id"], replaces=self.redeal["replaces"],
+                      match_id=str(self.match_id),
+                      scores=list(scores), recorded_by=recorded_by)
 
     def appeal(self, reason: str, recorded_by: dict[str, Any]) -> bool:
         if self.status == APPEALED:
@@ -521,7 +608,8 @@ def appeal_dict(a: Appeal, *, full: bool) -> dict[str, Any]:
         # a line of a live deal was played from hidden hands: its actions and result are not the public's yet
         "lines": [{**line, "actions": line["actions"] if full else None, "scores": line["scores"] if full else None}
                   for line in a.lines],
-        "ruling": a.ruling, "decision": a.decision, "applied": dict(a.applied), "digest": a.digest,
+        "ruling": a.ruling, "decision": a.decision, "applied": dict(a.applied), "redeal": a.redeal,
+        "digest": a.digest,
         "withheld": [] if full else ["statement", "evidence.note", "lines.actions", "lines.scores"],
     }
 

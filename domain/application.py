@@ -26,12 +26,14 @@ from domain.aggregates import (
     deal_id_in_match,
     verify_chain,
 )
-from domain.analysis.query import analyse_deal
+from domain.analysis.query import analyse_deal, solved_line
 from domain.analysis.search import DEFAULT_LIMIT_MS, Budget
 from domain.appeals import AGAINST as APPEAL_AGAINST
 from domain.appeals import (
     DEFAULT_DEADLINE_MINUTES,
     LATE_REASONS,
+    REPLACES,
+    SCORE_OUTCOMES,
     VIEWPOINT_PREFIXES,
     Appeal,
     AppealRules,
@@ -40,6 +42,7 @@ from domain.appeals import (
     compensation,
     deadline_check,
     normalize_outcome,
+    redeal_id,
     require_chief,
     result_blind,
     target_points,
@@ -441,7 +444,13 @@ class FupanApplication(Store):
         was_finished = d.finished
         d.record(action, recorded_by)
         answer = recorded_dict(d)
-        if d.finished and not was_finished and d.match_id is not None:
+        # A voided deal's replacement (docs/appeals.md) is scored by its appeal, not folded into its table's
+        # running standing: the projections count it in the voided deal's place.
+        if d.finished and not was_finished and d.meta.get(REPLACES):
+            a = self.load(Appeal, d.meta["appeal_id"], "appeal")
+            a.score_redeal(list(d.result["scores"]), recorded_by)  # type: ignore[index]
+            self.commit(d, a)
+        elif d.finished and not was_finished and d.match_id is not None:
             m = self.load(Match, d.match_id, "match")
             m.score_deal(d.id, d.number, d.result, recorded_by)  # type: ignore[arg-type]
             self.commit(d, m)
@@ -812,6 +821,8 @@ class FupanApplication(Store):
         d = self.load(Deal, a.against["deal_id"], "deal") if "deal_id" in a.against else None
         seats = d.setup.seats if d is not None and d.result is not None else None
         normal = normalize_outcome(outcome, seats, set(t.players), a.lines)
+        if normal["kind"] in SCORE_OUTCOMES and d is not None:
+            self._refuse_if_adjusted_elsewhere(a, d)
         moves = compensation(target_points(normal, seats, None if d is None or d.result is None
                                            else list(d.result["scores"])), a.applied)
         bad = [(p, n) for p, n in moves if p not in t.players or not adjustable(n)]
@@ -819,6 +830,18 @@ class FupanApplication(Store):
             raise IllegalAction("bad_outcome", "This outcome would move a total by more than the limit.",
                                 "该处理结果对总分的调整超出上限。", {"adjustments": bad})
         return normal, moves
+
+    def _refuse_if_adjusted_elsewhere(self, a: Appeal, d: Deal) -> None:
+        """One appeal at a time replaces a deal's score (docs/appeals.md "Outcomes"): each outcome is reckoned
+        against the deal's recorded scores, so two in force would add up. Appeal within the other one instead."""
+        for uid in self.ids_by_topic(Appeal.Created.TOPIC):
+            other = self.load(Appeal, uid, "appeal") if uid != a.id else None
+            if (other is not None and other.against.get("deal_id") == str(d.id)
+                    and (other.outcome or {}).get("kind") in SCORE_OUTCOMES):
+                raise Conflict("deal_adjusted_by_another_appeal",
+                               f"Appeal {other.id} already replaced this deal's score ({other.outcome['kind']}): "
+                               "change it there.", f"申诉 {other.id} 已改变这副牌的得分（{other.outcome['kind']}）："
+                               "请在该申诉中处理。", {"appeal_id": str(other.id), "deal_id": str(d.id)})
 
     def _compensate(self, a: Appeal, t: Tournament, m: Match, normal: dict[str, Any], moves: list[tuple[str, int]],
                     step: str, recorded_by: dict[str, Any]) -> Callable[[], list[dict[str, Any]]]:
@@ -882,17 +905,22 @@ class FupanApplication(Store):
 
     @command
     def add_appeal_line(self, appeal: UUID | str, from_step: int, actions: list[Action], label: str = "",
-                        recorded_by: dict[str, Any] = LOCAL_RECORDER) -> dict[str, Any]:
+                        recorded_by: dict[str, Any] = LOCAL_RECORDER, complete: bool = False) -> dict[str, Any]:
         """A what-if line of the disputed deal: its actions up to `from_step`, then `actions` instead, through the
         same rules engine to the deal's end (422 `illegal_line` naming the first refused action, `line_unfinished`
-        when they do not end it); kept on the appeal, the deal untouched."""
+        when they do not end it); kept on the appeal, the deal untouched. `complete`: the solver's best play
+        (domain/analysis, as the deal's analysis gives it) finishes the line after `actions`."""
         a, m, _ = self._load_appeal(appeal)
         d, engine, state, played = self._line_state(m, a, from_step, actions)
+        solver_from = None
+        if complete and engine.result(state) is None:
+            solver_from = len(played)
+            played += solved_line(engine, state, Budget(limit_ms=DEFAULT_LIMIT_MS))
         result = engine.result(state)
         if result is None:
             raise IllegalAction("line_unfinished", "The line does not end the deal: play it to the end.",
                                 "推演没有打完这副牌：请推演到结束。", {"to_act": engine.status(state).get("to_act")})
-        a.add_line(str(d.id), from_step, played, list(result["scores"]), label, recorded_by)
+        a.add_line(str(d.id), from_step, played, list(result["scores"]), label, recorded_by, solver_from)
         self.commit(a)
         return appeal_dict(a, full=True)
 
@@ -945,6 +973,38 @@ class FupanApplication(Store):
         if changed:
             self.commit(a, t)
         return appeal_dict(a, full=True), changed
+
+    @command
+    def redeal_appeal(self, appeal: UUID | str, recorded_by: dict[str, Any] = LOCAL_RECORDER
+                      ) -> tuple[dict[str, Any], bool]:
+        """(the replacement deal, dealt now): the appeal's voided deal dealt again at its table with the voided
+        deal's seats, options, first seat and context (升级's levels and dealer, 挖坑's board: the same cards), as
+        a misdeal is dealt again (docs/appeals.md "A voided deal — who redeals"). Recorded as any deal; it
+        counts in the standings in the voided deal's place while the appeal's outcome is `void`. Sent again: the
+        same deal, nothing stored."""
+        a, m, t = self._load_appeal(appeal)
+        require_chief(recorded_by, self._chief_tokens(t), "deal a voided deal again", "重新发作废的牌")
+        if a.redeal is not None:
+            return deal_dict(self.load(Deal, a.redeal["deal_id"], "deal"), full=True), False
+        a.check_redeal()  # every check before anything changes (a refusal leaves the cache as it was)
+        voided = self._disputed_deal(m, a.against.get("deal_id"))  # a void outcome names a finished deal
+        assert voided.number is not None
+        if m.live_deal is not None:
+            n = m.live_deal["number"]
+            raise IllegalAction("deal_in_progress", f"The table is playing deal {n}: deal the voided deal again "
+                                "after it.", f"本桌正在进行第 {n} 局：请在其后重新发作废的牌。",
+                                {"deal_id": str(m.live_deal["deal_id"])})
+        hands, kitty = None, None
+        if m.rules.board(voided.setup.context) is not None and not voided.result_only:
+            hands, kitty = voided.setup.hands, voided.setup.kitty  # a duplicate board: the same cards (B7)
+        setup, seed = self._setup(m.game, voided.setup.options, list(voided.setup.seats), None, voided.setup.first,
+                                  hands, kitty, None, voided.setup.context)
+        deal = Deal.start(redeal_id(a.id), setup, match=m.id, number=voided.number, seed=seed,
+                          seed_commitment=None if seed is None else seed_commitment(seed),
+                          meta={REPLACES: str(voided.id), "appeal_id": str(a.id)}, recorded_by=recorded_by)
+        a.record_redeal(str(deal.id), str(voided.id), voided.number, recorded_by)
+        self.commit(a, deal)
+        return deal_dict(deal, full=True), True
 
     @command
     def withdraw_appeal(self, appeal: UUID | str, reason: str = "",

@@ -26,24 +26,27 @@ What a chain cannot show by itself is a cut-off tail (the last links deleted wit
 a digest kept outside the database — a printed round digest, or the chain head `fupan verify` prints
 (`fupan verify --digest`).
 
-The write path costs one conditional INSERT per transaction: each process remembers the head it wrote last
-and the INSERT checks it is still the head; only when another process wrote since does it read the head
-and write again.
+The write path costs one INSERT per transaction. On PostgreSQL the head is read in the same pipelined round
+trip as the events' INSERT and the link goes with the COMMIT (`ChainedPostgresApplicationRecorder`), so no
+extra round trip waits under the lock whichever worker wrote last. On SQLite (one process's file, no round
+trips) each process remembers the head it wrote last and a conditional INSERT checks it is still the head;
+only when another process wrote since does it read the head and write again.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
-import threading
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.persistence import StoredEvent
+from eventsourcing.persistence import InterfaceError, OperationalError, StoredEvent
 from eventsourcing.postgres import SQL, PostgresApplicationRecorder  # psycopg's SQL, as the library composes it
 from eventsourcing.sqlite import SQLiteApplicationRecorder
+from eventsourcing.utils import retry
 
 from domain.integrity import GENESIS, canonical_json
 from domain.signing import KeyRing
@@ -119,10 +122,16 @@ class ChainedRecorder:
         self.chain.head = (self._pending[0], self._pending[5])
         return True
 
+    HEAD_SQL = "SELECT seq, digest FROM {chain} ORDER BY seq DESC LIMIT 1"
+
     def _link_after_reading_head(self, c: Any, events: list[list[Any]], first_id: int) -> None:
         """Read the head, then insert the link after it. The first link adopts every event stored before it."""
-        c.execute(self._chain_sql("SELECT seq, digest FROM {chain} ORDER BY seq DESC LIMIT 1"))
-        found = c.fetchone()
+        c.execute(self._chain_sql(self.HEAD_SQL))
+        self._link_after(c, c.fetchone(), events, first_id)
+
+    def _link_after(self, c: Any, found: Any, events: list[list[Any]], first_id: int) -> None:
+        """Insert the link after the head `found` (a row of HEAD_SQL, None: the chain is empty, and this first link
+        adopts every event stored before `first_id`)."""
         adopted: list[list[Any]] = []
         if found is None:
             c.execute(self._chain_sql("SELECT originator_id, originator_version, topic, state FROM {events} "
@@ -223,10 +232,14 @@ class ChainedSQLiteApplicationRecorder(ChainedRecorder, SQLiteApplicationRecorde
 
 
 class ChainedPostgresApplicationRecorder(ChainedRecorder, PostgresApplicationRecorder):
-    """eventsourcing's PostgreSQL recorder, each write transaction also writing its link — after the events
-    table's EXCLUSIVE lock (taken in `_insert_stored_events`), so links follow commit order; the conditional
-    insert is pipelined with the events' insert (no extra round trip while the lock is held, unless another
-    process wrote since)."""
+    """eventsourcing's PostgreSQL recorder, each write transaction also writing its link after the events
+    table's EXCLUSIVE lock, so links follow commit order.
+
+    The write is two round trips, as the library's own insert is (its BEGIN, statements, COMMIT and closing
+    sync are four): (1) BEGIN, the lock, NOTIFY, the events' INSERT and a read of the chain's head, pipelined;
+    (2) the link, computed from that head, and COMMIT, pipelined. So the lock is held for one round trip and
+    the link's making, whichever process wrote last, and no read waits under it that could be sent with the
+    insert."""
 
     def __init__(self, datastore: Any, *, events_table_name: str = "stored_events"):
         super().__init__(datastore, events_table_name=events_table_name)
@@ -239,27 +252,34 @@ class ChainedPostgresApplicationRecorder(ChainedRecorder, PostgresApplicationRec
         self.id_column, self.placeholder = "notification_id", "%s"
         self.chain = LogChain(KeyRing(), events_table_name)
         self.sql_create_statements.append(SQL(self.chain_create_statement()))  # type: ignore[arg-type]
-        self._cursors = threading.local()
+        self._head_sql = self._chain_sql(self.HEAD_SQL)
 
-    def _insert_stored_events(self, curs: Any, stored_events: Sequence[StoredEvent], **kwargs: Any) -> None:
-        stale = getattr(self._cursors, "pending", None)  # left by a save that failed (a conflict): its cursor
-        if stale is not None:
-            stale[0].close()
-        super()._insert_stored_events(curs, stored_events, **kwargs)  # lock, notify, insert (results pending)
+    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)  # as the library's insert_events
+    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        if not stored_events:
+            return None
         events = _members(stored_events)
-        link = curs.connection.cursor()
-        self._cursors.pending = (link, events, self._link_if_head(link, events))
-
-    def _fetch_ids_after_insert_events(self, curs: Any, stored_events: Sequence[StoredEvent],
-                                       **kwargs: Any) -> Sequence[int] | None:
-        ids = super()._fetch_ids_after_insert_events(curs, stored_events, **kwargs)
-        link, events, tried = self._cursors.pending
-        self._cursors.pending = None
-        try:
-            if not (tried and self._linked(link)):
-                self._link_after_reading_head(link, events, min(ids or [0]))
-        finally:
-            link.close()
+        with self.datastore.get_connection() as conn:  # autocommit: BEGIN and COMMIT are ours to send
+            failed: BaseException | None = None
+            try:
+                with conn.pipeline() as pipeline, conn.cursor() as curs, conn.cursor() as head:
+                    try:
+                        curs.execute("BEGIN")
+                        self._insert_events(curs, stored_events, **kwargs)
+                        self._insert_stored_events(curs, stored_events, **kwargs)  # lock, notify, insert
+                        head.execute(self._head_sql)
+                        pipeline.sync()  # a stale version is refused here (IntegrityError), nothing written
+                        ids = self._fetch_ids_after_insert_events(curs, stored_events, **kwargs)
+                        self._link_after(curs, head.fetchone(), events, min(ids or [0]))
+                        curs.execute("COMMIT")  # sent with the link when the pipeline closes
+                    except BaseException as error:
+                        failed = error  # raised once the pipeline is closed (psycopg warns otherwise)
+                if failed is not None:
+                    raise failed
+            except BaseException:
+                with contextlib.suppress(Exception):  # a broken connection is dropped by the pool anyway
+                    conn.rollback()
+                raise
         return ids
 
 

@@ -71,6 +71,8 @@ def deal_dict(d: Deal, *, full: bool) -> dict[str, Any]:
         "created_at": d.created_on.isoformat(),
         # A score slip's deal (domain/slips.py): 成绩单, no cards, no replay; the slip's facts are its record.
         "result_only": d.result_only, **({"slip": copy.deepcopy(d.meta["slip"])} if d.result_only else {}),
+        # A voided deal dealt again (docs/appeals.md): the deal it replaces and the appeal that voided it.
+        **({"replaces": d.meta["replaces"], "appeal_id": d.meta["appeal_id"]} if "replaces" in d.meta else {}),
     }
 
 

@@ -32,6 +32,7 @@ from uuid import UUID
 from eventsourcing.persistence import ApplicationRecorder, Mapper
 
 from domain.aggregates import Deal, Match, Tournament
+from domain.appeals import Appeal
 from domain.errors import IllegalAction
 from projections.standings import Standings
 from projections.store import WRITES, PositionMoved, ViewStore, dumps, key
@@ -44,6 +45,7 @@ TOPICS = [
     Tournament.Created.TOPIC, Tournament.PlayerRegistered.TOPIC, Tournament.RoundStarted.TOPIC,
     Tournament.MatchOpened.TOPIC, Tournament.Adjusted.TOPIC, Match.Created.TOPIC, Match.DealStarted.TOPIC,
     Match.DealScored.TOPIC, Match.Ended.TOPIC, Deal.Finished.TOPIC,
+    Appeal.Created.TOPIC, Appeal.Ruled.TOPIC, Appeal.Decided.TOPIC, Appeal.Redealt.TOPIC, Appeal.RedealScored.TOPIC,
 ]
 
 
@@ -104,6 +106,7 @@ class Follower:
         rows: dict[str, list[tuple[Any, ...]]] = {kind: [] for kind in WRITES}
         touched: set[str] = set()
         scored_at: set[str] = set()  # tables that scored a deal or ended: their tournaments' standings changed
+        ruled: set[str] = set()  # appeals that recorded an outcome: their tournaments' standings changed
         for notification in page:
             event = self.mapper.to_domain_event(notification)
             kind, row = self._row(notification.id, event)
@@ -112,9 +115,13 @@ class Follower:
                 if finished is not None:  # none: the deal is on this log (stored before deal databases)
                     rows["finished"].append(self._row(notification.id, finished)[1])
             rows[kind].append(row)
-            if kind in ("scored", "ended"):
-                scored_at.add(str(event.originator_id))
-            elif kind == "seats":
+            if kind in ("scored", "ended"):  # by a table, or by an appeal for its redeal (which names the table)
+                scored_at.add(str(getattr(event, "match_id", None) or event.originator_id))
+            elif kind == "redeal":
+                scored_at.add(str(event.match_id))
+            elif kind == "outcome":
+                ruled.add(str(event.originator_id))
+            elif kind in ("seats", "appeal"):
                 touched.add(str(event.tournament_id))
             elif kind not in ("deal", "finished"):  # a deal counts once scored; these rows are the tournament's
                 touched.add(str(event.originator_id))
@@ -123,6 +130,7 @@ class Follower:
             store.advance(c, position, reached)
             store.write(c, rows)
             touched |= {store.tournament_of(c, match) for match in scored_at}
+            touched |= {store.tournament_of_appeal(c, appeal) for appeal in ruled}
             for tournament in sorted(touched):
                 store.put_standings(c, tournament, standings_document(store, c, tournament, reached))
 
@@ -162,4 +170,16 @@ class Follower:
             return "adjustment", (me, event.originator_version, nid, dumps({
                 "player_id": event.player_id, "points": event.points, "round": event.round, "kind": event.kind,
                 "reason": event.reason, "refers_to": event.refers_to, **who}))
+        if isinstance(event, Appeal.Created):
+            return "appeal", (me, str(event.tournament_id), nid, dumps({
+                "match_id": str(event.match_id), "deal_id": event.against.get("deal_id"), **who}))
+        if isinstance(event, Appeal.Ruled | Appeal.Decided):
+            step = "ruling" if isinstance(event, Appeal.Ruled) else "decision"
+            return "outcome", (me, event.originator_version, nid, dumps({"outcome": event.outcome, "step": step,
+                                                                          **who}), me)
+        if isinstance(event, Appeal.Redealt):
+            return "redeal", (event.deal_id, event.number, nid, event.match_id)
+        if isinstance(event, Appeal.RedealScored):  # scored as a table scores its deals, by the appeal
+            return "scored", (nid, dumps({"scores": event.scores, "chips": None, "winner": None, "standing": None,
+                                          "replaces": event.replaces, "appeal_id": me, **who}), event.deal_id)
         raise TypeError(f"not a followed event: {type(event).__name__}")

@@ -89,6 +89,9 @@ class Format:
     duplicate: tuple[str, ...] = ()
     directions: tuple[Direction, ...] = ()
     notes: tuple[str, ...] = field(default=())
+    # Under an appeal's assigned or weighted score (docs/appeals.md): the facts that follow the adjusted score,
+    # fact → "won" (1 if the seat's adjusted score is positive) or a role fact (its value if so, else 0).
+    adjusted_facts: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         menu = {c.code for c in self.tiebreaks}
@@ -141,6 +144,7 @@ DOUDIZHU_S001 = Format(
            "landlord_won": "seat was the landlord and won", "penalty": "−result.penalties[seat]"},
     notes=("Entrants are numbered; consecutive numbers form tables of 3 (seating is the organiser's).",
            "Table winners go on; the last three winners play the final; places by chips remaining."),
+    adjusted_facts={"won": "won", "landlord_won": "landlord"},
 )
 
 SHENGJI_S004 = Format(
@@ -164,6 +168,7 @@ SHENGJI_S004 = Format(
     directions=(Direction("ew", "东西", "E-W", (0, 2)), Direction("ns", "南北", "N-S", (1, 3))),
     notes=("Pairs (E-W, N-S) are the unit: partners share every figure.",
            "S004 三: awards rank the E-W and the N-S pairs separately (top 8 each)."),
+    adjusted_facts={"won": "won"},
 )
 
 SHENGJI_S001 = Format(
@@ -181,6 +186,7 @@ SHENGJI_S001 = Format(
     facts={"level": "the table's standing.levels[team] after the deal (without one: result.new_levels[team])",
            "extra_deal": "1 for the team that won the table's 加赛 (standing.end.by = extra_deal)",
            "won": "result.winner_team == team", "team": "seat % 2"},
+    adjusted_facts={"won": "won"},
 )
 
 SANDAYI_S002 = Format(
@@ -208,6 +214,7 @@ SANDAYI_S002 = Format(
            "dealer_won_bid": "the winning bid if seat was the dealer and won, else 0",
            "won": "1 if seat's side won the deal"},
     notes=("The top 2 of each 4-player table advance.",),
+    adjusted_facts={"won": "won", "dealer_won_bid": "dealer_bid"},
 )
 
 DAGUAI_S000 = Format(
@@ -245,6 +252,7 @@ WAKENG_S003 = Format(
            "board": "deal context `board`: the duplicate board every table of the round plays"},
     notes=("Swiss pairing by projections/pairing.py (digest B8, B11.8–B11.11; docs/pairing.md).",
            "A bye board counts rate ½, MP = tables − 1, raw 0, not won (B11.9); adjustments are in MP."),
+    adjusted_facts={"won": "won"},
 )
 
 FORMATS: dict[str, Format] = {f.code: f for f in (DOUDIZHU_S001, SHENGJI_S004, SHENGJI_S001, SANDAYI_S002,

@@ -7,6 +7,7 @@ the request; `as_of` in each answer is the notification id it reflects.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import threading
@@ -69,8 +70,11 @@ class Projections:
     def __init__(self, app: FupanApplication, *, follow_every: float | None = None, page_size: int = 1000):
         self.app = app
         self.live = ViewStore(app.factory.datastore)  # type: ignore[attr-defined]
+        outdated = self.live.outdated()
         created_by_whoever_comes_first(self.live.create)
         self.follower = Follower(app.recorder, app.mapper, self.live, page_size, self._deal_streams())
+        if outdated:  # its position is past events of tables it did not have: replay them all once
+            self.rebuild()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         if follow_every:
@@ -195,19 +199,31 @@ class Projections:
                     entry["slip"] = event.meta["slip"]
             events.append(entry)
         scored = deal["scored"]
+        if "replaces" in scored:  # a voided deal's replacement: counted by its appeal's Redealt, not by the table
+            events.append({"aggregate": "Appeal", "id": scored["appeal_id"], "version": scored["version"],
+                           "type": "Appeal.Redealt", "recorded_by": scored["recorded_by"], "time": scored["time"],
+                           "replaces": scored["replaces"]})
+            return events
         events.append({"aggregate": "Match", "id": match_id, "version": scored["version"], "type": "Match.DealScored",
                        "recorded_by": scored["recorded_by"], "time": scored["time"], "scores": scored["scores"],
                        "chips": scored["chips"]})
         return events
 
     def preview(self, tournament_id: str, adjustments: list[dict[str, Any]], *,
-                round_limit: int | None = None) -> dict[str, Any]:
-        """The standings before and after hypothetical adjustments, and what changes; nothing is stored."""
+                round_limit: int | None = None, appeal_outcome: tuple[str, dict[str, Any]] | None = None
+                ) -> dict[str, Any]:
+        """The standings before and after hypothetical adjustments, and what changes; nothing is stored.
+        `appeal_outcome` (appeal id, outcome): the appeal's outcome as it would be in effect with them."""
         at, facts = self._facts(tournament_id, None, round_limit)
         players = {p["player_id"] for p in facts.players}
         started = {r["round"] for r in facts.rounds} | {m["round"] for m in facts.matches} | {1}
         hypothetical = [self._hypothetical(a, players, started) for a in adjustments]
         before = Standings(facts, round_limit=round_limit).document()
+        if appeal_outcome is not None:
+            appeal, outcome = appeal_outcome
+            facts = dataclasses.replace(facts, appeals=[
+                {**a, "outcome": outcome, "outcome_nid": at + 1} if a["appeal_id"] == appeal else a
+                for a in facts.appeals])
         after = Standings(facts, round_limit=round_limit, extra_adjustments=hypothetical).document()
         was = {row["player_id"]: row for row in before["rows"]}
         changes = []

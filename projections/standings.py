@@ -17,6 +17,11 @@ Rules that hold for every format:
 - Equal on every declared criterion means an equal rank (1, 2, 2, 4); declaring `lots` makes that impossible.
 - A format with `directions` (S004: E-W and N-S pairs) also ranks the pairs of each direction among
   themselves, by the same criteria, each pair in the direction it sat in at the table that ranks it.
+- An appeal's outcome in effect (docs/appeals.md "Tiebreaks, matchpoints and the redeal"): a voided deal counts
+  in no tiebreak and no matchpoint comparison, and its replacement (the redeal) counts in its place; an assigned
+  or weighted score replaces the seat's `score` and the facts the format says follow it (`adjusted_facts`). The
+  total moves by the appeal's compensating adjustments, except in a duplicate format, where the adjusted score
+  is matchpointed against the other tables instead.
 """
 
 from __future__ import annotations
@@ -27,10 +32,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from domain.appeals import SCORE_OUTCOMES
 from projections.facts import Facts, seat_facts
 from projections.formats import Criterion, resolve
 
 Number = int | Fraction
+PARTS = "_parts"  # a weighted score's (weight, score) parts for one seat, matchpointed part by part (Law 12C1c)
 
 
 @dataclass
@@ -43,6 +50,7 @@ class TournamentFacts:
     matches: list[dict[str, Any]]
     deals: list[dict[str, Any]]  # scored deals only
     adjustments: list[dict[str, Any]]
+    appeals: list[dict[str, Any]] = field(default_factory=list)  # {appeal_id, deal_id, outcome (latest), …}
 
 
 @dataclass
@@ -51,7 +59,11 @@ class Line:
 
     match: dict[str, Any]
     seat: int
-    deals: list[tuple[dict[str, Any], Facts]] = field(default_factory=list)
+    deals: list[tuple[dict[str, Any], Facts]] = field(default_factory=list)  # as they count (appeals applied)
+    # every deal as played (a voided one too, and the replacement counted in its place): what a total outside
+    # duplicate sums, the appeals' compensating adjustments beside it
+    recorded: list[tuple[dict[str, Any], Facts]] = field(default_factory=list)
+    set_aside: list[dict[str, Any]] = field(default_factory=list)  # replacements whose appeal is no longer void
 
     @property
     def round(self) -> int:
@@ -95,6 +107,9 @@ class Standings:
         self.numbers = {p["player_id"]: number for number, p in enumerate(facts.players, start=1)}
         self.stage_of = {r: i for i, r in enumerate((r for r, info in self.rounds.items()
                                                      if info["kind"] != "playoff"), start=1)}
+        self.deal_outcomes = self._deal_outcomes()
+        self.score_appeals = {a["appeal_id"] for a in facts.appeals
+                              if a["outcome"] is not None and a["outcome"]["kind"] != "penalty"}
         self.seated: dict[str, list[Line]] = {}  # match id → a line per seat
         self.over: dict[str, bool] = {}  # match id → the table has ended
         self.lines = self._lines()
@@ -125,6 +140,46 @@ class Standings:
                                                "kind": "tables"})
         return {r: rounds[r] for r in sorted(rounds) if limit is None or r <= limit}
 
+    # --- appeals (docs/appeals.md) ---------------------------------------------------------------------
+
+    def _deal_outcomes(self) -> dict[str, dict[str, Any]]:
+        """deal id → {appeal_id, outcome}: the score outcome in effect on the deal (one appeal at a time may
+        replace a deal's score: domain/application.py refuses a second)."""
+        found: dict[str, dict[str, Any]] = {}
+        for appeal in sorted(self.facts.appeals, key=lambda a: a.get("outcome_nid", 0)):
+            outcome = appeal["outcome"]
+            if appeal.get("deal_id") and outcome is not None and outcome["kind"] in SCORE_OUTCOMES:
+                found[appeal["deal_id"]] = {"appeal_id": appeal["appeal_id"], "outcome": outcome}
+            elif appeal.get("deal_id") in found and found[appeal["deal_id"]]["appeal_id"] == appeal["appeal_id"]:
+                del found[appeal["deal_id"]]  # the same appeal now lets the result stand (or penalises)
+        return found
+
+    def _replacement_counts(self, deal: dict[str, Any]) -> bool:
+        """A redeal counts in its voided deal's place while its appeal's outcome in effect is `void`."""
+        ruled = self.deal_outcomes.get(deal["scored"]["replaces"])
+        return (ruled is not None and ruled["appeal_id"] == deal["scored"]["appeal_id"]
+                and ruled["outcome"]["kind"] == "void")
+
+    def _adjusted(self, entry: Facts, outcome: dict[str, Any], seat: int) -> Facts:
+        """The seat's facts under an assigned or weighted score: `score` is the adjusted one (a weighted score's
+        whole points, its parts kept for matchpoints), and each fact the format lists in `adjusted_facts` follows
+        it — the deal is won by a seat whose adjusted score is positive (`won`), a role's win fact (地主胜局,
+        庄家胜局叫分) is the role's value if so, else 0. Facts of what happened (roles, fouls, boards) stay."""
+        score = outcome["scores"][seat]
+        out = {**entry, "score": score}
+        for fact, rule in self.format.adjusted_facts.items():
+            if fact in entry:
+                out[fact] = int(score > 0) if rule == "won" else (entry.get(rule, 0) if score > 0 else 0)
+        if outcome["kind"] == "weighted":
+            out[PARTS] = [(Fraction(part["weight"]), part["scores"][seat]) for part in outcome["parts"]]
+        return out
+
+    def _score_part(self, adjustment: dict[str, Any]) -> bool:
+        """An appeal's compensating adjustment of a deal's score (not a penalty): in duplicate the adjusted score
+        is matchpointed instead, so it is not added to the matchpoints."""
+        appeal = (adjustment.get("refers_to") or {}).get("appeal_id")
+        return bool(appeal) and appeal in self.score_appeals and "deal_id" in adjustment["refers_to"]
+
     def _lines(self) -> dict[str, list[Line]]:
         deals_by_match: dict[str, list[dict[str, Any]]] = {}
         for deal in self.facts.deals:
@@ -133,12 +188,25 @@ class Standings:
         every: list[tuple[Line, dict[str, Any], Facts]] = []
         for match in self.matches:
             seated = self.seated[match["match_id"]] = [Line(match, seat) for seat in range(len(match["seats"]))]
-            deals = sorted(deals_by_match.get(match["match_id"], ()), key=lambda d: d["number"])
+            # a replacement sorts right after the deal it replaces
+            deals = sorted(deals_by_match.get(match["match_id"], ()),
+                           key=lambda d: (d["number"], "replaces" in d["scored"]))
+            played = [d for d in deals if "replaces" not in d["scored"]]
             self.over[match["match_id"]] = match.get("ended") is not None or (
-                bool(deals) and deals[-1]["winner"] is not None)
+                bool(played) and played[-1]["winner"] is not None)
             for deal in deals:
+                if "replaces" in deal["scored"] and not self._replacement_counts(deal):
+                    for line in seated:
+                        line.set_aside.append(deal)
+                    continue
                 facts = seat_facts(self.facts.tournament["game"], deal["result"], deal["scored"].get("standing"))
-                for line, entry in zip(seated, facts, strict=True):
+                ruled = self.deal_outcomes.get(deal["deal_id"])
+                for seat, (line, entry) in enumerate(zip(seated, facts, strict=True)):
+                    line.recorded.append((deal, entry))
+                    if ruled is not None and ruled["outcome"]["kind"] == "void":
+                        continue  # counts in nothing: its replacement, once played, counts instead
+                    if ruled is not None:
+                        entry = self._adjusted(entry, ruled["outcome"], seat)
                     line.deals.append((deal, entry))
                     every.append((line, deal, entry))
             for player, line in zip(match["seats"], seated, strict=True):
@@ -180,10 +248,15 @@ class Standings:
             key = tuple(line.round if name == "round" else line.seat if name == "seat"
                         else entry.get(name, deal["deal_id"]) for name in self.format.duplicate)
             groups.setdefault(key, []).append(entry)
+        def versus(mine: Facts, theirs: Facts) -> Number:
+            # A weighted score is matchpointed part by part, each comparison weighted (Law 12C1c, as bridge does).
+            return sum(wa * wb * (2 if a > b else 1 if a == b else 0)
+                       for wa, a in mine.get(PARTS, [(1, mine["score"])])
+                       for wb, b in theirs.get(PARTS, [(1, theirs["score"])]))
+
         for group in groups.values():
             for entry in group:
-                mp = sum(2 if entry["score"] > other["score"] else 1 if entry["score"] == other["score"] else 0
-                         for other in group if other is not entry)
+                mp = sum(versus(entry, other) for other in group if other is not entry)
                 entry["mp"] = mp
                 entry["mp_max"] = 2 * (len(group) - 1)
                 entry["mp_rate"] = Fraction(mp, 2 * (len(group) - 1)) if len(group) > 1 else Fraction(1, 2)
@@ -232,9 +305,11 @@ class Standings:
         last = max(rounds, default=0)
         adjustments = [a for a in self.adjustments if a["player_id"] == player and (
             self.format.structure == "cumulative" or not rounds or a["round"] in rounds
-            or (ranking and a["round"] > last))]
+            or (ranking and a["round"] > last)) and not (self.format.duplicate and self._score_part(a))]
         base = lines[-1].match["start_chips"] if self.format.start_chips and lines else 0
-        from_deals = self._measure(self.format.total, player, lines)
+        # Outside duplicate the total sums the deals as played and the appeals' adjustments beside them (so a
+        # voided deal's score and its compensation both show); a matchpoint total counts the deals as adjusted.
+        from_deals = self._measure(self.format.total, player, lines, played=not self.format.duplicate)
         points = sum(a["points"] for a in adjustments)
         tiebreaks = [self._measure(c, player, playoff_lines if c.scope == "playoff" else lines)
                      for c in self.criteria]
@@ -250,10 +325,11 @@ class Standings:
             total = base + from_deals + points
         return Figures(total, base, from_deals, adjustments, tiebreaks, lines, playoff_lines)
 
-    def _measure(self, criterion: Criterion, player: str, lines: Iterable[Line]) -> Number:
+    def _measure(self, criterion: Criterion, player: str, lines: Iterable[Line], *, played: bool = False) -> Number:
         if criterion.measure == "lots":
             return self.lots[player]
-        values = [entry.get(criterion.fact, 0) for line in lines for _deal, entry in line.deals]
+        values = [entry.get(criterion.fact, 0) for line in lines
+                  for _deal, entry in (line.recorded if played else line.deals)]
         if criterion.measure == "sum":
             return sum(values)
         if criterion.measure == "count":
@@ -324,8 +400,12 @@ class Standings:
             })
             # The appeals (docs/appeals.md) whose outcome moved this total, in the order recorded; only when there
             # are some, so documents stored before appeals existed stay equal to a rebuild.
-            appeals = list(dict.fromkeys(a["refers_to"]["appeal_id"] for a in figures.adjustments
-                                         if (a.get("refers_to") or {}).get("appeal_id")))
+            appeals = list(dict.fromkeys([
+                *(a["refers_to"]["appeal_id"] for a in self.adjustments
+                  if a["player_id"] == pid and (a.get("refers_to") or {}).get("appeal_id")
+                  and (a in figures.adjustments or self._score_part(a))),
+                *(self.deal_outcomes[deal["deal_id"]]["appeal_id"] for line in figures.lines
+                  for deal, _ in line.recorded if deal["deal_id"] in self.deal_outcomes)]))
             if appeals:
                 rows[-1]["appeals"] = appeals
         return rows
@@ -441,10 +521,7 @@ class Standings:
                 "start_chips": table["start_chips"], "table_total": table["totals"][line.seat],
                 "place": table["ranking"].index(player) + 1, "over": table["over"],
                 "advanced": player in table["advancing"],
-                "deals": [{"deal_id": deal["deal_id"], "number": deal["number"], "score": entry["score"],
-                           "facts": {k: plain(v) for k, v in entry.items()}, "result": deal["result"],
-                           "finished": deal["finished"], "scored": deal["scored"]}
-                          for deal, entry in line.deals],
+                "deals": self._explained_deals(line),
             })
         ids = {id(a) for a in figures.adjustments}
         return {
@@ -456,5 +533,38 @@ class Standings:
             "tiebreak_values": [{**c.describe(), "value": plain(v)}
                                 for c, v in zip(self.criteria, figures.tiebreaks, strict=True)],
             "matches": matches,
-            "adjustments": [{**a, "counted": id(a) in ids} for a in self.adjustments if a["player_id"] == player],
+            "adjustments": [{**a, "counted": id(a) in ids,
+                             **({"counted_in_deal": a["refers_to"]["deal_id"]} if self.format.duplicate
+                                and self._score_part(a) else {})}
+                            for a in self.adjustments if a["player_id"] == player],
         }
+
+    def _explained_deals(self, line: Line) -> list[dict[str, Any]]:
+        """Every deal of the line as played, each with the facts that count; a deal an appeal changed links the
+        appeal and says how (`voided`, or the adjusted facts), a replacement names the deal it `replaces`, and a
+        replacement whose appeal no longer voids its deal is listed as not counted."""
+        counting = {deal["deal_id"]: entry for deal, entry in line.deals}
+        replaced = {deal["scored"]["replaces"]: deal["deal_id"] for deal, _ in line.recorded
+                    if "replaces" in deal["scored"]}
+        out = []
+        for deal, played in [*line.recorded, *((d, None) for d in line.set_aside)]:
+            entry = counting.get(deal["deal_id"])
+            shown = entry if entry is not None else played if played is not None else {}
+            item: dict[str, Any] = {
+                "deal_id": deal["deal_id"], "number": deal["number"],
+                "score": played["score"] if played is not None else None,
+                "facts": {k: plain(v) for k, v in shown.items() if k != PARTS}, "result": deal["result"],
+                "finished": deal["finished"], "scored": deal["scored"], "counted": entry is not None}
+            ruled = self.deal_outcomes.get(deal["deal_id"])
+            appeal = ruled["appeal_id"] if ruled else deal["scored"].get("appeal_id")
+            if appeal:
+                item["appeal"] = {"id": appeal, "href": f"/api/appeals/{appeal}", "page": f"/appeals/{appeal}",
+                                  **({"outcome": ruled["outcome"]["kind"]} if ruled else {})}
+            if ruled and ruled["outcome"]["kind"] == "void":
+                item["voided"] = True
+            if deal["deal_id"] in replaced:
+                item["replaced_by"] = replaced[deal["deal_id"]]
+            if "replaces" in deal["scored"]:
+                item["replaces"] = deal["scored"]["replaces"]
+            out.append(item)
+        return out

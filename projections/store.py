@@ -18,6 +18,9 @@ rebuild uses another prefix):
 - deals — a deal of a table: started, its result (`Deal.Finished`), its score at the table (`Match.DealScored`,
   with the table's standing after it);
 - ends — a table that is over (`Match.Ended`): the side that won, its seats and why;
+- appeals, outcomes — an appeal's deal (`Appeal.Created`) and each outcome its ruling and decision recorded
+  (`Appeal.Ruled`, `.Decided`; docs/appeals.md): the standings read the latest one; a voided deal's replacement
+  (`Appeal.Redealt`) is a deals row of the appeal's table, counted in the voided deal's place;
 - standings(tournament_id, document) — the standings page, recomputed from the facts in the same transaction.
 """
 
@@ -55,9 +58,16 @@ TABLES: dict[str, tuple[str, str]] = {
                     "tournament_id, version"),
     "ends": ("match_id TEXT NOT NULL, tournament_id TEXT NOT NULL, nid BIGINT NOT NULL, body TEXT NOT NULL",
              "match_id"),
+    "appeals": ("appeal_id TEXT NOT NULL, tournament_id TEXT NOT NULL, nid BIGINT NOT NULL, body TEXT NOT NULL",
+                "appeal_id"),
+    "outcomes": ("appeal_id TEXT NOT NULL, version INTEGER NOT NULL, tournament_id TEXT NOT NULL, nid BIGINT NOT NULL, "
+                 "body TEXT NOT NULL", "appeal_id, version"),
     "standings": ("tournament_id TEXT NOT NULL, document TEXT NOT NULL", "tournament_id"),
 }
-INDEXED = {"matches": "tournament_id", "deals": "tournament_id", "ends": "tournament_id"}
+INDEXED = {"matches": "tournament_id", "deals": "tournament_id", "ends": "tournament_id", "appeals": "tournament_id",
+           "outcomes": "tournament_id"}
+# Tables added after stores with a read model existed: a read model without them is rebuilt once (Projections).
+LATER_TABLES = ("appeals", "outcomes")
 
 # What a page of events writes, per kind of row, applied kind by kind in this order. Every row is inserted
 # once and every column set once (a deal finishes once, a table is seated once), and each statement only
@@ -70,12 +80,18 @@ WRITES: dict[str, str] = {
     "seats": "UPDATE {matches} SET created_nid = ?, created = ? WHERE match_id = ?",
     "deal": "INSERT INTO {deals} (deal_id, match_id, tournament_id, number, started_nid) "
             "SELECT ?, match_id, tournament_id, ?, ? FROM {matches} WHERE match_id = ?",
+    "appeal": "INSERT INTO {appeals} (appeal_id, tournament_id, nid, body) VALUES (?, ?, ?, ?)",
+    # A voided deal's replacement (Appeal.Redealt), scored by its appeal's RedealScored.
+    "redeal": "INSERT INTO {deals} (deal_id, match_id, tournament_id, number, started_nid) "
+              "SELECT ?, match_id, tournament_id, ?, ? FROM {matches} WHERE match_id = ?",
     # A deal outside any table (standalone, imported) has no row: its result updates nothing.
     "finished": "UPDATE {deals} SET finished_nid = ?, finished = ? WHERE deal_id = ?",
     "scored": "UPDATE {deals} SET scored_nid = ?, scored = ? WHERE deal_id = ?",
     "ended": "INSERT INTO {ends} (match_id, tournament_id, nid, body) "
              "SELECT ?, tournament_id, ?, ? FROM {matches} WHERE match_id = ?",
     "adjustment": "INSERT INTO {adjustments} (tournament_id, version, nid, body) VALUES (?, ?, ?, ?)",
+    "outcome": "INSERT INTO {outcomes} (appeal_id, version, tournament_id, nid, body) "
+               "SELECT ?, ?, tournament_id, ?, ? FROM {appeals} WHERE appeal_id = ?",
 }
 
 
@@ -134,6 +150,19 @@ class ViewStore:
 
     # --- schema ---------------------------------------------------------------------------------------
 
+    def has(self, table: str) -> bool:
+        """Whether this read model has the table (its own transaction: PostgreSQL aborts one at an error)."""
+        try:
+            with self.transaction(commit=False) as c:
+                c.execute(f"SELECT 1 FROM {self.names[table]} WHERE 1 = 0")
+            return True
+        except Exception:  # the driver's "no such table" (SQLite) / UndefinedTable (PostgreSQL)
+            return False
+
+    def outdated(self) -> bool:
+        """A read model written before LATER_TABLES existed: it never followed their events."""
+        return self.has("position") and not all(self.has(table) for table in LATER_TABLES)
+
     def create(self) -> None:
         with self.transaction(commit=True) as c:
             for table, (columns, key) in TABLES.items():
@@ -180,6 +209,10 @@ class ViewStore:
             c.execute(self.sql("SELECT tournament_id FROM {matches} WHERE match_id = ?"), (match_id,))
             self._tournament_of[match_id] = c.fetchone()["tournament_id"]
         return self._tournament_of[match_id]
+
+    def tournament_of_appeal(self, c: Any, appeal_id: str) -> str:
+        c.execute(self.sql("SELECT tournament_id FROM {appeals} WHERE appeal_id = ?"), (appeal_id,))
+        return c.fetchone()["tournament_id"]
 
     def put_standings(self, c: Any, tournament_id: str, document: dict[str, Any]) -> None:
         c.execute(self.sql("INSERT INTO {standings} (tournament_id, document) VALUES (?, ?) ON CONFLICT "
@@ -238,10 +271,18 @@ class ViewStore:
             deals.append({"deal_id": row["deal_id"], "match_id": row["match_id"], "number": row["number"],
                           "result": finished.pop("result"), "winner": scored["winner"], "finished": finished,
                           "scored": scored})
+        c.execute(self.sql("SELECT appeal_id, body FROM {appeals} WHERE tournament_id = ? AND nid <= ? ORDER BY nid"),
+                  (tournament_id, as_of))
+        appeals = {row["appeal_id"]: {**json.loads(row["body"]), "appeal_id": row["appeal_id"], "outcome": None}
+                   for row in c.fetchall()}
+        c.execute(self.sql("SELECT appeal_id, nid, body FROM {outcomes} WHERE tournament_id = ? AND nid <= ? "
+                           "ORDER BY nid, version"), (tournament_id, as_of))
+        for row in c.fetchall():  # the latest outcome of each appeal is the one in effect
+            appeals[row["appeal_id"]].update(outcome=json.loads(row["body"])["outcome"], outcome_nid=row["nid"])
         return TournamentFacts(
             tournament={**json.loads(head["body"]), "tournament_id": tournament_id},
             players=bodies("players", "nid"), rounds=bodies("rounds", "round"), matches=matches, deals=deals,
-            adjustments=bodies("adjustments", "nid"),
+            adjustments=bodies("adjustments", "nid"), appeals=list(appeals.values()),
         )
 
     @contextmanager

@@ -120,6 +120,7 @@ KINDS: dict[str, str] = {
     "appeals.add_line": "appeal_party",  # a what-if line of the disputed (live) deal: every hand is used
     "appeals.sandbox": "appeal_party",  # a line being built: the referee's view of the (live) deal, stores nothing
     "appeals.rule": "chief",
+    "appeals.redeal": "chief",  # the voided deal dealt again at its table
     "appeals.appeal_ruling": "recorder",  # the filing side, for the appeal's table
     "appeals.decide": "committee",
     "appeals.withdraw": "recorder",
@@ -185,7 +186,17 @@ class Table:
                 service.appeal_ruling(appeal, "不服")
             return appeal
 
-        return {"appeals.appeal_ruling": filed(("rule",)), "appeals.close": filed(("rule",)),
+        # A voided finished deal at table 4 (no deal in play there): what the redeal needs.
+        voided_table = self.server.post(f"/api/tournaments/{self.tournament}/matches",
+                                        {"table": "4", "seats": PLAYERS, "first": 2}).json()["id"]
+        voided = service.start_deal(match=voided_table, hands=EXAMPLE_RECORD["hands"], kitty=EXAMPLE_RECORD["kitty"],
+                                    first=2)[0]["id"]
+        for action in EXAMPLE_RECORD["actions"]:
+            service.record_action(voided, action)
+        void = service.file_appeal(voided_table, {"kind": "deal", "deal_id": voided, "step": 1}, "irregularity", "作废")
+        service.rule_appeal(void["appeal_id"], {"kind": "void"}, "作废重发")
+        return {"appeals.redeal": void["appeal_id"],
+                "appeals.appeal_ruling": filed(("rule",)), "appeals.close": filed(("rule",)),
                 "appeals.decide": filed(("rule", "appeal")), "appeals.rule": filed(), "appeals.withdraw": filed(),
                 "": filed()}
 
@@ -252,6 +263,7 @@ BODIES: dict[str, Callable[[Table], Any]] = {
     "appeals.add_line": lambda t: {"from_step": 2, "actions": EXAMPLE_RECORD["actions"][2:], "label": "推演"},
     "appeals.sandbox": lambda t: {"from_step": 1, "actions": EXAMPLE_RECORD["actions"][1:2]},
     "appeals.appeal_ruling": lambda t: {"reason": "不服"},
+    "appeals.redeal": lambda t: {},
     "appeals.decide": lambda t: {"outcome": {"kind": "stands"}, "reason": "维持", "members": ["甲", "乙", "丙"],
                                  "vote": {"for": 3, "against": 0, "abstain": 0}},
     "appeals.withdraw": lambda t: {"reason": "撤回"},

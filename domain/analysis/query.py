@@ -144,6 +144,22 @@ def analyse_state(engine: Engine, state: Any, budget: Budget) -> dict[str, Any]:
     return answer
 
 
+def solved_line(engine: Engine, state: Any, budget: Budget) -> list[Action]:
+    """The solver's best play from `state` to the deal's end, applied to `state` by the engine (the stored
+    forms); an appeal's sandbox line completed by the solver (docs/appeals.md). IllegalAction
+    `not_analysable` outside card play, `line_too_large` when the search does not finish within its budget;
+    `state` is then unchanged."""
+    found = analyse_state(engine, state, budget)
+    if found.get("not_in_play"):
+        raise not_analysable(found["phase"])
+    if found.get("too_large"):
+        raise IllegalAction("line_too_large", f"The solver did not finish within its budget ({found['nodes']} "
+                            f"positions, {found['ms']} ms): play more of the line yourself, then complete it.",
+                            f"求解器未能在限额内算完（{found['nodes']} 个局面，{found['ms']} 毫秒）：请先多推演几步，"
+                            "再让求解器补全。", {"nodes": found["nodes"], "ms": found["ms"]})
+    return [engine.apply(state, action) for action in found["line"]]
+
+
 def _shengji_side_wins(engine: Engine, final: Any, pos: Position) -> bool:
     """升级: whether the side to act wins the deal (the engine's `winner_team`) at the end of the best line."""
     result = engine.result(final)
