@@ -3,9 +3,12 @@
 - `GET /deals/<id>/record.pdf`, `GET /matches/<id>/records.pdf`: the printable record of a deal, or of every deal
   of a table, as a PDF (replay_ui/pdf.py), for the request's reader exactly as the printable record page.
 - `GET /rules/<game>`: docs/rules/<game>.md rendered (markdown-it-py, raw HTML escaped), the document the engine
-  implements. The documents ship inside the package (`replay_ui/rules_docs`, a link to docs/rules that the
-  wheel copies), so an installed server has them. The options a tournament or deal was played under are
-  listed on its own page (`options_rows`), next to the link here.
+  implements, and its Chinese version docs/rules/<game>.zh.md (the same sections, clarifications and option
+  names, citing the seeds); the page holds both and shows the language chosen. The documents ship inside the
+  package (`replay_ui/rules_docs`, a link to docs/rules that the wheel copies), so an installed server has them.
+  The options a tournament or deal was played under are listed on its own page (`options_rows`: each option's
+  name and a coded value's meaning in words, `option.<name>[.<value>]` of the game's strings, beside the codes),
+  next to the link here.
 """
 
 from __future__ import annotations
@@ -104,14 +107,21 @@ def _markdown() -> MarkdownIt:
     return MarkdownIt("commonmark", {"html": False}).enable("table")
 
 
-def rules_html(game: str) -> Markup:
-    tokens = _markdown().parse((RULES / f"{game}.md").read_text(encoding="utf-8"))
+def rules_source(game: str, lang: str) -> Path:
+    """The rules document of `game` in `lang`: docs/rules/<game>.md in English, <game>.zh.md in Chinese (the
+    English one where a Chinese one is missing)."""
+    chinese = RULES / f"{game}.zh.md"
+    return chinese if lang == "zh" and chinese.is_file() else RULES / f"{game}.md"
+
+
+def rules_html(game: str, lang: str = "en") -> Markup:
+    tokens = _markdown().parse(rules_source(game, lang).read_text(encoding="utf-8"))
     for token in tokens:
         unserved: list[bool] = []  # for each open link: whether it became plain text
         for child in token.children or []:
             if child.type == "link_open":
                 href = str(child.attrs.get("href", ""))
-                local = re.fullmatch(r"(\w+)\.md(#.*)?", href)
+                local = re.fullmatch(r"(\w+)(?:\.zh)?\.md(#.*)?", href)
                 if local or not re.match(r"https?:|#", href):
                     child.attrs["href"] = _rule_link(local) if local else ""
                 unserved.append(not child.attrs["href"])
@@ -126,7 +136,9 @@ def rules_html(game: str) -> Markup:
 def rules_page(game: str) -> str:
     if game not in GAMES or not (RULES / f"{game}.md").is_file():
         raise NotFound("not_found", "No such game.", "没有这种游戏。", {"kind": "game", "id": game})
-    return render_template("rules.html", game=game, body=rules_html(game), game_zh=i18n.text(f"game.{game}", "zh"))
+    chinese = rules_source(game, "zh")
+    return render_template("rules.html", game=game, body=rules_html(game, "en"), body_zh=rules_html(game, "zh"),
+                           translated=chinese.name.endswith(".zh.md"), game_zh=i18n.text(f"game.{game}", "zh"))
 
 
 @pages.app_template_global("glyphs")
@@ -136,11 +148,21 @@ def glyphs() -> list[str]:
 
 
 @pages.app_template_global("options_rows")
-def options_rows(game: str, options: dict[str, Any]) -> list[tuple[str, Any]]:
+def options_rows(game: str, options: dict[str, Any]) -> list[tuple[str, Any, Any, Any]]:
     """A ruleset's options in force — as declared, the defaults filled in (the engine's resolution) — as (name,
-    value) rows, for the pages that say what a game was played under; a switch reads 是/否 (yes/no) in the
-    page's language, other values are the option's own codes and numbers."""
-    def shown(value: Any) -> Any:
-        return i18n.bilingual("bool.yes" if value else "bool.no") if isinstance(value, bool) else value
+    label, value, value label) rows, for the pages that say what a game was played under. The label is the
+    option's name in the page's language (`option.<name>` of the game's strings); a switch reads 是/否 (yes/no),
+    a coded value has its words too (`option.<name>.<value>`), a number is itself; the codes stay shown as
+    recorded."""
+    catalog = i18n.catalog()
 
-    return [(name, shown(value)) for name, value in sorted(get_engine(game).resolve_options(options).items())]
+    def label(key: str) -> Any:
+        return i18n.bilingual(key) if key in catalog else None
+
+    def shown(name: str, value: Any) -> Any:
+        if isinstance(value, bool):
+            return i18n.bilingual("bool.yes" if value else "bool.no")
+        return label(f"option.{name}.{value}")
+
+    return [(name, label(f"option.{name}"), value, shown(name, value))
+            for name, value in sorted(get_engine(game).resolve_options(options).items())]
