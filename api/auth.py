@@ -46,21 +46,26 @@ class Rule:
     name: str
     roles: frozenset[str]
     scope: str | None = None
+    name_zh: str = ""  # who may call, as the Chinese message says it
 
 
-ANYONE = Rule("public", frozenset({"public", ORGANISER, REFEREE, APPEALS, COMMENTATOR}))
-ORGANISER_ONLY = Rule("organiser", frozenset({ORGANISER}))
-MATCH_RECORDER = Rule("organiser, or referee of the match", frozenset({ORGANISER}), scope="match")
-DEAL_RECORDER = Rule("organiser, or referee of the deal's match", frozenset({ORGANISER}), scope="deal")
+ANYONE = Rule("public", frozenset({"public", ORGANISER, REFEREE, APPEALS, COMMENTATOR}), name_zh="任何人")
+ORGANISER_ONLY = Rule("organiser", frozenset({ORGANISER}), name_zh="组织者")
+MATCH_RECORDER = Rule("organiser, or referee of the match", frozenset({ORGANISER}), scope="match",
+                      name_zh="组织者或本桌裁判")
+DEAL_RECORDER = Rule("organiser, or referee of the deal's match", frozenset({ORGANISER}), scope="deal",
+                     name_zh="组织者或该牌局所在牌桌的裁判")
 ANNOTATOR = Rule("organiser, commentator, or referee of the deal's match", frozenset({ORGANISER, COMMENTATOR}),
-                 scope="deal")
+                 scope="deal", name_zh="组织者、解说员或该牌局所在牌桌的裁判")
 # Appeals (docs/appeals.md): the filing side, the parties who add evidence, the chief referee (the organiser, or
 # a referee it named: checked by the service), the committee.
-APPEAL_FILER = Rule("organiser, or referee of the appeal's table", frozenset({ORGANISER}), scope="appeal")
+APPEAL_FILER = Rule("organiser, or referee of the appeal's table", frozenset({ORGANISER}), scope="appeal",
+                    name_zh="组织者或申诉所涉牌桌的裁判")
 APPEAL_PARTY = Rule("organiser, appeals committee, or referee of the appeal's table", frozenset({ORGANISER, APPEALS}),
-                    scope="appeal")
-CHIEF_REFEREE = Rule("the chief referee (organiser, or a referee it named chief)", frozenset({ORGANISER, REFEREE}))
-COMMITTEE = Rule("appeals committee", frozenset({APPEALS}))
+                    scope="appeal", name_zh="组织者、仲裁委员会或申诉所涉牌桌的裁判")
+CHIEF_REFEREE = Rule("the chief referee (organiser, or a referee it named chief)", frozenset({ORGANISER, REFEREE}),
+                     name_zh="总裁判（组织者，或组织者指定为总裁判的裁判）")
+COMMITTEE = Rule("appeals committee", frozenset({APPEALS}), name_zh="仲裁委员会")
 
 
 @dataclass(frozen=True)
@@ -241,7 +246,7 @@ def _authorise(rule: Rule, principal: Principal) -> None:
     raise Forbidden(
         "forbidden",
         f"This needs: {rule.name}.",
-        f"此操作需要相应权限：{rule.name}。",
+        f"此操作需要相应权限：{rule.name_zh or rule.name}。",
         {"requires": rule.name, "role": principal.role},
     )
 

@@ -18,7 +18,7 @@ from api.pair_cli import stored_facts, stored_history
 from api.resources import doc, json_body, load, load_query, service
 from api.standings import projections
 from domain.entries import read_entries
-from domain.errors import BadRequest, IllegalAction
+from domain.errors import BadRequest, IllegalAction, listed
 from domain.side_events import GAMES as SIDE_GAMES
 from projections import draws
 from projections.formats import resolve
@@ -170,8 +170,9 @@ def _check_finished(tournament_id: str, tournament: dict[str, Any]) -> None:
     waiting = [t["table"] for t in projections().standings(tournament_id)["tables"]
                if t["round"] == last and not t["over"]]
     if waiting:
-        raise IllegalAction("round_not_finished", f"Round {last} is still being played at tables {waiting}.",
-                            f"第 {last} 轮还有牌桌未结束：{waiting}。", {"round": last, "tables": waiting})
+        raise IllegalAction("round_not_finished", f"Round {last} is still being played at tables {listed(waiting)}.",
+                            f"第 {last} 轮还有牌桌未结束：{listed(waiting, 'zh')}。",
+                            {"round": last, "tables": waiting})
 
 
 @console.post("/<tournament_id>/round-tables")

@@ -26,7 +26,7 @@ from domain.annotations import checked_annotation
 from domain.cards import normalize_all
 from domain.dealing import seed_commitment
 from domain.engine import PENALTY_LIMIT, Action, DealSetup, Engine
-from domain.errors import Conflict, IllegalAction
+from domain.errors import Conflict, IllegalAction, listed
 from domain.games import get_engine, get_table
 from domain.integrity import GENESIS, next_digest
 from domain.match import MatchRules, Standing
@@ -284,8 +284,9 @@ class Tournament(Aggregate):
                                 "破同分规则必须是互不相同的代码，按适用顺序排列。", {"tiebreaks": tiebreaks})
         rules = dict(entry_rules or {})
         if set(rules) - set(ENTRY_RULES) or not all(type(v) is int and 1 <= v <= 1000 for v in rules.values()):
-            raise IllegalAction("bad_entry_rules", f"Entry rules are whole numbers 1–1000 named {list(ENTRY_RULES)}.",
-                                f"报名规则必须是 {list(ENTRY_RULES)} 中的 1–1000 的整数。", {"entry_rules": rules})
+            raise IllegalAction("bad_entry_rules", f"Entry rules are whole numbers 1–1000 named {listed(ENTRY_RULES)}.",
+                                f"报名规则必须是 {listed(ENTRY_RULES, 'zh')} 中的 1–1000 的整数。",
+                                {"entry_rules": rules})
         return cls._create(
             cls.Created, id=tournament_id(key), key=key, name=name, game=engine.game,
             options=engine.resolve_options(options), recorded_by=recorded_by, format=format, tiebreaks=tiebreaks,
@@ -343,8 +344,8 @@ class Tournament(Aggregate):
     def withdraw(self, player_id: str, reason: str, recorded_by: dict[str, Any]) -> dict[str, Any]:
         """The player leaves the event from the next round on; once, with the reason."""
         if player_id not in self.players:
-            raise IllegalAction("unknown_player", f"Not registered in this tournament: {player_id!r}.",
-                                f"未在本赛事登记的选手：{player_id!r}。", {"player_id": player_id})
+            raise IllegalAction("unknown_player", f"Not registered in this tournament: {player_id}.",
+                                f"未在本赛事登记的选手：{player_id}。", {"player_id": player_id})
         if player_id in self.withdrawn:
             raise IllegalAction("already_withdrawn", f"{self.players[player_id]} has already withdrawn.",
                                 f"{self.players[player_id]} 已经退赛。", {"player_id": player_id})
@@ -435,13 +436,13 @@ class Tournament(Aggregate):
         """The next round, with its byes. Tables opened before any round was started are round 1, so the next one
         is 2."""
         if kind not in ROUND_KINDS:
-            raise IllegalAction("bad_round_kind", f"A round's kind is one of {list(ROUND_KINDS)}.",
-                                f"轮次类型必须是 {list(ROUND_KINDS)} 之一。", {"kind": kind})
+            raise IllegalAction("bad_round_kind", f"A round's kind is one of {listed(ROUND_KINDS)}.",
+                                f"轮次类型必须是 {listed(ROUND_KINDS, 'zh')} 之一。", {"kind": kind})
         strangers = [p for p in byes if p not in self.players]
         if strangers or len(set(byes)) != len(byes):
             named = strangers or list(byes)
-            raise IllegalAction("bad_byes", f"Byes are registered players, each once: {named}.",
-                                f"轮空的必须是已登记的选手，每人一次：{named}。", {"byes": list(byes)})
+            raise IllegalAction("bad_byes", f"Byes are registered players, each once: {listed(named)}.",
+                                f"轮空的必须是已登记的选手，每人一次：{listed(named, 'zh')}。", {"byes": list(byes)})
         number = self.current_round + 1 if self.rounds or self.matches else 1
         label = label.strip() or f"第{number}轮"
         self.trigger_event(self.RoundStarted, round=number, label=label, kind=kind, recorded_by=recorded_by,
@@ -452,11 +453,11 @@ class Tournament(Aggregate):
                refers_to: dict[str, Any] | None, recorded_by: dict[str, Any]) -> dict[str, Any]:
         """Record a penalty or adjustment; never edits anything recorded before (DESIGN.md §4)."""
         if player_id not in self.players:
-            raise IllegalAction("unknown_player", f"Not registered in this tournament: {player_id!r}.",
-                                f"未在本赛事登记的选手：{player_id!r}。", {"player_id": player_id})
+            raise IllegalAction("unknown_player", f"Not registered in this tournament: {player_id}.",
+                                f"未在本赛事登记的选手：{player_id}。", {"player_id": player_id})
         if kind not in ADJUSTMENT_KINDS:
-            raise IllegalAction("bad_adjustment", f"An adjustment's kind is one of {list(ADJUSTMENT_KINDS)}.",
-                                f"调整类型必须是 {list(ADJUSTMENT_KINDS)} 之一。", {"kind": kind})
+            raise IllegalAction("bad_adjustment", f"An adjustment's kind is one of {listed(ADJUSTMENT_KINDS)}.",
+                                f"调整类型必须是 {listed(ADJUSTMENT_KINDS, 'zh')} 之一。", {"kind": kind})
         if not adjustable(points):
             raise IllegalAction("bad_adjustment", f"`points` is a non-zero whole number, at most {PENALTY_LIMIT} "
                                 "either way.", f"`points` 必须是非零整数，绝对值不超过 {PENALTY_LIMIT}。",
@@ -621,8 +622,8 @@ class Match(Aggregate):
         unknown = [seat for seat in seats if seat not in tournament.players]
         if unknown:
             raise IllegalAction(
-                "unknown_player", f"Not registered in this tournament: {unknown}.",
-                f"未在本赛事登记的选手：{unknown}。", {"players": unknown},
+                "unknown_player", f"Not registered in this tournament: {listed(unknown)}.",
+                f"未在本赛事登记的选手：{listed(unknown, 'zh')}。", {"players": unknown},
             )
         if not 0 <= first < engine.seat_count:
             raise IllegalAction("bad_setup", f"`first` must be a seat 0–{engine.seat_count - 1}.",

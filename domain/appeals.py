@@ -25,7 +25,7 @@ from eventsourcing.domain import Aggregate
 
 from domain.aggregates import NAMESPACE, digest_payload
 from domain.engine import PENALTY_LIMIT
-from domain.errors import Forbidden, IllegalAction
+from domain.errors import Forbidden, IllegalAction, listed
 from domain.integrity import GENESIS, next_digest
 
 CATEGORIES = ("rules_misapplied", "irregularity", "scoring_error", "conduct")
@@ -119,8 +119,8 @@ def normalize_outcome(outcome: Any, seats: list[str] | None, players: set[str],
     every seat's exact score as fractions ("12/5") and the whole points the standings get (`scores`). A part
     (or an assigned score) may name one of the appeal's sandbox `lines` instead of its scores."""
     if not isinstance(outcome, dict) or outcome.get("kind") not in OUTCOMES:
-        raise refuse("bad_outcome", f"An outcome's kind is one of {list(OUTCOMES)}.",
-                     f"处理结果的类型必须是 {list(OUTCOMES)} 之一。", outcome=outcome)
+        raise refuse("bad_outcome", f"An outcome's kind is one of {listed(OUTCOMES)}.",
+                     f"处理结果的类型必须是 {listed(OUTCOMES, 'zh')} 之一。", outcome=outcome)
     kind = outcome["kind"]
     if kind == "stands":
         return {"kind": kind}
@@ -448,8 +448,8 @@ class Appeal(Aggregate):
              on_behalf_of: list[str], deadline: dict[str, Any], late_acceptance: dict[str, Any] | None,
              recorded_by: dict[str, Any]) -> Appeal:
         if category not in CATEGORIES:
-            raise refuse("bad_appeal", f"An appeal's category is one of {list(CATEGORIES)}.",
-                         f"申诉类别必须是 {list(CATEGORIES)} 之一。", category=category)
+            raise refuse("bad_appeal", f"An appeal's category is one of {listed(CATEGORIES)}.",
+                         f"申诉类别必须是 {listed(CATEGORIES, 'zh')} 之一。", category=category)
         if not statement.strip():
             raise refuse("bad_appeal", "Say what is appealed: the statement is empty.", "请写明申诉内容。")
         fields = {"tournament_id": tournament, "match_id": match, "against": against, "category": category,

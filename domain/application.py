@@ -51,7 +51,7 @@ from domain.appeals import timeline as appeal_timeline
 from domain.cards import normalize_all
 from domain.dealing import deal_from_seed, seed_commitment
 from domain.engine import Action, DealSetup, Viewpoint
-from domain.errors import Conflict, IllegalAction, Unauthenticated
+from domain.errors import Conflict, IllegalAction, Unauthenticated, listed
 from domain.games import get_engine
 from domain.integrity import canonical_json
 from domain.pad import choices as pad_choices
@@ -747,8 +747,8 @@ class FupanApplication(Store):
     def _against(self, m: Match, t: Tournament, against: Any) -> dict[str, Any]:
         """The checked form of what is appealed: {kind, deal_id?, step?, version?}."""
         if not isinstance(against, dict) or against.get("kind") not in APPEAL_AGAINST:
-            raise IllegalAction("bad_appeal", f"`against.kind` is one of {list(APPEAL_AGAINST)}.",
-                                f"`against.kind` 必须是 {list(APPEAL_AGAINST)} 之一。", {"against": against})
+            raise IllegalAction("bad_appeal", f"`against.kind` is one of {listed(APPEAL_AGAINST)}.",
+                                f"`against.kind` 必须是 {listed(APPEAL_AGAINST, 'zh')} 之一。", {"against": against})
         kind, out = against["kind"], {"kind": against["kind"]}
         if against.get("deal_id") is not None or kind in ("deal", "ruling"):
             d = self._disputed_deal(m, against.get("deal_id"))
@@ -786,8 +786,8 @@ class FupanApplication(Store):
         checked = self._against(m, t, against)
         unknown = [p for p in on_behalf_of if p not in t.players]
         if unknown:
-            raise IllegalAction("unknown_player", f"Not registered in this tournament: {unknown}.",
-                                f"未在本赛事登记的选手：{unknown}。", {"on_behalf_of": unknown})
+            raise IllegalAction("unknown_player", f"Not registered in this tournament: {listed(unknown)}.",
+                                f"未在本赛事登记的选手：{listed(unknown, 'zh')}。", {"on_behalf_of": unknown})
         rules = self.appeal_rules(t.id)
         table_round = next(e["round"] for e in t.matches if e["id"] == m.id)
         scored = [e.timestamp for e in self.events.get(m.id) if isinstance(e, Match.DealScored)]

@@ -6,6 +6,7 @@ kind to one HTTP status in one place (api/errors.py), `fupan check` and the CLI 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 
@@ -62,3 +63,8 @@ class TooManyAttempts(Refusal):
 def illegal(code: str, message: str, message_zh: str, **details: Any) -> IllegalAction:
     """Shorthand for the engines' many refusals: details as keyword arguments."""
     return IllegalAction(code, message, message_zh, details)
+
+
+def listed(items: Iterable[object], lang: str = "en") -> str:
+    """Names as a message reads them — "a, b, c" in English, "a、b、c" in Chinese — never a Python list's repr."""
+    return ("、" if lang == "zh" else ", ").join(str(item) for item in items)

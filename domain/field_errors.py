@@ -53,8 +53,8 @@ def in_chinese(message: str) -> str:
         return ZH[message]
     for pattern, chinese in PATTERNS:
         found = pattern.fullmatch(message)
-        if found:
-            return chinese.format(*found.groups())
+        if found:  # a list of choices reads with 、 in Chinese ("tables、final、playoff")
+            return chinese.format(*(group.replace(", ", "、") for group in found.groups()))
     return message
 
 

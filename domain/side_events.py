@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.errors import IllegalAction
+from domain.errors import IllegalAction, listed
 
 GAMES: dict[str, dict[str, Any]] = {
     "gomoku": {"zh": "五子棋", "en": "Gomoku", "sizes": (2,)},
@@ -38,12 +38,12 @@ def _refuse(code: str, message: str, message_zh: str, **details: Any) -> Illegal
 def checked_event(game: str, name: str, entrants: list[str], table_size: int, advance: int) -> dict[str, Any]:
     """A new side event's declaration, checked."""
     if game not in GAMES:
-        raise _refuse("unknown_side_game", f"A side event is one of {sorted(GAMES)}.",
-                      f"附加赛项目必须是 {sorted(GAMES)} 之一。", game=game)
+        raise _refuse("unknown_side_game", f"A side event is one of {listed(sorted(GAMES))}.",
+                      f"附加赛项目必须是 {listed(sorted(GAMES), 'zh')} 之一。", game=game)
     sizes = GAMES[game]["sizes"]
     if table_size not in sizes:
-        raise _refuse("bad_table_size", f"{GAMES[game]['en']} is played {list(sizes)} at a table.",
-                      f"{GAMES[game]['zh']}每桌人数只能是 {list(sizes)}。", table_size=table_size)
+        raise _refuse("bad_table_size", f"{GAMES[game]['en']} is played {listed(sizes)} at a table.",
+                      f"{GAMES[game]['zh']}每桌人数只能是 {listed(sizes, 'zh')} 人。", table_size=table_size)
     if not 1 <= advance < table_size:
         raise _refuse("bad_advance", f"1 to {table_size - 1} of a table of {table_size} go on.",
                       f"每桌 {table_size} 人，晋级人数须为 1 到 {table_size - 1}。", advance=advance)

@@ -20,7 +20,7 @@ from uuid import UUID, uuid4
 
 from eventsourcing.domain import Aggregate
 
-from domain.errors import IllegalAction, Unauthenticated
+from domain.errors import IllegalAction, Unauthenticated, listed
 
 ORGANISER, REFEREE, APPEALS = "organiser", "referee", "appeals"
 # A commentator annotates deals (any match's); it reads what the public reads, no live hands.
@@ -126,8 +126,8 @@ class AccessToken(Aggregate):
         """A new token and its secret (the caller shows it once; it is not stored). `matches`: the ids of the
         existing matches a referee token records (the caller checked they exist); other roles have none."""
         if role not in ROLES:
-            raise IllegalAction("bad_role", f"The role must be one of {list(ROLES)}.",
-                                f"角色必须是 {list(ROLES)} 之一。", {"role": role})
+            raise IllegalAction("bad_role", f"The role must be one of {listed(ROLES)}.",
+                                f"角色必须是 {listed(ROLES, 'zh')} 之一。", {"role": role})
         if (role == REFEREE) != bool(matches):
             raise IllegalAction("bad_scope", "A referee token names the matches it records; other roles are not "
                                 "scoped.", "裁判令牌必须指定其负责的对局；其他角色不按对局限定。",

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from domain.errors import IllegalAction
+from domain.errors import IllegalAction, listed
 from projections.standings import Standings, TournamentFacts
 
 FORMAT = "wakeng.s003"
@@ -109,8 +109,8 @@ def read_history(document: Any) -> History:
     def unknown(names: list[str], where: str) -> None:
         strangers = sorted(set(names) - known)
         if strangers:
-            raise _refuse("unknown_player", f"Unknown names in {where}: {strangers}.",
-                          f"{where} 中有未登记的名字：{strangers}。", names=strangers, where=where)
+            raise _refuse("unknown_player", f"Unknown names in {where}: {listed(strangers)}.",
+                          f"{where} 中有未登记的名字：{listed(strangers, 'zh')}。", names=strangers, where=where)
 
     rounds_in = document.get("rounds", [])
     if not isinstance(rounds_in, list):
@@ -161,9 +161,10 @@ def _read_round(index: int, item: Any, unknown: Any) -> Round:
         boards.add(len(results))
         tables.append(Table(tuple(seats), tuple(tuple(board) for board in results)))
     if len(boards) > 1:
-        raise _refuse("boards_differ", f"{where}: the tables played different numbers of boards {sorted(boards)}; "
+        played = sorted(boards)
+        raise _refuse("boards_differ", f"{where}: the tables played different numbers of boards ({listed(played)}); "
                       "every table of a round plays the same boards (B11.8).",
-                      f"第 {index} 轮各桌的牌副数不同 {sorted(boards)}；同一轮各桌打相同的牌（B11.8）。",
+                      f"第 {index} 轮各桌的牌副数不同（{listed(played, 'zh')}）；同一轮各桌打相同的牌（B11.8）。",
                       round=index, boards=sorted(boards))
     byes = _names(item.get("byes", []), f"{where}, byes")
     unknown(byes, f"{where}, byes")

@@ -8,7 +8,7 @@ that game needs (its patterns or card order). Adding a game adds its package and
 from __future__ import annotations
 
 from domain.engine import Engine
-from domain.errors import IllegalAction
+from domain.errors import IllegalAction, listed
 from domain.games.daguai.engine import DaguaiEngine
 from domain.games.daguai.table import DaguaiTable
 from domain.games.doudizhu.engine import DoudizhuEngine
@@ -37,8 +37,8 @@ def _known(game: object) -> tuple[Engine, MatchRules]:
     if entry is None:
         raise IllegalAction(
             "unknown_game",
-            f"Unknown game {game!r}; known: {sorted(GAMES)}.",
-            f"未知的游戏 {game!r}；支持：{sorted(GAMES)}。",
+            f"Unknown game {game}; known: {listed(sorted(GAMES))}.",
+            f"未知的游戏 {game}；支持：{listed(sorted(GAMES), 'zh')}。",
             {"game": repr(game), "known": sorted(GAMES)},
         )
     return entry

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.engine import Action, Engine
-from domain.errors import IllegalAction, illegal
+from domain.errors import IllegalAction, illegal, listed
 
 
 def bad(message: str, message_zh: str, **details: Any) -> IllegalAction:
@@ -24,8 +24,9 @@ def impossible(message: str, message_zh: str, **details: Any) -> IllegalAction:
 def known(facts: dict[str, Any], allowed: set[str]) -> None:
     unknown = sorted(set(facts) - allowed)
     if unknown:
-        raise bad(f"Unknown facts on this game's slip: {unknown}; it takes {sorted(allowed)}.",
-                  f"本游戏的成绩单没有这些项：{unknown}；可填：{sorted(allowed)}。", unknown=unknown)
+        raise bad(f"Unknown facts on this game's slip: {listed(unknown)}; it takes {listed(sorted(allowed))}.",
+                  f"本游戏的成绩单没有这些项：{listed(unknown, 'zh')}；可填：{listed(sorted(allowed), 'zh')}。",
+                  unknown=unknown)
 
 
 def seat(facts: dict[str, Any], name: str, seats: int, *, required: bool = True) -> int | None:
@@ -55,8 +56,8 @@ def flag(facts: dict[str, Any], name: str) -> bool:
 def choice(facts: dict[str, Any], name: str, options: tuple[str, ...], default: str | None = None) -> str:
     value = facts.get(name, default)
     if value not in options:
-        raise bad(f"`{name}` is one of {list(options)}.", f"`{name}` 必须是 {list(options)} 之一。", field=name,
-                  value=repr(value))
+        raise bad(f"`{name}` is one of {listed(options)}.", f"`{name}` 必须是 {listed(options, 'zh')} 之一。",
+                  field=name, value=repr(value))
     return value  # type: ignore[return-value]
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.engine import DealSetup
+from domain.errors import listed
 from domain.games.doudizhu.engine import (
     HAND_SIZE,
     REVEAL_AFTER_KITTY_FACTOR,
@@ -38,8 +39,8 @@ def score_slip(engine: DoudizhuEngine, setup: DealSetup, facts: dict[str, Any]) 
     if flag(facts, "redeal"):
         extra = sorted(set(facts) - {"redeal", "fouls"})
         if extra:
-            raise impossible(f"A deal everyone passed has no landlord or play: {extra} cannot be on its slip.",
-                             f"无人叫地主的牌局没有地主和出牌，成绩单上不能有：{extra}。", facts=extra)
+            raise impossible(f"A deal everyone passed has no landlord or play: {listed(extra)} cannot be on its slip.",
+                             f"无人叫地主的牌局没有地主和出牌，成绩单上不能有：{listed(extra, 'zh')}。", facts=extra)
         state.redeal = True
         return {"redeal": True, "fouls": penalties}, engine.result(state)  # type: ignore[return-value]
     landlord = seat(facts, "landlord", SEATS)

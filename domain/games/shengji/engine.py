@@ -27,7 +27,7 @@ from marshmallow import Schema, fields, validate
 
 from domain.cards import JOKERS, cards_text, normalize_all, remove_from
 from domain.engine import Action, DealSetup, DealState, Engine, Viewpoint, check_turn, seats_text, team_of
-from domain.errors import IllegalAction, illegal
+from domain.errors import IllegalAction, illegal, listed
 from domain.games.shengji.cards import (
     LEVEL_RANK,
     NO_TRUMP,
@@ -282,7 +282,7 @@ class ShengjiEngine(Engine):
             what, note = action.get("kind"), action.get("note", "")
             if what not in IRREGULARITIES or not isinstance(note, str):
                 raise illegal("bad_action",
-                               f"An irregularity needs `kind` ∈ {list(IRREGULARITIES)} and a text `note`.",
+                               f"An irregularity needs `kind` ∈ {{{listed(IRREGULARITIES)}}} and a text `note`.",
                                f"违规记录需要 `kind`（{'、'.join(IRREGULARITIES)}）和文字 `note`。")
             out["kind"] = what
             if what in ("revoke", "wrong_follow"):
