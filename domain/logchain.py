@@ -253,6 +253,17 @@ class ChainedPostgresApplicationRecorder(ChainedRecorder, PostgresApplicationRec
         self.chain = LogChain(KeyRing(), events_table_name)
         self.sql_create_statements.append(SQL(self.chain_create_statement()))  # type: ignore[arg-type]
         self._head_sql = self._chain_sql(self.HEAD_SQL)
+        self._changes_sql = self._chain_sql("SELECT notification_id, originator_id FROM {events} "
+                                            "WHERE notification_id > %s ORDER BY notification_id LIMIT %s")
+
+    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+    def changed_since(self, seen: int, limit: int) -> list[tuple[int, UUID]]:
+        """(notification id, aggregate id) of the events stored after notification `seen`, in order, at most
+        `limit`: what a cache needs to know of others' writes, in one round trip and without the events' states
+        (domain/store.py; the library's way is the log's head, then the notifications whole)."""
+        with self.datastore.get_connection() as conn, conn.cursor() as curs:
+            curs.execute(self._changes_sql, (seen, limit), prepare=True)
+            return [(row["notification_id"], self._uuid(row["originator_id"])) for row in curs.fetchall()]
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)  # as the library's insert_events
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
