@@ -15,7 +15,7 @@ from typing import Any
 from domain.annotations import checked_annotation
 from domain.cards import normalize_all
 from domain.engine import Action, DealSetup, Engine, seat_no
-from domain.errors import IllegalAction
+from domain.errors import IllegalAction, listed
 from domain.games import get_engine
 from domain.integrity import canonical_json
 from domain.retraction import fold_entry, is_retraction, normalize_retraction
@@ -177,9 +177,15 @@ def declared_as_computed(result: dict[str, Any], declared: dict[str, Any] | None
         # Keys this engine does not compute (another engine's extras) are not judged.
         known = key in ("scores", "redeal") or key in result
         if known and result.get(key, False if key == "redeal" else None) != value:
-            raise IllegalAction("result_mismatch", f"The record's result {key}={value!r} disagrees with the "
-                                f"rules: {result.get(key)!r}.",
-                                f"记录中的结果 {key}={value!r} 与规则计算的结果 {result.get(key)!r} 不一致。")
+            def shown(figure: Any, lang: str) -> str:  # scores as "−2, 1, 1", not a Python list
+                return listed(figure, lang) if isinstance(figure, list) else json.dumps(figure, ensure_ascii=False)
+
+            ours = result.get(key)
+            raise IllegalAction("result_mismatch", f"The record's result `{key}` is {shown(value, 'en')}; the rules "
+                                f"give {shown(ours, 'en')}.",
+                                f"记录中的结果 `{key}` 为 {shown(value, 'zh')}，"
+                                f"与规则计算的结果 {shown(ours, 'zh')} 不一致。",
+                                {"key": key, "recorded": value, "computed": ours})
     return public_result(result)
 
 
