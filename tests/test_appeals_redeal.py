@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import EXAMPLE_RECORD, EXAMPLE_SCORES, LiveServer, Store
+from postgres_cluster import application_env, create_schema, drop_schema
 
 from domain.games import get_engine
 from domain.games.doudizhu import random_play as doudizhu_play
@@ -71,9 +73,10 @@ def rebuild_equals_live(server: LiveServer, tournament: str) -> None:
     assert server.service is not None and server.service.verify_chains()["ok"]
 
 
-def test_a_voided_deal_is_dealt_again_and_its_replacement_counts_instead_at_a_table_already_over(live):
-    server = live
-    tournament = server.post("/api/tournaments", {"name": "重发杯", "game": "doudizhu"}).json()["id"]
+def walk_void_and_redeal(server: LiveServer, name: str) -> None:
+    """斗地主: assigned (tiebreaks follow it) → void by the committee (counts in nothing) → the table closed → the
+    redeal (refusals first), played over HTTP → counted instead, in standings, the table and explain."""
+    tournament = server.post("/api/tournaments", {"name": name, "game": "doudizhu"}).json()["id"]
     for player in PLAYERS:
         server.post(f"/api/tournaments/{tournament}/players", {"name": player})
     match = server.post(f"/api/tournaments/{tournament}/matches", {"table": "1", "seats": PLAYERS, "first": 2}
@@ -165,6 +168,21 @@ def test_a_voided_deal_is_dealt_again_and_its_replacement_counts_instead_at_a_ta
     rebuild_equals_live(server, tournament)
     timeline = [e["type"] for e in server.get(path).json()["timeline"]]
     assert timeline[-2:] == ["Appeal.Redealt", "Appeal.RedealScored"]
+
+
+def test_a_voided_deal_is_dealt_again_and_its_replacement_counts_instead_at_a_table_already_over(live):
+    walk_void_and_redeal(live, "重发杯")
+
+
+def test_the_void_and_redeal_walk_on_postgresql(postgres_params: dict[str, str], tmp_path: Path):
+    schema = f"t_redeal_{tmp_path.name[-8:]}".replace("-", "_").lower()
+    create_schema(postgres_params, schema)
+    server = LiveServer(Store("postgres", application_env(postgres_params, schema))).start()
+    try:
+        walk_void_and_redeal(server, "重发杯 PG")
+    finally:
+        server.stop()
+        drop_schema(postgres_params, schema)
 
 
 def wakeng_round(server: LiveServer, name: str) -> tuple[str, list[str], list[str]]:
