@@ -19,6 +19,7 @@ from domain.analysis.shedding import (
     DaguaiPosition,
     RankGame,
     RankPosition,
+    RankRules,
     doudizhu_rules,
     sandayi_rules,
     wakeng_rules,
@@ -68,9 +69,9 @@ def position(engine: Engine, state: Any) -> Position:
             raise IllegalAction("not_analysable", "A 报到 hand with locked sets (sdy.baodao.lockCards) is not "
                                 "analysed.", "报到锁牌（sdy.baodao.lockCards）的局面不做分析。", {})
         teams = [0 if s == alone else 1 for s in range(engine.seat_count)]
-        rules = RULES[game_code](state.options)
         # Queries of the same rules (the deal's options) share what they learn of plays (shedding._Shared).
-        game = RankGame(rules, teams, teams[seat], (json.dumps(state.options, sort_keys=True, default=str),))
+        options_key, rules = _rules(game_code, state.options)
+        game = RankGame(rules, teams, teams[seat], options_key)
         if game_code == "sandayi":
             bombs = tuple(None if a is None else max(0, a - p)
                           for a, p in zip(state.allowance, state.bombs_by_seat, strict=True))
@@ -83,6 +84,7 @@ def position(engine: Engine, state: Any) -> Position:
             last = tuple(sorted(set(last)))
         root = RankPosition(tuple(game.counts(hand) for hand in state.hands), seat,
                             state.last_seat if following else None, last, bombs)
+        game.add_sources(root.hands)
         side = role if teams[seat] == 0 else others
         return Position(game, root, seat, side, engine, state)
     if game_code == "daguai":
@@ -98,6 +100,24 @@ def position(engine: Engine, state: Any) -> Position:
     game = ShengjiGame(engine, state.dealer)  # type: ignore[arg-type]
     side = "attackers" if team_of(seat) == game.attackers else "dealer_team"
     return Position(game, state, seat, side, engine, state)
+
+
+_RULES_SEEN: dict[tuple[str, Any], tuple[tuple[Any, ...], RankRules]] = {}
+
+
+def _rules(game_code: str, options: dict[str, Any]) -> tuple[tuple[Any, ...], RankRules]:
+    """The rules of a deal's options and the key its queries share tables under, made once per options."""
+    try:
+        seen: Any = (game_code, frozenset(options.items()))
+        found = _RULES_SEEN.get(seen)
+    except TypeError:  # an option's value is a list or a table: keyed by its JSON instead
+        seen = (game_code, json.dumps(options, sort_keys=True, default=str))
+        found = _RULES_SEEN.get(seen)
+    if found is None:
+        if len(_RULES_SEEN) > 64:
+            _RULES_SEEN.clear()
+        found = _RULES_SEEN[seen] = ((json.dumps(options, sort_keys=True, default=str),), RULES[game_code](options))
+    return found
 
 
 def _action(pos: Position, state: Any, move: Any) -> Action:

@@ -81,6 +81,7 @@ class Solver:
         self.decided: dict[Hashable, int] = {}
         # An adapter may prove some positions statically (RankGame.proven: a win in a few unanswerable plays).
         self.proven = getattr(game, "proven", None)
+        self.inlined = getattr(game, "decide", None)
 
     def value(self, pos: Any, alpha: int | None = None, beta: int | None = None) -> int:
         """The exact value of `pos` when it lies inside (alpha, beta); else a bound on the side it fell."""
@@ -146,8 +147,11 @@ class Solver:
     def _decide(self, pos: Any) -> int:
         """The value of `pos` in a win/lose game (bounds 0, 1): the AND/OR search `_search` amounts to there,
         without windows — a side wins at a node when one of its moves wins, and every node's value is exact, so
-        the table holds one value per position (its own table: `_search`'s holds bounds)."""
+        the table holds one value per position (its own table: `_search`'s holds bounds). An adapter may bring
+        this same search with its own steps worked in (`decide`: RankGame, where calls are most of the time)."""
         game, decided, budget, proven = self.game, self.decided, self.budget, self.proven
+        if self.inlined is not None:
+            return self.inlined(pos, decided, budget)
         while True:
             end = game.terminal(pos)
             if end is not None:
@@ -199,9 +203,15 @@ def analyse(game: Game, pos: Any, budget: Budget, line_limit: int = 200) -> Anal
     value = (max(values) if maximising else min(values)) if values else solver.exact(pos)
     line: list[Any] = []
     current, target = pos, value
+    win_lose = game.bounds == (0, 1)
     while game.terminal(current) is None and len(line) < line_limit:
         here = game.moves(current, budget)
-        chosen = next(m for m in here if solver.exact(game.child(current, m)) == target)
+        if len(here) == 1 or win_lose and target != int(game.maximising(current)):
+            # One move, or (win/lose) a side that loses here: every move keeps the value, so the first is the
+            # one the search below would choose too — without solving its child again.
+            chosen = here[0]
+        else:
+            chosen = next(m for m in here if solver.exact(game.child(current, m)) == target)
         line.append(chosen)
         current = game.child(current, chosen)
     return Analysis(value, scored, line, budget.nodes, budget.elapsed_ms())

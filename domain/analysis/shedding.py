@@ -17,6 +17,7 @@ referee's foul, a 明牌 and a 三打一 declaration are not plays and are not l
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -42,6 +43,16 @@ def pack(counts: Counts) -> int:
     """A hand of counts per rank as one integer, 4 bits a rank: a play leaves the hand by plain subtraction
     (no rank goes below 0, so nothing borrows) and an empty hand is 0."""
     return sum(c << (BITS * i) for i, c in enumerate(counts))
+
+
+_HIGH_BITS = _LOW_BITS << (BITS - 1)  # the highest bit of each rank's count
+
+
+def _within(part: int, hand: int) -> bool:
+    """Whether the packed `part` is a sub-multiset of the packed `hand` (no rank's count above the hand's): the
+    subtraction hand - part borrows out of a rank's 4 bits exactly when that rank's count is larger (the
+    borrow-out bit of a subtractor, for all ranks at once); the lowest such rank borrows, so one check suffices."""
+    return not ((~hand & part) | (~(hand ^ part) & (hand - part))) & _HIGH_BITS
 
 
 def unpack(packed: int, ranks: int) -> Counts:
@@ -156,11 +167,12 @@ def packed_submultisets(hand: int, ranks: int) -> list[int]:
 
 
 _CACHE_LIMIT = 400_000  # entries per shared table before it is emptied (memory stays bounded)
+_SOURCES = 8  # hands a query reads leads off (`RankGame._leads`): its root hands, and a few in reserve
 
 
 class _Shared:
     """What every query of one game's rules shares, whoever's side it asks about: the readings of each packed
-    play, its answers to each play on the table, each hand's sub-multisets, and what RankGame derives from them
+    play, its answers to each play on the table, each hand's leads, and what RankGame derives from them
     (each hand's plays and moves against each play on the table, its static-win splits, its transposition key
     over the ranks held). Rules are pure functions of the cards, so what one query learnt stays true for the
     next."""
@@ -168,12 +180,15 @@ class _Shared:
     def __init__(self) -> None:
         self.readings: dict[int, tuple[tuple[Any, ...], bool] | None] = {}
         self.answers: dict[tuple[int, tuple[Any, ...]], tuple[tuple[Any, ...], bool] | None] = {}
-        self.subsets: dict[int, list[int]] = {}
+        self.leads: dict[int, list[tuple[int, tuple[Any, ...], bool]]] = {}
         self.plays: dict[tuple[int, Any, bool], list[tuple[int, tuple[Any, ...], bool]]] = {}
         self.play_readings: dict[tuple[int, Any, bool], dict[int, tuple[tuple[Any, ...], bool]]] = {}
         self.moves: dict[tuple[int, Any, bool, bool], list[int | None]] = {}
+        self.steps: dict[tuple[int, Any, bool, bool], list[tuple[int | None, Any, bool]]] = {}
         self.splits: dict[tuple[int, Any, int | None], tuple[bool, list[tuple[Any, ...]]]] = {}
         self.compressed: dict[tuple[int, int], int] = {}
+        self.plans: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self.card_ones: dict[str, int] = {}
         self.held_hands: dict[tuple[int, ...], tuple[int, ...] | None] = {}
 
     def bound(self) -> None:
@@ -185,11 +200,19 @@ class _Shared:
 
 
 _SHARED: dict[tuple[str, tuple[Any, ...]], _Shared] = {}
+_new = tuple.__new__  # a RankPosition made without NamedTuple's own constructor (a call less per child)
 
 
 def forget_shared() -> None:
     """Empty the shared tables (the benchmark's cold runs)."""
     _SHARED.clear()
+
+
+@functools.cache
+def _rank_bits(values: tuple[int, ...]) -> tuple[int, int]:
+    """The lowest bit of each rank's count for the ranks above A (2, jokers) and for the ranks 3..A."""
+    return (sum(1 << (BITS * i) for i, v in enumerate(values) if v > ACE),
+            sum(1 << (BITS * i) for i, v in enumerate(values) if v <= ACE))
 
 
 class RankGame:
@@ -204,15 +227,19 @@ class RankGame:
         self.rules, self.teams, self.max_team = rules, tuple(teams), max_team
         self.seats = len(teams)
         self.ranks = len(rules.values)
-        self._shared = _SHARED.setdefault((rules.game, options_key), _Shared())
-        self._shared.bound()
-        shared = self._shared
+        shared = _SHARED.get((rules.game, options_key))
+        if shared is None:
+            shared = _SHARED[(rules.game, options_key)] = _Shared()
+        shared.bound()
+        self._shared = shared
         self._plays, self._readings, self._split_table = shared.plays, shared.play_readings, shared.splits
+        self._lead_lists = shared.leads
+        self._sources: list[int] = []  # the hands `_leads` reads the leads of smaller hands off
         # The transposition key over the ranks held (`key`): 斗地主 only, its patterns being the ones read there.
         self._sequences_only_of_counts = rules.game == "doudizhu"
-        self._always_kept = sum(1 << (BITS * i) for i, v in enumerate(rules.values) if v > ACE)
-        self._plain_bits = sum(1 << (BITS * i) for i, v in enumerate(rules.values) if v <= ACE)
+        self._always_kept, self._plain_bits = _rank_bits(rules.values)
         self._compressed, self._held_hands, self._moves = shared.compressed, shared.held_hands, shared.moves
+        self._plans, self._steps = shared.plans, shared.steps
         # Each seat's opponents (the seats of the other side), for the static wins.
         self._opponents = tuple(tuple(s for s in range(self.seats) if self.teams[s] != self.teams[seat])
                                 for seat in range(self.seats))
@@ -255,20 +282,39 @@ class RankGame:
         """`hand` over the ranks someone holds (`held`: a bit at each such rank's count; 2 and the jokers always
         kept apart: they make no sequence, and only both jokers make the rocket), packed; -1 when it could still
         make a sequence among them (单顺 5+, 双顺 3+ pairs, 三顺 / 飞机 2+ trios), so the ranks' places matter."""
+        plan = self._plans.get(held)
+        if plan is None:
+            plan = self._plans[held] = self._plan(held)
+        plain, top = plan
         out, slot = 0, 0
-        runs = [0, 0, 0]
-        for i, value in enumerate(self.rules.values):
-            if not held >> (BITS * i) & 1:
-                continue
-            count = (hand >> (BITS * i)) & MASK
-            out |= count << (BITS * slot)
-            slot += 1
-            if value <= ACE:
-                for least, shortest in ((1, 5), (2, 3), (3, 2)):
-                    runs[least - 1] = runs[least - 1] + 1 if count >= least else 0
-                    if runs[least - 1] >= shortest:
+        singles = pairs = trios = 0  # the lengths of the runs of held ranks 3..A with 1+, 2+, 3+ cards
+        for shift in plain:
+            count = (hand >> shift) & MASK
+            if count:
+                out |= count << slot
+                singles += 1
+                if count >= 2:
+                    pairs += 1
+                    trios = trios + 1 if count >= 3 else 0
+                    if pairs >= 3 or trios >= 2:
                         return -1
+                else:
+                    pairs = trios = 0
+                if singles >= 5:
+                    return -1
+            else:
+                singles = pairs = trios = 0
+            slot += BITS
+        for shift in top:
+            out |= ((hand >> shift) & MASK) << slot
+            slot += BITS
         return out
+
+    def _plan(self, held: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The bit offsets of the held ranks 3..A and of the ranks above them kept (`_compress`), in rank order."""
+        shifts = [BITS * i for i in range(self.ranks) if held >> (BITS * i) & 1]
+        plain = tuple(shift for shift in shifts if self.rules.values[shift // BITS] <= ACE)
+        return plain, tuple(shift for shift in shifts if self.rules.values[shift // BITS] > ACE)
 
     def terminal(self, pos: RankPosition) -> int | None:
         if pos.winner is None:
@@ -307,25 +353,67 @@ class RankGame:
     def plays(self, hand: int, last: tuple[Any, ...] | None, bombs: bool, budget: Budget
               ) -> list[tuple[int, tuple[Any, ...], bool]]:
         """(cards, readings after the play, is a bomb) of every legal play of `hand`, best-first: the whole hand,
-        then the most cards, bombs last. Cached: many positions share a hand and a play to answer."""
+        then the most cards, bombs last. Cached: many positions share a hand and a play to answer. An answer is a
+        lead of the hand that beats `last` (`_answer`), so answers are read off the hand's leads."""
         cache_key = (hand, last, bombs)
         found = self._plays.get(cache_key)
         if found is not None:
             return found
-        subsets = self._shared.subsets.get(hand)
-        if subsets is None:
-            subsets = self._shared.subsets[hand] = packed_submultisets(hand, self.ranks)
-        budget.tick(1 + len(subsets) // 64)
-        found = []
-        for play in subsets:
-            entry = self._lead(play) if last is None else self._answer(play, last)
-            if entry is None or (entry[1] and not bombs):
-                continue
-            found.append((play, entry[0], entry[1]))
-        size = _size(hand)
-        found.sort(key=lambda p: (_size(p[0]) != size, p[2], -_size(p[0])))
+        leads = self._leads(hand, budget)
+        if last is None:
+            found = leads if bombs else [p for p in leads if not p[2]]
+        else:
+            answer = self._answer
+            found, reordered = [], False
+            for play, _, bomb in leads:
+                entry = answer(play, last)
+                if entry is None or (entry[1] and not bombs):
+                    continue
+                found.append((play, entry[0], entry[1]))
+                reordered |= entry[1] != bomb
+            if reordered:  # a play that is a bomb only in some readings: sorted again, as its answer reads
+                found.sort(key=self._order_of(hand))
         self._plays[cache_key] = found
         self._readings[cache_key] = {play: (readings, bomb) for play, readings, bomb in found}
+        return found
+
+    def add_sources(self, hands: Sequence[int]) -> None:
+        """Read the leads of the hands inside these (a query's root hands) off theirs (`_leads`)."""
+        for hand in hands:
+            if hand and hand not in self._sources and len(self._sources) < _SOURCES:
+                self._sources.append(hand)
+
+    def _order_of(self, hand: int) -> Callable[[tuple[int, tuple[Any, ...], bool]], tuple[bool, bool, int]]:
+        """The best-first order of `hand`'s plays: the whole hand, then non-bombs before bombs, more cards first
+        (ties in the order of `packed_submultisets`, which a stable sort keeps)."""
+        return lambda p: (p[0] != hand, p[2], -_size(p[0]))
+
+    def _leads(self, hand: int, budget: Budget) -> list[tuple[int, tuple[Any, ...], bool]]:
+        """Every lead of `hand`, bombs included, best-first (`_order_of`). A hand of the search is a sub-multiset
+        of a hand it started from (hands only lose cards), and its leads are exactly those of the larger hand that
+        it holds: so they are read off a larger hand's list (`_sources`: the query's root hands, or the first
+        hands seen; checked to hold this one) instead of parsing every sub-multiset again, in the same order (a
+        sub-list of a list sorted best-first is sorted, but for its own whole hand, moved to the front)."""
+        found = self._lead_lists.get(hand)
+        if found is not None:
+            return found
+        source = next((held for held in self._sources if _within(hand, held)), None)
+        if source is None or source == hand:
+            subsets = packed_submultisets(hand, self.ranks)
+            budget.tick(1 + len(subsets) // 64)
+            lead = self._lead
+            found = [(play, entry[0], entry[1]) for play in subsets if (entry := lead(play)) is not None]
+            found.sort(key=self._order_of(hand))
+            if source is None:
+                self.add_sources((hand,))
+        else:
+            larger = self._leads(source, budget)
+            budget.tick(1 + len(larger) // 64)
+            found = [entry for entry in larger if _within(entry[0], hand)]
+            whole = next((i for i, entry in enumerate(found) if entry[0] == hand), None)
+            if whole:
+                found.insert(0, found.pop(whole))
+        self._lead_lists[hand] = found
         return found
 
     def moves(self, pos: RankPosition, budget: Budget) -> list[int | None]:
@@ -364,6 +452,79 @@ class RankGame:
         if not hand:  # the first player out ends the deal (shedding.take_play)
             return RankPosition(tuple(hands), seat, None, None, bombs_left, winner=seat)
         return RankPosition(tuple(hands), following, seat, readings, bombs_left)
+
+    def decide(self, pos: RankPosition, decided: dict[Any, int], budget: Budget) -> int:
+        """`search.Solver._decide` for these games — the AND/OR search of a win/lose game — with this adapter's
+        moves, children and key worked in: the same nodes in the same order, the same table entries and values,
+        only far fewer calls per node (most of the time of a small query). Checked like the generic search,
+        against the exhaustive minimax (tests/test_analysis.py)."""
+        teams, max_team, steps_of = self.teams, self.max_team, self._steps_of
+        while True:
+            winner = pos[5]
+            if winner is not None:
+                return int(teams[winner] == max_team)
+            budget.tick()
+            steps = steps_of(pos, budget)
+            if len(steps) != 1:
+                break
+            # One move only (a seat that cannot answer must pass): walked on without a table entry.
+            pos = self._after(pos, steps[0])
+        key: Any = pos
+        if pos[3] is None and self._sequences_only_of_counts:
+            held = self._held_hands.get(pos[0], False)
+            if held is False:
+                held = self._held_hands[pos[0]] = self._compress_hands(pos[0])
+            if held is not None:
+                key = ("ranks held", held, pos[1], pos[4])
+        known = decided.get(key)
+        if known is not None:
+            return known
+        value = self.proven(pos, budget)
+        if value is not None:
+            decided[key] = value
+            return value
+        wins = int(teams[pos[1]] == max_team)  # the value that ends the node: a win for the side to move
+        value = 1 - wins
+        after, decide = self._after, self.decide
+        for step in steps:
+            if decide(after(pos, step), decided, budget) == wins:
+                value = wins
+                break
+        decided[key] = value
+        return value
+
+    def _steps_of(self, pos: RankPosition, budget: Budget) -> list[tuple[int | None, Any, bool]]:
+        """The moves of `pos` (as `moves` lists them) with what each puts on the table: (cards, readings, is a
+        bomb), (None, None, False) for a pass."""
+        seat = pos[1]
+        last = pos[3]
+        bombs = pos[4][seat] != 0
+        partner = last is not None and self.teams[pos[2]] == self.teams[seat]
+        cache_key = (pos[0][seat], last, bombs, partner)
+        found = self._steps.get(cache_key)
+        if found is None:
+            plays: list[tuple[int | None, Any, bool]] = list(self.plays(pos[0][seat], last, bombs, budget))
+            passing = (None, None, False)
+            found = plays if last is None else [passing, *plays] if partner else [*plays, passing]
+            self._steps[cache_key] = found
+        return found
+
+    def _after(self, pos: RankPosition, step: tuple[int | None, Any, bool]) -> RankPosition:
+        """`child` of a step of `_steps_of` (its readings at hand, not looked up)."""
+        hands, seat, last_seat, last, bombs_left, _ = pos
+        move, readings, bomb = step
+        following = (seat + 1) % self.seats
+        if move is None:  # 不出: after every other seat passed, the last player leads (shedding.pass_turn)
+            if following == last_seat:
+                return _new(RankPosition, (hands, following, None, None, bombs_left, None))
+            return _new(RankPosition, (hands, following, last_seat, last, bombs_left, None))
+        hand = hands[seat] - move
+        hands = (*hands[:seat], hand, *hands[seat + 1:])
+        if bomb and bombs_left[seat] is not None:
+            bombs_left = tuple(b - 1 if s == seat and b is not None else b for s, b in enumerate(bombs_left))
+        if not hand:  # the first player out ends the deal (shedding.take_play)
+            return _new(RankPosition, (hands, seat, None, None, bombs_left, seat))
+        return _new(RankPosition, (hands, following, seat, readings, bombs_left, None))
 
     def proven(self, pos: RankPosition, budget: Budget) -> int | None:
         """The value of `pos` when a static look proves the side to act wins (None: search it): the seat to act
@@ -408,12 +569,15 @@ class RankGame:
         return found
 
     def counts(self, cards: Sequence[str]) -> int:
-        """Cards as a packed hand (`pack`)."""
-        index = {v: i for i, v in enumerate(self.rules.values)}
-        out = [0] * len(self.rules.values)
+        """Cards as a packed hand (`pack`): the sum of each card's one at its rank's count."""
+        ones = self._shared.card_ones
+        total = 0
         for code in cards:
-            out[index[self.rules.value_of(code)]] += 1
-        return pack(tuple(out))
+            one = ones.get(code)
+            if one is None:
+                one = ones[code] = 1 << (BITS * self.rules.values.index(self.rules.value_of(code)))
+            total += one
+        return total
 
     def cards(self, hand: Sequence[str], move: int) -> list[str]:
         """The cards of `hand` that make the play `move`: the first of each rank in the hand's order."""
