@@ -19,6 +19,9 @@ Bounded and loopback only: a throwaway PostgreSQL server (tests/postgres_cluster
     .venv/bin/python benchmarks/load.py [--tables 1,8,32,128] [--seconds 5] [--workers 4] [--plain] [--faults]
                                         [--databases 1,2,4]
 
+`--databases 1,2,4` also runs fupan itself with FUPAN_DEAL_DATABASES=K for each K and each N ≥ 8 of --tables,
+the same deals for every K, and `fupan verify` after each K.
+
 Prints, per N: writes/s and p50/p95 latency of fupan and of bare eventsourcing, and fupan/bare; with the load
 average of the machine beside each figure (the figures are only comparable within a run). `FUPAN_LOAD_APP`
 names another gunicorn app target (e.g. `api.app:create_app({"FUPAN_PROJECTION_POLL": 0})`).
@@ -288,8 +291,10 @@ def main() -> None:
     parser.add_argument("--faults", action="store_true", help="kill -9 a worker and restart PostgreSQL mid-run")
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--plain", action="store_true", help="also each N without idempotency keys")
-    parser.add_argument("--databases", default="", help="e.g. 1,2,4: bare appends of the tables' deal streams "
-                                                        "spread over K databases (the storage layer's ceiling)")
+    parser.add_argument("--databases", default="", help="e.g. 1,2,4: fupan with its deal streams in K deal "
+                                                        "databases (FUPAN_DEAL_DATABASES), N of --tables ≥ 8; and "
+                                                        "bare appends spread over K databases (the storage layer's "
+                                                        "ceiling)")
     args = parser.parse_args()
     with postgres_server() as params, tempfile_dir() as tmp:
         create_schema(params, "fupan")
@@ -327,14 +332,45 @@ def main() -> None:
                 faults(server, port, token, env, params, args)
         bare.close()
         if args.databases:
-            spread(params, [int(k) for k in args.databases.split(",")], max(int(v) for v in args.tables.split(",")),
-                   args)
+            ks = [int(k) for k in args.databases.split(",")]
+            by_databases(params, ks, [int(v) for v in args.tables.split(",") if int(v) >= 8] or [32], args, tmp)
+            spread(params, ks, max(int(v) for v in args.tables.split(",")), args)
+
+
+def by_databases(params: dict[str, str], ks: list[int], ns: list[int], args: argparse.Namespace, tmp: Path) -> None:
+    """fupan itself through gunicorn with its deal streams in K deal databases (FUPAN_DEAL_DATABASES=K: K
+    databases on the one loopback server beside the main one; K = 1: everything in the main database, as
+    without the setting), the same deals for every K; then `fupan verify` over everything each K stored."""
+    for k in ks:
+        schema = f"fupan_k{k}"
+        create_schema(params, schema)
+        env = {**os.environ, **application_env(params, schema), "PYTHONPATH": str(HERE.parent),
+               # bounded pools: every worker holds one per database it touches
+               "POSTGRES_POOL_SIZE": "2", "POSTGRES_MAX_OVERFLOW": "10",
+               **({"FUPAN_DEAL_DATABASES": str(k)} if k > 1 else {})}
+        token = fupan_cli(env, "token", "create", "--role", "organiser").stdout.strip()
+        with gunicorn(env, args.workers, args.threads, tmp / f"gunicorn-k{k}.log") as (_, port):
+            run_fupan(port, token, tables_of(4 * args.workers, 0, 3.0), 3.0)  # warm-up
+            for n in ns:
+                before = load_average()
+                f, tables = run_fupan(port, token, tables_of(n, args.seed + 3000, args.seconds), args.seconds)
+                errors = [t.error for t in tables if t.error]
+                print(f"K={k} deal databases, fupan, N={n:4d} tables, load {before}: {f['per_s']:7.0f} writes/s "
+                      f"p50 {f['p50_ms']:6.1f} ms p95 {f['p95_ms']:6.1f} ms"
+                      + (f" | {f['retries']} sent again" if f["retries"] else "")
+                      + (f" | ERRORS {errors[:3]}" if errors else ""), flush=True)
+        verified = fupan_cli(env, "verify")
+        print(f"K={k}: fupan verify exit {verified.returncode}: "
+              + " / ".join(line.removeprefix("fupan verify: ")[:90] for line in verified.stdout.splitlines()
+                           if "store-wide chain of" in line), flush=True)
+        if verified.returncode:
+            print(verified.stderr[-2000:], file=sys.stderr)
 
 
 def spread(params: dict[str, str], ks: list[int], n: int, args: argparse.Namespace) -> None:
-    """The premise of storing deal streams across K databases by table (docs/OPERATIONS.md): each database's
-    events table has its own insert lock, so the storage layer's ceiling grows with K. N tables' deals appended
-    by the bare application, table t to database t mod K; fupan itself stores in one database."""
+    """The premise of storing deal streams across K databases (docs/OPERATIONS.md): each database's events
+    table has its own insert lock, so the storage layer's ceiling grows with K. N tables' deals appended by the
+    bare application, table t to database t mod K (fupan's own K databases: `by_databases`)."""
     names = [f"fupan_deals_{k}" for k in range(max(ks))]
     with psycopg.connect(**{**params, "dbname": "postgres"}, autocommit=True) as conn:
         for name in names:
