@@ -23,6 +23,7 @@ import pytest
 from conftest import EXAMPLE_RECORD, EXAMPLE_SCORES, LiveServer, Store
 from postgres_cluster import application_env, create_schema, drop_schema
 
+from api.cli import main as fupan
 from domain.games import get_engine
 from domain.games.doudizhu import random_play as doudizhu_play
 from domain.games.wakeng import random_play as wakeng_play
@@ -149,7 +150,10 @@ def walk_void_and_redeal(server: LiveServer, name: str) -> None:
     assert len(server.get(f"/api/matches/{match}").json()["deals"]) == 1  # not one of the table's own deals
     assert server.get(path).json()["redeal"]["deal_id"] == new["id"]
 
+    # Recorded as any deal: its pad and its viewer page open as any deal's.
+    assert server.get(f"/deals/{new['id']}/pad").status_code == 200
     scores = play_over_http(server, new["id"], doudizhu_play.play_out, seed=3)
+    assert server.get(f"/deals/{new['id']}").status_code == 200
     counted = standings(server, tournament)
     assert [counted[p]["total"] for p in PLAYERS] == [10 + s for s in scores]
     assert [counted[p]["tiebreak_values"][deals_won] for p in PLAYERS] == [int(s > 0) for s in scores]
@@ -170,8 +174,10 @@ def walk_void_and_redeal(server: LiveServer, name: str) -> None:
     assert timeline[-2:] == ["Appeal.Redealt", "Appeal.RedealScored"]
 
 
-def test_a_voided_deal_is_dealt_again_and_its_replacement_counts_instead_at_a_table_already_over(live):
+def test_a_voided_deal_is_dealt_again_and_its_replacement_counts_instead_at_a_table_already_over(live, capsys):
     walk_void_and_redeal(live, "重发杯")
+    assert fupan(["verify", "--db", live.store.env["SQLITE_DBNAME"]]) == 0  # the chains with the redeal in them
+    assert "appeals" in capsys.readouterr().out
 
 
 def test_the_void_and_redeal_walk_on_postgresql(postgres_params: dict[str, str], tmp_path: Path):
