@@ -1058,7 +1058,10 @@ class FupanApplication(Store):
         return {"tournament_id": str(t.id), "outcome": normal,
                 "adjustments": [{"player_id": p, "points": n, "round": table_round,
                                  "kind": "penalty" if normal["kind"] == "penalty" else "adjustment",
-                                 "reason": f"申诉 Appeal {str(a.id)[:8]}", "refers_to": {"appeal_id": str(a.id)}}
+                                 "reason": f"申诉 Appeal {str(a.id)[:8]}",
+                                 "refers_to": {"appeal_id": str(a.id),  # as _compensate records them
+                                               **({"deal_id": a.against["deal_id"]} if "deal_id" in a.against
+                                                  else {})}}
                                 for p, n in moves]}
 
     def appeal_frames(self, appeal: UUID | str, viewpoint: str = "referee", reader: Principal = PUBLIC,

@@ -150,8 +150,6 @@ class Standings:
             outcome = appeal["outcome"]
             if appeal.get("deal_id") and outcome is not None and outcome["kind"] in SCORE_OUTCOMES:
                 found[appeal["deal_id"]] = {"appeal_id": appeal["appeal_id"], "outcome": outcome}
-            elif appeal.get("deal_id") in found and found[appeal["deal_id"]]["appeal_id"] == appeal["appeal_id"]:
-                del found[appeal["deal_id"]]  # the same appeal now lets the result stand (or penalises)
         return found
 
     def _replacement_counts(self, deal: dict[str, Any]) -> bool:

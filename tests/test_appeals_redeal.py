@@ -224,7 +224,11 @@ def test_a_wakeng_boards_adjusted_score_is_matchpointed_against_the_other_table_
         "statement": "计分有误"}).json()["appeal_id"]
     path = f"/api/appeals/{appeal}"
 
-    # Assigned exactly table B's scores: every seat ties on the board, 1 MP of 2, whatever was played.
+    # Assigned exactly table B's scores: every seat ties on the board, 1 MP of 2, whatever was played — as the
+    # impact preview says first (the raw-point compensation is matchpointed there too, not added as MP).
+    preview = server.post(f"{path}/preview", {"outcome": {"kind": "assigned", "scores": other}}, anonymous=True)
+    assert {row["player_id"]: row["total"] for row in preview.json()["after"]["rows"]} == {
+        p: 0.5 for p in seated_a + seated_b}
     assert server.post(f"{path}/ruling", {"outcome": {"kind": "assigned", "scores": other},
                                           "reason": "按正确计分"}).status_code == 201
     rows = standings(server, tournament)
