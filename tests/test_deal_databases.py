@@ -7,6 +7,7 @@ same read models, and `fupan verify` checks every database's chains — naming t
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,6 +18,8 @@ import pytest
 from conftest import LiveServer, Store
 from eventsourcing.persistence import IntegrityError
 from postgres_cluster import application_env, create_schema, drop_schema
+from test_processes import Server, free_port
+from test_processes import test_two_processes_taking_turns_record_one_deal_and_see_each_others_writes as taking_turns
 
 from api.cli import main as fupan
 from domain.audit import audit_store
@@ -287,3 +290,25 @@ def test_a_write_whose_main_part_failed_is_completed_by_the_next_write_that_need
     assert [d["status"] for d in table["deals"]] == ["finished", "live"]
     assert table["deals"][1]["deal_id"] == second.json()["id"]
     assert not [f for f in audit_store(service, service.deal_stores)["findings"] if f.get("id") == match_id]
+
+
+def test_two_server_processes_on_deals_in_two_databases_see_each_others_writes(postgres_params, tmp_path):
+    """test_processes' turn-taking between two `fupan serve` processes, with the deals in two databases: each
+    process's cache follows every deal database's log too (a stale write is 409, nothing stored)."""
+    schema = f"kp_{uuid4().hex[:12]}"
+    create_schema(postgres_params, schema)
+    store = Store("postgres", {**application_env(postgres_params, schema), "FUPAN_DEAL_DATABASES": str(K)})
+    started: list[Server] = []
+    try:
+        for n in range(2):
+            port = free_port()
+            started.append(Server(store, [sys.executable, "-m", "api.cli", "serve", "--port", str(port)], port,
+                                  tmp_path / f"serve-{n}.log"))
+        taking_turns(store, started)
+    finally:
+        for server in started:
+            server.process.stop()
+        drop_schema(postgres_params, schema)
+        for index in range(K):
+            with connect(postgres_params, deal_database(postgres_params, index)) as conn:
+                conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
