@@ -31,7 +31,8 @@ def _describe(found: dict[str, Any]) -> str:
                 f"{found['of']} closed deals")
     if found["kind"] == "deal":
         return f"the {found['which']} digest of deal {found['deal_id']}"
-    return f"link #{found['seq']} of the store-wide chain ({found['at']})"
+    chain = f"the store-wide chain of {found['database']}" if found.get("database") else "the store-wide chain"
+    return f"link #{found['seq']} of {chain} ({found['at']})"
 
 
 def verify_digests(open_service: Callable[[], Any], digests: list[str], as_json: bool) -> int:

@@ -405,11 +405,14 @@ def check_digest(app: Any, text: str) -> dict[str, Any]:
                 matches.append({"kind": "deal", "deal_id": str(uid), "which": which, "digest": value})
                 covered.add(str(uid))
                 break
-    recorder = app.recorder
-    if isinstance(recorder, ChainedRecorder):
-        for link in recorder.chain_links():
-            if link["digest"].startswith(digest):
-                matches.append({"kind": "link", "seq": int(link["seq"]), "at": link["at"], "digest": link["digest"]})
+    for where in (app, *getattr(app, "deal_stores", ())):  # with K deal databases, each one's chain too
+        recorder = where.recorder
+        if isinstance(recorder, ChainedRecorder):
+            for link in recorder.chain_links():
+                if link["digest"].startswith(digest):
+                    named = {"database": where.label} if where is not app else {}
+                    matches.append({"kind": "link", "seq": int(link["seq"]), "at": link["at"],
+                                    "digest": link["digest"], **named})
     findings: list[dict[str, Any]] = []
     for deal_id in sorted(covered):
         events = app.stream(UUID(deal_id), deal=True)

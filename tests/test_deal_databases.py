@@ -186,6 +186,15 @@ def test_standings_records_frames_and_a_rebuild_equal_the_single_database_run(ru
                 for record in map(__import__("json").loads, answer.text.splitlines())]
 
     assert records(two) == records(one)
+    # A record imported into the store with two deal databases lands in its own, and reads back the same.
+    exported = one.server.get(f"/api/deals/{one.deals[0]}/record", token=one.server.organiser).json()
+    imported = two.server.post("/api/records", {k: v for k, v in exported.items() if k != "match"})
+    assert imported.status_code == 201, imported.text
+    uid = UUID(imported.json()["id"])
+    assert two.server.service is not None and two.server.service.deal_home_label(uid) == (
+        two.server.service.where_stored(uid)["database"])
+    again = two.server.get(f"/api/deals/{uid}/record", token=two.server.organiser).json()
+    assert (again["actions"], again["result"]) == (exported["actions"], exported["result"])
     for deal in two.deals[:1]:
         frames = [run.server.get(f"/ui-api/deals/{deal}/frames?viewpoint=referee") for run in (one, two)]
         assert frames[0].status_code == frames[1].status_code == 200
@@ -206,6 +215,14 @@ def test_fupan_verify_checks_every_database_and_names_the_one_a_deleted_row_was_
     assert fupan(["verify"]) == 0, capsys.readouterr()
     out = capsys.readouterr().out
     assert "store-wide chain of deal database 0" in out and "store-wide chain of deal database 1" in out
+    # A printed digest is found wherever it is: a deal's closing digest, a deal database's chain head.
+    head = next(line for line in out.splitlines() if "store-wide chain of deal database 1" in line)
+    head_digest = head.split("head link #")[1].split()[1]
+    closing = run.server.get(f"/api/deals/{run.deals[0]}").json()["digest"]
+    assert fupan(["verify", "--digest", head_digest, "--digest", closing]) == 0
+    found = capsys.readouterr().out
+    assert f"of the store-wide chain of deal database 1 ({deal_database(postgres_params, 1)}.{run.schema})" in found
+    assert f"digest of deal {run.deals[0]}" in found
     victim = next(deal for deal in run.deals if home(UUID(deal), K) == 1)
     with connect(postgres_params, deal_database(postgres_params, 1)) as conn:
         deleted = conn.execute(f'DELETE FROM "{run.schema}".fupan_events WHERE originator_id = %s AND '
