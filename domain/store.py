@@ -368,12 +368,14 @@ class Store(ChainedApplication):
     def place_with_deal(self, aggregate_id: UUID, deal_id: UUID | str | None) -> None:
         """Keep the aggregate `aggregate_id` (looked up and saved in this unit) in the database of `deal_id`: a
         write to a deal keeps its idempotency key in the deal's transaction (docs/OPERATIONS.md)."""
-        if not self.deal_stores or deal_id is None:
+        if not self.deal_stores or deal_id is None or not self.deal_kinds:
             return
         try:
             uid = deal_id if isinstance(deal_id, UUID) else UUID(str(deal_id))
         except ValueError:
             return
+        with contextlib.suppress(AggregateNotFoundError):  # the write loads it next (so it is cached now)
+            self._get(uid, self.deal_kinds[0])  # a deal kept on the main database keeps its keys there too
         if uid not in self._on_main:
             self._placed[aggregate_id] = home(uid, len(self.deal_stores))
 

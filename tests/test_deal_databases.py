@@ -329,3 +329,45 @@ def test_two_server_processes_on_deals_in_two_databases_see_each_others_writes(p
         for index in range(K):
             with connect(postgres_params, deal_database(postgres_params, index)) as conn:
                 conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+def test_deals_stored_before_deal_databases_were_configured_stay_on_main_and_are_recorded_there(
+        postgres_params, monkeypatch, capsys):
+    schema = f"kl_{uuid4().hex[:12]}"
+    create_schema(postgres_params, schema)
+    env = application_env(postgres_params, schema)
+    setup = DealSetup("doudizhu", {}, PLAYERS[0], 0, *deal_from_seed("旧库", doudizhu_play.ENGINE, 0), {})
+    state = doudizhu_play.ENGINE.new_deal(setup)
+    actions: list[dict[str, Any]] = []
+    doudizhu_play.play_out(state, random.Random("旧库"), actions)
+    body = {"game": "doudizhu", "seats": PLAYERS[0], "first": 0, "hands": setup.hands, "kitty": setup.kitty}
+    before = LiveServer(Store("postgres", env)).start()
+    try:
+        deal = before.post("/api/deals", body).json()["id"]
+        assert before.post(f"/api/deals/{deal}/actions", {"action": actions[0]}).status_code == 201
+    finally:
+        before.stop()
+    later = {**env, "FUPAN_DEAL_DATABASES": str(K)}
+    after = LiveServer(Store("postgres", later)).start()
+    try:
+        for index, action in enumerate(actions[1:]):
+            answer = after.post(f"/api/deals/{deal}/actions", {"action": action},
+                                headers={"Idempotency-Key": f"late-{index}"})
+            assert answer.status_code == 201, answer.text
+        assert after.get(f"/api/deals/{deal}").json()["finished"]
+        main = stream_counts(postgres_params, postgres_params["dbname"], schema)
+        assert main[deal]["Deal.ActionRecorded"] == len(actions)  # all of it on main, as before
+        assert sum("IdempotentRequest.Created" in topics for topics in main.values()) == len(actions) - 1
+        for index in range(K):
+            assert stream_counts(postgres_params, deal_database(postgres_params, index), schema) == {}
+        for name, value in later.items():
+            monkeypatch.setenv(name, value)
+        monkeypatch.delenv("FUPAN_SIGNING_KEY", raising=False)
+        capsys.readouterr()
+        assert fupan(["verify"]) == 0, capsys.readouterr()
+    finally:
+        after.stop()
+        drop_schema(postgres_params, schema)
+        for index in range(K):
+            with connect(postgres_params, deal_database(postgres_params, index)) as conn:
+                conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
