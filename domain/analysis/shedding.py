@@ -184,11 +184,13 @@ class _Shared:
         self.plays: dict[tuple[int, Any, bool], list[tuple[int, tuple[Any, ...], bool]]] = {}
         self.play_readings: dict[tuple[int, Any, bool], dict[int, tuple[tuple[Any, ...], bool]]] = {}
         self.moves: dict[tuple[int, Any, bool, bool], list[int | None]] = {}
-        self.steps: dict[tuple[int, Any, bool, bool], list[tuple[int | None, Any, bool]]] = {}
+        self.nodes: dict[tuple[int, Any, int | None, bool], tuple[list[tuple[int | None, Any, bool]], bool,
+                                                                  list[tuple[Any, ...]]]] = {}
         self.splits: dict[tuple[int, Any, int | None], tuple[bool, list[tuple[Any, ...]]]] = {}
         self.compressed: dict[tuple[int, int], int] = {}
         self.plans: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self.card_ones: dict[str, int] = {}
+        self.lead_bombs: dict[int, dict[int, bool]] = {}
         self.held_hands: dict[tuple[int, ...], tuple[int, ...] | None] = {}
 
     def bound(self) -> None:
@@ -239,7 +241,7 @@ class RankGame:
         self._sequences_only_of_counts = rules.game == "doudizhu"
         self._always_kept, self._plain_bits = _rank_bits(rules.values)
         self._compressed, self._held_hands, self._moves = shared.compressed, shared.held_hands, shared.moves
-        self._plans, self._steps = shared.plans, shared.steps
+        self._plans, self._nodes, self._lead_bombs = shared.plans, shared.nodes, shared.lead_bombs
         # Each seat's opponents (the seats of the other side), for the static wins.
         self._opponents = tuple(tuple(s for s in range(self.seats) if self.teams[s] != self.teams[seat])
                                 for seat in range(self.seats))
@@ -458,13 +460,13 @@ class RankGame:
         moves, children and key worked in: the same nodes in the same order, the same table entries and values,
         only far fewer calls per node (most of the time of a small query). Checked like the generic search,
         against the exhaustive minimax (tests/test_analysis.py)."""
-        teams, max_team, steps_of = self.teams, self.max_team, self._steps_of
+        teams, max_team, node_of = self.teams, self.max_team, self._node_of
         while True:
             winner = pos[5]
             if winner is not None:
                 return int(teams[winner] == max_team)
             budget.tick()
-            steps = steps_of(pos, budget)
+            steps, whole, splits = node_of(pos, budget)
             if len(steps) != 1:
                 break
             # One move only (a seat that cannot answer must pass): walked on without a table entry.
@@ -479,11 +481,10 @@ class RankGame:
         known = decided.get(key)
         if known is not None:
             return known
-        value = self.proven(pos, budget)
-        if value is not None:
-            decided[key] = value
-            return value
         wins = int(teams[pos[1]] == max_team)  # the value that ends the node: a win for the side to move
+        if whole or splits and self._unanswered(pos, splits, budget):  # `proven`, its split already at hand
+            decided[key] = wins
+            return wins
         value = 1 - wins
         after, decide = self._after, self.decide
         for step in steps:
@@ -493,24 +494,27 @@ class RankGame:
         decided[key] = value
         return value
 
-    def _steps_of(self, pos: RankPosition, budget: Budget) -> list[tuple[int | None, Any, bool]]:
-        """The moves of `pos` (as `moves` lists them) with what each puts on the table: (cards, readings, is a
-        bomb), (None, None, False) for a pass."""
+    def _node_of(self, pos: RankPosition, budget: Budget
+                 ) -> tuple[list[tuple[int | None, Any, bool]], bool, list[tuple[Any, ...]]]:
+        """The moves of `pos` (as `moves` lists them) with what each puts on the table — (cards, readings, is a
+        bomb), (None, None, False) for a pass — and the seat's static-win split (`_splits`), made once per hand,
+        play to answer, bombs allowed and partner's play or not."""
         seat = pos[1]
         last = pos[3]
-        bombs = pos[4][seat] != 0
+        allowance = pos[4][seat]
         partner = last is not None and self.teams[pos[2]] == self.teams[seat]
-        cache_key = (pos[0][seat], last, bombs, partner)
-        found = self._steps.get(cache_key)
+        cache_key = (pos[0][seat], last, allowance, partner)
+        found = self._nodes.get(cache_key)
         if found is None:
-            plays: list[tuple[int | None, Any, bool]] = list(self.plays(pos[0][seat], last, bombs, budget))
+            hand = pos[0][seat]
+            plays: list[tuple[int | None, Any, bool]] = list(self.plays(hand, last, allowance != 0, budget))
             passing = (None, None, False)
-            found = plays if last is None else [passing, *plays] if partner else [*plays, passing]
-            self._steps[cache_key] = found
+            steps = plays if last is None else [passing, *plays] if partner else [*plays, passing]
+            found = self._nodes[cache_key] = (steps, *self._splits(hand, last, allowance, budget))
         return found
 
     def _after(self, pos: RankPosition, step: tuple[int | None, Any, bool]) -> RankPosition:
-        """`child` of a step of `_steps_of` (its readings at hand, not looked up)."""
+        """`child` of a step of `_node_of` (its readings at hand, not looked up)."""
         hands, seat, last_seat, last, bombs_left, _ = pos
         move, readings, bomb = step
         following = (seat + 1) % self.seats
@@ -537,15 +541,17 @@ class RankGame:
         seat = pos.to_act
         hand, allowance = pos.hands[seat], pos.bombs_left[seat]
         whole, splits = self._splits(hand, pos.last, allowance, budget)
-        if not whole:
-            if not splits:
-                return None
-            hands, bombs_left, plays = pos.hands, pos.bombs_left, self.plays
-            opponents = [(hands[s], bombs_left[s] != 0) for s in self._opponents[seat]]
-            if not any(all(not plays(other, readings, bombs, budget) for other, bombs in opponents)
-                       for readings in splits):
-                return None
+        if not whole and not (splits and self._unanswered(pos, splits, budget)):
+            return None
         return int(self.teams[seat] == self.max_team)
+
+    def _unanswered(self, pos: RankPosition, splits: list[tuple[Any, ...]], budget: Budget) -> bool:
+        """Whether one of the seat to act's `splits` (the readings of a first play after which the rest goes out
+        in one lead) is a play no opponent can answer (`proven`)."""
+        hands, bombs_left, plays = pos[0], pos[4], self.plays
+        opponents = [(hands[s], bombs_left[s] != 0) for s in self._opponents[pos[1]]]
+        return any(all(not plays(other, readings, bombs, budget) for other, bombs in opponents)
+                   for readings in splits)
 
     def _splits(self, hand: int, last: tuple[Any, ...] | None, allowance: int | None, budget: Budget
                 ) -> tuple[bool, list[tuple[Any, ...]]]:
@@ -558,12 +564,17 @@ class RankGame:
             return found
         splits = []
         whole = False
+        # What is left after a play is a lead of the hand exactly when it is a pattern (its leads are every
+        # pattern it holds), so it is looked up among them: no other sub-multiset is parsed.
+        leads = self._lead_bombs.get(hand)
+        if leads is None:
+            leads = self._lead_bombs[hand] = {play: bomb for play, _, bomb in self._leads(hand, budget)}
         for play, readings, bomb in self.plays(hand, last, allowance != 0, budget):
             if play == hand:
                 whole = True
                 break
-            rest = self._lead(hand - play)
-            if rest is not None and (not rest[1] or _spend(allowance, bomb) != 0):
+            rest = leads.get(hand - play)
+            if rest is not None and (not rest or _spend(allowance, bomb) != 0):
                 splits.append(readings)
         found = self._split_table[key] = (whole, splits)
         return found
