@@ -142,6 +142,14 @@ def test_one_appeal_end_to_end_then_a_redeal_and_a_late_filing_refused(browser, 
     assert shown["against"] == {"kind": "deal", "deal_id": tour.deals[0], "step": JUDGED}
     assert shown["on_behalf_of"] == ["李四"] and shown["deadline"]["late"] is False
 
+    # Evidence through its form: the judged step from 李四's seat, and a note; the viewer opens at it.
+    page.fill("#evidence-form [name=step]", str(JUDGED))
+    page.select_option("#evidence-form [name=viewpoint]", "seat:1")
+    page.fill("#evidence-form [name=note]", "李四 手上只剩三张牌")
+    page.click("#evidence-form button[type=submit]")
+    page.wait_for_selector("a[data-evidence]")
+    assert page.get_attribute("a[data-evidence]", "href") == f"/deals/{tour.deals[0]}?step={JUDGED}&view=seat:1"
+
     # Result-blind review from 李四's seat: up to step 26 only, no result, no scores; then 揭晓结果.
     with page.expect_response(lambda r: f"/ui-api/appeals/{appeal}/frames" in r.url) as answered:
         page.click("a[data-review='seat:1']")
@@ -159,8 +167,7 @@ def test_one_appeal_end_to_end_then_a_redeal_and_a_late_filing_refused(browser, 
     page.wait_for_url(f"**/deals/{tour.deals[0]}?step={JUDGED}&view=seat:1")
     page.wait_for_selector('body[data-ready="1"]')
     assert page.get_attribute("body", "data-total") == str(len(EXAMPLE_RECORD["actions"]))  # the whole deal
-    page.go_back()
-    page.go_back()
+    page.goto(f"{server.url}/appeals/{appeal}")
     page.wait_for_selector("#sandbox")
 
     # Two sandbox lines from the judged step; an illegal pick is refused with the rules' reason, nothing added.
@@ -234,10 +241,7 @@ def test_one_appeal_end_to_end_then_a_redeal_and_a_late_filing_refused(browser, 
     page.wait_for_selector(f"#standings-table tr[data-player='{moved}']")
     row = page.locator(f"#standings-table tr[data-player='{moved}']")
     assert row.locator("td:nth-child(3)").inner_text().strip() == str(expected[moved])
-    row.locator(f"a[data-appeal-link='{appeal}']").click()
-    page.wait_for_url(f"**/appeals/{appeal}")
-    page.go_back()
-    page.wait_for_selector(f"#standings-table tr[data-player='{moved}'] a[data-explain]")
+    assert row.locator(f"a[data-appeal-link='{appeal}']").get_attribute("href") == f"/appeals/{appeal}"
     page.click(f"#standings-table tr[data-player='{moved}'] a[data-explain]")
     page.wait_for_selector("[data-explained]")
     assert page.get_attribute("[data-explained]", "data-total") == str(expected[moved])
@@ -306,20 +310,32 @@ def test_one_appeal_end_to_end_then_a_redeal_and_a_late_filing_refused(browser, 
     assert tour.stored_since(head) == []
     page.reload()
     assert page.locator("tr[data-appeal]").count() == listed
+
+    # Closing on the appeal's page: the table's referee is not the chief referee (refused, the reason shown,
+    # nothing stored); the organiser closes it.
+    page.goto(f"{server.url}/appeals/{appeal}")
+    head = tour.head()
+    page.fill("#closing-form [name=note]", "结案")
+    page.click("#closing-form button[type=submit]")
+    page.wait_for_selector("#closing-form .appeal-said[data-refused='not_chief_referee']")
+    assert "只有裁判长" in page.inner_text("#closing-form .appeal-said") and tour.stored_since(head) == []
+    use_token(page, server.organiser)
+    page.click("#closing-form button[type=submit]")
+    page.wait_for_selector("article[data-status='closed']")
     context.close()
 
     # No sideways scroll on a phone or a tablet on any of the new pages, and no English word in Chinese.
-    for size in (PHONE, TABLET):
-        other = browser.new_context(viewport=size)
-        small = other.new_page()
-        for path in (f"/tournaments/{tour.id}/appeals", f"/appeals/{voided}", f"/appeals/{appeal}/review?view=seat:1",
-                     report.removeprefix(server.url), f"/tournaments/{tour.id}/standings/{moved}"):
-            small.goto(server.url + path)
-            small.wait_for_load_state("load")
-            if "/review" in path:
-                small.wait_for_selector('body[data-ready="1"]')
+    phone = browser.new_context(viewport=PHONE)
+    small = phone.new_page()
+    for path in (f"/tournaments/{tour.id}/appeals", f"/appeals/{voided}", f"/appeals/{appeal}/review?view=seat:1",
+                 report.removeprefix(server.url), f"/tournaments/{tour.id}/standings/{moved}"):
+        small.goto(server.url + path)
+        if "/review" in path:
+            small.wait_for_selector('body[data-ready="1"]')
+        words = english_words(small.evaluate("document.body.innerText"))
+        assert not words, (path, words)
+        for size in (PHONE, TABLET):  # the same page laid out again at each size
+            small.set_viewport_size(size)
             assert no_sideways(small), (size, path)
-            if size is PHONE:
-                words = english_words(small.evaluate("document.body.innerText"))
-                assert not words, (path, words)
-        other.close()
+        small.set_viewport_size(PHONE)
+    phone.close()
