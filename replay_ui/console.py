@@ -9,9 +9,13 @@ the script from the API's answer, never by a page. QR codes are SVG made here by
 
 from __future__ import annotations
 
+from typing import Any
+
 import segno
 from flask import Blueprint, render_template
+from markupsafe import Markup, escape
 
+from projections.formats import FORMATS
 from replay_ui.views import service
 
 console_pages = Blueprint("console_ui", __name__, template_folder="templates")
@@ -20,6 +24,16 @@ console_pages = Blueprint("console_ui", __name__, template_folder="templates")
 def qr_data_uri(text: str) -> str:
     """A QR code of `text` as an SVG data: URI (error correction M, black on white, a quiet zone of 2)."""
     return segno.make(text, error="m").svg_data_uri(scale=4, border=2)
+
+
+@console_pages.app_template_global("format_name")
+def format_name(code: str) -> Any:
+    """A format's name in both languages (the stylesheet shows the one chosen); an unknown code as it is."""
+    found = FORMATS.get(code)
+    if found is None:
+        return code
+    zh, en = escape(found.zh), escape(found.en)
+    return Markup(f'<span class="zh" lang="zh-CN">{zh}</span><span class="en" lang="en">{en}</span>')
 
 
 @console_pages.get("/console")

@@ -457,11 +457,11 @@ def test_the_chip_tables_figures_come_from_the_game_not_the_generic_pages(site: 
 
 # What a Chinese page may show in Latin letters: card codes and ranks (S10, BJ; the A of ♠A), the joker's face
 # (JOKER), digests and ids (hexadecimal), the language switch (English, for those who need it), the key caps
-# Home / End and the names of a file format and a hash (PDF, SHA-256). Text in <code> is a code as recorded (an
-# option's key and value as the record stores it) and is not read.
+# Home / End and the names of file formats and a hash (PDF, JSON, CSV, SHA-256). Text in <code> is a code as
+# recorded (an option's key and value as the record stores it, a tiebreak's code to type) and is not read.
 CARD_CODE = re.compile(r"^(?:[SHCD](?:10|[2-9JQKA])|BJ|LJ|[JQKA])$")
 HEX = re.compile(r"^[0-9a-f]{8,}$")
-LATIN_ALLOWED = {"JOKER", "English", "Home", "End", "PDF", "SHA"}
+LATIN_ALLOWED = {"JOKER", "English", "Home", "End", "PDF", "JSON", "CSV", "SHA"}
 READ = """() => {
   const codes = [...document.querySelectorAll("code")];
   codes.forEach((code) => { code.dataset.display = code.style.display; code.style.display = "none"; });
@@ -512,6 +512,125 @@ def test_no_english_word_in_any_chinese_page_of_the_demo(site: DemoSite, offline
             words = english_words(page.evaluate(READ))
             if words:
                 found[f"/deals/{deal}?view={view} (last step)"] = sorted(set(words))
+    assert found == {}, "\n".join(f"{path}: {words}" for path, words in found.items())
+
+
+# The same reading with every <details> opened (a closed panel's text is not rendered, so not in innerText).
+READ_OPENED = """() => {
+  document.querySelectorAll("details").forEach((details) => { details.open = true; });
+  const codes = [...document.querySelectorAll("code")];
+  codes.forEach((code) => { code.dataset.display = code.style.display; code.style.display = "none"; });
+  const text = document.body.innerText;
+  codes.forEach((code) => { code.style.display = code.dataset.display; });
+  return text;
+}"""
+
+
+def until(page: Any, ready: Any, timeout_ms: int = 30_000) -> None:
+    """Poll from Python (the pages' CSP forbids the string evaluation wait_for_function would do)."""
+    for _ in range(timeout_ms // 50):
+        if ready():
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"{page.url} never got ready")
+
+
+def a_demo_appeal(site: DemoSite) -> tuple[str, str]:
+    """The demo's appeal (tournament, appeal): one filed with the 三打一 table's second deal if none is — with a
+    piece of evidence, the chief referee's ruling and its appeal to the committee, so that its page shows every
+    part and the committee's form."""
+    service = site.live.service
+    assert service is not None
+    tournament = next(t for t in service.list_tournaments() if t["game"] == "sandayi")
+    table = service.list_matches(tournament["id"])[0]
+    deal = table["deals"][1]["deal_id"]
+    filed = service.list_appeals(tournament["id"])  # the finder's test above files this very appeal
+    if not filed:
+        service.set_appeal_rules(tournament["id"], 1440, [])
+        service.file_appeal(table["id"], {"kind": "deal", "deal_id": deal}, "scoring_error", "计分有误")
+        filed = service.list_appeals(tournament["id"])
+    appeal = filed[0]["appeal_id"]
+    if filed[0]["status"] != "filed":
+        return tournament["id"], appeal
+    service.add_appeal_evidence(appeal, {"deal_id": deal, "step": 3, "viewpoint": "seat:1"}, "第三步的牌")
+    scores = service.get_deal(deal)["result"]["scores"]
+    service.rule_appeal(appeal, {"kind": "assigned", "scores": scores}, "维持原判")
+    service.appeal_ruling(appeal, "不服裁决")
+    return tournament["id"], appeal
+
+
+def test_no_english_word_in_the_signed_in_pages_appeals_rounds_rules_and_panels_in_chinese(
+        site: DemoSite, offline: Offline) -> None:
+    """The page types the reader's scan above does not open, one of each: the organiser console (its home, a
+    tournament's console, a round's seating sheet), the recording pad of a live deal and of a table, signed in as
+    the organiser (the token in the tab, as the pages keep it); a tournament's appeals, an appeal's page, its
+    report and its result-blind review, a standing explained; a round's digest page; the rules of all five games;
+    the deal viewer from the referee's viewpoint with every panel open (the 分析 panel at a step of play and
+    before it, the annotation form, the token form); a page that is not found. Read as the reader sees them in
+    Chinese, every <details> opened."""
+    service = site.live.service
+    assert service is not None
+    page = offline.page()
+    found: dict[str, list[str]] = {}
+
+    def read(path: str, ready: Any = None) -> None:
+        if path:
+            page.goto(site.url + path)
+        if ready:
+            until(page, ready)
+        words = english_words(page.evaluate(READ_OPENED))
+        if words:
+            found[path or page.url] = sorted(set(words))
+
+    tournament = service.list_tournaments()[0]  # 斗地主: rounds, a final, a play-off, an adjustment
+    match = service.list_matches(tournament["id"])[0]
+    deal = match["deals"][-1]["deal_id"]
+    page.goto(site.url + "/")
+    page.evaluate("token => sessionStorage.setItem('fupan.token', token)", site.live.organiser)
+
+    def console_ready() -> bool:
+        return page.get_attribute("#console", "data-console-state") == "ready"
+
+    read("/console", console_ready)
+    read(f"/console/tournaments/{tournament['id']}", console_ready)
+    read(f"/console/tournaments/{tournament['id']}/rounds/1/seating")
+
+    def pad_ready() -> bool:
+        return page.locator("#pad-body .loading").count() == 0  # the deal's (or the table's) answer drawn
+
+    live, _ = viewer_support.start_live_deal(site, "screens-english-pad", actions=2)
+    read(f"/deals/{live}/pad", pad_ready)
+    read(f"/matches/{match['id']}/pad", pad_ready)
+
+    appeal_tournament, appeal = a_demo_appeal(site)
+    read(f"/tournaments/{appeal_tournament}/appeals")
+    read(f"/appeals/{appeal}")
+    read(f"/appeals/{appeal}/report")
+    read(f"/appeals/{appeal}/review?view=seat:1", lambda: page.get_attribute("body", "data-ready") == "1")
+    moved = next(iter(service.get_appeal(appeal)["applied"]), None) or service.list_players(appeal_tournament)[0]["id"]
+    read(f"/tournaments/{appeal_tournament}/standings/{moved}")  # a standing explained, the appeal's outcome in it
+    read(f"/tournaments/{tournament['id']}/rounds/1")
+    for game in ("doudizhu", "shengji", "sandayi", "wakeng", "daguai"):
+        read(f"/rules/{game}")
+    page.click("#lang-toggle")  # the language switch turns the rules page to the English document, and back
+    assert page.is_visible("article.en[data-rules-lang=en]") and not page.is_visible("article.zh")
+    assert "the rules fupan implements" in page.inner_text("#rules-doc")
+    page.click("#lang-toggle")
+    assert page.is_visible("article.zh") and not page.is_visible("article.en")
+    read("/deals/00000000-0000-0000-0000-000000000000")  # not found: the error page
+
+    frames = service.replay_all(deal, "referee")["frames"]
+    in_play = next(frame["step"] for frame in reversed(frames) if frame["view"]["phase"] == "play"
+                   and frame["step"] < len(frames) - 1)
+
+    def panel_at(step: int) -> Any:
+        return lambda: (page.get_attribute("#analysis", "data-step") == str(step)
+                        and page.get_attribute("#analysis", "data-state") not in (None, "loading"))
+
+    read(f"/deals/{deal}?step=0&view=referee", lambda: page.get_attribute("body", "data-ready") == "1")
+    read("", panel_at(0))  # the panel, opened by the first reading, before the play
+    page.evaluate("step => window.fupanViewer.go(step)", in_play)
+    read("", panel_at(in_play))
     assert found == {}, "\n".join(f"{path}: {words}" for path, words in found.items())
 
 

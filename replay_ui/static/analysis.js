@@ -90,7 +90,7 @@
     }
     if (answer.not_in_play) {
       setState("not-in-play", step);
-      body.innerHTML = `<p>${F.esc(F.t("analysis.notInPlay", { phase: answer.phase }))}</p>`;
+      body.innerHTML = `<p>${F.esc(F.t("analysis.notInPlay", { phase: F.t(`pad.phase.${answer.phase}`) }))}</p>`;
       return;
     }
     if (answer.too_large) {

@@ -107,7 +107,7 @@
     function fillFormats() {
       const mine = formats.filter((f) => f.game === gameSelect.value);
       formatSelect.innerHTML = mine
-        .map((f) => `<option value="${esc(f.code)}">${esc(Fupan.lang() === "en" ? f.en : f.zh)} (${esc(f.code)})</option>`)
+        .map((f) => `<option value="${esc(f.code)}">${esc(Fupan.lang() === "en" ? `${f.en} (${f.code})` : f.zh)}</option>`)
         .join("");
       fillTiebreaks();
       $("#preset-label").hidden = gameSelect.value !== "shengji";
@@ -116,7 +116,10 @@
       const chosen = formats.find((f) => f.code === formatSelect.value);
       if (!chosen) return;
       $("#create-tiebreaks").value = chosen.default_tiebreaks.join(", ");
-      $("#tiebreak-menu").textContent = t("console.create.tiebreaks.menu", { codes: chosen.tiebreaks.map((c) => c.code).join(", ") });
+      // Each tiebreak by its name in the language chosen, and the code to type in the field as a <code>.
+      const named = chosen.tiebreaks.map((c) => `${esc(Fupan.lang() === "en" ? c.en : c.zh)} <code>${esc(c.code)}</code>`);
+      $("#tiebreak-menu").innerHTML = esc(t("console.create.tiebreaks.menu", { codes: "\u0000" }))
+        .replace("\u0000", named.join(Fupan.lang() === "en" ? ", " : "、"));
     }
     gameSelect.addEventListener("change", fillFormats);
     formatSelect.addEventListener("change", fillTiebreaks);
