@@ -71,6 +71,7 @@
   /* A player's name links to how the standing is made (/tournaments/<id>/standings/<player>); the appeals whose
    * outcomes moved it are linked beside it (docs/appeals.md). */
   function playerCell(standings, row) {
+    if (F.published()) return esc(row.name); // a published copy (fupan publish) has neither page
     const explain = `/tournaments/${encodeURIComponent(standings.tournament_id)}/standings/${encodeURIComponent(row.player_id)}`;
     const appeals = (row.appeals || []).map((id) =>
       ` <a class="tag" data-appeal-link="${esc(id)}" href="/appeals/${encodeURIComponent(id)}">${esc(t("standings.appeals"))}</a>`);
