@@ -27,6 +27,7 @@ from uuid import UUID
 
 from domain.aggregates import Deal, Match, Tournament
 from domain.dealing import deal_from_seed, seed_commitment
+from domain.errors import listed
 from domain.games import get_engine, get_table
 from domain.integrity import GENESIS
 from domain.logchain import ChainedRecorder, link_digest
@@ -264,7 +265,8 @@ def _check_match(events: list[Any], results: dict[str, dict[str, Any] | None],
                 if list(event.scores) != list(result["scores"]):
                     findings.append(finding("score_mismatch", f"Match {created.originator_id} version "
                                             f"{event.originator_version} (Match.DealScored) scores deal {event.number} "
-                                            f"{list(event.scores)}, but the deal's own result is {result['scores']}.",
+                                            f"as {listed(event.scores)}, but the deal's own result is "
+                                            f"{listed(result['scores'])}.",
                                             **what))
                 elif expected != event.standing:
                     findings.append(finding("standing_mismatch", f"Match {created.originator_id} version "
