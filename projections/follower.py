@@ -71,6 +71,9 @@ class Follower:
         self.page_size = page_size
         self.applied = 0  # notifications this object applied (what a restart must not repeat)
         self._lock = threading.Lock()  # one catch-up at a time per follower; between followers: the position
+        # (a, b): the log holds no followed notification with an id in a < id <= b (a fact about the log, which
+        # only grows, whatever the stored position does since): a poll need not scan those again.
+        self._quiet = (0, 0)
 
     def catch_up(self, until: int | None = None, *, exact: bool = False,
                  progress: Callable[[int, int], None] | None = None) -> int:
@@ -80,26 +83,50 @@ class Follower:
         While only unfollowed events (a deal's actions) arrived, nothing is written: the read model already
         reflects them, and a commit per poll would compete with recording for the database. The stored
         position catches up with the next page, after IDLE_GAP such events, or when `exact` asks for it.
+        Meanwhile this follower remembers how far it found nothing to follow, so it scans those events once.
         """
         with self._lock:
-            head = (self.recorder.max_notification_id() or 0) if until is None else until
-            while True:
-                position = self.store.position()
-                if position >= head:
-                    return position
-                page = list(self.recorder.select_notifications(position + 1, self.page_size, stop=head,
-                                                               topics=TOPICS))
-                if not page and not exact and head - position < IDLE_GAP:
-                    return head
-                # A full page may have more after it; a short one is everything up to the head.
-                reached = page[-1].id if len(page) == self.page_size else head
-                try:
-                    self._apply(position, reached, page)
-                except PositionMoved:
-                    continue  # someone else applied it first: go on from where they left the position
-                self.applied += len(page)
-                if progress is not None:
-                    progress(reached, head)
+            return self._catch_up((self.recorder.max_notification_id() or 0) if until is None else until, exact,
+                                  progress)
+
+    def poll(self) -> int:
+        """`catch_up` as a background poller asks it, cheaply: when nothing followed was stored since this
+        follower last looked, one query for the log's head (nothing new) or two (only a deal's actions: the new
+        events' followed ones, none), without reading the stored position. (A rebuild elsewhere may move the
+        position back meanwhile; its own process catches up after it, and every read catches up itself.)"""
+        with self._lock:
+            head = self.recorder.max_notification_id() or 0
+            quiet_from, quiet_to = self._quiet
+            if quiet_to and head <= quiet_to:
+                return head
+            if quiet_to and head - quiet_from < IDLE_GAP and not self.recorder.select_notifications(
+                    quiet_to + 1, 1, stop=head, topics=TOPICS):
+                self._quiet = (quiet_from, head)
+                return head
+            return self._catch_up(head, False, None)
+
+    def _catch_up(self, head: int, exact: bool, progress: Callable[[int, int], None] | None) -> int:
+        """catch_up's loop, under the lock."""
+        while True:
+            position = self.store.position()
+            if position >= head:
+                return position
+            quiet_from, quiet_to = self._quiet
+            start = quiet_to if quiet_from <= position < quiet_to else position
+            page = list(self.recorder.select_notifications(start + 1, self.page_size, stop=head,
+                                                           topics=TOPICS))
+            if not page and not exact and head - position < IDLE_GAP:
+                self._quiet = (position, head)
+                return head
+            # A full page may have more after it; a short one is everything up to the head.
+            reached = page[-1].id if len(page) == self.page_size else head
+            try:
+                self._apply(position, reached, page)
+            except PositionMoved:
+                continue  # someone else applied it first: go on from where they left the position
+            self.applied += len(page)
+            if progress is not None:
+                progress(reached, head)
 
     def _apply(self, position: int, reached: int, page: list[Any]) -> None:
         """Decode the page, then write its rows, the touched standings and the new position in one transaction."""

@@ -95,7 +95,7 @@ class Projections:
                         follower = Follower(factory.application_recorder(), self.app.mapper,
                                             ViewStore(factory.datastore),  # type: ignore[attr-defined]
                                             self.follower.page_size, self._deal_streams())
-                    follower.catch_up()
+                    follower.poll()  # cheap while only a deal's actions arrive (Follower.poll)
                 except Exception:
                     if self.app.closing.is_set():
                         break  # the store went away with the application: nothing is wrong
