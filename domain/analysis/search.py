@@ -52,6 +52,11 @@ class Budget:
         if self.nodes % CHECK_EVERY < count and self.elapsed_ms() > self.limit_ms:
             raise TooLarge(self.nodes, self.elapsed_ms())
 
+    def check(self) -> None:
+        """TooLarge when past either limit now (what `tick` checks, for a search that counts its own nodes)."""
+        if self.nodes > self.node_limit or self.elapsed_ms() > self.limit_ms:
+            raise TooLarge(self.nodes, self.elapsed_ms())
+
 
 class Game(Protocol):
     """What the search needs of a game: positions, their moves, and the value of a finished one.

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from domain.analysis.search import Budget
+from domain.analysis.search import CHECK_EVERY, Budget
 from domain.engine import team_of
 from domain.games.daguai import engine as daguai_engine
 from domain.games.daguai import patterns as daguai
@@ -194,7 +194,7 @@ class _Shared:
         self.held_hands: dict[tuple[int, ...], tuple[int, ...] | None] = {}
 
     def bound(self) -> None:
-        """Empty every table once one is full (together: `plays` and `play_readings` go in pairs)."""
+        """Empty every table once one is full (together: `play_readings` are made of `plays`)."""
         tables = list(vars(self).values())
         if any(len(table) > _CACHE_LIMIT for table in tables):
             for table in tables:
@@ -376,7 +376,6 @@ class RankGame:
             if reordered:  # a play that is a bomb only in some readings: sorted again, as its answer reads
                 found.sort(key=self._order_of(hand))
         self._plays[cache_key] = found
-        self._readings[cache_key] = {play: (readings, bomb) for play, readings, bomb in found}
         return found
 
     def add_sources(self, hands: Sequence[int]) -> None:
@@ -443,10 +442,11 @@ class RankGame:
         hands = list(pos.hands)
         hand = hands[seat] = hands[seat] - move
         bombs = pos.bombs_left[seat] != 0
-        known = self._readings.get((pos.hands[seat], pos.last, bombs))
-        if known is None:
-            self.plays(pos.hands[seat], pos.last, bombs, _UNLIMITED)
-            known = self._readings[(pos.hands[seat], pos.last, bombs)]
+        cache_key = (pos.hands[seat], pos.last, bombs)
+        known = self._readings.get(cache_key)
+        if known is None:  # made when first asked: the search's own steps carry their readings (`_node_of`)
+            plays = self.plays(pos.hands[seat], pos.last, bombs, _UNLIMITED)
+            known = self._readings[cache_key] = {play: (readings, bomb) for play, readings, bomb in plays}
         readings, bomb = known[move]
         bombs_left = pos.bombs_left
         if bomb and bombs_left[seat] is not None:
@@ -460,13 +460,17 @@ class RankGame:
         moves, children and key worked in: the same nodes in the same order, the same table entries and values,
         only far fewer calls per node (most of the time of a small query). Checked like the generic search,
         against the exhaustive minimax (tests/test_analysis.py)."""
-        teams, max_team, node_of = self.teams, self.max_team, self._node_of
+        teams, max_team, nodes, node_limit = self.teams, self.max_team, self._nodes, budget.node_limit
         while True:
             winner = pos[5]
             if winner is not None:
                 return int(teams[winner] == max_team)
-            budget.tick()
-            steps, whole, splits = node_of(pos, budget)
+            budget.nodes += 1  # Budget.tick, written out
+            if budget.nodes > node_limit or not budget.nodes % CHECK_EVERY:
+                budget.check()
+            seat, last = pos[1], pos[3]
+            found = nodes.get((pos[0][seat], last, pos[4][seat], last is not None and teams[pos[2]] == teams[seat]))
+            steps, whole, splits = self._node_of(pos, budget) if found is None else found
             if len(steps) != 1:
                 break
             # One move only (a seat that cannot answer must pass): walked on without a table entry.
