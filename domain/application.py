@@ -570,8 +570,24 @@ class FupanApplication(Store):
         """The records of the match's deals that `reader` may have: all of them, or the published ones."""
         m = self.get_match(match)
         every = reader.sees_live_hands(m["id"])
-        return [self.export_record(entry["deal_id"], reader) for entry in m["deals"]
-                if every or entry["status"] == "finished"]
+        records = [self.export_record(entry["deal_id"], reader) for entry in m["deals"]
+                   if every or entry["status"] == "finished"]
+        # A voided deal's replacement (docs/appeals.md) is one of the table's records too, after the deal it
+        # replaces (its meta says so: `replaces`, `appeal_id`).
+        for replacement in self.replacement_deals(m["id"]):
+            if every or replacement["finished"]:
+                records.append(self.export_record(replacement["id"], reader))
+        return records
+
+    def replacement_deals(self, match: UUID | str) -> list[dict[str, Any]]:
+        """The deals dealt again at this table in place of voided ones (`POST /api/appeals/<id>/redeal`)."""
+        found = []
+        for uid in self.ids_by_topic(Appeal.Redealt.TOPIC):
+            with self.unit():
+                a = self.load(Appeal, uid, "appeal")
+                if str(a.match_id) == str(match) and a.redeal is not None:
+                    found.append(deal_dict(self.load(Deal, a.redeal["deal_id"], "deal"), full=False))
+        return found
 
     def export_tournament(self, tournament: UUID | str, reader: Principal = PUBLIC) -> list[dict[str, Any]]:
         """The records of every table of the tournament, table by table, as `export_match` gives each."""

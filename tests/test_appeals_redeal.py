@@ -169,6 +169,8 @@ def walk_void_and_redeal(server: LiveServer, name: str) -> None:
     assert shown[new["id"]]["counted"] and shown[new["id"]]["replaces"] == deal
     assert shown[new["id"]]["appeal"]["href"] == path and shown[new["id"]]["score"] == scores[0]
     assert shown[new["id"]]["events"][-1]["type"] == "Appeal.Redealt"
+    exported = server.service.export_match(match, LOCAL)
+    assert [r["meta"]["deal_id"] for r in exported] == [deal, new["id"]] and exported[1]["meta"]["replaces"] == deal
     rebuild_equals_live(server, tournament)
     timeline = [e["type"] for e in server.get(path).json()["timeline"]]
     assert timeline[-2:] == ["Appeal.Redealt", "Appeal.RedealScored"]
