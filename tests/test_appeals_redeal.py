@@ -299,6 +299,19 @@ def test_a_voided_wakeng_board_is_replayed_with_the_same_cards_at_a_table_still_
     assert shown["counted"] and shown["replaces"] == deal_a
     page = server.get(f"/matches/{table_a}/travellers").text
     assert f'data-deal-id="{new["id"]}"' in page and 'data-voided' in page
+
+    # The committee lets the result stand: the board as first played counts again, the replay stays recorded
+    # and counts no more.
+    _, committee = server.service.create_token("appeals", label="委员会")
+    assert server.post(f"{path}/committee", {"reason": "不服"}).status_code == 201
+    assert server.post(f"{path}/decision", {"outcome": {"kind": "stands"}, "reason": "结果成立", **COMMITTEE},
+                       token=committee).status_code == 201
+    played = server.get(f"/api/deals/{deal_a}").json()["result"]["scores"]
+    for seat, player in enumerate(seated_b):
+        expected = 2 if other[seat] > played[seat] else 1 if other[seat] == played[seat] else 0
+        assert facts(server, tournament, player, deal_b)["facts"]["mp"] == expected
+    assert not facts(server, tournament, seated_a[0], new["id"])["counted"]
+    assert facts(server, tournament, seated_a[0], deal_a)["counted"]
     rebuild_equals_live(server, tournament)
 
 
