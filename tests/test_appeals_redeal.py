@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from conftest import EXAMPLE_RECORD, EXAMPLE_SCORES, LiveServer, Store
 from postgres_cluster import application_env, create_schema, drop_schema
+from test_deal_databases import connect, deal_database
 
 from api.cli import main as fupan
 from domain.games import get_engine
@@ -182,15 +183,23 @@ def test_a_voided_deal_is_dealt_again_and_its_replacement_counts_instead_at_a_ta
     assert "appeals" in capsys.readouterr().out
 
 
-def test_the_void_and_redeal_walk_on_postgresql(postgres_params: dict[str, str], tmp_path: Path):
-    schema = f"t_redeal_{tmp_path.name[-8:]}".replace("-", "_").lower()
+@pytest.mark.parametrize("deal_databases", [1, 2])
+def test_the_void_and_redeal_walk_on_postgresql(postgres_params: dict[str, str], tmp_path: Path, deal_databases: int):
+    """One database, and deals kept in two (docs/OPERATIONS.md): the replacement lives in its deal database, its
+    appeal and the projections' inputs on the main one."""
+    schema = f"t_redeal{deal_databases}_{tmp_path.name[-8:]}".replace("-", "_").lower()
     create_schema(postgres_params, schema)
-    server = LiveServer(Store("postgres", application_env(postgres_params, schema))).start()
+    env = {**application_env(postgres_params, schema),
+           **({"FUPAN_DEAL_DATABASES": str(deal_databases)} if deal_databases > 1 else {})}
+    server = LiveServer(Store("postgres", env)).start()
     try:
         walk_void_and_redeal(server, "重发杯 PG")
     finally:
         server.stop()
         drop_schema(postgres_params, schema)
+        for index in range(deal_databases if deal_databases > 1 else 0):
+            with connect(postgres_params, deal_database(postgres_params, index)) as conn:
+                conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
 def wakeng_round(server: LiveServer, name: str) -> tuple[str, list[str], list[str]]:
