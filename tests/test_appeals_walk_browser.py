@@ -8,7 +8,7 @@ form, its impact preview (nothing stored) → the decision → the standings pag
 change and link to the appeal → the printable report. Then a voided deal is dealt again through the redeal route
 and recorded (by the API, as a pad would) and the standings follow it; once the next round is paired, a second
 appeal filed through the form is refused with the server's reason and nothing is stored. Every new page is
-checked for sideways scroll at 390 and 768 px, and for English words in Chinese.
+checked for sideways scroll at 390, 768, 1024 and 1366 px, and for English words in Chinese.
 
 A small tournament built over HTTP (three 斗地主 tables in round 1, each with one finished deal: EXAMPLE_RECORD).
 """
@@ -34,6 +34,7 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs /usr/bin/ch
 
 PLAYERS = EXAMPLE_RECORD["seats"]
 PHONE, TABLET = {"width": 390, "height": 844}, {"width": 768, "height": 1024}
+TABLET_WIDE, LAPTOP_WIDE = {"width": 1024, "height": 768}, {"width": 1366, "height": 900}
 JUDGED = 26  # 李四 (seat 1) is to lead with S6 D2 H3 left: the appeal says a lead here was misruled
 # Line 0, as the deal went from step 26; line 1, the landlord takes the lead with C2 and plays out pair by pair.
 AS_PLAYED = [(1, "S6"), (2, "CK"), (0, ""), (1, "D2"), (2, ""), (0, ""), (1, "H3")]
@@ -324,7 +325,7 @@ def test_one_appeal_end_to_end_then_a_redeal_and_a_late_filing_refused(browser, 
     page.wait_for_selector("article[data-status='closed']")
     context.close()
 
-    # No sideways scroll on a phone or a tablet on any of the new pages, and no English word in Chinese.
+    # No sideways scroll on a phone, a tablet (either way up) or a laptop on any new page; no English in Chinese.
     phone = browser.new_context(viewport=PHONE)
     small = phone.new_page()
     for path in (f"/tournaments/{tour.id}/appeals", f"/appeals/{voided}", f"/appeals/{appeal}/review?view=seat:1",
@@ -334,7 +335,7 @@ def test_one_appeal_end_to_end_then_a_redeal_and_a_late_filing_refused(browser, 
             small.wait_for_selector('body[data-ready="1"]')
         words = english_words(small.evaluate("document.body.innerText"))
         assert not words, (path, words)
-        for size in (PHONE, TABLET):  # the same page laid out again at each size
+        for size in (PHONE, TABLET, TABLET_WIDE, LAPTOP_WIDE):  # the same page laid out again at each size
             small.set_viewport_size(size)
             assert no_sideways(small), (size, path)
         small.set_viewport_size(PHONE)
