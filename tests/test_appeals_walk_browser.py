@@ -259,6 +259,10 @@ def test_one_appeal_end_to_end_then_a_redeal_and_a_late_filing_refused(browser, 
     for player in changed:
         cell = page.inner_text(f"[data-score-change] tr[data-player='{player}'] [data-change]")
         assert int(cell) == expected[player] - before[player]
+    page.emulate_media(media="print")  # printed: no header bar, no print button, every part still there
+    assert not page.is_visible(".topbar") and not page.is_visible("[data-print]")
+    assert page.is_visible("[data-report-part=scores]") and page.is_visible("[data-report-part=digest]")
+    page.emulate_media(media="screen")
     report = page.url
 
     # A voided deal (table 2) is dealt again through the redeal route, recorded, and the standings follow it.
