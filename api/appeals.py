@@ -172,7 +172,7 @@ REDEAL_IN, DEAL = s.AppealRedealSchema(), s.DealSchema()
      "board: the same cards): the new deal, with `replaces`, recorded as any deal, counts in the voided one's "
      "place while the outcome stays `void`. 200 with the same deal when sent again; 422 `not_void` unless the "
      "outcome in effect is `void`, `deal_in_progress` while the table plays a deal", body=REDEAL_IN, response=DEAL,
-     status=201, errors=STEP_ERRORS)
+     status=201, found=DEAL, errors=STEP_ERRORS)
 def redeal(appeal_id: str) -> tuple[Response, int]:
     load(REDEAL_IN, json_body())
     deal, dealt = service().redeal_appeal(appeal_id, recorded_by=_by())

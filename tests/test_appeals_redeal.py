@@ -145,6 +145,8 @@ def walk_void_and_redeal(server: LiveServer, name: str) -> None:
     assert new["seed_commitment"]  # dealt afresh by the server, committed before play (docs/SECURITY.md)
     again = server.post(f"{path}/redeal", {})
     assert again.status_code == 200 and again.json()["id"] == new["id"]
+    documented = server.get("/api/openapi.json").json()["paths"]["/api/appeals/{appeal_id}/redeal"]["post"]
+    assert {"200", "201", "403", "422"} <= set(documented["responses"])  # dealt now; the same deal again
     resent = server.post(f"{path}/redeal", {}, headers={"Idempotency-Key": "redeal-1"})
     assert resent.status_code == 201 and resent.json()["id"] == new["id"]
     assert head(server) == before  # resends store nothing: the same deal (by the appeal; by the key)
