@@ -20,8 +20,8 @@ Rules that hold for every format:
 - An appeal's outcome in effect (docs/appeals.md "Tiebreaks, matchpoints and the redeal"): a voided deal counts
   in no tiebreak and no matchpoint comparison, and its replacement (the redeal) counts in its place; an assigned
   or weighted score replaces the seat's `score` and the facts the format says follow it (`adjusted_facts`). The
-  total moves by the appeal's compensating adjustments, except in a duplicate format, where the adjusted score
-  is matchpointed against the other tables instead.
+  total counts the deals so (a duplicate format matchpoints the adjusted score against the other tables); the
+  appeal's compensating adjustments are listed, counted in the deal (`counted_in_deal`), not added again.
 """
 
 from __future__ import annotations
@@ -60,8 +60,7 @@ class Line:
     match: dict[str, Any]
     seat: int
     deals: list[tuple[dict[str, Any], Facts]] = field(default_factory=list)  # as they count (appeals applied)
-    # every deal as played (a voided one too, and the replacement counted in its place): what a total outside
-    # duplicate sums, the appeals' compensating adjustments beside it
+    # every deal as played (a voided one too, and the replacement counted in its place): what explain lists
     recorded: list[tuple[dict[str, Any], Facts]] = field(default_factory=list)
     set_aside: list[dict[str, Any]] = field(default_factory=list)  # replacements whose appeal is no longer void
 
@@ -173,8 +172,8 @@ class Standings:
         return out
 
     def _score_part(self, adjustment: dict[str, Any]) -> bool:
-        """An appeal's compensating adjustment of a deal's score (not a penalty): in duplicate the adjusted score
-        is matchpointed instead, so it is not added to the matchpoints."""
+        """An appeal's compensating adjustment of a deal's score (not a penalty): the deal counts as adjusted (or
+        not at all, voided), so it is not added again — in duplicate the adjusted score is matchpointed instead."""
         appeal = (adjustment.get("refers_to") or {}).get("appeal_id")
         return bool(appeal) and appeal in self.score_appeals and "deal_id" in adjustment["refers_to"]
 
@@ -303,11 +302,10 @@ class Standings:
         last = max(rounds, default=0)
         adjustments = [a for a in self.adjustments if a["player_id"] == player and (
             self.format.structure == "cumulative" or not rounds or a["round"] in rounds
-            or (ranking and a["round"] > last)) and not (self.format.duplicate and self._score_part(a))]
+            or (ranking and a["round"] > last)) and not self._score_part(a)]
         base = lines[-1].match["start_chips"] if self.format.start_chips and lines else 0
-        # Outside duplicate the total sums the deals as played and the appeals' adjustments beside them (so a
-        # voided deal's score and its compensation both show); a matchpoint total counts the deals as adjusted.
-        from_deals = self._measure(self.format.total, player, lines, played=not self.format.duplicate)
+        # The deals as they count: a voided one not at all (its 大分 too), an adjusted one as adjusted.
+        from_deals = self._measure(self.format.total, player, lines)
         points = sum(a["points"] for a in adjustments)
         tiebreaks = [self._measure(c, player, playoff_lines if c.scope == "playoff" else lines)
                      for c in self.criteria]
@@ -323,11 +321,10 @@ class Standings:
             total = base + from_deals + points
         return Figures(total, base, from_deals, adjustments, tiebreaks, lines, playoff_lines)
 
-    def _measure(self, criterion: Criterion, player: str, lines: Iterable[Line], *, played: bool = False) -> Number:
+    def _measure(self, criterion: Criterion, player: str, lines: Iterable[Line]) -> Number:
         if criterion.measure == "lots":
             return self.lots[player]
-        values = [entry.get(criterion.fact, 0) for line in lines
-                  for _deal, entry in (line.recorded if played else line.deals)]
+        values = [entry.get(criterion.fact, 0) for line in lines for _deal, entry in line.deals]
         if criterion.measure == "sum":
             return sum(values)
         if criterion.measure == "count":
@@ -532,8 +529,7 @@ class Standings:
                                 for c, v in zip(self.criteria, figures.tiebreaks, strict=True)],
             "matches": matches,
             "adjustments": [{**a, "counted": id(a) in ids,
-                             **({"counted_in_deal": a["refers_to"]["deal_id"]} if self.format.duplicate
-                                and self._score_part(a) else {})}
+                             **({"counted_in_deal": a["refers_to"]["deal_id"]} if self._score_part(a) else {})}
                             for a in self.adjustments if a["player_id"] == player],
         }
 
@@ -550,7 +546,8 @@ class Standings:
             shown = entry if entry is not None else played if played is not None else {}
             item: dict[str, Any] = {
                 "deal_id": deal["deal_id"], "number": deal["number"],
-                "score": played["score"] if played is not None else None,
+                # as it counts; a deal not counted (voided, a replacement set aside): as played
+                "score": entry["score"] if entry is not None else played["score"] if played is not None else None,
                 "facts": {k: plain(v) for k, v in shown.items() if k != PARTS}, "result": deal["result"],
                 "finished": deal["finished"], "scored": deal["scored"], "counted": entry is not None}
             ruled = self.deal_outcomes.get(deal["deal_id"])

@@ -27,6 +27,7 @@ from test_deal_databases import connect, deal_database
 from api.cli import main as fupan
 from domain.games import get_engine
 from domain.games.doudizhu import random_play as doudizhu_play
+from domain.games.shengji import random_play as shengji_play
 from domain.games.wakeng import random_play as wakeng_play
 from domain.record import fold, parse_record
 from domain.tokens import LOCAL
@@ -202,6 +203,42 @@ def test_the_void_and_redeal_walk_on_postgresql(postgres_params: dict[str, str],
         for index in range(deal_databases if deal_databases > 1 else 0):
             with connect(postgres_params, deal_database(postgres_params, index)) as conn:
                 conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+def test_a_voided_shengji_deal_counts_no_big_points_and_its_redeal_keeps_the_levels_and_dealer(live):
+    """升级 S004 ranks by 大分, not by the deal's `scores`: voiding a deal takes its 大分 away too (the deals count as
+    the appeal says), and the redeal is dealt with the voided deal's levels, dealer and deal number."""
+    server = live
+    seats = ["东一", "南一", "西一", "北一"]
+    tournament = server.post("/api/tournaments", {"name": "升级申诉杯", "game": "shengji"}).json()["id"]
+    for player in seats:
+        server.post(f"/api/tournaments/{tournament}/players", {"name": player})
+    match = server.post(f"/api/tournaments/{tournament}/matches", {"table": "1", "seats": seats, "first": 0}
+                        ).json()["id"]
+    deals = []
+    for seed in (1, 2):
+        deals.append(server.post(f"/api/matches/{match}/deals", {}).json()["id"])
+        play_over_http(server, deals[-1], shengji_play.play_out, seed=seed)
+    codes = [c["code"] for c in server.get(f"/api/tournaments/{tournament}/standings").json()["tiebreaks"]]
+    second = server.get(f"/api/deals/{deals[1]}").json()
+    appeal = server.post(f"/api/matches/{match}/appeals", {
+        "against": {"kind": "result", "deal_id": deals[1]}, "category": "irregularity",
+        "statement": "扣底有误"}).json()["appeal_id"]
+    assert server.post(f"/api/appeals/{appeal}/ruling", {"outcome": {"kind": "void"}, "reason": "作废"}
+                       ).status_code == 201
+    first = server.get(f"/api/deals/{deals[0]}").json()["result"]
+    rows = standings(server, tournament)
+    for seat, player in enumerate(seats):  # only the first deal's 大分 and 小分 count
+        assert rows[player]["total"] == first["big_points"][seat % 2]
+        assert rows[player]["tiebreak_values"][codes.index("small_points")] == first["small_points"][seat % 2]
+    new = server.post(f"/api/appeals/{appeal}/redeal", {}).json()
+    assert new["context"] == second["context"] and new["first"] == second["first"] and new["number"] == 2
+    play_over_http(server, new["id"], shengji_play.play_out, seed=9)
+    again = server.get(f"/api/deals/{new['id']}").json()["result"]
+    rows = standings(server, tournament)
+    for seat, player in enumerate(seats):
+        assert rows[player]["total"] == first["big_points"][seat % 2] + again["big_points"][seat % 2]
+    rebuild_equals_live(server, tournament)
 
 
 def wakeng_round(server: LiveServer, name: str) -> tuple[str, list[str], list[str]]:
