@@ -285,7 +285,8 @@ def _guard() -> None:
             request.get_data()
         # One write request is one unit of the service: authentication, the referee's scope and the command
         # share its lock and its one look at the notification log (domain/store.py); `_end_unit` closes it.
-        unit = _service().unit()
+        probe = current_app.extensions.get("fupan.unit_probe")  # api/idempotency.py: the key, asked with the sync
+        unit = _service().unit(probe() if probe is not None else ())
         unit.__enter__()
         g.fupan_unit = unit
     principal = g.fupan_principal = _authenticate()

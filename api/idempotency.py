@@ -25,13 +25,15 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from uuid import UUID
 
 from flask import Flask, Response, current_app, g, request
 
 from api.auth import SAFE_METHODS, current_principal
 from api.errors import error_response
 from domain.errors import Conflict
-from domain.idempotency import IdempotentRequest, begin, check_key, finish
+from domain.idempotency import MAX_KEY, IdempotentRequest, begin, check_key, finish, request_id
+from domain.tokens import parse_token
 
 HEADER = "Idempotency-Key"
 REPLAYED = "Idempotent-Replayed"
@@ -51,6 +53,17 @@ def _begin() -> Response | None:
         g.fupan_idempotent = stored
         return None
     return _replay(stored.answer)  # type: ignore[arg-type]
+
+
+def _probe() -> tuple[UUID, ...]:
+    """The stored request this write's key would name, for the request's unit to look for at its start (one
+    round trip with the unit's synchronisation, Store.unit): the caller's token id is in its bearer token, so
+    it is known before the token is checked (a wrong token is refused before the key is looked at)."""
+    key, header = request.headers.get(HEADER), request.headers.get("Authorization", "")
+    parsed = parse_token(header.partition(" ")[2].strip()) if key is not None else None
+    if parsed is None or not 0 < len(key) <= MAX_KEY:  # type: ignore[arg-type]
+        return ()
+    return (request_id(str(parsed[0]), key),)  # type: ignore[arg-type]
 
 
 def _replay(answer: dict[str, Any]) -> Response:
@@ -89,5 +102,6 @@ def _finish(response: Response) -> Response:
 
 def install(app: Flask) -> None:
     """Register after the access guard (api/auth.py `install`), so the caller and the unit are there."""
+    app.extensions["fupan.unit_probe"] = _probe
     app.before_request(_begin)
     app.after_request(_finish)

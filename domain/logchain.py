@@ -255,15 +255,24 @@ class ChainedPostgresApplicationRecorder(ChainedRecorder, PostgresApplicationRec
         self._head_sql = self._chain_sql(self.HEAD_SQL)
         self._changes_sql = self._chain_sql("SELECT notification_id, originator_id FROM {events} "
                                             "WHERE notification_id > %s ORDER BY notification_id LIMIT %s")
+        self._probe_sql = self._chain_sql("SELECT DISTINCT originator_id FROM {events} "
+                                          "WHERE originator_id = ANY(%s) AND originator_version = 1")
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
-    def changed_since(self, seen: int, limit: int) -> list[tuple[int, UUID]]:
+    def changed_since(self, seen: int, limit: int, probe: Sequence[UUID] = ()
+                      ) -> tuple[list[tuple[int, UUID]], set[UUID]]:
         """(notification id, aggregate id) of the events stored after notification `seen`, in order, at most
         `limit`: what a cache needs to know of others' writes, in one round trip and without the events' states
-        (domain/store.py; the library's way is the log's head, then the notifications whole)."""
-        with self.datastore.get_connection() as conn, conn.cursor() as curs:
-            curs.execute(self._changes_sql, (seen, limit), prepare=True)
-            return [(row["notification_id"], self._uuid(row["originator_id"])) for row in curs.fetchall()]
+        (domain/store.py; the library's way is the log's head, then the notifications whole). And which of the
+        aggregates `probe` have any event, asked in the same round trip (pipelined)."""
+        with self.datastore.get_connection() as conn:
+            changes, stored = conn.cursor(), conn.cursor()
+            with conn.pipeline():
+                changes.execute(self._changes_sql, (seen, limit), prepare=True)
+                if probe:
+                    stored.execute(self._probe_sql, (list(probe),), prepare=True)
+            ids = [(row["notification_id"], self._uuid(row["originator_id"])) for row in changes.fetchall()]
+            return ids, ({self._uuid(row["originator_id"]) for row in stored.fetchall()} if probe else set())
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)  # as the library's insert_events
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:

@@ -97,17 +97,17 @@ def command(method: Callable[Concatenate[S, P], R]) -> Callable[Concatenate[S, P
 class Unit:
     """A `with` block of `Store.unit()` (a class rather than a generator: every request enters several)."""
 
-    __slots__ = ("store",)
+    __slots__ = ("store", "probe")
 
-    def __init__(self, store: Store):
-        self.store = store
+    def __init__(self, store: Store, probe: Sequence[UUID] = ()):
+        self.store, self.probe = store, probe
 
     def __enter__(self) -> None:
         store = self.store
         store._lock.acquire()
         try:
             if not store._depth:
-                store._synchronise()
+                store._synchronise(self.probe)
         except BaseException:
             store._lock.release()
             raise
@@ -128,6 +128,7 @@ class Unit:
                     store._deferred = None
                 store._touched = []
                 store._placed.clear()
+                store._absent.clear()
             store._lock.release()
 
 
@@ -194,22 +195,26 @@ class ChainedApplication(Application):
             return lambda: connection.execute(statement).fetchone()[0] or 0  # called under the unit's lock
         return lambda: self.recorder.max_notification_id() or 0
 
-    def _changed_since_seen(self) -> None:
-        """Evict the cached aggregates that others changed since this process last looked at this log."""
+    def _changed_since_seen(self, probe: Sequence[UUID] = ()) -> set[UUID]:
+        """Evict the cached aggregates that others changed since this process last looked at this log; which of
+        `probe` are not stored, if this store can tell with the same round trip (else none)."""
         changed: set[UUID] = set()
+        absent: set[UUID] = set()
         changed_since = getattr(self.recorder, "changed_since", None)
         if changed_since is not None:  # PostgreSQL (domain/logchain.py): the ids after `_seen`, one round trip
             latest = self._seen
+            ids, stored = changed_since(latest, 1000, probe)
+            absent = set(probe) - stored
             while True:
-                ids = changed_since(latest, 1000)
                 changed.update(aggregate_id for n, aggregate_id in ids if n not in self._own)
                 latest = ids[-1][0] if ids else latest
                 if len(ids) < 1000:
                     break
+                ids, _ = changed_since(latest, 1000)
         else:
             latest = self._log_head()
             if latest == self._seen:
-                return
+                return absent
             start = self._seen + 1
             while start <= latest:
                 page = self.recorder.select_notifications(start, 1000, stop=latest)
@@ -224,6 +229,7 @@ class ChainedApplication(Application):
                     cache.get(aggregate_id, evict=True)
         self._seen = latest
         self._own = {n for n in self._own if n > latest}
+        return absent
 
     def _saved(self, aggregates: Sequence[Aggregate]) -> None:
         """Save in one transaction and note our own notifications (a stale version: IntegrityError)."""
@@ -318,6 +324,7 @@ class Store(ChainedApplication):
             self.close()
             raise
         self._synced: set[int] = set()  # deal databases whose log this unit has looked at
+        self._absent: set[UUID] = set()  # probed at this unit's start and not stored then (`unit`)
         self._placed: dict[UUID, int] = {}  # this unit's aggregates kept in a deal database though not deals
         self._on_main: set[UUID] = set()  # deals stored before deal databases were configured
 
@@ -330,15 +337,19 @@ class Store(ChainedApplication):
     def for_sqlite(cls: type[S], path: str) -> S:
         return cls(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(path)})
 
-    def unit(self) -> Unit:
+    def unit(self, probe: Sequence[UUID] = ()) -> Unit:
         """One unit of work under the lock, the cache synchronised once at its start; if it fails after
-        changing aggregates, they are forgotten (a `with` block; units nest)."""
-        return Unit(self)
+        changing aggregates, they are forgotten (a `with` block; units nest). `probe`: aggregates the unit will
+        look for and that are likely not stored (a write's idempotency key), asked with the synchronisation in
+        the same round trip where the store can (PostgreSQL, one database): the first `find` of one found absent
+        then needs no query. Its absence is as of the unit's start, as a `find` then would have seen it; a key
+        stored meanwhile by another process is caught by the commit, as before."""
+        return Unit(self, probe if not self.deal_stores else ())
 
-    def _synchronise(self) -> None:
+    def _synchronise(self, probe: Sequence[UUID] = ()) -> None:
         """Evict the cached aggregates that others changed since this process last looked (the main database's
         log; a deal database's when the unit first touches it, `_deal_store`)."""
-        self._changed_since_seen()
+        self._absent.update(self._changed_since_seen(probe))
         if self.deal_stores:
             self._synced = set()
 
@@ -439,11 +450,21 @@ class Store(ChainedApplication):
         the main database's, else the deal database the id maps to (`kind`, if known, says where to look first)."""
         try:
             uid = aggregate_id if isinstance(aggregate_id, UUID) else UUID(str(aggregate_id))
+            if uid in self._absent and not self._cached(uid):
+                self._absent.discard(uid)  # probed at the unit's start (`unit`): not stored, no query needed
+                return None
             aggregate = self.repository.get(uid) if not self.deal_stores else self._get(uid, kind)
         except (ValueError, AggregateNotFoundError):
             return None
         self._touched.append(aggregate)
         return aggregate
+
+    def _cached(self, uid: UUID) -> bool:
+        cache = self.repository.cache
+        try:
+            return cache is not None and cache.get(uid) is not None
+        except KeyError:
+            return False
 
     def defer(self) -> None:
         """Hold this unit's commits until `commit_deferred` (or forget them with `drop_deferred`, or when the unit

@@ -445,7 +445,7 @@ def test_a_referees_action_is_one_unit_with_one_look_at_the_log(server, example_
     _, referee = server.service.create_token("referee", matches=[match])
     looks: list[int] = []
     synchronise = server.service._synchronise
-    server.service._synchronise = lambda: looks.append(1) or synchronise()  # type: ignore[method-assign]
+    server.service._synchronise = lambda *probe: looks.append(1) or synchronise(*probe)  # type: ignore[method-assign]
     recorded = server.post(f"/api/deals/{deal}/actions", {"action": example_record["actions"][0]}, token=referee)
     assert recorded.status_code == 201, recorded.text
     assert len(looks) == 1

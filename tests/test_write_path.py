@@ -62,3 +62,34 @@ def test_a_polling_follower_still_moves_the_stored_position_past_a_long_run_of_a
     assert all(service.recorder.max_notification_id() - p <= len(record["actions"]) for p in moved)
     assert max(b - a for a, b in zip(moved, moved[1:], strict=False)) >= 12
     projections.close()
+
+
+def test_a_keys_absence_is_learnt_with_the_units_start_and_a_stored_key_is_still_found(service, store):
+    """A keyed write's look-up of its key rides on the unit's synchronisation (one round trip on PostgreSQL);
+    a key that is stored is found as before, by another process's write too."""
+    from domain.idempotency import IdempotentRequest, request_id
+
+    caller, key = "caller", "k-1"
+    asked: list[object] = []
+    select_events = service.recorder.select_events
+
+    def counted(*args: object, **kwargs: object) -> object:  # the real read, noted
+        asked.append(kwargs.get("originator_id", args[:1]))
+        return select_events(*args, **kwargs)
+
+    service.recorder.select_events = counted
+    try:
+        with service.unit(probe=(request_id(caller, key),)):
+            assert service.find(request_id(caller, key)) is None
+        assert asked == ([] if store.backend == "postgres" else [request_id(caller, key)])
+        other = store.open()  # another process stores the key
+        try:
+            with other.unit():
+                other.commit(IdempotentRequest.new(caller, key, "POST", "/x", b"{}", {"role": "organiser"}))
+        finally:
+            other.close()
+        with service.unit(probe=(request_id(caller, key),)):
+            found = service.find(request_id(caller, key))
+        assert isinstance(found, IdempotentRequest) and found.path == "/x"
+    finally:
+        service.recorder.select_events = select_events
