@@ -552,10 +552,18 @@ class RankGame:
     def _unanswered(self, pos: RankPosition, splits: list[tuple[Any, ...]], budget: Budget) -> bool:
         """Whether one of the seat to act's `splits` (the readings of a first play after which the rest goes out
         in one lead) is a play no opponent can answer (`proven`)."""
-        hands, bombs_left, plays = pos[0], pos[4], self.plays
+        hands, bombs_left, known = pos[0], pos[4], self._plays
         opponents = [(hands[s], bombs_left[s] != 0) for s in self._opponents[pos[1]]]
-        return any(all(not plays(other, readings, bombs, budget) for other, bombs in opponents)
-                   for readings in splits)
+        for readings in splits:
+            for other, bombs in opponents:
+                answers = known.get((other, readings, bombs))  # `plays`, its table read here (a hot path)
+                if answers is None:
+                    answers = self.plays(other, readings, bombs, budget)
+                if answers:
+                    break
+            else:
+                return True
+        return False
 
     def _splits(self, hand: int, last: tuple[Any, ...] | None, allowance: int | None, budget: Budget
                 ) -> tuple[bool, list[tuple[Any, ...]]]:
