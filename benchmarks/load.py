@@ -17,13 +17,14 @@ Bounded and loopback only: a throwaway PostgreSQL server (tests/postgres_cluster
 127.0.0.1, a few seconds per figure. Run:
 
     .venv/bin/python benchmarks/load.py [--tables 1,8,32,128] [--seconds 5] [--workers 4] [--plain] [--faults]
-                                        [--databases 1,2,4]
+                                        [--databases 1,2,4] [--cpu]
 
 `--databases 1,2,4` also runs fupan itself with FUPAN_DEAL_DATABASES=K for each K and each N ≥ 8 of --tables,
 the same deals for every K, and `fupan verify` after each K.
 
 Prints, per N: writes/s and p50/p95 latency of fupan and of bare eventsourcing, and fupan/bare; with the load
-average of the machine beside each figure (the figures are only comparable within a run). `FUPAN_LOAD_APP`
+average of the machine beside each figure (the figures are only comparable within a run); `--cpu`: the CPU
+time each side spent per acknowledged write, which a loaded machine moves far less than writes/s. `FUPAN_LOAD_APP`
 names another gunicorn app target (e.g. `api.app:create_app({"FUPAN_PROJECTION_POLL": 0})`).
 """
 
@@ -242,6 +243,24 @@ def restart_postgres(params: dict[str, str]) -> None:
     subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) of a process and its descendants, living and reaped, from /proc (Linux)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        children = [int(c) for task in Path(f"/proc/{pid}/task").iterdir()
+                    for c in (task / "children").read_text().split()]
+    except (FileNotFoundError, ProcessLookupError):
+        return 0.0  # it exited meanwhile: its time is in its parent's reaped children's
+    own = sum(int(v) for v in fields[11:15]) / os.sysconf("SC_CLK_TCK")  # utime, stime, cutime, cstime
+    return own + sum(cpu_seconds(child) for child in children)
+
+
+def postmaster(params: dict[str, str]) -> int:
+    with psycopg.connect(**params, autocommit=True) as conn:
+        data = conn.execute("SHOW data_directory").fetchone()[0]  # type: ignore[index]
+    return int(Path(data, "postmaster.pid").read_text().split()[0])
+
+
 def fupan_cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "api.cli", *args], env=env, capture_output=True, text=True,
                           timeout=600, cwd=HERE.parent)
@@ -291,6 +310,8 @@ def main() -> None:
     parser.add_argument("--faults", action="store_true", help="kill -9 a worker and restart PostgreSQL mid-run")
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--plain", action="store_true", help="also each N without idempotency keys")
+    parser.add_argument("--cpu", action="store_true", help="also the CPU time each side spent per write "
+                                                           "(PostgreSQL's, gunicorn's, the clients'; Linux)")
     parser.add_argument("--databases", default="", help="e.g. 1,2,4: fupan with its deal streams in K deal "
                                                         "databases (FUPAN_DEAL_DATABASES), N of --tables ≥ 8; and "
                                                         "bare appends spread over K databases (the storage layer's "
@@ -312,14 +333,25 @@ def main() -> None:
             for n in (int(v) for v in args.tables.split(",")):
                 played = tables_of(n, args.seed, args.seconds)  # the same deals for both sides
                 before = load_average()
+                pg = postmaster(params) if args.cpu else 0
+                cpu = [(cpu_seconds(pg), cpu_seconds(server.pid), time.process_time())] if args.cpu else []
                 b = run_bare(bare, played, args.seconds)
+                cpu += [(cpu_seconds(pg), cpu_seconds(server.pid), time.process_time())] if args.cpu else []
                 f, tables = run_fupan(port, token, played, args.seconds)
+                cpu += [(cpu_seconds(pg), cpu_seconds(server.pid), time.process_time())] if args.cpu else []
                 errors = [t.error for t in tables if t.error]
                 print(f"N={n:4d} load {before}: fupan {f['per_s']:7.0f} writes/s p50 {f['p50_ms']:6.1f} ms "
                       f"p95 {f['p95_ms']:6.1f} ms | bare {b['per_s']:7.0f} writes/s p50 {b['p50_ms']:6.1f} ms "
                       f"p95 {b['p95_ms']:6.1f} ms | fupan/bare {f['per_s'] / b['per_s']:.2f}"
                       + (f" | {f['retries']} sent again" if f["retries"] else "")
                       + (f" | ERRORS {errors[:3]}" if errors else ""), flush=True)
+                if cpu:  # bare: its process (the threads are the application) and PostgreSQL; fupan: all three
+                    (p0, _, m0), (p1, s1, m1), (p2, s2, m2) = cpu
+                    bw, fw = b["writes"] / 1000, f["writes"] / 1000
+                    bare_ms, fupan_ms = (p1 - p0 + m1 - m0) / bw, (p2 - p1 + s2 - s1 + m2 - m1) / fw
+                    print(f"{'':6s} CPU a write: bare {bare_ms:.2f} ms (PostgreSQL {(p1 - p0) / bw:.2f}) | fupan "
+                          f"{fupan_ms:.2f} ms (PostgreSQL {(p2 - p1) / fw:.2f}, gunicorn {(s2 - s1) / fw:.2f}, "
+                          f"clients {(m2 - m1) / fw:.2f}) | bare/fupan {bare_ms / fupan_ms:.2f}", flush=True)
                 if errors or not f["writes"] or f["retries"] or os.environ.get("FUPAN_LOAD_LOG"):
                     print((tmp / "gunicorn.log").read_text()[-3000:], file=sys.stderr)
                 if args.plain:
