@@ -1,7 +1,8 @@
 """The solver's shortcuts for speed change no answer (docs/analysis.md "How it searches"): a hand's leads read off
 a larger hand's are exactly those its sub-multisets parse, in the same order; the sub-multiset check they use is
 exact; the search with the ranks-only adapter's steps worked in (RankGame.decide) visits the nodes the generic
-AND/OR search visits and gives every move the same value; the line taken without re-solving a losing side's
+AND/OR search visits and gives every move the same value (on large hands, where it tries plays in its own order,
+the same values and line); the line taken without re-solving a losing side's
 moves is the line the full walk takes. Positions come from random legal deals (domain/analysis/positions.py)."""
 
 from __future__ import annotations
@@ -16,7 +17,15 @@ from domain.analysis import search
 from domain.analysis.positions import cut_endgame
 from domain.analysis.query import position
 from domain.analysis.search import Budget, Solver
-from domain.analysis.shedding import RankGame, _within, forget_shared, pack, packed_submultisets, unpack
+from domain.analysis.shedding import (
+    _REORDERED_FROM,
+    RankGame,
+    _within,
+    forget_shared,
+    pack,
+    packed_submultisets,
+    unpack,
+)
 
 RANKS_ONLY = ("doudizhu", "sandayi", "wakeng")
 
@@ -106,7 +115,7 @@ def test_the_worked_in_search_visits_the_generic_search_s_nodes_and_the_line_is_
     @settings(max_examples=12, deadline=None, derandomize=True)
     @given(st.integers(min_value=0, max_value=2**32))
     def check(seed: int) -> None:
-        engine, state = cut_endgame(game_code, random.Random(seed), 5)
+        engine, state = cut_endgame(game_code, random.Random(seed), _REORDERED_FROM - 1)  # the listed order
         forget_shared()  # both searches start from empty tables, so they count the same plays' generation
         pos = position(engine, state)
         worked_in = search.analyse(pos.game, pos.root, _big())
@@ -117,3 +126,24 @@ def test_the_worked_in_search_visits_the_generic_search_s_nodes_and_the_line_is_
         assert worked_in.line == _full_walk_line(pos.game, pos.root, worked_in.value)
 
     check()
+
+
+@pytest.mark.parametrize("game_code", RANKS_ONLY)
+def test_the_search_s_own_order_on_large_hands_changes_no_value_and_no_line(game_code: str) -> None:
+    """From 7 cards in a hand the worked-in search tries its plays in its own order (the fewest ranks left first):
+    every move keeps the generic search's value, and the line (taken in the listed order) is the same."""
+    reordered = 0
+
+    @settings(max_examples=6, deadline=None, derandomize=True)
+    @given(st.integers(min_value=0, max_value=2**32))
+    def check(seed: int) -> None:
+        nonlocal reordered
+        engine, state = cut_endgame(game_code, random.Random(seed), 8)
+        pos = position(engine, state)
+        reordered += max(len(hand) for hand in state.hands) >= _REORDERED_FROM
+        worked_in = search.analyse(pos.game, pos.root, _big())
+        generic = _generic(position(engine, state))
+        assert (worked_in.value, worked_in.moves, worked_in.line) == (generic.value, generic.moves, generic.line)
+
+    check()
+    assert reordered >= 3

@@ -55,6 +55,11 @@ def _within(part: int, hand: int) -> bool:
     return not ((~hand & part) | (~(hand ^ part) & (hand - part))) & _HIGH_BITS
 
 
+def _ranks_in(packed: int) -> int:
+    """The number of ranks a packed hand holds."""
+    return bin((packed | packed >> 1 | packed >> 2 | packed >> 3) & _LOW_BITS).count("1")
+
+
 def unpack(packed: int, ranks: int) -> Counts:
     return tuple((packed >> (BITS * i)) & MASK for i in range(ranks))
 
@@ -167,6 +172,7 @@ def packed_submultisets(hand: int, ranks: int) -> list[int]:
 
 
 _CACHE_LIMIT = 400_000  # entries per shared table before it is emptied (memory stays bounded)
+_REORDERED_FROM = 7  # cards in a hand from which the search tries its plays in its own order (`_node_of`)
 _SOURCES = 8  # hands a query reads leads off (`RankGame._leads`): its root hands, and a few in reserve
 
 
@@ -513,6 +519,12 @@ class RankGame:
             hand = pos[0][seat]
             plays: list[tuple[int | None, Any, bool]] = list(self.plays(hand, last, allowance != 0, budget))
             passing = (None, None, False)
+            if _size(hand) >= _REORDERED_FROM:
+                # The search's order (the answer still lists `moves`' order): among plays of as many cards, the
+                # one that leaves the fewest ranks in the hand first — a hand of fewer ranks goes out in fewer
+                # plays. Any order gives the same values; this one visits a third fewer nodes on the heaviest
+                # ≤11-card 斗地主 positions (docs/PERFORMANCE.md), and on small hands its sort costs more than it saves.
+                plays.sort(key=lambda p: (p[0] != hand, p[2], -_size(p[0]), _ranks_in(hand - p[0])))
             steps = plays if last is None else [passing, *plays] if partner else [*plays, passing]
             found = self._nodes[cache_key] = (steps, *self._splits(hand, last, allowance, budget))
         return found
