@@ -7,6 +7,7 @@ the request; `as_of` in each answer is the notification id it reflects.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import logging
@@ -23,7 +24,7 @@ from domain.slips import RESULT_ONLY
 from domain.store import created_by_whoever_comes_first
 from projections.follower import Follower
 from projections.standings import Standings, TournamentFacts
-from projections.store import TABLES, ViewStore
+from projections.store import TABLES, PollerLease, ViewStore
 
 log = logging.getLogger(__name__)
 
@@ -88,19 +89,26 @@ class Projections:
         query running in another thread is unsafe (SQLite), and these the thread closes itself."""
         factory = self.app.construct_factory(self.app.env)
         follower: Follower | None = None
+        lease = PollerLease(factory.datastore)  # type: ignore[attr-defined]  # one poller among the workers
         try:
             while not self._stop.wait(every) and not self.app.closing.is_set():
                 try:
+                    if not lease.held():
+                        continue
                     if follower is None:  # opening the recorder touches the database: inside the try
                         follower = Follower(factory.application_recorder(), self.app.mapper,
                                             ViewStore(factory.datastore),  # type: ignore[attr-defined]
                                             self.follower.page_size, self._deal_streams())
                     follower.poll()  # cheap while only a deal's actions arrive (Follower.poll)
                 except Exception:
+                    with contextlib.suppress(Exception):
+                        lease.release()  # its connection may be gone (a restarted server): try again later
                     if self.app.closing.is_set():
                         break  # the store went away with the application: nothing is wrong
                     log.exception("projections: catching up failed; trying again in %s s", every)
         finally:
+            with contextlib.suppress(Exception):
+                lease.release()
             factory.close()
 
     def close(self) -> None:

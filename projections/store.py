@@ -26,8 +26,10 @@ rebuild uses another prefix):
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -121,6 +123,58 @@ def key(text: str) -> str:
 
 class PositionMoved(Exception):
     """Another writer advanced the position since this batch was read; the batch was rolled back."""
+
+
+class PollerLease:
+    """Which one of a server's processes polls the log in the background, so that W workers do not all ask the
+    same questions every 20 ms. On PostgreSQL, the process whose poller holds a session advisory lock (one per
+    schema) on a connection kept for it: when that process dies, its session ends, the lock with it, and another
+    worker's poller takes over at its next try (each tries once a second). Elsewhere (SQLite: one server, one
+    file) every poller polls. Reads never depend on it: each catches up itself."""
+
+    RETRY = 1.0  # seconds between a follower's tries to take the lease
+
+    def __init__(self, datastore: SQLiteDatastore | PostgresDatastore):
+        self.datastore = datastore
+        self.shared = isinstance(datastore, PostgresDatastore)
+        name = f"fupan projections poller:{getattr(datastore, 'schema', '')}".encode()
+        self.key = int.from_bytes(hashlib.sha256(name).digest()[:8], "big", signed=True)
+        self._conn: Any = None
+        self._next_try = 0.0
+
+    def held(self) -> bool:
+        """Whether this process polls now (trying to take the lease at most once a RETRY)."""
+        if not self.shared or self._conn is not None:
+            return True
+        now = time.monotonic()
+        if now < self._next_try:
+            return False
+        self._next_try = now + self.RETRY
+        pool = self.datastore.pool  # type: ignore[union-attr]
+        pool.open(True, 30.0)  # as the library's get_connection does (idempotent)
+        conn = pool.getconn()
+        try:
+            got = conn.execute("SELECT pg_try_advisory_lock(%s) AS got", (self.key,)).fetchone()["got"]
+        except BaseException:
+            self._close(conn)
+            raise
+        if got:
+            self._conn = conn
+        else:
+            pool.putconn(conn)
+        return bool(got)
+
+    def release(self) -> None:
+        """Give the lease up (also after a failure: the connection may be broken); ending its session frees it."""
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            self._close(conn)
+
+    def _close(self, conn: Any) -> None:
+        try:
+            conn.close()  # never back into the pool with the lock held
+        finally:
+            self.datastore.pool.putconn(conn)  # type: ignore[union-attr]
 
 
 class ViewStore:

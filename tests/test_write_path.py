@@ -93,3 +93,24 @@ def test_a_keys_absence_is_learnt_with_the_units_start_and_a_stored_key_is_still
         assert isinstance(found, IdempotentRequest) and found.path == "/x"
     finally:
         service.recorder.select_events = select_events
+
+
+def test_one_worker_polls_in_the_background_and_another_takes_over_when_it_goes(service, store):
+    """On PostgreSQL one poller among the processes (an advisory lock per schema); SQLite's each poll."""
+    import time
+
+    from projections.store import PollerLease
+
+    first, second = (PollerLease(service.factory.datastore) for _ in range(2))
+    try:
+        assert first.held()
+        assert second.held() is (store.backend == "sqlite")
+        first.release()  # its process went away: its session, and the lock with it
+        deadline = time.monotonic() + 5
+        while not second.held() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert second.held()
+        assert first.held() is (store.backend == "sqlite")
+    finally:
+        first.release()
+        second.release()
