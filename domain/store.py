@@ -278,27 +278,22 @@ def _sql_name(name: str) -> str:
 
 
 def _create_database(datastore: Any, name: str) -> None:
-    """CREATE DATABASE if missing, through a connection of the main database's pool (autocommit). Several
-    workers may start at once: whoever loses the race finds it there."""
-    quoted = _sql_name(name)
-    with datastore.get_connection() as conn:
-        exists = "SELECT 1 FROM pg_database WHERE datname = %s"
-        if conn.execute(exists, (name,)).fetchone() is None:
-            try:
-                conn.execute(f"CREATE DATABASE {quoted}")
-            except Exception:  # the driver's error: someone else created it first, or a real failure
-                if conn.execute(exists, (name,)).fetchone() is None:
-                    raise
+    _create_if_missing(datastore, "SELECT 1 FROM pg_database WHERE datname = %s", "CREATE DATABASE {}", name)
 
 
 def _create_schema(datastore: Any, name: str) -> None:
-    quoted = _sql_name(name)
+    _create_if_missing(datastore, "SELECT 1 FROM pg_namespace WHERE nspname = %s", "CREATE SCHEMA IF NOT EXISTS {}",
+                       name)
+
+
+def _create_if_missing(datastore: Any, exists: str, create: str, name: str) -> None:
+    """Create a database or schema if missing, through a connection of the main database's pool (autocommit).
+    Several workers may start at once: whoever loses the race finds it there."""
     with datastore.get_connection() as conn:
-        exists = "SELECT 1 FROM pg_namespace WHERE nspname = %s"
         if conn.execute(exists, (name,)).fetchone() is None:
             try:
-                conn.execute(f"CREATE SCHEMA IF NOT EXISTS {quoted}")
-            except Exception:
+                conn.execute(create.format(_sql_name(name)))
+            except Exception:  # the driver's error: someone else created it first, or a real failure
                 if conn.execute(exists, (name,)).fetchone() is None:
                     raise
 
