@@ -189,6 +189,7 @@ def test_the_published_site_works_from_file_with_the_network_blocked(published, 
         page.click("[data-view='seat:0']")  # another viewpoint, from the embedded frames too
         page.wait_for_selector("body[data-ready='1'][data-viewpoint='seat:0']", timeout=15_000)
         page.click("a[href*='record.html']")
+        page.wait_for_selector("blockquote.annotation", timeout=15_000)
         assert page.locator("blockquote.annotation").count() == len(NOTES)
         page.click("[data-rules-link]")
         assert page.locator("#rules-doc table").count() > 0
