@@ -54,13 +54,20 @@ def standings(server: LiveServer, tournament: str) -> dict[str, dict[str, Any]]:
 
 
 def play_over_http(server: LiveServer, deal: str, play_out: Callable[..., None], seed: int) -> list[int]:
-    """Random legal play of a (server-dealt) deal, every action recorded over HTTP; the deal's scores."""
+    """Random legal play of a (server-dealt) deal, every action recorded over HTTP; the deal's scores. The deal is
+    played to its end, never redealt (nobody calling in 斗地主, nobody declaring in 升级): the cards are the
+    server's random deal, so the random player's seed is moved on until the deal is played."""
     assert server.service is not None
     record = server.service.export_record(deal, LOCAL)  # a live deal's hands: local code only
     setup, _, _ = parse_record(record)
     engine = get_engine(setup.game)
-    state, actions = engine.new_deal(setup), []
-    play_out(state, random.Random(seed), actions)
+    for attempt in range(seed, seed + 200):
+        state, actions = engine.new_deal(setup), []
+        play_out(state, random.Random(attempt), actions)
+        if not engine.result(state).get("redeal"):
+            break
+    else:
+        raise AssertionError(f"no random play of {deal} without a redeal")
     for action in actions:
         answer = server.post(f"/api/deals/{deal}/actions", {"action": action})
         assert answer.status_code == 201, answer.text
