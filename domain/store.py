@@ -160,6 +160,14 @@ class ChainedApplication(Application):
             factory.env[factory.APPLICATION_RECORDER_TOPIC] = get_topic(chained)
         return factory
 
+    def reading_factory(self) -> InfrastructureFactory:
+        """A factory of this store's own for a background reader (its own connections), whose recorders never
+        create tables: the store's tables exist once the application is open, and a reader that created them
+        again after they went (a dropped or renamed table) would start a new, empty log under the server."""
+        env = Environment(self.env.name, dict(self.env))
+        env.update({key: "n" for key in env.create_keys("CREATE_TABLE")})
+        return self.construct_factory(env)
+
     def construct_recorder(self) -> ApplicationRecorder:
         recorder = self._construct_recorder()
         if isinstance(recorder, ChainedRecorder):  # signed with the key outside the database (domain/signing.py)

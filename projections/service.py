@@ -87,7 +87,7 @@ class Projections:
         """Keep the read model following the log (events stored by other processes too) until `close` or the
         application closes. The thread has connections of its own: closing the application's pool under a
         query running in another thread is unsafe (SQLite), and these the thread closes itself."""
-        factory = self.app.construct_factory(self.app.env)
+        factory = self.app.reading_factory()
         follower: Follower | None = None
         lease = PollerLease(factory.datastore)  # type: ignore[attr-defined]  # one poller among the workers
         try:

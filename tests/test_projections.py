@@ -214,6 +214,39 @@ def test_a_server_follows_in_the_background_without_anyone_reading(service):
         projections.close()
 
 
+def test_the_background_follower_never_creates_the_event_log_again(store, service, caplog):
+    """The follower's thread opens its recorder lazily, on its first poll. Had the events table gone by then (here
+    renamed under the running application), creating it again would start a new, empty log that the server's
+    next write would land in: the poll fails and says so instead (a flake of test_api_http's 500 test)."""
+    from test_api_http import break_the_store
+
+    break_the_store(store)
+    projections = Projections(service, follow_every=0.01)
+    try:
+        deadline = time.monotonic() + 10
+        while not any("catching up failed" in r.getMessage() for r in caplog.records) and time.monotonic() < deadline:
+            time.sleep(0.01)
+    finally:
+        projections.close()
+    assert any("catching up failed" in r.getMessage() for r in caplog.records)
+    assert not events_table_exists(store)
+
+
+def events_table_exists(store: Any) -> bool:
+    if store.backend == "sqlite":
+        import sqlite3
+
+        with sqlite3.connect(store.env["SQLITE_DBNAME"]) as conn:
+            return conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'stored_events'").fetchone() is not None
+    import psycopg
+
+    env = store.env
+    with psycopg.connect(host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"], user=env["POSTGRES_USER"],
+                         password=env["POSTGRES_PASSWORD"], dbname=env["POSTGRES_DBNAME"]) as conn:
+        found = conn.execute("SELECT to_regclass(%s)", (f'"{env["POSTGRES_SCHEMA"]}".fupan_events',)).fetchone()
+        return found[0] is not None
+
+
 # --- tiebreaks and lots -------------------------------------------------------------------------------
 
 
