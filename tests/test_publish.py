@@ -192,7 +192,7 @@ def test_the_published_site_works_from_file_with_the_network_blocked(published, 
         page.wait_for_selector("blockquote.annotation", timeout=15_000)
         assert page.locator("blockquote.annotation").count() == len(NOTES)
         page.click("[data-rules-link]")
-        assert page.locator("#rules-doc table").count() > 0
+        page.wait_for_selector("#rules-doc table", timeout=15_000)  # the click navigates: wait for the rules page
     finally:
         context.close()
     assert blocked == [], f"the published site asked the network for {blocked}"
