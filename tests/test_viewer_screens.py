@@ -163,6 +163,38 @@ def test_no_page_of_the_demo_scrolls_sideways(site: DemoSite, offline: Offline) 
     assert wide == []
 
 
+# Per row of a tournament's tables: how many lines its seat names take against how many names (a name broken
+# across lines takes more), whether the column names show beside the cells, and the header's display.
+TABLE_ROWS = """() => [...document.querySelectorAll("#tables tbody tr")].map((row) => {
+  const names = [...row.querySelectorAll("td.labelled:not(.num) .nowrap")];
+  const tall = names.filter((name) => name.getClientRects().length > 1 ||
+    name.getBoundingClientRect().height > 1.6 * parseFloat(getComputedStyle(name).lineHeight));
+  const label = row.querySelector(".cell-label");
+  return {broken: tall.map((name) => name.textContent), labelled: getComputedStyle(label).display !== "none",
+          header: getComputedStyle(document.querySelector("#tables thead")).display};
+})"""
+
+
+def test_a_tournaments_tables_read_as_cards_on_a_phone_and_as_columns_on_a_laptop(
+        site: DemoSite, offline: Offline) -> None:
+    """On a phone each table is a card — its name and status, then seats, standing, deals and winner each after
+    its column's name — and no player's name is broken across lines; on a tablet and a laptop, columns."""
+    service = site.live.service
+    assert service is not None
+    page = offline.page()
+    tournament = service.list_tournaments()[0]
+    page.set_viewport_size(SCREENS["phone"])
+    page.goto(f"{site.url}/tournaments/{tournament['id']}")
+    for screen, size in SCREENS.items():
+        page.set_viewport_size(size)
+        rows = page.evaluate(TABLE_ROWS)
+        assert len(rows) == len(service.list_matches(tournament["id"])) > 1
+        assert [row["broken"] for row in rows] == [[] for _ in rows], screen
+        assert {(row["labelled"], row["header"]) for row in rows} == (
+            {(True, "none")} if screen == "phone" else {(False, "table-header-group")}), screen
+    assert offline.errors == []
+
+
 FIRST_LOAD_LIMIT = 1_500_000  # bytes over the wire (docs/PERFORMANCE.md, "The deal viewer's first load")
 
 
