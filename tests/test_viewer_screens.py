@@ -178,7 +178,8 @@ TABLE_ROWS = """() => [...document.querySelectorAll("#tables tbody tr")].map((ro
 def test_a_tournaments_tables_read_as_cards_on_a_phone_and_as_columns_on_a_laptop(
         site: DemoSite, offline: Offline) -> None:
     """On a phone each table is a card — its name and status, then seats, standing, deals and winner each after
-    its column's name — and no player's name is broken across lines; on a tablet and a laptop, columns."""
+    its column's name — and no player's name is broken across lines, there or in the standings; on a tablet and
+    a laptop, columns."""
     service = site.live.service
     assert service is not None
     page = offline.page()
@@ -192,6 +193,13 @@ def test_a_tournaments_tables_read_as_cards_on_a_phone_and_as_columns_on_a_lapto
         assert [row["broken"] for row in rows] == [[] for _ in rows], screen
         assert {(row["labelled"], row["header"]) for row in rows} == (
             {(True, "none")} if screen == "phone" else {(False, "table-header-group")}), screen
+    # The standings' names are whole too on a phone (the table scrolls inside its box if it must).
+    page.set_viewport_size(SCREENS["phone"])
+    page.goto(f"{site.url}/tournaments/{tournament['id']}/standings")
+    page.wait_for_selector("#standings-table [data-explain]")
+    broken = page.eval_on_selector_all("#standings-table [data-explain]", """links => links
+      .filter((link) => link.getClientRects().length > 1).map((link) => link.textContent)""")
+    assert broken == []
     assert offline.errors == []
 
 
