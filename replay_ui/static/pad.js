@@ -406,15 +406,16 @@
   }
 
   function figuresHTML(view) {
-    const rows = [];
-    if (view.multipliers) rows.push(`${t("pad.multiplier")} ×${view.multipliers.total}`);
-    if (view.bid) rows.push(`${t("pad.bidValue")} ${view.bid}`);
-    if (view.level_rank) rows.push(`${t("pad.level")} ${view.level_rank} · ${t("pad.trump")} ${view.trump ? (Fupan.lang() === "zh" ? view.trump_zh : view.trump_en) : "—"}`);
-    if (view.attacker_points !== undefined && view.attacker_points !== null) rows.push(`${t("pad.attackerPoints")} ${view.attacker_points}`);
-    if (view.stakes) rows.push(`${t("pad.stakes")} ${view.stakes.join(" / ")}`);
-    if (view.finish_order && view.finish_order.length) rows.push(`${t("pad.finishOrder")} ${view.finish_order.map((s) => names()[s]).join(" → ")}`);
-    if (view.fouls && view.fouls.length) rows.push(`${t("pad.fouls")} ${view.fouls.length}`);
-    return rows.map((r) => `<div>${esc(r)}</div>`).join("");
+    const rows = []; // escaped HTML: a name is never broken across lines (Chinese breaks anywhere)
+    const name = (seat) => `<span class="nowrap">${esc(names()[seat])}</span>`;
+    if (view.multipliers) rows.push(esc(`${t("pad.multiplier")} ×${view.multipliers.total}`));
+    if (view.bid) rows.push(esc(`${t("pad.bidValue")} ${view.bid}`));
+    if (view.level_rank) rows.push(esc(`${t("pad.level")} ${view.level_rank} · ${t("pad.trump")} ${view.trump ? (Fupan.lang() === "zh" ? view.trump_zh : view.trump_en) : "—"}`));
+    if (view.attacker_points !== undefined && view.attacker_points !== null) rows.push(esc(`${t("pad.attackerPoints")} ${view.attacker_points}`));
+    if (view.stakes) rows.push(esc(`${t("pad.stakes")} ${view.stakes.join(" / ")}`));
+    if (view.finish_order && view.finish_order.length) rows.push(`${esc(t("pad.finishOrder"))} ${view.finish_order.map(name).join(" → ")}`);
+    if (view.fouls && view.fouls.length) rows.push(esc(`${t("pad.fouls")} ${view.fouls.length}`));
+    return rows.map((r) => `<div>${r}</div>`).join("");
   }
 
   function scoreHTML() {
