@@ -178,8 +178,8 @@ TABLE_ROWS = """() => [...document.querySelectorAll("#tables tbody tr")].map((ro
 def test_a_tournaments_tables_read_as_cards_on_a_phone_and_as_columns_on_a_laptop(
         site: DemoSite, offline: Offline) -> None:
     """On a phone each table is a card — its name and status, then seats, standing, deals and winner each after
-    its column's name — and no player's name is broken across lines, there or in the standings; on a tablet and
-    a laptop, columns."""
+    its column's name — and no player's name is broken across lines, there, in the standings or in a table's
+    deals; on a tablet and a laptop, columns."""
     service = site.live.service
     assert service is not None
     page = offline.page()
@@ -200,6 +200,15 @@ def test_a_tournaments_tables_read_as_cards_on_a_phone_and_as_columns_on_a_lapto
     broken = page.eval_on_selector_all("#standings-table [data-explain]", """links => links
       .filter((link) => link.getClientRects().length > 1).map((link) => link.textContent)""")
     assert broken == []
+    # And a table's deals: a cell holding a name (首叫, 地主) is one line; the table scrolls in its box instead.
+    match = service.list_matches(tournament["id"])[0]
+    page.goto(f"{site.url}/matches/{match['id']}")
+    tall = page.eval_on_selector_all("table.deals tbody td", """(cells, names) => cells
+      .filter((cell) => names.includes(cell.textContent.trim()))
+      .filter((cell) => { const text = document.createRange(); text.selectNodeContents(cell);
+        return text.getClientRects().length > 1; })  // a box per line the name takes
+      .map((cell) => cell.textContent.trim())""", match["seat_names"])
+    assert tall == [] and page.evaluate(WIDTHS)[0] <= SCREENS["phone"]["width"]
     assert offline.errors == []
 
 
