@@ -165,13 +165,13 @@ def test_no_page_of_the_demo_scrolls_sideways(site: DemoSite, offline: Offline) 
 
 # Per row of a tournament's tables: how many lines its seat names take against how many names (a name broken
 # across lines takes more), whether the column names show beside the cells, and the header's display.
-TABLE_ROWS = """() => [...document.querySelectorAll("#tables tbody tr")].map((row) => {
+TABLE_ROWS = """(table) => [...document.querySelectorAll(`${table} tbody tr`)].map((row) => {
   const names = [...row.querySelectorAll("td.labelled:not(.num) .nowrap")];
   const tall = names.filter((name) => name.getClientRects().length > 1 ||
     name.getBoundingClientRect().height > 1.6 * parseFloat(getComputedStyle(name).lineHeight));
   const label = row.querySelector(".cell-label");
   return {broken: tall.map((name) => name.textContent), labelled: getComputedStyle(label).display !== "none",
-          header: getComputedStyle(document.querySelector("#tables thead")).display};
+          header: getComputedStyle(document.querySelector(`${table} thead`)).display};
 })"""
 
 
@@ -188,11 +188,18 @@ def test_a_tournaments_tables_read_as_cards_on_a_phone_and_as_columns_on_a_lapto
     page.goto(f"{site.url}/tournaments/{tournament['id']}")
     for screen, size in SCREENS.items():
         page.set_viewport_size(size)
-        rows = page.evaluate(TABLE_ROWS)
+        rows = page.evaluate(TABLE_ROWS, "#tables")
         assert len(rows) == len(service.list_matches(tournament["id"])) > 1
         assert [row["broken"] for row in rows] == [[] for _ in rows], screen
         assert {(row["labelled"], row["header"]) for row in rows} == (
             {(True, "none")} if screen == "phone" else {(False, "table-header-group")}), screen
+    # The deals found (/deals) are cards on a phone too.
+    page.goto(f"{site.url}/deals")
+    for screen in ("phone", "laptop"):
+        page.set_viewport_size(SCREENS[screen])
+        rows = page.evaluate(TABLE_ROWS, "#found-deals")
+        assert len(rows) > 50 and [row["broken"] for row in rows] == [[] for _ in rows], screen
+        assert {row["labelled"] for row in rows} == {screen == "phone"}, screen
     # The standings' names are whole too on a phone (the table scrolls inside its box if it must).
     page.set_viewport_size(SCREENS["phone"])
     page.goto(f"{site.url}/tournaments/{tournament['id']}/standings")
