@@ -87,7 +87,8 @@ def wait_for_step(page: Page, at_least: int, timeout_ms: int = 10_000) -> None:
 
 
 def query_of(page: Page) -> str:
-    return urlparse(page.url).query
+    """The address's query as the page has it now (`page.url` learns of a history.replaceState only later)."""
+    return page.evaluate("location.search.slice(1)")
 
 
 def frames_of(site: DemoSite, viewpoint: str, deal: str | None = None) -> dict[str, Any]:
