@@ -68,8 +68,11 @@ def _game_name(game: str) -> Any:
 
 @pages.app_template_global("table_name")
 def _table_name(label: str) -> Any:
-    """'第 1 桌' / 'Table 1' for a numbered table; a named one (决赛, 加赛) is called by its name."""
-    return i18n.bilingual("match.title", table=label) if label.isdigit() else label
+    """'第 1 桌' / 'Table 1' for a numbered table, never broken across lines (第 1 / 桌 in a narrow column); a named
+    one (决赛, 加赛) is called by its name."""
+    if not label.isdigit():
+        return label
+    return Markup('<span class="nowrap">') + i18n.bilingual("match.title", table=label) + Markup("</span>")
 
 
 def seat_mark(game: str, seat: int, lang: str) -> str:

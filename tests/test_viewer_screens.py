@@ -216,6 +216,12 @@ def test_a_tournaments_tables_read_as_cards_on_a_phone_and_as_columns_on_a_lapto
         return text.getClientRects().length > 1; })  // a box per line the name takes
       .map((cell) => cell.textContent.trim())""", match["seat_names"])
     assert tall == [] and page.evaluate(WIDTHS)[0] <= SCREENS["phone"]["width"]
+    # Nor a table's name in a traveller's narrow first column (第 1 / 桌 across two lines).
+    wakeng = next(t for t in service.list_tournaments() if t["game"] == "wakeng")
+    page.goto(f"{site.url}/matches/{service.list_matches(wakeng['id'])[0]['id']}/travellers")
+    names = page.eval_on_selector_all("table.data tbody td:first-child .zh", """names => names.map((name) =>
+      [name.textContent, name.getClientRects().length])""")  # an inline box per line it takes
+    assert len(names) > 4 and [name for name, lines in names if lines != 1] == []
     assert offline.errors == []
 
 
