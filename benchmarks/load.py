@@ -17,15 +17,17 @@ Bounded and loopback only: a throwaway PostgreSQL server (tests/postgres_cluster
 127.0.0.1, a few seconds per figure. Run:
 
     .venv/bin/python benchmarks/load.py [--tables 1,8,32,128] [--seconds 5] [--workers 4] [--plain] [--faults]
-                                        [--databases 1,2,4] [--cpu]
+                                        [--databases 1,2,4] [--cpu] [--locks]
 
 `--databases 1,2,4` also runs fupan itself with FUPAN_DEAL_DATABASES=K for each K and each N ≥ 8 of --tables,
 the same deals for every K, and `fupan verify` after each K.
 
 Prints, per N: writes/s and p50/p95 latency of fupan and of bare eventsourcing, and fupan/bare; with the load
 average of the machine beside each figure (the figures are only comparable within a run); `--cpu`: the CPU
-time each side spent per acknowledged write, which a loaded machine moves far less than writes/s. `FUPAN_LOAD_APP`
-names another gunicorn app target (e.g. `api.app:create_app({"FUPAN_PROJECTION_POLL": 0})`).
+time each side spent per acknowledged write, which a loaded machine moves far less than writes/s; `--locks`: how
+often fupan's run found the events table's insert lock held. `FUPAN_LOAD_APP` names another gunicorn app target
+(e.g. `api.app:create_app({"FUPAN_PROJECTION_POLL": 0})`, or `benchmarks.unit_probe:app` to time each worker's
+units of work).
 """
 
 from __future__ import annotations
@@ -288,6 +290,34 @@ def run_fupan(port: int, token: str, played: list[list[dict[str, Any]]], seconds
     return stats.summary(elapsed), tables
 
 
+class LockSampler(threading.Thread):
+    """Looks at pg_locks every 2 ms while a run plays: how often the events table's EXCLUSIVE lock (taken by every
+    insert, eventsourcing's) was held, and how many transactions were waiting for it."""
+
+    def __init__(self, params: dict[str, str], schema: str):
+        super().__init__(daemon=True)
+        self.params, self.table = params, f'"{schema}".fupan_events'
+        self.samples = self.held = self.waiting = 0
+        self.done = threading.Event()
+        self.start()
+
+    def run(self) -> None:
+        with psycopg.connect(**self.params, autocommit=True) as conn:
+            (relation,) = conn.execute("SELECT %s::regclass::oid", (self.table,)).fetchone()  # type: ignore[misc]
+            while not self.done.is_set():
+                held, waiting = conn.execute(
+                    "SELECT count(*) FILTER (WHERE granted), count(*) FILTER (WHERE NOT granted) FROM pg_locks "
+                    "WHERE relation = %s AND mode = 'ExclusiveLock'", (relation,)).fetchone()  # type: ignore[misc]
+                self.samples, self.held, self.waiting = self.samples + 1, self.held + (held > 0), self.waiting + waiting
+                time.sleep(0.002)
+
+    def stop(self) -> str:
+        self.done.set()
+        self.join()
+        return (f"held in {100 * self.held / max(1, self.samples):.0f} % of {self.samples} samples, "
+                f"{self.waiting / max(1, self.samples):.2f} waiting on average")
+
+
 def run_bare(app: BareApplication, played: list[list[dict[str, Any]]], seconds: float) -> dict[str, float]:
     stats = Stats()
     until = time.monotonic() + seconds
@@ -312,6 +342,8 @@ def main() -> None:
     parser.add_argument("--plain", action="store_true", help="also each N without idempotency keys")
     parser.add_argument("--cpu", action="store_true", help="also the CPU time each side spent per write "
                                                            "(PostgreSQL's, gunicorn's, the clients'; Linux)")
+    parser.add_argument("--locks", action="store_true", help="also how often fupan's run found the events "
+                                                             "table's insert lock held (pg_locks, every 2 ms)")
     parser.add_argument("--databases", default="", help="e.g. 1,2,4: fupan with its deal streams in K deal "
                                                         "databases (FUPAN_DEAL_DATABASES), N of --tables ≥ 8; and "
                                                         "bare appends spread over K databases (the storage layer's "
@@ -337,7 +369,9 @@ def main() -> None:
                 cpu = [(cpu_seconds(pg), cpu_seconds(server.pid), time.process_time())] if args.cpu else []
                 b = run_bare(bare, played, args.seconds)
                 cpu += [(cpu_seconds(pg), cpu_seconds(server.pid), time.process_time())] if args.cpu else []
+                locks = LockSampler(params, "fupan") if args.locks else None
                 f, tables = run_fupan(port, token, played, args.seconds)
+                held = locks.stop() if locks is not None else ""
                 cpu += [(cpu_seconds(pg), cpu_seconds(server.pid), time.process_time())] if args.cpu else []
                 errors = [t.error for t in tables if t.error]
                 print(f"N={n:4d} load {before}: fupan {f['per_s']:7.0f} writes/s p50 {f['p50_ms']:6.1f} ms "
@@ -345,6 +379,8 @@ def main() -> None:
                       f"p95 {b['p95_ms']:6.1f} ms | fupan/bare {f['per_s'] / b['per_s']:.2f}"
                       + (f" | {f['retries']} sent again" if f["retries"] else "")
                       + (f" | ERRORS {errors[:3]}" if errors else ""), flush=True)
+                if held:
+                    print(f"{'':6s} fupan: the events table's insert lock {held}", flush=True)
                 if cpu:  # bare: its process (the threads are the application) and PostgreSQL; fupan: all three
                     (p0, _, m0), (p1, s1, m1), (p2, s2, m2) = cpu
                     bw, fw = b["writes"] / 1000, f["writes"] / 1000
