@@ -166,11 +166,20 @@ def test_no_page_of_the_demo_scrolls_sideways(site: DemoSite, offline: Offline) 
 # Per row of a tournament's tables: how many lines its seat names take against how many names (a name broken
 # across lines takes more), whether the column names show beside the cells, and the header's display.
 TABLE_ROWS = """(table) => [...document.querySelectorAll(`${table} tbody tr`)].map((row) => {
-  const names = [...row.querySelectorAll("td.labelled:not(.num) .nowrap")];
-  const tall = names.filter((name) => name.getClientRects().length > 1 ||
-    name.getBoundingClientRect().height > 1.6 * parseFloat(getComputedStyle(name).lineHeight));
+  // The seats cell's text (after its label): each name measured as a range of it, a box per line it takes.
+  const seats = [...row.querySelectorAll("td.labelled")].find((cell) => cell.textContent.includes("、"));
+  const text = [...seats.childNodes].find((node) => node.nodeType === Node.TEXT_NODE);
+  const broken = [];
+  let at = 0;
+  for (const name of text.data.split("、")) {
+    const range = document.createRange();
+    range.setStart(text, at);
+    range.setEnd(text, at + name.length);
+    if (range.getClientRects().length !== 1) broken.push(name);
+    at += name.length + 1;
+  }
   const label = row.querySelector(".cell-label");
-  return {broken: tall.map((name) => name.textContent), labelled: getComputedStyle(label).display !== "none",
+  return {names: text.data.split("、").length, broken, labelled: getComputedStyle(label).display !== "none",
           header: getComputedStyle(document.querySelector(`${table} thead`)).display};
 })"""
 
@@ -189,16 +198,20 @@ def test_a_tournaments_tables_read_as_cards_on_a_phone_and_as_columns_on_a_lapto
     for screen, size in SCREENS.items():
         page.set_viewport_size(size)
         rows = page.evaluate(TABLE_ROWS, "#tables")
-        assert len(rows) == len(service.list_matches(tournament["id"])) > 1
+        assert len(rows) == len(service.list_matches(tournament["id"])) > 1 and {row["names"] for row in rows} == {3}
         assert [row["broken"] for row in rows] == [[] for _ in rows], screen
         assert {(row["labelled"], row["header"]) for row in rows} == (
             {(True, "none")} if screen == "phone" else {(False, "table-header-group")}), screen
     # The deals found (/deals) are cards on a phone too.
     page.goto(f"{site.url}/deals")
-    for screen in ("phone", "laptop"):
+    for screen in ("phone", "tablet", "laptop"):
         page.set_viewport_size(SCREENS[screen])
         rows = page.evaluate(TABLE_ROWS, "#found-deals")
-        assert len(rows) > 50 and [row["broken"] for row in rows] == [[] for _ in rows], screen
+        # every column in sight, the links last: the table needs no scrolling in its box from a tablet up
+        table, box = page.eval_on_selector("#found-deals", "t => [t.scrollWidth, t.parentElement.clientWidth]")
+        assert screen == "phone" or table <= box, (screen, table, box)
+        assert len(rows) > 50 and min(row["names"] for row in rows) >= 3
+        assert [row["broken"] for row in rows] == [[] for _ in rows], screen
         assert {row["labelled"] for row in rows} == {screen == "phone"}, screen
     # The standings' names are whole too on a phone (the table scrolls inside its box if it must).
     page.set_viewport_size(SCREENS["phone"])

@@ -71,12 +71,11 @@
   /* A player's name links to how the standing is made (/tournaments/<id>/standings/<player>); the appeals whose
    * outcomes moved it are linked beside it (docs/appeals.md). */
   function playerCell(standings, row) {
-    // A name is never broken across lines (Chinese breaks anywhere): a narrow table scrolls in its box instead.
-    if (F.published()) return `<span class="nowrap">${esc(row.name)}</span>`; // a published copy has neither page
+    if (F.published()) return esc(row.name); // a published copy (fupan publish) has neither page
     const explain = `/tournaments/${encodeURIComponent(standings.tournament_id)}/standings/${encodeURIComponent(row.player_id)}`;
     const appeals = (row.appeals || []).map((id) =>
       ` <a class="tag" data-appeal-link="${esc(id)}" href="/appeals/${encodeURIComponent(id)}">${esc(t("standings.appeals"))}</a>`);
-    return `<a data-explain class="nowrap" href="${explain}">${esc(row.name)}</a>${appeals.join("")}`;
+    return `<a data-explain href="${explain}">${esc(row.name)}</a>${appeals.join("")}`;
   }
 
   function standingsTable(standings) {
