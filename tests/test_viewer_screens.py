@@ -229,6 +229,14 @@ def test_a_tournaments_tables_read_as_cards_on_a_phone_and_as_columns_on_a_lapto
         return text.getClientRects().length > 1; })  // a box per line the name takes
       .map((cell) => cell.textContent.trim())""", match["seat_names"])
     assert tall == [] and page.evaluate(WIDTHS)[0] <= SCREENS["phone"]["width"]
+    # With names whole, the 升级 and 大怪路子 tables of deals still fit their box on a tablet held upright.
+    page.set_viewport_size(SCREENS["tablet"])
+    for game in ("shengji", "daguai"):
+        for other in (t for t in service.list_tournaments() if t["game"] == game):
+            page.goto(f"{site.url}/matches/{service.list_matches(other['id'])[0]['id']}")
+            table, box = page.eval_on_selector("table.deals", "t => [t.scrollWidth, t.parentElement.clientWidth]")
+            assert table <= box, (game, table, box)
+    page.set_viewport_size(SCREENS["phone"])
     # Nor a table's name in a traveller's narrow first column (第 1 / 桌 across two lines).
     wakeng = next(t for t in service.list_tournaments() if t["game"] == "wakeng")
     page.goto(f"{site.url}/matches/{service.list_matches(wakeng['id'])[0]['id']}/travellers")
