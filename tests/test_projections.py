@@ -233,18 +233,12 @@ def test_the_background_follower_never_creates_the_event_log_again(store, servic
 
 
 def events_table_exists(store: Any) -> bool:
-    if store.backend == "sqlite":
-        import sqlite3
+    from test_tamper_evidence import Raw  # the store's tables as rows
 
-        with sqlite3.connect(store.env["SQLITE_DBNAME"]) as conn:
-            return conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'stored_events'").fetchone() is not None
-    import psycopg
-
-    env = store.env
-    with psycopg.connect(host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"], user=env["POSTGRES_USER"],
-                         password=env["POSTGRES_PASSWORD"], dbname=env["POSTGRES_DBNAME"]) as conn:
-        found = conn.execute("SELECT to_regclass(%s)", (f'"{env["POSTGRES_SCHEMA"]}".fupan_events',)).fetchone()
-        return found[0] is not None
+    raw = Raw(store)
+    if raw.postgres:
+        return raw.run("SELECT to_regclass(?)", (raw.events,))[0][0] is not None
+    return bool(raw.run("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (raw.events,)))
 
 
 # --- tiebreaks and lots -------------------------------------------------------------------------------
