@@ -8,10 +8,10 @@ import argparse
 import json
 from typing import Any
 
-from domain.analysis.query import analyse_actions
-from domain.analysis.search import DEFAULT_LIMIT_MS, Budget
-from domain.errors import IllegalAction
-from domain.record import ActionRejected, Unreadable, parse_record, read_records
+from domain.kernel.errors import IllegalAction
+from domain.records.format import ActionRejected, Unreadable, parse_record, read_records
+from domain.services.analysis import analyse_actions
+from domain.solver.search import DEFAULT_LIMIT_MS, Budget
 
 
 def register(commands: Any) -> None:

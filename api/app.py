@@ -26,7 +26,7 @@ from api.retractions import retractions
 from api.slips import slips
 from api.standings import install as install_standings
 from api.tokens import tokens
-from domain.application import FupanApplication
+from domain.services.application import FupanApplication
 from replay_ui import BLUEPRINTS as VIEWER_BLUEPRINTS
 
 

@@ -6,7 +6,7 @@ Who may (docs/SECURITY.md §3): the organiser or a referee of the table files, a
 they and the appeals committee add evidence; the chief referee (the organiser, or a referee token it named in
 the tournament's appeal rules — checked by the service, 403 `not_chief_referee`) rules and closes; the appeals
 role decides. Reads are anyone's, filtered as the deal viewer's: while the disputed deal is in play, its
-statement, notes and frames only for those with rights over the table (domain/visibility.py).
+statement, notes and frames only for those with rights over the table (domain/services/visibility.py).
 """
 
 from __future__ import annotations

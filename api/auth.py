@@ -4,7 +4,7 @@ Every view declares its rule with `@requires(...)` next to its route, and one `b
 it for every request, so no view checks rights by itself. Default deny: a view that declares nothing may
 only read (GET/HEAD; what it reads is filtered by FupanApplication for the anonymous public); any other
 method on it is refused with 403 `no_policy`. Endpoints added by others are therefore safe before they are
-declared, and tests/test_security_matrix.py fails until they are.
+declared, and tests/api/test_security_matrix.py fails until they are.
 
 Statuses: 401 for a missing token where one is needed and for a malformed, unknown, wrong or revoked token
 anywhere (a presented credential must be valid, even on a public read); 403 for a valid token without the
@@ -27,9 +27,9 @@ from uuid import UUID
 
 from flask import Blueprint, Flask, Response, current_app, g, request
 
-from domain.application import FupanApplication
-from domain.errors import BadRequest, Forbidden, LengthRequired, TooManyAttempts, Unauthenticated
-from domain.tokens import APPEALS, COMMENTATOR, ORGANISER, PUBLIC, REFEREE, Principal, parse_token
+from domain.kernel.errors import BadRequest, Forbidden, LengthRequired, TooManyAttempts, Unauthenticated
+from domain.model.token import APPEALS, COMMENTATOR, ORGANISER, PUBLIC, REFEREE, Principal, parse_token
+from domain.services.application import FupanApplication
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -215,7 +215,7 @@ def _scope_match(scope: str) -> str | None:
     args = request.view_args or {}
     if scope == "deal":
         return _service().deal_match(args["deal_id"])
-    if scope == "appeal":  # the table the appeal is about (domain/appeals.py)
+    if scope == "appeal":  # the table the appeal is about (domain/model/appeal.py)
         return _service().appeal_match(args["appeal_id"])
     try:
         return str(UUID(str(args["match_id"])))
@@ -284,7 +284,7 @@ def _guard() -> None:
             # writes (a body past the limit is refused here with 413; a chunked one by `_check_body` below).
             request.get_data()
         # One write request is one unit of the service: authentication, the referee's scope and the command
-        # share its lock and its one look at the notification log (domain/store.py); `_end_unit` closes it.
+        # share its lock and its one look at the notification log (domain/store/event_store.py); `_end_unit` closes it.
         probe = current_app.extensions.get("fupan.unit_probe")  # api/idempotency.py: the key, asked with the sync
         unit = _service().unit(probe() if probe is not None else ())
         unit.__enter__()

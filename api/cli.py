@@ -23,11 +23,11 @@ from uuid import UUID
 from api import analysis_cli, publish_cli, verify_cli
 from api.pair_cli import register as register_pair
 from api.progress import Progress
-from domain.aggregates import tournament_id
-from domain.application import FupanApplication
-from domain.errors import IllegalAction, Refusal
-from domain.record import Unreadable, check_text, read_records
-from domain.tokens import LOCAL, ORGANISER, REFEREE, ROLES
+from domain.kernel.errors import IllegalAction, Refusal
+from domain.model.ids import tournament_id
+from domain.model.token import LOCAL, ORGANISER, REFEREE, ROLES
+from domain.records.format import Unreadable, check_text, read_records
+from domain.services.application import FupanApplication
 from projections import Projections
 
 DEFAULT_DB = "fupan.sqlite"
@@ -377,7 +377,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.handler(args)
     except Refusal as error:
-        if error.code != "bad_signing_key":  # the store cannot be opened with the configured key (domain/signing.py)
+        # the store cannot be opened with the configured key (domain/store/signing.py)
+        if error.code != "bad_signing_key":
             raise
         print(f"fupan: {error.message}", file=sys.stderr)
         return 2

@@ -17,9 +17,9 @@ from api.auth import ANYONE, ORGANISER_ONLY, current_principal, requires
 from api.pair_cli import stored_facts, stored_history
 from api.resources import doc, json_body, load, load_query, service
 from api.standings import projections
-from domain.entries import read_entries
-from domain.errors import BadRequest, IllegalAction, listed
-from domain.side_events import GAMES as SIDE_GAMES
+from domain.kernel.errors import BadRequest, IllegalAction, listed
+from domain.model.entries import read_entries
+from domain.model.side_events import GAMES as SIDE_GAMES
 from projections import draws
 from projections.formats import resolve
 from projections.standings import Standings

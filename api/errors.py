@@ -1,5 +1,5 @@
 """One error shape everywhere: {"error": {"code", "message", "message_zh", "details"}}, and the one place where
-each kind of refusal (domain/errors.py) gets its HTTP status.
+each kind of refusal (domain/kernel/errors.py) gets its HTTP status.
 
 400 bad shape (malformed JSON, wrong content type, schema errors, bad query), 401 no or a bad token, 403 not
 allowed, 404 unknown ids and routes, 405 wrong method, 409 stale or conflicting writes, 411 a chunked body,
@@ -15,7 +15,7 @@ from typing import Any
 from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 
-from domain.errors import (
+from domain.kernel.errors import (
     BadRequest,
     Conflict,
     Forbidden,

@@ -1,4 +1,4 @@
-"""The `Idempotency-Key` request header on every write (docs/SECURITY.md §6a; domain/idempotency.py).
+"""The `Idempotency-Key` request header on every write (docs/SECURITY.md §6a; domain/model/idempotent_request.py).
 
 A write (any POST) carrying `Idempotency-Key: <1–255 visible ASCII characters>` is remembered per caller
 (its token) and key:
@@ -31,9 +31,10 @@ from flask import Flask, Response, current_app, g, request
 
 from api.auth import SAFE_METHODS, current_principal
 from api.errors import error_response
-from domain.errors import Conflict
-from domain.idempotency import MAX_KEY, IdempotentRequest, begin, check_key, finish, request_id
-from domain.tokens import parse_token
+from domain.kernel.errors import Conflict
+from domain.model.idempotent_request import MAX_KEY, IdempotentRequest, check_key, request_id
+from domain.model.token import parse_token
+from domain.services.idempotency import begin, finish
 
 HEADER = "Idempotency-Key"
 REPLAYED = "Idempotent-Replayed"

@@ -12,8 +12,8 @@ from marshmallow import Schema, fields, validate
 
 from api.auth import DEAL_RECORDER, MATCH_RECORDER, requires
 from api.resources import doc, json_body, load, load_query, reply, service
-from domain import pad
 from domain.games import get_engine
+from domain.services import pad
 
 _ACTION = ("an action as the record format writes it (docs/record-format.md), with `seat` and, for a play, "
            "`cards` in the order tapped")

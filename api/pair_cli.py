@@ -15,7 +15,7 @@ import json
 import sys
 from typing import Any
 
-from domain.errors import Refusal
+from domain.kernel.errors import Refusal
 from projections import Projections
 from projections.pairing import export_history, pair, read_history
 from projections.standings import TournamentFacts

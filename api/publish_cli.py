@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from api.progress import Progress
-from domain.errors import Refusal
+from domain.kernel.errors import Refusal
 
 
 def register(commands: argparse._SubParsersAction) -> None:

@@ -26,11 +26,11 @@ from api.auth import (
     current_principal,
     requires,
 )
-from domain.aggregates import ENTRY_RULES
-from domain.application import FupanApplication
-from domain.errors import BadRequest, Refusal
-from domain.field_errors import shape_refusal
-from domain.record import Unreadable, UnstorableText, load_json, read_records
+from domain.kernel.errors import BadRequest, Refusal
+from domain.kernel.field_errors import shape_refusal
+from domain.model.tournament import ENTRY_RULES
+from domain.records.format import Unreadable, UnstorableText, load_json, read_records
+from domain.services.application import FupanApplication
 from projections.formats import declare
 
 F = TypeVar("F", bound=Callable[..., Any])

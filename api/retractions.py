@@ -1,7 +1,7 @@
 """/api/deals/<id>/retractions: the recorder takes back the last action still standing of a live deal.
 
 A retraction is a new event (`Deal.Retracted`: who, when, why), never an edit; the rules then stand on the
-actions still standing (domain/retraction.py). Who may: the deal's recorders, as for recording an action.
+actions still standing (domain/records/retraction.py). Who may: the deal's recorders, as for recording an action.
 """
 
 from __future__ import annotations

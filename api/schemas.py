@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from marshmallow import INCLUDE, Schema, fields, validate
 
-from domain.aggregates import ADJUSTMENT_KINDS, ROUND_KINDS
-from domain.annotations import AUTHOR_LIMIT, GLYPHS, TEXT_LIMIT
-from domain.tokens import ROLES
+from domain.model.token import ROLES
+from domain.model.tournament import ADJUSTMENT_KINDS, ROUND_KINDS
+from domain.records.annotations import AUTHOR_LIMIT, GLYPHS, TEXT_LIMIT
 
 _NAME = validate.Length(min=1, max=200)
 _CARD = fields.String(validate=validate.Length(min=1, max=3))
@@ -225,7 +225,7 @@ class DealSchema(Schema):
     appeal_id = fields.String(metadata={"description": "a voided deal dealt again: the appeal that voided it"})
 
 
-# The rules engine checks an action, all of it, once (domain.engine.Engine.normalize_action): its seat and type
+# The rules engine checks an action, all of it, once (domain.kernel.engine.Engine.normalize_action): its seat and type
 # too, with the game's own refusal (422) rather than a second, generic check here.
 _ACTION = ("one action as docs/record-format.md writes it: `seat` (0 …), `type` and the fields of its type "
            "(`cards`, `value`, `stage` …); the game's rules engine checks all of it (422 with the refusal's code)")
@@ -261,7 +261,7 @@ class RecordedActionSchema(Schema):
 
 
 class RetractionCreateSchema(Schema):
-    """Take back the last action still standing of a live deal (domain/retraction.py)."""
+    """Take back the last action still standing of a live deal (domain/records/retraction.py)."""
 
     at = fields.Integer(required=True, strict=True, validate=validate.Range(min=0),
                         metadata={"description": "the index of the action taken back in the deal's entries (the "
@@ -276,7 +276,7 @@ class RetractedSchema(RecordedActionSchema):
 
 
 class SlipSchema(Schema):
-    """A score slip for the table's next deal (domain/slips.py; each game's facts: docs/record-format.md)."""
+    """A score slip for the table's next deal (domain/records/slips.py; each game's facts: docs/record-format.md)."""
 
     facts = fields.Dict(required=True, metadata={"description": "the facts that decide the score, per game"})
     number = fields.Integer(strict=True, validate=validate.Range(min=1),
@@ -298,7 +298,7 @@ class SlipEnteredSchema(DealSchema):
 
 
 class AnnotationCreateSchema(Schema):
-    """A comment at a step (domain/annotations.py checks the step against the deal, the glyph and the texts)."""
+    """A comment at a step (domain/records/annotations.py checks the step against the deal, the glyph and the texts)."""
 
     step = fields.Integer(required=True, strict=True, validate=validate.Range(min=0),
                           metadata={"description": "the viewer's step: 0 = as dealt, k = after the k-th action"})
@@ -405,7 +405,7 @@ class RecordSchema(RecordEnvelopeSchema):
     result = fields.Dict()
     meta = fields.Dict()
     annotations = fields.List(fields.Dict(), metadata={"description": "checked by the record layer "
-                                                                      "(domain/annotations.py)"})
+                                                                      "(domain/records/annotations.py)"})
     digest = fields.String()
 
 
@@ -701,12 +701,12 @@ class AppealLineSchema(Schema):
                           metadata={"description": "actions as recorded (docs/record-format.md)"})
     label = fields.String(load_default="", validate=validate.Length(max=200))
     complete = fields.Boolean(load_default=False, metadata={
-        "description": "after `actions`, the solver's best play to the deal's end (domain/analysis)"})
+        "description": "after `actions`, the solver's best play to the deal's end (domain/solver)"})
 
 
 class AppealOutcomeSchema(Schema):
     """stands | assigned {scores} | weighted {parts: [{weight, scores, label}]} | void | penalty {player_ids,
-    points}; checked by domain/appeals.py."""
+    points}; checked by domain/model/appeal.py."""
 
     class Meta:
         unknown = INCLUDE
@@ -743,7 +743,7 @@ class AppealPreviewSchema(Schema):
 
 
 class AppealSchema(Schema):
-    """An appeal (domain/appeals.py appeal_dict); `withheld` names what a reader without rights over a live deal
+    """An appeal (domain/model/appeal.py appeal_dict); `withheld` names what a reader without rights over a live deal
     does not get."""
 
     class Meta:

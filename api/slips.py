@@ -1,7 +1,7 @@
 """/api/matches/<id>/slips: a table's next deal entered as a score slip (成绩单), previewed first.
 
 The facts that decide the score (per game: docs/record-format.md "Result-only records") are checked against
-the rules and the options in force and scored by the game's engine (domain/slips.py); the preview stores
+the rules and the options in force and scored by the game's engine (domain/records/slips.py); the preview stores
 nothing, the confirm stores a result-only deal scored into the match like a recorded one. Who may: the
 organiser and the table's referee, as for starting a deal.
 """

@@ -12,8 +12,8 @@ from flask import Blueprint, Response
 from api import schemas as s
 from api.auth import ORGANISER_ONLY, current_principal, requires
 from api.resources import doc, json_body, load, reply, service
-from domain.errors import Forbidden
-from domain.tokens import REFEREE
+from domain.kernel.errors import Forbidden
+from domain.model.token import REFEREE
 
 TOKEN_IN, TOKEN, TOKEN_CREATED = s.TokenCreateSchema(), s.TokenSchema(), s.TokenCreatedSchema()
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from api.progress import Progress
-from domain.audit import audit_store, check_digest
+from domain.services.audit import audit_store, check_digest
 from projections import Projections
 
 

@@ -20,12 +20,12 @@ import statistics
 import time
 from typing import Any
 
-from domain.analysis import minimax, search
-from domain.analysis.positions import positions_in_play
-from domain.analysis.query import position
-from domain.analysis.search import Budget, TooLarge
-from domain.analysis.shedding import forget_shared
 from domain.games import get_engine
+from domain.services.analysis import position
+from domain.solver import minimax, search
+from domain.solver.search import Budget, TooLarge
+from domain.solver.shedding import forget_shared
+from fixtures.positions import positions_in_play
 
 GROUPS = {"doudizhu": (3, 5, 8, 11), "shengji": (1, 2, 3, 4)}  # upper bounds: cards in the largest hand
 EXHAUSTIVE_UP_TO = {"doudizhu": 5, "shengji": 2}  # the groups the exhaustive search can finish

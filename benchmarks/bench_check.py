@@ -20,12 +20,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from domain.games.daguai import random_play as daguai_random
-from domain.games.doudizhu import random_play as doudizhu_random
-from domain.games.sandayi import random_play as sandayi_random
-from domain.games.shengji import random_play as shengji_random
-from domain.games.wakeng import random_play as wakeng_random
-from domain.record import check_text
+from domain.records.format import check_text
+from fixtures.random_play import daguai as daguai_random
+from fixtures.random_play import doudizhu as doudizhu_random
+from fixtures.random_play import sandayi as sandayi_random
+from fixtures.random_play import shengji as shengji_random
+from fixtures.random_play import wakeng as wakeng_random
 
 SHENGJI_OPTION_SETS = [{"sj.preset": "s004"}, {"sj.preset": "s001"}, {"sj.illegalPlay": "adjudicate"}]
 WAKENG_OPTION_SETS = [{}, {"wk.quadIsBomb": True, "wk.mustDig": True}, {"wk.globalDoubling": True}]

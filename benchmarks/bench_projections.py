@@ -5,7 +5,7 @@ Run: python benchmarks/bench_projections.py [--deals N] [--samples N] [--poll S]
 Prints the figures; docs/PERFORMANCE.md ("Projections") records them.
 
 1. The store: tournaments of 9 players, ~40 deals each, at 斗地主 chip tables played to their end with random
-   legal deals (domain/games/doudizhu/random_play.py). Recorded through the aggregates with two saves per deal
+   legal deals (fixtures/random_play/doudizhu.py). Recorded through the aggregates with two saves per deal
    (start: `DealStarted` + `Deal.Created`; end: every `ActionRecorded`, `Finished`, `DealScored`), so the log
    holds the events the service writes, in its order; only the service's one save per action is merged.
 2. Rebuild: `Projections.rebuild()` — replay the whole log into fresh tables, swap them in. Three runs.
@@ -30,10 +30,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from uuid import uuid4
 
-from domain.aggregates import LOCAL_RECORDER, Deal, Match, Tournament, deal_id_in_match
-from domain.application import FupanApplication
-from domain.engine import DealSetup
-from domain.games.doudizhu.random_play import random_record
+from domain.kernel.engine import DealSetup
+from domain.model.deal import Deal
+from domain.model.ids import LOCAL_RECORDER, deal_id_in_match
+from domain.model.match import Match
+from domain.model.tournament import Tournament
+from domain.services.application import FupanApplication
+from fixtures.random_play.doudizhu import random_record
 from projections import Projections
 from projections.store import ViewStore
 

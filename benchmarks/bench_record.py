@@ -32,7 +32,7 @@ from typing import Any
 from floor_app import BareApplication, BareDeal, bare_application
 from harness import Client, available_servers, organiser_token, start_server
 
-from domain.games.doudizhu.random_play import random_record
+from fixtures.random_play.doudizhu import random_record
 
 
 def record_over_http(client: Client, record: dict[str, Any], key: str) -> float:

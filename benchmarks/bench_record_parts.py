@@ -27,21 +27,21 @@ from floor_app import create_floor_app
 import api.app
 import api.auth
 import api.resources
-import domain.aggregates
-import domain.store
 from api.app import create_app
-from domain.application import FupanApplication
-from domain.games.doudizhu.random_play import random_record
+from domain.model.deal import Deal
+from domain.services.application import FupanApplication
+from domain.store import event_store
+from fixtures.random_play.doudizhu import random_record
 
 PARTS: list[tuple[Any, str, str]] = [
     (api.auth, "_guard", "access guard (one unit: log-head check, token, scope, body)"),
-    (domain.store.Store, "_synchronise", "  log-head check (notification log)"),
+    (event_store.Store, "_synchronise", "  log-head check (notification log)"),
     (api.auth, "_authenticate", "  bearer token"),
     (api.resources, "json_body", "JSON body"),
     (api.resources, "load", "marshmallow load"),
     (FupanApplication, "record_action", "service command"),
-    (domain.aggregates.Deal, "record", "  engine, hash chain, events"),
-    (domain.store.Store, "commit", "  save (insert + commit)"),
+    (Deal, "record", "  engine, hash chain, events"),
+    (event_store.Store, "commit", "  save (insert + commit)"),
     (api.resources, "reply", "answer (marshmallow dump + jsonify)"),
     (api.app, "_security_headers", "security headers"),
 ]

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from harness import Client, available_servers, organiser_token, start_server
 
-from domain.games.doudizhu.random_play import random_record
+from fixtures.random_play.doudizhu import random_record
 
 
 def percentile(values: list[float], fraction: float) -> float:

@@ -3,7 +3,7 @@ against the bare eventsourcing PostgreSQL application with the same N clients, i
 with faults (a worker killed with SIGKILL, PostgreSQL restarted) while the tables play.
 
 Each table is one client thread with one keep-alive connection, playing deals from
-`domain/games/wakeng/random_play.py` (a standalone deal per record, then its actions one request each, each
+`fixtures/random_play/wakeng.py` (a standalone deal per record, then its actions one request each, each
 the next only once the previous was acknowledged, as a scorer's pad does). Every write carries an
 `Idempotency-Key`; a write that got no answer (the connection broke, a 5xx, 409 `idempotency_pending`) is
 sent again with the same key and body until it is answered, so after a fault no acknowledged action is lost and
@@ -13,7 +13,7 @@ table had acknowledged, and `fupan verify` passes.
 The bare side: one `BareApplication` (benchmarks/floor_app.py) on its own PostgreSQL schema of the same server,
 N threads each appending the same deals' events (one `save` per action, nothing checked, no HTTP).
 
-Bounded and loopback only: a throwaway PostgreSQL server (tests/postgres_cluster.py) on 127.0.0.1, gunicorn on
+Bounded and loopback only: a throwaway PostgreSQL server (tests/support/postgres_cluster.py) on 127.0.0.1, gunicorn on
 127.0.0.1, a few seconds per figure. Run:
 
     .venv/bin/python benchmarks/load.py [--tables 1,8,32,128] [--seconds 5] [--workers 4] [--plain] [--faults]
@@ -59,8 +59,8 @@ from floor_app import BareApplication, BareDeal  # noqa: E402
 from harness import free_port, wait_for  # noqa: E402
 from postgres_cluster import application_env, create_schema, postgres_server  # noqa: E402
 
-from domain.aggregates import deal_id_for_key  # noqa: E402
-from domain.games.wakeng.random_play import random_record  # noqa: E402
+from domain.model.ids import deal_id_for_key  # noqa: E402
+from fixtures.random_play.wakeng import random_record  # noqa: E402
 
 RETRY_FOR = 90.0  # seconds a write is sent again before the run gives up on it (a restart takes a few)
 PENDING_FOR = 5.0  # seconds a key may stay `idempotency_pending` before the scorer reads the deal back
@@ -237,7 +237,7 @@ def restart_postgres(params: dict[str, str]) -> None:
     with psycopg.connect(**params, autocommit=True) as conn:
         data = conn.execute("SHOW data_directory").fetchone()[0]  # type: ignore[index]
     pg_ctl = next(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"))
-    # The server's output to its log beside the data directory (where tests/postgres_cluster.py puts it): a
+    # The server's output to its log beside the data directory (where tests/support/postgres_cluster.py puts it): a
     # restarted server would otherwise hold our pipes open for good.
     argv = [str(pg_ctl), "-D", data, "-l", str(Path(data).parent / "log"), "-m", "fast", "-w", "restart"]
     if os.geteuid() == 0:

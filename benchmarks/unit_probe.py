@@ -1,5 +1,5 @@
 """Where a gunicorn worker's write waits: a gunicorn app target for benchmarks/load.py that times each worker's
-units of work (domain/store.py `Store.unit`: one per request, under the process's lock).
+units of work (domain/store/event_store.py `Store.unit`: one per request, under the process's lock).
 
 Every 2 s each worker appends a line to `$FUPAN_UNIT_PROBE_DIR/unit-<pid>.txt` (default: the system's temp
 directory): units a second, the share of the time its lock was held, and per unit the wall time held, the CPU
@@ -20,15 +20,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-import domain.store
 from api.app import create_app
+from domain.store import event_store
 
 _totals = {"units": 0, "held": 0.0, "cpu": 0.0, "waited": 0.0, "sync": 0.0}
 _mine = threading.local()  # the outermost unit this thread holds: when it got the lock, its CPU time then
-_enter, _exit, _synchronise = domain.store.Unit.__enter__, domain.store.Unit.__exit__, domain.store.Store._synchronise
+_enter, _exit, _synchronise = event_store.Unit.__enter__, event_store.Unit.__exit__, event_store.Store._synchronise
 
 
-def _timed_enter(unit: domain.store.Unit) -> None:
+def _timed_enter(unit: event_store.Unit) -> None:
     outermost = getattr(_mine, "since", None) is None
     asked = time.perf_counter()
     _enter(unit)
@@ -37,7 +37,7 @@ def _timed_enter(unit: domain.store.Unit) -> None:
         _mine.asked = asked
 
 
-def _timed_exit(unit: domain.store.Unit, *exc: Any) -> None:
+def _timed_exit(unit: event_store.Unit, *exc: Any) -> None:
     outermost = unit.store._depth == 1
     try:
         _exit(unit, *exc)
@@ -52,7 +52,7 @@ def _timed_exit(unit: domain.store.Unit, *exc: Any) -> None:
             _mine.since, _mine.sync = None, 0.0
 
 
-def _timed_synchronise(store: domain.store.Store, *args: Any) -> None:
+def _timed_synchronise(store: event_store.Store, *args: Any) -> None:
     started = time.perf_counter()
     try:
         _synchronise(store, *args)
@@ -76,9 +76,9 @@ def _report(path: Path) -> None:
         last, at = now, when
 
 
-domain.store.Unit.__enter__ = _timed_enter  # type: ignore[method-assign]
-domain.store.Unit.__exit__ = _timed_exit  # type: ignore[method-assign]
-domain.store.Store._synchronise = _timed_synchronise  # type: ignore[method-assign]
+event_store.Unit.__enter__ = _timed_enter  # type: ignore[method-assign]
+event_store.Unit.__exit__ = _timed_exit  # type: ignore[method-assign]
+event_store.Store._synchronise = _timed_synchronise  # type: ignore[method-assign]
 _directory = Path(os.environ.get("FUPAN_UNIT_PROBE_DIR") or tempfile.gettempdir())
 threading.Thread(target=_report, args=(_directory / f"unit-{os.getpid()}.txt",), daemon=True).start()
 app = create_app()

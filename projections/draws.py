@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from domain.errors import IllegalAction
+from domain.kernel.errors import IllegalAction
 from projections.formats import Format
 from projections.pairing import lot, pair, read_history
 from projections.standings import Standings

@@ -11,7 +11,7 @@ transaction together with the new position (projections/store.py explains the co
 - several processes: each may follow; whoever moves the position first wins, the others find it moved and
   carry on from there.
 
-With K deal databases (domain/deal_databases.py) the deals' events are not in this log: the one input the
+With K deal databases (domain/store/deal_databases.py) the deals' events are not in this log: the one input the
 read model takes from a deal stream, its `Deal.Finished` (the result), is read from the deal's database when its
 table's `Match.DealScored` arrives (`deal_events`) — stored before it, since a commit across databases saves
 the deal's part first — and stamped with the `DealScored`'s notification id. So the read model still follows
@@ -31,9 +31,11 @@ from uuid import UUID
 
 from eventsourcing.persistence import ApplicationRecorder, Mapper
 
-from domain.aggregates import Deal, Match, Tournament
-from domain.appeals import Appeal
-from domain.errors import IllegalAction
+from domain.kernel.errors import IllegalAction
+from domain.model.appeal import Appeal
+from domain.model.deal import Deal
+from domain.model.match import Match
+from domain.model.tournament import Tournament
 from projections.standings import Standings
 from projections.store import WRITES, PositionMoved, ViewStore, dumps, key
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.errors import IllegalAction
 from domain.games import get_engine
+from domain.kernel.errors import IllegalAction
 
 MEASURES = ("sum", "count", "mean", "max", "lots")
 SCOPES = ("ranking", "playoff")

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from domain.errors import IllegalAction, listed
+from domain.kernel.errors import IllegalAction, listed
 from projections.standings import Standings, TournamentFacts
 
 FORMAT = "wakeng.s003"

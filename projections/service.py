@@ -17,11 +17,12 @@ from collections.abc import Callable
 from typing import Any
 from uuid import UUID, uuid4
 
-from domain.aggregates import ADJUSTMENT_KINDS, Deal, adjustable
-from domain.application import FupanApplication
-from domain.errors import BadRequest, IllegalAction, NotFound
-from domain.slips import RESULT_ONLY
-from domain.store import created_by_whoever_comes_first
+from domain.kernel.errors import BadRequest, IllegalAction, NotFound
+from domain.model.deal import Deal
+from domain.model.tournament import ADJUSTMENT_KINDS, adjustable
+from domain.records.slips import RESULT_ONLY
+from domain.services.application import FupanApplication
+from domain.store.event_store import created_by_whoever_comes_first
 from projections.follower import Follower
 from projections.standings import Standings, TournamentFacts
 from projections.store import TABLES, PollerLease, ViewStore
@@ -176,14 +177,14 @@ class Projections:
         for table in explained["matches"]:
             for deal in table["deals"]:  # a bye's boards were played by nobody: no events
                 deal["events"] = [] if table.get("bye") else self._deal_events(deal, table["match_id"])
-                # 成绩单: a deal entered as a score slip (domain/slips.py) shows the slip instead of actions.
+                # 成绩单: a deal entered as a score slip (domain/records/slips.py) shows the slip instead of actions.
                 deal["result_only"] = any("slip" in event for event in deal["events"])
         for adjustment in explained["adjustments"]:
             adjustment["event"] = {"aggregate": "Tournament", "id": explained["tournament_id"],
                                    "type": "Tournament.Adjusted", "version": adjustment["version"],
                                    "recorded_by": adjustment["recorded_by"], "time": adjustment["time"]}
             appeal = (adjustment.get("refers_to") or {}).get("appeal_id")
-            if appeal:  # an appeal's outcome (domain/appeals.py): link to it
+            if appeal:  # an appeal's outcome (domain/model/appeal.py): link to it
                 adjustment["appeal"] = {"id": appeal, "href": f"/api/appeals/{appeal}", "page": f"/appeals/{appeal}"}
         return {"tournament_id": explained["tournament_id"], "as_of": at, **explained}
 

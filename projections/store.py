@@ -37,7 +37,7 @@ from typing import Any
 from eventsourcing.postgres import PostgresDatastore
 from eventsourcing.sqlite import SQLiteDatastore
 
-from domain.record import UNSTORABLE
+from domain.records.format import UNSTORABLE
 from projections.standings import TournamentFacts
 
 LIVE = "proj_"
@@ -102,7 +102,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 def dumps(value: Any) -> str:
     """Canonical JSON, so that a rebuilt row is byte-for-byte the incremental one. Text a store cannot keep
-    (domain.record.UNSTORABLE) may be in events stored before the API refused it: JSON escapes a NUL itself,
+    (domain.records.format.UNSTORABLE) may be in events stored before the API refused it: JSON escapes a NUL itself,
     and a lone surrogate — which only a JSON string can hold — is written as its escape too, so the row is
     storable and reads back as the event had it."""
     return _SURROGATE.sub(_escaped, json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"),

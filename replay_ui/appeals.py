@@ -21,8 +21,8 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
 
-from domain.errors import Hidden, IllegalAction, NotFound, Unauthenticated
 from domain.games import get_engine
+from domain.kernel.errors import Hidden, IllegalAction, NotFound, Unauthenticated
 from replay_ui.games import ui_for
 from replay_ui.notation import foul_names
 from replay_ui.views import STATIC, reader, seat_mark, service

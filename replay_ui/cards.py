@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.cards import JOKER_EN, JOKER_ZH, JOKERS, SUIT_SYMBOL
+from domain.kernel.cards import JOKER_EN, JOKER_ZH, JOKERS, SUIT_SYMBOL
 
 RED_SUITS = frozenset("HD")
 

@@ -22,10 +22,10 @@ from flask import Blueprint, Response, render_template, request, url_for
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
-from domain.annotations import GLYPHS
-from domain.digests import deal_round_digest
-from domain.errors import NotFound, Refusal
 from domain.games import GAMES, get_engine
+from domain.kernel.errors import NotFound, Refusal
+from domain.records.annotations import GLYPHS
+from domain.services.digests import deal_round_digest
 from replay_ui import i18n
 from replay_ui.games import ui_for
 from replay_ui.pdf import PrintedDeal, build_pdf
@@ -143,7 +143,7 @@ def rules_page(game: str) -> str:
 
 @pages.app_template_global("glyphs")
 def glyphs() -> list[str]:
-    """The annotation glyphs' codes, in their documented order (domain/annotations.py)."""
+    """The annotation glyphs' codes, in their documented order (domain/records/annotations.py)."""
     return list(GLYPHS)
 
 

@@ -2,7 +2,7 @@
 which belongs to no table), filtered by tournament, table, player, game and by what happened in it — a foul, a
 penalty, an appeal, an annotation.
 
-An appeal is one filed with the tournament's appeals committee (domain/appeals.py) against the deal, or against
+An appeal is one filed with the tournament's appeals committee (domain/model/appeal.py) against the deal, or against
 its table as a whole. Fouls and penalties come from each deal's public view (replay_ui/marks.py), read only for
 the deals the other filters leave.
 """

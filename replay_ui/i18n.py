@@ -17,7 +17,7 @@ from pathlib import Path
 
 from markupsafe import Markup, escape
 
-from domain.annotations import GLYPHS
+from domain.records.annotations import GLYPHS
 
 HERE = Path(__file__).parent
 Strings = dict[str, tuple[str, str]]

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.application import FupanApplication
 from domain.games import get_engine
-from domain.tokens import Principal
+from domain.model.token import Principal
+from domain.services.application import FupanApplication
 from replay_ui.games import ui_for
 from replay_ui.i18n import text
 from replay_ui.notation import foul_name

@@ -11,7 +11,7 @@ from typing import Any
 from flask import Blueprint, render_template, url_for
 
 from domain.games import get_engine
-from domain.pad import game_table
+from domain.services.pad import game_table
 from replay_ui.views import seat_mark, service
 
 pad_pages = Blueprint("pad_ui", __name__, template_folder="templates")

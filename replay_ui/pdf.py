@@ -26,7 +26,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.platypus import KeepTogether, PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from domain.annotations import GLYPHS
+from domain.records.annotations import GLYPHS
 from replay_ui import i18n
 from replay_ui.cards import card_text, is_red
 
@@ -58,7 +58,7 @@ class PrintedDeal:
     summary: list[dict[str, Any]]  # outcome lines {zh, en}
     scores: list[int] | None
     digest: str | None
-    round_digest: dict[str, Any] | None = None  # the round's digest when the deal closed (domain/digests.py)
+    round_digest: dict[str, Any] | None = None  # the round's digest when the deal closed (domain/services/digests.py)
 
 
 def rich(text: str) -> str:

@@ -1,11 +1,11 @@
-"""A retraction in the viewer's words (domain/retraction.py): the retraction's own step, and the mark on the
+"""A retraction in the viewer's words (domain/records/retraction.py): the retraction's own step, and the mark on the
 entry it took back, which the timeline strikes through with the reason and who retracted it."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from domain.retraction import is_retraction
+from domain.records.retraction import is_retraction
 from replay_ui.i18n import text
 from replay_ui.notation import Frame, Notation, say
 

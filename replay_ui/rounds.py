@@ -10,8 +10,8 @@ from typing import Any
 
 from flask import Blueprint, render_template
 
-from domain.digests import deal_round_digest, round_digests
-from domain.errors import NotFound
+from domain.kernel.errors import NotFound
+from domain.services.digests import deal_round_digest, round_digests
 from replay_ui.games import ui_for
 from replay_ui.views import service
 

@@ -4,7 +4,7 @@ kept ready, encoded and compressed (venue wifi is slow; a 219-step 大怪路子 
 Compression is the viewer's own (stdlib gzip, no dependency), applied after each of its blueprints' requests
 (`install`). A static file or plotly.js is compressed once per version (its ETag) and kept; a page once per
 request. A finished deal's frames never change until its next event (an annotation), and look the same to every
-reader once the deal is published (domain/visibility.py may_see_all), so they are kept per (deal, version,
+reader once the deal is published (domain/services/visibility.py may_see_all), so they are kept per (deal, version,
 viewpoint) with an ETag, and a browser's second visit is a 304.
 """
 

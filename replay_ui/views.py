@@ -19,10 +19,10 @@ import plotly
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, send_file, url_for
 from markupsafe import Markup
 
-from domain.application import FupanApplication
-from domain.errors import NotFound
 from domain.games import get_engine
-from domain.tokens import Principal
+from domain.kernel.errors import NotFound
+from domain.model.token import Principal
+from domain.services.application import FupanApplication
 from replay_ui import i18n, transfer
 from replay_ui.cards import card_text, is_red
 from replay_ui.games import ui_for

@@ -1,7 +1,7 @@
 """Shared fixtures: real stores (a SQLite file, a PostgreSQL schema), a real HTTP server, restart helpers.
 
 Nothing of our storage is mocked: the server is werkzeug's, in a thread, serving the real Flask app over a
-real FupanApplication on a real SQLite file in tmp_path or a real PostgreSQL server (tests/postgres_cluster.py).
+real FupanApplication on a real SQLite file in tmp_path or a real PostgreSQL server (tests/support/postgres_cluster.py).
 Fixtures `store`, `service` and `server` run each test once per backend.
 
 Access control (docs/SECURITY.md): a LiveServer issues itself an organiser token through the store (as
@@ -25,7 +25,7 @@ from postgres_cluster import Unavailable, application_env, create_schema, drop_s
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from api.app import create_app
-from domain.application import FupanApplication
+from domain.services.application import FupanApplication
 
 
 def move(seat: int, kind: str, cards: str = "") -> dict[str, Any]:

@@ -7,8 +7,6 @@ that game needs (its patterns or card order). Adding a game adds its package and
 
 from __future__ import annotations
 
-from domain.engine import Engine
-from domain.errors import IllegalAction, listed
 from domain.games.daguai.engine import DaguaiEngine
 from domain.games.daguai.table import DaguaiTable
 from domain.games.doudizhu.engine import DoudizhuEngine
@@ -19,7 +17,9 @@ from domain.games.shengji.engine import ShengjiEngine
 from domain.games.shengji.table import ShengjiTable
 from domain.games.wakeng.engine import WakengEngine
 from domain.games.wakeng.table import WakengTable
-from domain.match import MatchRules
+from domain.kernel.engine import Engine
+from domain.kernel.errors import IllegalAction, listed
+from domain.kernel.table import MatchRules
 
 GAMES: dict[str, tuple[Engine, MatchRules]] = {
     engine.game: (engine, table) for engine, table in (

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, NamedTuple, TypeVar
 
-from domain.engine import DealState
-from domain.errors import illegal
+from domain.kernel.engine import DealState
+from domain.kernel.errors import illegal
 
 K = TypeVar("K")
 

@@ -1,14 +1,14 @@
 """What every game's score-slip module (domain/games/<game>/slip.py) shares: reading the facts of a slip, and
 the two refusals (docs/record-format.md "Result-only records"). The registry and the stored deal are
-domain/slips.py's; this module imports no game, so each game's slip stays its own (the import contracts).
+domain/records/slips.py's; this module imports no game, so each game's slip stays its own (the import contracts).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from domain.engine import Action, Engine
-from domain.errors import IllegalAction, illegal, listed
+from domain.kernel.engine import Action, Engine
+from domain.kernel.errors import IllegalAction, illegal, listed
 
 
 def bad(message: str, message_zh: str, **details: Any) -> IllegalAction:

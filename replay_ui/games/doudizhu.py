@@ -137,7 +137,7 @@ def match_rows(match: dict[str, Any], deals: list[dict[str, Any]], names: list[s
 def match_chart(match: dict[str, Any], names: list[str]) -> dict[str, Any]:
     """Chips of each player at the start and after every scored deal, and the table's target line."""
     numbers, series = chart_lines(match, [match["start_chips"]] * len(names), lambda entry: entry["chips"])
-    # hold20: hold 20 chips; net20: be 20 up on the start (domain.match.table_winner).
+    # hold20: hold 20 chips; net20: be 20 up on the start (domain.kernel.table.table_winner).
     net = match["options"].get("ddz.tableTarget") == "net20"
     target = match["start_chips"] + TARGET if net else TARGET
     return {"numbers": numbers, "names": names, "series": series, "target": target, "title": "match.chart",

@@ -1,7 +1,7 @@
 /* Annotating the step on show (templates/annotate.html): a glyph, the comment in Chinese and optionally English,
  * posted to POST /api/deals/<id>/annotations with the token kept in this tab (static/fupan.js), then the frames
  * are loaded again so the note shows at its step. The server decides who may (a commentator, the organiser,
- * the table's referee: docs/SECURITY.md) and checks the note (domain/annotations.py). */
+ * the table's referee: docs/SECURITY.md) and checks the note (domain/records/annotations.py). */
 (function () {
   "use strict";
 

@@ -267,7 +267,7 @@
     return { marks: game.marks, render };
   };
 
-  /* An annotation (domain/annotations.py) in the chosen language: its glyph — a PGN-style mark as itself, a
+  /* An annotation (domain/records/annotations.py) in the chosen language: its glyph — a PGN-style mark as itself, a
    * mark for an irregularity by its name — then the comment (the Chinese when no English was written). */
   Fupan.noteHTML = function (note) {
     const name = note.glyph ? Fupan.t("glyph." + note.glyph) : "";

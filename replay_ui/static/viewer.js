@@ -89,7 +89,7 @@
       .map((frame) => {
         const tags = frame.notation.tags.filter((tag) => MARK_ORDER.includes(tag));
         const badges = tags.map((tag) => `<span class="tag ${tag}">${F.esc(F.t("tag." + tag))}</span>`).join("");
-        // An entry taken back later (domain/retraction.py): struck through, with the reason and who retracted it.
+        // An entry taken back later (domain/records/retraction.py): struck through, with the reason and who retracted it.
         const taken = frame.notation.retracted;
         const txt = taken
           ? `<s class="txt" data-retracted="${taken.step}">${F.esc(notationText(frame))}</s>` +

@@ -4,7 +4,7 @@ The store holds a little of everything the code wrote then: a table of each game
 an adjustment that refers to a deal event, a misdeal, a clock reading, a closed table, an annotation, a
 server-dealt stand-alone deal with its seed revealed, and a created then revoked token. Beside it,
 legacy_store.expected.json keeps what that code answered for it (standings, exports, chain digests), so
-tests/test_legacy_store.py proves that today's code reads the same store the same way. Do not regenerate it:
+tests/store/test_legacy_store.py proves that today's code reads the same store the same way. Do not regenerate it:
 its point is that it was written by the old code.
 
     python tests/data/build_legacy_store.py tests/data/legacy_store.sqlite
@@ -16,7 +16,7 @@ import json
 import sys
 from pathlib import Path
 
-from domain.application import FupanApplication
+from domain.services.application import FupanApplication
 from fixtures import DEMOS, HERE
 from projections.service import Projections
 
@@ -60,7 +60,7 @@ def build(path: Path) -> dict:
     # A stand-alone server-dealt deal played to its end (seed revealed), by the game's random legal player.
     import random
 
-    from domain.games.doudizhu.random_play import random_record
+    from fixtures.random_play.doudizhu import random_record
     rng = random.Random(7)  # random_record draws `first`, then the seed, from its rng: the same cards here
     first, seed = rng.randrange(3), f"{rng.getrandbits(64):x}"
     record = random_record(random.Random(7))

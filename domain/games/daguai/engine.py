@@ -17,12 +17,12 @@ from typing import Any
 
 from marshmallow import Schema, validate
 
-from domain.cards import cards_text, remove_from
-from domain.engine import Action, DealSetup, DealState, Engine, Viewpoint, check_turn, team_of
-from domain.errors import illegal
 from domain.games.daguai.patterns import Pattern, beats, card_value, describe, parse
 from domain.games.shedding import rounds_view
-from domain.options import OptionsResolver, switch, whole
+from domain.kernel.cards import cards_text, remove_from
+from domain.kernel.engine import Action, DealSetup, DealState, Engine, Viewpoint, check_turn, team_of
+from domain.kernel.errors import illegal
+from domain.kernel.options import OptionsResolver, switch, whole
 
 SEATS = 6
 HAND_SIZE = 27

@@ -1,4 +1,4 @@
-"""大怪路子 score slips (domain/slips.py): the finishing order and the fouls, scored by the engine's `result`.
+"""大怪路子 score slips (domain/records/slips.py): the finishing order and the fouls, scored by the engine's `result`.
 
 Facts (docs/record-format.md "Result-only records"): `finish_order`, the seats in the order they went out,
 up to the one that put a whole team out (A10.8: the score is fixed then, so nobody after it counts); `fouls`,
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.engine import DealSetup, team_of
 from domain.games.daguai.engine import SEATS, TEAM_SIZE, DaguaiEngine, DaguaiState
 from domain.games.slip import bad, fouls, impossible, known, recorded_fouls
+from domain.kernel.engine import DealSetup, team_of
 
 FACTS = {"finish_order", "fouls"}
 

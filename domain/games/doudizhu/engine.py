@@ -13,12 +13,12 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from domain.cards import cards_text, remove_from
-from domain.engine import Action, DealSetup, Engine, Viewpoint, check_turn
-from domain.errors import illegal
 from domain.games.doudizhu.patterns import PATTERN_NAMES, Pattern, answers, is_bomb, lead_reading, parses
 from domain.games.shedding import SheddingState, card_value, following, pass_turn, rounds_view, take_play
-from domain.options import OptionsResolver, switch
+from domain.kernel.cards import cards_text, remove_from
+from domain.kernel.engine import Action, DealSetup, Engine, Viewpoint, check_turn
+from domain.kernel.errors import illegal
+from domain.kernel.options import OptionsResolver, switch
 
 SEATS = 3
 HAND_SIZE = 17

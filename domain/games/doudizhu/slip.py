@@ -1,4 +1,4 @@
-"""斗地主 score slips (domain/slips.py): the facts that decide a deal's chips, scored by the engine's `result`.
+"""斗地主 score slips (domain/records/slips.py): the facts that decide a deal's chips, scored by the engine's `result`.
 
 Facts (docs/record-format.md "Result-only records"): `landlord`; `robs`, the 抢地主 made (each ×2, at most 3:
 the two others and the caller's one counter-rob, §2.7a.4); `reveal`, the 明牌 with the largest factor, if any
@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.engine import DealSetup
-from domain.errors import listed
 from domain.games.doudizhu.engine import (
     HAND_SIZE,
     REVEAL_AFTER_KITTY_FACTOR,
@@ -24,6 +22,8 @@ from domain.games.doudizhu.engine import (
     reveal_deal_factor,
 )
 from domain.games.slip import bad, choice, flag, fouls, impossible, known, recorded_fouls, seat, whole
+from domain.kernel.engine import DealSetup
+from domain.kernel.errors import listed
 
 FACTS = {"landlord", "robs", "reveal", "bombs", "rocket", "spring", "winner", "out", "fouls", "redeal"}
 MAX_ROBS = 3

@@ -18,9 +18,6 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from domain.cards import cards_text, remove_from
-from domain.engine import Action, DealSetup, Engine, Viewpoint, bid_value, check_turn
-from domain.errors import illegal
 from domain.games.sandayi.patterns import Pattern, beats, describe, is_bomb, parse
 from domain.games.shedding import (
     BIG,
@@ -33,7 +30,10 @@ from domain.games.shedding import (
     rounds_view,
     take_play,
 )
-from domain.options import OptionsResolver, switch, whole
+from domain.kernel.cards import cards_text, remove_from
+from domain.kernel.engine import Action, DealSetup, Engine, Viewpoint, bid_value, check_turn
+from domain.kernel.errors import illegal
+from domain.kernel.options import OptionsResolver, switch, whole
 
 SEATS = 4
 HAND_SIZE = 25

@@ -1,4 +1,4 @@
-"""快乐三打一 score slips (domain/slips.py): the facts that decide the score, scored by the engine's `result`.
+"""快乐三打一 score slips (domain/records/slips.py): the facts that decide the score, scored by the engine's `result`.
 
 Facts (docs/record-format.md "Result-only records"): `dealer` and `bid` (1–3; 头撂 when the first bidder opened
 with 3, §1.7); `declared`, the dealer's declarations (`tanda` 摊打 — only after 头撂 —, `baodao` 报到, with
@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from domain.engine import DealSetup
 from domain.games.sandayi.engine import SEATS, TOP_BID, SandayiEngine, SandayiState, bomb_factor
 from domain.games.sandayi.patterns import Pattern
 from domain.games.slip import bad, choice, fouls, impossible, known, recorded_fouls, seat, whole
+from domain.kernel.engine import DealSetup
 
 FACTS = {"dealer", "bid", "declared", "baodao_sets", "bombs", "spring", "ending", "winner", "offender", "fouls"}
 

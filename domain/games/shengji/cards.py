@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from domain.cards import JOKERS, RANKS, SUITS
+from domain.kernel.cards import JOKERS, RANKS, SUITS
 
 TRUMP = 4  # the effective suit of every trump card
 NO_TRUMP = "NT"

@@ -25,9 +25,6 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from domain.cards import JOKERS, cards_text, normalize_all, remove_from
-from domain.engine import Action, DealSetup, DealState, Engine, Viewpoint, check_turn, seats_text, team_of
-from domain.errors import IllegalAction, illegal, listed
 from domain.games.shengji.cards import (
     LEVEL_RANK,
     NO_TRUMP,
@@ -46,7 +43,10 @@ from domain.games.shengji.cards import (
     tractor_match,
     wrong_card_count,
 )
-from domain.options import OptionsResolver, switch, whole
+from domain.kernel.cards import JOKERS, cards_text, normalize_all, remove_from
+from domain.kernel.engine import Action, DealSetup, DealState, Engine, Viewpoint, check_turn, seats_text, team_of
+from domain.kernel.errors import IllegalAction, illegal, listed
+from domain.kernel.options import OptionsResolver, switch, whole
 
 SEATS = 4
 HAND_SIZE = 25

@@ -1,4 +1,4 @@
-"""升级 score slips (domain/slips.py): the facts that decide the level change, scored by the engine's `result`.
+"""升级 score slips (domain/records/slips.py): the facts that decide the level change, scored by the engine's `result`.
 
 Facts (docs/record-format.md "Result-only records"): `dealer` (the context's dealer when the table has one; any
 seat in a 抢庄 deal); `points`, the card points the attackers took in tricks (0–200, in fives); `kitty`:
@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.engine import PENALTY_LIMIT, DealSetup, team_of
 from domain.games.shengji.engine import KITTY_SIZE, SEATS, ShengjiEngine, ShengjiState, kitty_factor, throw_penalty
 from domain.games.slip import bad, choice, fouls, impossible, known, seat, whole
+from domain.kernel.engine import PENALTY_LIMIT, DealSetup, team_of
 
 FACTS = {"dealer", "points", "kitty", "throws", "penalties", "fouls", "trump", "declarer", "ended_by", "offender",
          "redeal", "dealer_points"}

@@ -5,7 +5,7 @@ levels and whether a team won the match by reaching `sj.goalLevel` or passing A.
 context of the next deal, the running 大分/小分 totals, and the outcome when the time cap
 (`sj.timeLimitMinutes`, measured by the clock readings the referee records) ends play first.
 
-The standing (domain.match) of a 升级 match:
+The standing (domain.kernel.table) of a 升级 match:
 
 - `levels`: both teams' levels, team 0 = seats {0, 2}, team 1 = seats {1, 3};
 - `next`: the context of the next deal (levels, dealer — null for 抢庄 —, deal number);
@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.engine import team_of
 from domain.games.shengji.engine import TOP_LEVEL
-from domain.match import DealsTable
+from domain.kernel.engine import team_of
+from domain.kernel.table import DealsTable
 
 Standing = dict[str, Any]
 
@@ -100,7 +100,7 @@ def _won_by(result: dict[str, Any], team: int, goal: int) -> str:
 
 
 class ShengjiTable(DealsTable):
-    """The 升级 match rules (domain.match.MatchRules)."""
+    """The 升级 match rules (domain.kernel.table.MatchRules)."""
 
     game = "shengji"
     def start(self, options: dict[str, Any], seat_count: int) -> Standing:

@@ -19,12 +19,12 @@ from typing import Any
 
 from marshmallow import Schema, validate
 
-from domain.cards import cards_text, normalize_all, remove_from
-from domain.engine import Action, DealSetup, Engine, Viewpoint, bid_value, check_turn
-from domain.errors import illegal
 from domain.games.shedding import SheddingState, following, pass_turn, rounds_view, take_play
 from domain.games.wakeng.patterns import Pattern, beats, card_order, card_value, describe, parse
-from domain.options import OptionsResolver, switch, whole
+from domain.kernel.cards import cards_text, normalize_all, remove_from
+from domain.kernel.engine import Action, DealSetup, Engine, Viewpoint, bid_value, check_turn
+from domain.kernel.errors import illegal
+from domain.kernel.options import OptionsResolver, switch, whole
 
 SEATS = 3
 HAND_SIZE = 16

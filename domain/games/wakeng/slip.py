@@ -1,4 +1,4 @@
-"""竞技挖坑 score slips (domain/slips.py): the facts that decide the stakes, scored by the engine's `result`.
+"""竞技挖坑 score slips (domain/records/slips.py): the facts that decide the stakes, scored by the engine's `result`.
 
 Facts (docs/record-format.md "Result-only records"): `digger`; `bid` 1–3; `lanwa` (烂挖: everyone passed and
 the first bidder digs at 1, B4); `shows`, the seats that showed their hand (明牌, each × `wk.showFactor`);
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.engine import DealSetup
 from domain.games.slip import bad, flag, fouls, impossible, known, recorded_fouls, seat, whole
 from domain.games.wakeng.engine import SEATS, TOP_BID, WakengEngine, WakengState
+from domain.kernel.engine import DealSetup
 
 FACTS = {"digger", "bid", "lanwa", "shows", "doubles", "winner", "fouls"}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.match import DealsTable, Standing, chips_after
+from domain.kernel.table import DealsTable, Standing, chips_after
 
 
 class WakengTable(DealsTable):

@@ -1,0 +1,305 @@
+"""The `fupan.deal/1` record (docs/record-format.md): parse, validate completely, fold, and build on export.
+
+`check_record` is what `fupan check` runs for each record: nothing is stored, and the first bad action is
+named by its 0-based index.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from domain.games import get_engine
+from domain.kernel.cards import normalize_all
+from domain.kernel.engine import Action, DealSetup, Engine, seat_no
+from domain.kernel.errors import IllegalAction, listed
+from domain.kernel.integrity import canonical_json
+from domain.records.annotations import checked_annotation
+from domain.records.retraction import fold_entry, is_retraction, normalize_retraction
+from domain.records.slips import score as score_slip
+
+FORMAT = "fupan.deal/1"
+
+
+class ActionRejected(IllegalAction):
+    """An IllegalAction raised by the action at `index` of a record."""
+
+    def __init__(self, index: int, cause: IllegalAction):
+        super().__init__(cause.code, cause.message, cause.message_zh, cause.details)
+        self.index = index
+
+
+def _bad(message: str, message_zh: str, **details: Any) -> IllegalAction:
+    return IllegalAction("bad_record", message, message_zh, details)
+
+
+def parse_record(doc: object) -> tuple[DealSetup, list[Action], dict[str, Any] | None]:
+    """The setup, the actions and the declared result of a record; IllegalAction('bad_record') on bad shape."""
+    if not isinstance(doc, dict):
+        raise _bad("A record must be a JSON object.", "记录必须是 JSON 对象。")
+    if doc.get("format") != FORMAT:
+        raise _bad(f"`format` must be {FORMAT!r}.", f"`format` 必须是 {FORMAT!r}。", format=repr(doc.get("format")))
+    engine = get_engine(doc.get("game"))
+    for name, kind in (("seats", list), ("hands", list), ("actions", list)):
+        if not isinstance(doc.get(name), kind):
+            raise _bad(f"`{name}` must be a list.", f"`{name}` 必须是列表。", field=name)
+    first = doc.get("first")
+    if not isinstance(first, int) or isinstance(first, bool):
+        raise _bad("`first` must be a seat number.", "`first` 必须是座位号。", field="first")
+    options, context, kitty = doc.get("options", {}), doc.get("context", {}), doc.get("kitty", [])
+    if not isinstance(options, dict) or not isinstance(context, dict) or not isinstance(kitty, list):
+        raise _bad("`options` and `context` must be objects, `kitty` a list.",
+                   "`options` 与 `context` 必须是对象，`kitty` 必须是列表。")
+    result = doc.get("result")
+    if result is not None and not (isinstance(result, dict) and isinstance(result.get("scores"), list)):
+        raise _bad("`result` must be an object with `scores`.", "`result` 必须是含 `scores` 的对象。", field="result")
+    if not isinstance(doc.get("meta") or {}, dict):
+        raise _bad("`meta` must be an object.", "`meta` 必须是对象。", field="meta")
+    notes = doc.get("annotations") or []
+    if not isinstance(notes, list):
+        raise _bad("`annotations` must be a list of {step, glyph, text, text_en, author}.",
+                   "`annotations` 必须是 {step, glyph, text, text_en, author} 的列表。", field="annotations")
+    for index, note in enumerate(notes):  # each checked as annotating would check it, at a step of these actions
+        try:
+            checked_annotation(note, len(doc["actions"]))
+        except IllegalAction as error:  # a record's annotation is part of its shape: bad_record, naming which
+            raise IllegalAction("bad_record", error.message, error.message_zh,
+                                {**error.details, "annotation": index}) from None
+    setup = DealSetup(
+        game=engine.game,
+        options=engine.resolve_options(options),
+        seats=list(doc["seats"]),
+        first=first,
+        hands=[list(hand) if isinstance(hand, list) else hand for hand in doc["hands"]],
+        kitty=list(kitty),
+        context=dict(context),
+    )
+    return setup, list(doc["actions"]), result
+
+
+def normalized_record(doc: object) -> tuple[DealSetup, list[Action], dict[str, Any] | None]:
+    """A record's setup and actions in their stored forms, and its declared result; IllegalAction names the
+    first action that does not read by its index."""
+    setup, actions, declared = parse_record(doc)
+    engine = get_engine(setup.game)
+    setup = DealSetup(setup.game, setup.options, setup.seats, setup.first, [normalize_all(h) for h in setup.hands],
+                      normalize_all(setup.kitty), setup.context)
+    normal: list[Action] = []
+    for index, action in enumerate(actions):
+        try:
+            normal.append(normalize_retraction(action) if is_retraction(action) else engine.normalize_action(action))
+        except IllegalAction as error:
+            raise IllegalAction(error.code, error.message, error.message_zh,
+                                {**error.details, "action": index}) from None
+    return setup, normal, declared
+
+
+def record_key(setup: DealSetup, actions: list[Action]) -> str:
+    """What identifies an imported record (its normalised setup and actions): the same record imports once."""
+    content = {"setup": vars(setup), "actions": actions}
+    return "record:" + hashlib.sha256(canonical_json(content).encode()).hexdigest()
+
+
+def fold(setup: DealSetup, actions: Iterable[Action]) -> tuple[Engine, Any]:
+    """The engine and its state after every action (and retraction: domain/records/retraction.py); ActionRejected
+    names the first refused one."""
+    engine = get_engine(setup.game)
+    state = engine.new_deal(setup)
+    entries: list[Action] = []
+    for index, action in enumerate(actions):
+        try:
+            state = fold_entry(engine, setup, state, entries, action)
+        except IllegalAction as error:
+            raise ActionRejected(index, error) from None
+    return engine, state
+
+
+def public_result(result: dict[str, Any]) -> dict[str, Any]:
+    """The part of a result written on records: scores, and `redeal` when the deal was redealt."""
+    out: dict[str, Any] = {"scores": result["scores"]}
+    if result.get("redeal"):
+        out["redeal"] = True
+    return out
+
+
+def check_record(doc: object) -> dict[str, Any]:
+    """Validate one record completely without storing anything: the `fupan check --json` line sans index."""
+    try:
+        if isinstance(doc, dict) and doc.get("result_only") is True:
+            return {"ok": True, "result": check_slip_record(doc)}
+        setup, actions, declared = parse_record(doc)
+        engine, state = fold(setup, actions)
+        return {"ok": True, "result": judge(engine, state, declared)}
+    except ActionRejected as error:
+        return {"ok": False, "action": error.index, "code": error.code, "message": error.message}
+    except IllegalAction as error:
+        return {"ok": False, "code": error.code, "message": error.message}
+
+
+def judge(engine: Engine, state: Any, declared: dict[str, Any] | None) -> dict[str, Any]:
+    """The result written on the record of a folded deal, once it is complete and its declared result (if
+    any) is the one the rules compute; else IllegalAction `incomplete` or `result_mismatch`."""
+    result = engine.result(state)
+    if result is None:
+        status = engine.status(state)
+        raise IllegalAction("incomplete", f"The actions stop before the deal is over (phase {status['phase']}, "
+                            f"seat {seat_no(status['to_act'])} to act).", "记录的动作在本局结束前就停止了。")
+    return declared_as_computed(result, declared)
+
+
+def check_slip_record(doc: dict[str, Any]) -> dict[str, Any]:
+    """A result-only record (a score slip, docs/record-format.md "Result-only records"): the envelope's shape
+    as any record's, no cards and no actions, and a `slip` whose facts score the declared result."""
+    _, _, result = slip_record_parts(doc)
+    return public_result(result)
+
+
+def slip_record_parts(doc: dict[str, Any]) -> tuple[DealSetup, dict[str, Any], dict[str, Any]]:
+    """A result-only record's setup (no cards), its slip's facts as stored and the result they score, once the
+    declared result is that one (what `fupan check` checks, and what an import stores)."""
+    if any(doc.get(name) for name in ("hands", "kitty", "actions")):
+        raise _bad("A result-only record has no hands, kitty or actions.", "仅有结果的记录没有手牌、底牌和动作。")
+    if not isinstance(doc.get("result"), dict):
+        raise _bad("A result-only record states its `result`.", "仅有结果的记录必须写明 `result`。", field="result")
+    setup, _, declared = parse_record({**doc, "hands": [], "kitty": [], "actions": []})
+    facts, result = score_slip(setup, doc.get("slip"))
+    declared_as_computed(result, declared)
+    return setup, facts, result
+
+
+def declared_as_computed(result: dict[str, Any], declared: dict[str, Any] | None) -> dict[str, Any]:
+    """The result written on a record, once the `declared` one (if any) is the one the rules computed; else
+    IllegalAction `result_mismatch`."""
+    for key, value in (declared or {}).items():
+        # Keys this engine does not compute (another engine's extras) are not judged.
+        known = key in ("scores", "redeal") or key in result
+        if known and result.get(key, False if key == "redeal" else None) != value:
+            def shown(figure: Any, lang: str) -> str:  # scores as "−2, 1, 1", not a Python list
+                return listed(figure, lang) if isinstance(figure, list) else json.dumps(figure, ensure_ascii=False)
+
+            ours = result.get(key)
+            raise IllegalAction("result_mismatch", f"The record's result `{key}` is {shown(value, 'en')}; the rules "
+                                f"give {shown(ours, 'en')}.",
+                                f"记录中的结果 `{key}` 为 {shown(value, 'zh')}，"
+                                f"与规则计算的结果 {shown(ours, 'zh')} 不一致。",
+                                {"key": key, "recorded": value, "computed": ours})
+    return public_result(result)
+
+
+def check_text(text: str) -> list[dict[str, Any]]:
+    """One report per record: `text` is one JSON record, a JSON list of records, or JSON Lines."""
+    return list(iter_checks(text))
+
+
+def iter_checks(text: str) -> Iterator[dict[str, Any]]:
+    """Like `check_text`, one record at a time, so a large stream never sits in memory parsed."""
+    for index, record in enumerate(read_records(text)):
+        if isinstance(record, Unreadable):
+            yield {"index": index, "ok": False, "code": "bad_json", "message": f"Not valid JSON: {record}"}
+        else:
+            yield {"index": index, **check_record(record)}
+
+
+class Unreadable(ValueError):
+    """A record that is not JSON at all; the message says where."""
+
+
+# A NUL character (PostgreSQL's text cannot hold it) or a lone surrogate (no character at all: it cannot be
+# written as UTF-8): JSON can carry both, no store can keep them.
+UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+class UnstorableText(ValueError):
+    """JSON whose text holds a character no store can keep (UNSTORABLE)."""
+
+
+def load_json(text: str | bytes) -> Any:
+    """JSON as fupan keeps it: ValueError for malformed JSON, JSON nested too deeply to read, and a string
+    holding a character no store can keep (UNSTORABLE) — refused at the door, so nothing half-stored follows."""
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+    where = _unstorable(value, "")
+    if where is not None:
+        raise UnstorableText(f"{where or 'the text'} holds a NUL character or a lone surrogate, which no record may "
+                             "hold")
+    return value
+
+
+def _unstorable(value: Any, path: str) -> str | None:
+    """The path of the first string (a key or a value) holding an unstorable character, else None."""
+    if isinstance(value, str):
+        return path if UNSTORABLE.search(value) else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if UNSTORABLE.search(key):
+                return f"{path}.{key!a}"
+            found = _unstorable(item, f"{path}.{key}")
+            if found is not None:
+                return found
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found = _unstorable(item, f"{path}[{index}]")
+            if found is not None:
+                return found
+    return None
+
+
+def read_records(text: str) -> Iterator[Any]:
+    """The records in `text` — one JSON record, a JSON list of records, or JSON Lines — one at a time.
+
+    A line that is not JSON yields an `Unreadable` in its place, so one bad line does not hide the others.
+    """
+    stripped = text.lstrip()
+    if stripped.startswith("["):
+        try:
+            whole = load_json(text)
+        except ValueError as error:
+            yield Unreadable(str(error))
+            return
+        yield from whole if isinstance(whole, list) else [whole]
+        return
+    lines = [(number, line) for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    if len(lines) > 1 and stripped.startswith("{") and not lines[0][1].rstrip().endswith("}"):
+        lines = [(1, text)]  # one pretty-printed record spread over several lines
+    for number, line in lines:
+        try:
+            yield load_json(line)
+        except ValueError as error:
+            yield Unreadable(f"line {number}: {error}")
+
+
+def build_record(
+    setup: DealSetup,
+    actions: list[Action],
+    result: dict[str, Any] | None,
+    *,
+    meta: dict[str, Any] | None = None,
+    annotations: list[dict[str, Any]] | None = None,
+    digest: str | None = None,
+) -> dict[str, Any]:
+    """A `fupan.deal/1` document; `result` is written when the deal is finished."""
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "game": setup.game,
+        "options": dict(setup.options),
+        "seats": list(setup.seats),
+        "first": setup.first,
+        "hands": [list(hand) for hand in setup.hands],
+        "kitty": list(setup.kitty),
+        "context": dict(setup.context),
+        "actions": [dict(action) for action in actions],
+    }
+    if result is not None:
+        record["result"] = public_result(result)
+    if meta:
+        record["meta"] = meta
+    if annotations:
+        record["annotations"] = annotations
+    if digest:
+        record["digest"] = digest
+    return record

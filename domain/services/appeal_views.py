@@ -1,0 +1,77 @@
+"""An appeal as the service answers it, and the result-blind frames of its review (docs/appeals.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.model.appeal import Appeal
+
+
+def appeal_dict(a: Appeal, *, full: bool) -> dict[str, Any]:
+    """An appeal as the API answers it. `full=False` (a reader without rights over a deal still being played):
+    the statement and the evidence notes are withheld — they may name hidden cards — as a live deal's notes are."""
+    def hide(text: str) -> str | None:
+        return text if full else None
+
+    return {
+        "appeal_id": str(a.id), "tournament_id": str(a.tournament_id), "match_id": str(a.match_id),
+        "version": a.version, "status": a.status, "against": a.against, "category": a.category,
+        "statement": hide(a.statement), "on_behalf_of": a.on_behalf_of, "deadline": a.deadline,
+        "late_acceptance": a.late_acceptance, "filed_by": a.filed_by, "filed_at": a.created_on.isoformat(),
+        "evidence": [{**e, "note": hide(e["note"]), "viewer": viewer_link(e["reference"])} for e in a.evidence],
+        # a line of a live deal was played from hidden hands: its actions and result are not the public's yet
+        "lines": [{**line, "actions": line["actions"] if full else None, "scores": line["scores"] if full else None}
+                  for line in a.lines],
+        "ruling": a.ruling, "decision": a.decision, "applied": dict(a.applied), "redeal": a.redeal,
+        "digest": a.digest,
+        "withheld": [] if full else ["statement", "evidence.note", "lines.actions", "lines.scores"],
+    }
+
+
+def viewer_link(reference: dict[str, Any] | None) -> str | None:
+    """Where the deal viewer shows a piece of evidence: the deal at that step from that viewpoint."""
+    if reference is None:
+        return None
+    return f"/deals/{reference['deal_id']}?step={reference['step']}&view={reference['viewpoint']}"
+
+
+def timeline(events: list[Any], *, full: bool) -> list[dict[str, Any]]:
+    """Every stored event of an appeal: version, type, who, when (the appeal's page lists it)."""
+    out = []
+    for event in events:
+        entry = {"version": event.originator_version, "type": type(event).TOPIC.removeprefix("fupan:"),
+                 "recorded_by": event.recorded_by, "time": event.timestamp.isoformat(), "digest": event.digest}
+        for name in ("reason", "note"):
+            if hasattr(event, name):
+                entry[name] = getattr(event, name) if full or name == "reason" else None
+        out.append(entry)
+    return out
+
+
+# What a result-blind frame leaves out: the result and anything keyed by it, at any depth of a view.
+BLIND_KEYS = frozenset({"result", "scores", "winner", "winners", "new_levels", "level_change"})
+
+
+def _blind(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _blind(v) for k, v in value.items() if k not in BLIND_KEYS}
+    if isinstance(value, list):
+        return [_blind(v) for v in value]
+    return value
+
+
+def result_blind(folded: dict[str, Any]) -> dict[str, Any]:
+    """The disputed deal up to the judged step for a reviewer who must not know how it ended: frames 0 … step
+    only (so no later step and not how many there are), no result, no scores or winner in any view, no
+    annotations (a commentator's words may say what happened later), no marks of later retractions, and a
+    finished status shown only as `judged` (docs/appeals.md)."""
+    out = []
+    for frame in folded["frames"]:
+        status = frame["status"]
+        shown = {"step": frame["step"], "action": frame["action"], "view": _blind(frame["view"]),
+                 "status": {"phase": "judged"} if status.get("finished") or status.get("phase") == "finished"
+                 else _blind(status)}
+        out.append(shown)
+    return {"deal_id": folded["deal_id"], "viewpoint": folded["viewpoint"], "judged_step": out[-1]["step"],
+            "frames": out}

@@ -1,0 +1,222 @@
+"""The solver: perfect open-hand play on a game tree a position adapter describes (domain/solver/games.py,
+domain/solver/shengji.py).
+
+One search for every game: alpha-beta over whole-number values (win = 1 / lose = 0 for the shedding games, the
+attackers' points for 升级) with a transposition table keyed on the adapter's canonical position, holding a
+lower and an upper bound per position. The adapter orders the moves (plays that empty the hand first, bombs
+last), so a winning line is usually found first and the rest of the node is cut off; in a win/lose game a
+window of (0, 1) makes this the AND/OR search the published 斗地主残局 solvers use. Nothing is cut that could
+change a value: the answer is exact, or the budget runs out and the query answers TooLarge.
+
+Every query has a budget (`Budget`: wall-clock milliseconds and nodes); passing either raises TooLarge — never
+a guess, never a hang.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+DEFAULT_LIMIT_MS = 2000
+DEFAULT_NODE_LIMIT = 2_000_000
+CHECK_EVERY = 256  # nodes between two looks at the clock
+
+
+class TooLarge(Exception):
+    """The position needs more than the budget allows."""
+
+    def __init__(self, nodes: int, ms: float):
+        super().__init__(f"too large: {nodes} nodes in {ms:.0f} ms")
+        self.nodes, self.ms = nodes, ms
+
+
+@dataclass
+class Budget:
+    """A query's limits, and what it has used so far."""
+
+    limit_ms: float = DEFAULT_LIMIT_MS
+    node_limit: int = DEFAULT_NODE_LIMIT
+    nodes: int = 0
+    started: float = field(default_factory=time.perf_counter)
+
+    def elapsed_ms(self) -> float:
+        return (time.perf_counter() - self.started) * 1000
+
+    def tick(self, count: int = 1) -> None:
+        """Count `count` nodes (or units of move generation); TooLarge once past either limit."""
+        self.nodes += count
+        if self.nodes > self.node_limit:
+            raise TooLarge(self.nodes, self.elapsed_ms())
+        if self.nodes % CHECK_EVERY < count and self.elapsed_ms() > self.limit_ms:
+            raise TooLarge(self.nodes, self.elapsed_ms())
+
+    def check(self) -> None:
+        """TooLarge when past either limit now (what `tick` checks, for a search that counts its own nodes)."""
+        if self.nodes > self.node_limit or self.elapsed_ms() > self.limit_ms:
+            raise TooLarge(self.nodes, self.elapsed_ms())
+
+
+class Game(Protocol):
+    """What the search needs of a game: positions, their moves, and the value of a finished one.
+
+    Values are for the maximising side (the side the query asks about, or 升级's attackers); `bounds` is the
+    range every value lies in, so a window can close early (a win is the best there is)."""
+
+    bounds: tuple[int, int]
+
+    def key(self, pos: Any) -> Hashable: ...
+
+    def terminal(self, pos: Any) -> int | None: ...
+
+    def maximising(self, pos: Any) -> bool: ...
+
+    def moves(self, pos: Any, budget: Budget) -> Sequence[Any]: ...
+
+    def child(self, pos: Any, move: Any) -> Any: ...
+
+
+class Solver:
+    """Alpha-beta with a transposition table over one game; the table lives as long as the solver (one query)."""
+
+    def __init__(self, game: Game, budget: Budget):
+        self.game, self.budget = game, budget
+        self.table: dict[Hashable, tuple[int, int]] = {}
+        self.decided: dict[Hashable, int] = {}
+        # An adapter may prove some positions statically (RankGame.proven: a win in a few unanswerable plays).
+        self.proven = getattr(game, "proven", None)
+        self.inlined = getattr(game, "decide", None)
+
+    def value(self, pos: Any, alpha: int | None = None, beta: int | None = None) -> int:
+        """The exact value of `pos` when it lies inside (alpha, beta); else a bound on the side it fell."""
+        low, high = self.game.bounds
+        return self._search(pos, low - 1 if alpha is None else alpha, high + 1 if beta is None else beta)
+
+    def _search(self, pos: Any, alpha: int, beta: int) -> int:
+        game, table, budget = self.game, self.table, self.budget
+        while True:
+            end = game.terminal(pos)
+            if end is not None:
+                return end
+            budget.tick()
+            key = game.key(pos)
+            low, high = table.get(key, game.bounds)
+            if low == high or low >= beta:
+                return low
+            if high <= alpha:
+                return high
+            moves = game.moves(pos, budget)
+            if len(moves) != 1:
+                break
+            # One move only (a seat that cannot answer must pass): the node's value is its child's, so the
+            # search walks on without a table entry of its own (a third of the nodes of the larger positions).
+            pos = game.child(pos, moves[0])
+        if self.proven is not None:
+            proven = self.proven(pos, budget)
+            if proven is not None:
+                table[key] = (proven, proven)
+                return proven
+        alpha, beta = max(alpha, low), min(beta, high)
+        original_alpha, original_beta = alpha, beta
+        maximising = game.maximising(pos)
+        best = game.bounds[0] - 1 if maximising else game.bounds[1] + 1
+        # The best a side can get here is its bound: a win found (or the stored bound reached) ends the node.
+        enough = high if maximising else low
+        for move in moves:
+            score = self._search(game.child(pos, move), alpha, beta)
+            if maximising:
+                if score > best:
+                    best = score
+                    alpha = max(alpha, score)
+            elif score < best:
+                best = score
+                beta = min(beta, score)
+            if alpha >= beta or best == enough:
+                break
+        # What this search proved: a fail-high is a lower bound, a fail-low an upper bound, else exact.
+        if best <= original_alpha:
+            high = min(high, best)
+        elif best >= original_beta:
+            low = max(low, best)
+        else:
+            low = high = best
+        table[key] = (low, high)
+        return best
+
+    def exact(self, pos: Any) -> int:
+        if self.game.bounds == (0, 1):
+            return self._decide(pos)
+        return self.value(pos)
+
+    def _decide(self, pos: Any) -> int:
+        """The value of `pos` in a win/lose game (bounds 0, 1): the AND/OR search `_search` amounts to there,
+        without windows — a side wins at a node when one of its moves wins, and every node's value is exact, so
+        the table holds one value per position (its own table: `_search`'s holds bounds). An adapter may bring
+        this same search with its own steps worked in (`decide`: RankGame, where calls are most of the time)."""
+        game, decided, budget, proven = self.game, self.decided, self.budget, self.proven
+        if self.inlined is not None:
+            return self.inlined(pos, decided, budget)
+        while True:
+            end = game.terminal(pos)
+            if end is not None:
+                return end
+            budget.tick()
+            moves = game.moves(pos, budget)
+            if len(moves) != 1:
+                break
+            # One move only: the node's value is its child's (as in `_search`); such a node is never stored,
+            # so it is not looked up either.
+            pos = game.child(pos, moves[0])
+        key = game.key(pos)
+        known = decided.get(key)
+        if known is not None:
+            return known
+        if proven is not None:
+            value = proven(pos, budget)
+            if value is not None:
+                decided[key] = value
+                return value
+        wins = int(game.maximising(pos))  # the value that ends the node: a win for the side to move
+        value = 1 - wins
+        for move in moves:
+            if self._decide(game.child(pos, move)) == wins:
+                value = wins
+                break
+        decided[key] = value
+        return value
+
+
+@dataclass
+class Analysis:
+    """A solved position: its value, each move's value (in the adapter's order), and one line of best play."""
+
+    value: int
+    moves: list[tuple[Any, int]]
+    line: list[Any]
+    nodes: int
+    ms: float
+
+
+def analyse(game: Game, pos: Any, budget: Budget, line_limit: int = 200) -> Analysis:
+    """Every move of the position with its exact value, the position's value and a line of best play from it
+    (each side keeping its value). TooLarge when the budget runs out first."""
+    solver = Solver(game, budget)
+    maximising = game.maximising(pos)
+    scored = [(move, solver.exact(game.child(pos, move))) for move in game.moves(pos, budget)]
+    values = [score for _, score in scored]
+    value = (max(values) if maximising else min(values)) if values else solver.exact(pos)
+    line: list[Any] = []
+    current, target = pos, value
+    win_lose = game.bounds == (0, 1)
+    while game.terminal(current) is None and len(line) < line_limit:
+        here = game.moves(current, budget)
+        if len(here) == 1 or win_lose and target != int(game.maximising(current)):
+            # One move, or (win/lose) a side that loses here: every move keeps the value, so the first is the
+            # one the search below would choose too — without solving its child again.
+            chosen = here[0]
+        else:
+            chosen = next(m for m in here if solver.exact(game.child(current, m)) == target)
+        line.append(chosen)
+        current = game.child(current, chosen)
+    return Analysis(value, scored, line, budget.nodes, budget.elapsed_ms())

@@ -1,0 +1,154 @@
+"""What a refusal says, as people read it, over real HTTP (the app on a real SQLite file): card lists as codes,
+seats counted from 1 (the `details` and every record keep 0-based seats), marshmallow's field messages in both
+languages, never a Python repr (issue 15, defect 9 and 6)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import EXAMPLE_RECORD, LiveServer, move
+
+from domain.kernel.errors import Refusal
+from domain.kernel.field_errors import in_chinese, shape_refusal
+
+REPR = re.compile(r"\[['\"]|\{['\"]|['\"]\]")  # a Python list or dict printed into a message
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    server = LiveServer(Path(tmp_path_factory.mktemp("messages")) / "messages.sqlite").start()
+    yield server
+    server.stop()
+
+
+def refused(response: Any, status: int, code: str) -> dict[str, Any]:
+    assert response.status_code == status, response.text
+    error = response.json()["error"]
+    assert error["code"] == code, error
+    assert not REPR.search(error["message"]) and not REPR.search(error["message_zh"]), error
+    return error
+
+
+def started(live: LiveServer) -> str:
+    record = EXAMPLE_RECORD
+    response = live.post("/api/deals", {"game": "doudizhu", "seats": record["seats"], "first": record["first"],
+                                        "hands": record["hands"], "kitty": record["kitty"]})
+    assert response.status_code == 201, response.text
+    return response.json()["id"]
+
+
+def test_a_refused_play_names_its_cards_as_codes_and_seats_from_one(live: LiveServer) -> None:
+    deal = started(live)
+    for action in EXAMPLE_RECORD["actions"][:4]:  # 王五 (seat 2) is landlord and leads a straight
+        assert live.post(f"/api/deals/{deal}/actions", {"action": action}).status_code == 201
+    error = refused(live.post(f"/api/deals/{deal}/actions", {"action": move(0, "play", "D3 C3")}), 422,
+                    "does_not_beat")
+    assert error["message_zh"].startswith("D3 C3 管不上上一手牌") and error["message"].startswith("D3 C3 does not")
+    assert error["details"]["cards"] == ["D3", "C3"]
+    error = refused(live.post(f"/api/deals/{deal}/actions", {"action": move(2, "pass")}), 422, "not_your_turn")
+    # Seat 0 (张三) is to act, seat 2 asked: people count them 1 and 3; the details keep the record's numbers.
+    assert "现在轮到座位 1，不是座位 3" in error["message_zh"] and "seat 1's turn, not seat 3's" in error["message"]
+    assert (error["details"]["to_act"], error["details"]["seat"]) == (0, 2)
+
+
+def test_a_body_of_the_wrong_shape_says_which_field_and_why_in_both_languages(live: LiveServer) -> None:
+    record = EXAMPLE_RECORD
+    error = refused(live.post("/api/deals", {"game": "doudizhu", "seats": record["seats"], "first": "二",
+                                             "hands": record["hands"], "kitty": record["kitty"], "colour": 1}),
+                    400, "invalid_body")
+    assert "`first`: Not a valid integer." in error["message"] and "`colour`: Unknown field." in error["message"]
+    assert "`first`：不是有效的整数。" in error["message_zh"] and "`colour`：未知字段。" in error["message_zh"]
+    assert not re.search(r"[A-Za-z]{3,}", error["message_zh"].replace("`first`", "").replace("`colour`", ""))
+    assert error["details"]["fields_zh"] == {"first": ["不是有效的整数。"], "colour": ["未知字段。"]}
+    assert error["details"]["fields"]["first"] == ["Not a valid integer."]  # marshmallow's own, for programs
+
+
+def test_unknown_options_are_named_not_printed_as_a_dict(live: LiveServer) -> None:
+    record = EXAMPLE_RECORD
+    error = refused(live.post("/api/deals", {"game": "doudizhu", "seats": record["seats"], "first": 2,
+                                             "hands": record["hands"], "kitty": record["kitty"],
+                                             "options": {"ddz.foo": 1}}), 422, "bad_options")
+    assert error["message"] == "Invalid ruleset options: `ddz.foo`: Unknown field."
+    assert error["message_zh"] == "规则选项无效：`ddz.foo`：未知字段。"
+
+
+def test_marshmallows_messages_with_figures_are_translated_and_nested_fields_named() -> None:
+    assert in_chinese("Must be greater than or equal to 1.") == "必须大于或等于 1。"
+    assert in_chinese("Length must be between 1 and 200.") == "长度必须在 1 到 200 之间。"
+    assert in_chinese("Must be one of: a, b.") == "必须是以下之一：a、b。"  # a list reads with 、
+    assert in_chinese("本游戏没有这一项。") == "本游戏没有这一项。"  # a schema's own words stay as written
+    english, chinese, by_field = shape_refusal({"hands": {0: {3: ["Not a valid string."]}}})
+    assert english == "`hands.0.3`: Not a valid string." and chinese == "`hands.0.3`：不是有效的字符串。"
+    assert by_field == {"hands.0.3": ["不是有效的字符串。"]}
+
+
+# A sample of refusals across the API, one of each kind of message that once printed a Python list, set or dict:
+# a choice among codes, names that are not registered, the role a route needs, the facts a slip may carry.
+NO_REPR = re.compile(r"\[|\{'|\{\"|\(\'")
+
+
+def sentence(response: Any, status: int, code: str) -> dict[str, Any]:
+    """The refusal, checked to read as a sentence: no bracket of a printed list or dict in either language."""
+    assert response.status_code == status, response.text
+    error = response.json()["error"]
+    assert error["code"] == code, error
+    assert not NO_REPR.search(error["message"]) and not NO_REPR.search(error["message_zh"]), error
+    return error
+
+
+def test_refusals_across_the_api_name_things_in_sentences_not_python_reprs(live: LiveServer) -> None:
+    service = live.service
+    assert service is not None
+    tournament, _ = service.create_tournament("措辞杯", "doudizhu", {})
+    tid = tournament["id"]
+    players = [service.register_player(tid, name)[0]["id"] for name in ("甲", "乙", "丙")]
+    match = live.post(f"/api/tournaments/{tid}/matches", {"table": "1", "seats": players}).json()
+    referee = live.post("/api/tokens", {"role": "referee", "matches": [match["id"]]}).json()["bearer"]
+
+    error = sentence(live.post("/api/tournaments", {"name": "象棋杯", "game": "chess"}), 422, "unknown_game")
+    assert "daguai, doudizhu, sandayi, shengji, wakeng" in error["message"]
+    assert "daguai、doudizhu、sandayi、shengji、wakeng" in error["message_zh"]
+    error = sentence(live.post(f"/api/tournaments/{tid}/matches", {"table": "2", "seats": [players[0], "x1", "x2"]}),
+                     422, "unknown_player")
+    assert error["message"].endswith(": x1, x2.") and error["message_zh"].endswith("：x1、x2。")
+    error = sentence(live.post(f"/api/tournaments/{tid}/rounds", {"label": "", "kind": "semifinal"}),
+                     400, "invalid_body")  # marshmallow's "Must be one of: …", its list in Chinese with 、
+    assert "tables, final, playoff" in error["message"] and "tables、final、playoff" in error["message_zh"]
+    error = sentence(live.post(f"/api/tournaments/{tid}/adjustments", {"player_id": players[0], "points": -1,
+                                                                     "reason": "迟到"}, token=referee),
+                     403, "forbidden")
+    assert error["message"] == "This needs: organiser." and error["message_zh"] == "此操作需要相应权限：组织者。"
+    error = sentence(live.post(f"/api/matches/{match['id']}/appeals", {"against": {"kind": "everything"},
+                                                                      "category": "scoring_error",
+                                                                      "statement": "计分有误"}), 400, "invalid_body")
+    assert "deal, result, ruling, penalty" in error["message"]
+    assert "deal、result、ruling、penalty" in error["message_zh"]
+    error = sentence(live.post(f"/api/matches/{match['id']}/slips", {"facts": {"landlord": 0, "colour": "red"}}),
+                     422, "bad_slip")
+    assert "colour; it takes " in error["message"] and "没有这些项：colour；可填：" in error["message_zh"]
+    assert "、" in error["message_zh"].split("可填：")[1]
+    error = sentence(live.post(f"/api/tournaments/{tid}/players", {"name": "丁"}, token=referee), 403, "forbidden")
+    assert "组织者" in error["message_zh"] and not re.search(r"[A-Za-z]", error["message_zh"])
+
+    wrong = {**EXAMPLE_RECORD, "result": {"scores": [9, 9, -18]}}
+    error = sentence(live.post("/api/records", wrong), 422, "result_mismatch")
+    assert "`scores` is 9, 9, -18; the rules give " in error["message"] and "为 9、9、-18，" in error["message_zh"]
+
+    # What the service itself refuses (the CLI and the console reach it without the API's schemas first).
+    def domain(call: Any, *args: Any) -> tuple[str, str]:
+        with pytest.raises(Refusal) as refusal:
+            call(*args)
+        assert not NO_REPR.search(refusal.value.message) and not NO_REPR.search(refusal.value.message_zh)
+        return refusal.value.message, refusal.value.message_zh
+
+    english, chinese = domain(service.create_token, "king")
+    assert english.endswith("organiser, referee, appeals, commentator.") and "organiser、referee、appeals" in chinese
+    assert "tables、final、playoff" in domain(service.start_round, tid, "", "semifinal")[1]
+    assert "penalty、adjustment" in domain(service.adjust, tid, players[0], -1, "迟到", "bonus")[1]
+    assert "deal、result、ruling、penalty" in domain(service.file_appeal, match["id"], {"kind": "x"}, "other", "？")[1]
+    english, chinese = domain(service.create_tournament, "象棋杯", "chess", {})
+    assert "chess; known: daguai, doudizhu" in english and "未知的游戏 chess；支持：daguai、doudizhu" in chinese

@@ -1,0 +1,141 @@
+"""The solver's shortcuts for speed change no answer (docs/analysis.md "How it searches"): a hand's leads read off
+a larger hand's are exactly those its sub-multisets parse, in the same order; the sub-multiset check they use is
+exact; the search with the ranks-only adapter's steps worked in (RankGame.decide) visits the nodes the generic
+AND/OR search visits and gives every move the same value (on large hands, where it tries plays in its own order,
+the same values and line); the line taken without re-solving a losing side's
+moves is the line the full walk takes. Positions come from random legal deals (fixtures/positions.py)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from domain.services.analysis import position
+from domain.solver import search
+from domain.solver.search import Budget, Solver
+from domain.solver.shedding import _REORDERED_FROM, RankGame, _within, forget_shared, pack, packed_submultisets, unpack
+from fixtures.positions import cut_endgame
+
+RANKS_ONLY = ("doudizhu", "sandayi", "wakeng")
+
+
+def _big() -> Budget:
+    return Budget(limit_ms=30_000, node_limit=5_000_000)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.lists(st.tuples(st.integers(0, 8), st.integers(0, 8)), min_size=1, max_size=15))
+def test_within_is_the_sub_multiset_check(pairs: list[tuple[int, int]]) -> None:
+    part, hand = pack(tuple(p for p, _ in pairs)), pack(tuple(h for _, h in pairs))
+    assert _within(part, hand) == all(p <= h for p, h in pairs)
+    assert _within(min(part, hand), min(part, hand)) and _within(0, hand)
+
+
+def _parsed(game: RankGame, hand: int, last, bombs: bool) -> list:
+    """The plays of `hand` as every sub-multiset parses (the reference the lead lists stand for)."""
+    found = []
+    for play in packed_submultisets(hand, game.ranks):
+        entry = game._lead(play) if last is None else game._answer(play, last)
+        if entry is not None and not (entry[1] and not bombs):
+            found.append((play, entry[0], entry[1]))
+    found.sort(key=game._order_of(hand))
+    return found
+
+
+@pytest.mark.parametrize("game_code", RANKS_ONLY)
+def test_leads_read_off_a_larger_hand_are_the_plays_its_sub_multisets_parse_in_the_same_order(game_code: str) -> None:
+    derived = 0
+
+    @settings(max_examples=20, deadline=None, derandomize=True)
+    @given(st.integers(min_value=0, max_value=2**32))
+    def check(seed: int) -> None:
+        nonlocal derived
+        rng = random.Random(seed)
+        forget_shared()  # no list left from another query: the smaller hands' lists are read off the root's
+        engine, state = cut_endgame(game_code, rng, 8)
+        pos = position(engine, state)
+        game = pos.game
+        last = pos.root.last
+        for hand in (h for h in pos.root.hands if h):
+            smaller = pack(tuple(rng.randint(0, c) for c in unpack(hand, game.ranks)))
+            if not smaller:
+                continue
+            game._leads(hand, _big())
+            derived += smaller != hand
+            for bombs in (True, False):
+                assert game.plays(smaller, None, bombs, _big()) == _parsed(game, smaller, None, bombs)
+                if last is not None:
+                    assert game.plays(smaller, last, bombs, _big()) == _parsed(game, smaller, last, bombs)
+
+    check()
+    assert derived >= 20
+
+
+def _generic(pos) -> search.Analysis:
+    """search.analyse with the generic AND/OR search (`Solver._decide` without the adapter's `decide`)."""
+    original = Solver.__init__
+
+    def without_inlined(self, game, budget):
+        original(self, game, budget)
+        self.inlined = None
+
+    Solver.__init__ = without_inlined  # type: ignore[method-assign]
+    try:
+        return search.analyse(pos.game, pos.root, _big())
+    finally:
+        Solver.__init__ = original  # type: ignore[method-assign]
+
+
+def _full_walk_line(game, pos, value) -> list:
+    """The line as every node's moves are solved in turn until one keeps the value (the walk before the
+    shortcut)."""
+    solver = Solver(game, _big())
+    line, current = [], pos
+    while game.terminal(current) is None:
+        chosen = next(m for m in game.moves(current, _big()) if solver.exact(game.child(current, m)) == value)
+        line.append(chosen)
+        current = game.child(current, chosen)
+    return line
+
+
+@pytest.mark.parametrize("game_code", RANKS_ONLY)
+def test_the_worked_in_search_visits_the_generic_search_s_nodes_and_the_line_is_the_full_walk_s(game_code: str
+                                                                                                ) -> None:
+    @settings(max_examples=12, deadline=None, derandomize=True)
+    @given(st.integers(min_value=0, max_value=2**32))
+    def check(seed: int) -> None:
+        engine, state = cut_endgame(game_code, random.Random(seed), _REORDERED_FROM - 1)  # the listed order
+        forget_shared()  # both searches start from empty tables, so they count the same plays' generation
+        pos = position(engine, state)
+        worked_in = search.analyse(pos.game, pos.root, _big())
+        forget_shared()
+        generic = _generic(position(engine, state))
+        assert (worked_in.value, worked_in.moves, worked_in.line, worked_in.nodes) == \
+            (generic.value, generic.moves, generic.line, generic.nodes)
+        assert worked_in.line == _full_walk_line(pos.game, pos.root, worked_in.value)
+
+    check()
+
+
+@pytest.mark.parametrize("game_code", RANKS_ONLY)
+def test_the_search_s_own_order_on_large_hands_changes_no_value_and_no_line(game_code: str) -> None:
+    """From 7 cards in a hand the worked-in search tries its plays in its own order (the fewest ranks left first):
+    every move keeps the generic search's value, and the line (taken in the listed order) is the same."""
+    reordered = 0
+
+    @settings(max_examples=6, deadline=None, derandomize=True)
+    @given(st.integers(min_value=0, max_value=2**32))
+    def check(seed: int) -> None:
+        nonlocal reordered
+        engine, state = cut_endgame(game_code, random.Random(seed), 8)
+        pos = position(engine, state)
+        reordered += max(len(hand) for hand in state.hands) >= _REORDERED_FROM
+        worked_in = search.analyse(pos.game, pos.root, _big())
+        generic = _generic(position(engine, state))
+        assert (worked_in.value, worked_in.moves, worked_in.line) == (generic.value, generic.moves, generic.line)
+
+    check()
+    assert reordered >= 3

@@ -1,0 +1,545 @@
+"""Tamper evidence (docs/SECURITY.md §9): someone who can write the database but does not hold the signing key
+edits the stored rows directly — on a real SQLite file and on the real PostgreSQL server — and `fupan verify`
+names each break: which aggregate, which version or link, what kind, with a non-zero exit.
+
+Each test builds a small store in-process (a 斗地主 table: one server-dealt deal played to its end, one in
+play; an access token), tampers with it as issue 16 measured, and runs the real `fupan verify`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import sqlite3
+from collections.abc import Iterator
+from typing import Any
+from uuid import UUID
+
+import psycopg
+import pytest
+from paths import DATA
+
+from api.cli import main as fupan
+from domain.games import get_engine
+from domain.kernel.integrity import GENESIS, next_digest
+from domain.model.chain import digest_payload
+from domain.model.token import LOCAL
+from domain.records.format import parse_record
+from domain.services.application import FupanApplication
+from domain.services.audit import audit_store
+from domain.services.digests import round_digests
+from domain.store.logchain import link_digest
+from fixtures.random_play.doudizhu import play_out
+
+KEY = "e3b1c4f09a2d4c6b8e7f1a3c5d7e9f0b2c4d6e8f0a1b3c5d"
+PLAYERS = ["甲", "乙", "丙"]
+
+
+class Raw:
+    """The store's tables as someone with the database open sees them: rows, not aggregates."""
+
+    def __init__(self, store: Any):
+        self.env = store.env
+        self.postgres = store.backend == "postgres"
+        if self.postgres:
+            schema = store.env["POSTGRES_SCHEMA"]
+            self.events, self.chain = f'"{schema}"."fupan_events"', f'"{schema}"."fupan_events_chain"'
+        else:
+            self.events, self.chain = "stored_events", '"stored_events_chain"'
+
+    def _connect(self) -> Any:
+        if self.postgres:
+            env = self.env
+            return psycopg.connect(host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"], user=env["POSTGRES_USER"],
+                                   password=env["POSTGRES_PASSWORD"], dbname=env["POSTGRES_DBNAME"])
+        return sqlite3.connect(self.env["SQLITE_DBNAME"])
+
+    def run(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        sql = sql.format(events=self.events, chain=self.chain)
+        if self.postgres:
+            sql = sql.replace("?", "%s")
+        with self._connect() as conn:
+            cursor = conn.execute(sql, params)
+            rows = cursor.fetchall() if cursor.description else []
+        conn.close()
+        return rows
+
+    def many(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        """One statement for many rows, on one connection (as cheap as the attacker likes)."""
+        sql = sql.format(events=self.events, chain=self.chain)
+        if self.postgres:
+            sql = sql.replace("?", "%s")
+        with self._connect() as conn:
+            conn.cursor().executemany(sql, rows)
+        conn.close()
+
+    def oid(self, uid: str) -> Any:
+        return UUID(uid) if self.postgres else UUID(uid).hex
+
+    def state(self, uid: str, version: int) -> dict[str, Any]:
+        (row,) = self.run("SELECT state FROM {events} WHERE originator_id = ? AND originator_version = ?",
+                          (self.oid(uid), version))
+        return json.loads(bytes(row[0]))
+
+    def set_state(self, uid: str, version: int, state: dict[str, Any]) -> None:
+        self.run("UPDATE {events} SET state = ? WHERE originator_id = ? AND originator_version = ?",
+                 (json.dumps(state, ensure_ascii=False, separators=(",", ":")).encode(), self.oid(uid), version))
+
+    def versions(self, uid: str) -> list[tuple[int, str]]:
+        return [(int(v), t) for v, t in self.run("SELECT originator_version, topic FROM {events} WHERE "
+                                                 "originator_id = ? ORDER BY originator_version", (self.oid(uid),))]
+
+    def delete(self, uid: str, version: int | None = None) -> None:
+        if version is None:
+            self.run("DELETE FROM {events} WHERE originator_id = ?", (self.oid(uid),))
+        else:
+            self.run("DELETE FROM {events} WHERE originator_id = ? AND originator_version = ?",
+                     (self.oid(uid), version))
+
+    def links(self) -> list[dict[str, Any]]:
+        columns = ("seq", "prev", "at", "events", "adopted", "digest", "key_id", "signature")
+        return [dict(zip(columns, row, strict=True))
+                for row in self.run(f"SELECT {', '.join(columns)} FROM {{chain}} ORDER BY seq")]
+
+
+
+class Built:
+    """A small store: a finished server-dealt deal at table 1 and deal 2 in play there; a referee token."""
+
+    def __init__(self, store: Any):
+        self.store = store
+        self.raw = Raw(store)
+        app = self.open()
+        try:
+            tournament, _ = app.create_tournament("校验杯", "doudizhu")
+            self.tournament = tournament["id"]
+            for name in PLAYERS:
+                app.register_player(self.tournament, name)
+            match, _ = app.create_match(self.tournament, "1", PLAYERS, first=0)
+            self.match = match["id"]
+            self.finished = self._deal(app, "seed-one", to_the_end=True)
+            self.live = self._deal(app, "seed-two", to_the_end=False)
+            self.token = app.create_token("referee", [self.match], "table 1")[0]["id"]
+            self.round_digest = round_digests(app, self.tournament)[0]["digest"]
+        finally:
+            app.close()
+
+    def open(self) -> FupanApplication:
+        return FupanApplication(env={**self.store.env, "FUPAN_SIGNING_KEY": KEY})
+
+    def _deal(self, app: FupanApplication, seed: str, *, to_the_end: bool) -> str:
+        deal, _ = app.start_deal(match=self.match, seed=seed)
+        setup, _, _ = parse_record(app.export_record(deal["id"], LOCAL))
+        engine = get_engine("doudizhu")
+        for attempt in range(50):  # a play long enough that its first four actions do not end it
+            actions: list[dict[str, Any]] = []
+            play_out(engine.new_deal(setup), random.Random(attempt), actions)
+            if len(actions) > 5:
+                break
+        for action in actions if to_the_end else actions[:4]:
+            app.record_action(deal["id"], action)
+        assert app.get_deal(deal["id"])["finished"] is to_the_end
+        return deal["id"]
+
+    def verify(self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str,
+               key: str | None = KEY) -> tuple[int, dict[str, Any]]:
+        """`fupan verify --json` on this store (with the signing key in the environment unless `key` is None)."""
+        for name, value in self.store.env.items():
+            monkeypatch.setenv(name, value)
+        if key is None:
+            monkeypatch.delenv("FUPAN_SIGNING_KEY", raising=False)
+        else:
+            monkeypatch.setenv("FUPAN_SIGNING_KEY", key)
+        capsys.readouterr()
+        status = fupan(["verify", "--json", *args])
+        return status, json.loads(capsys.readouterr().out)
+
+    def findings(self, report: dict[str, Any]) -> list[tuple[str, str | None, str | None]]:
+        return [(f["kind"], f["aggregate"], f["id"]) for f in report["store"]["findings"]]
+
+
+@pytest.fixture
+def built(store: Any) -> Iterator[Built]:
+    yield Built(store)
+
+
+def rechain(built: Built, uid: str) -> None:
+    """What an attacker who read docs/ARCHITECTURE.md "Integrity" does after an edit: recompute the deal's hash
+    chain (decoding and encoding the rows with the library's own transcoder)."""
+    app = built.open()
+    transcoder = app.mapper.transcoder
+    try:
+        digest, rows = GENESIS, []
+        for version, topic, stored in built.raw.run("SELECT originator_version, topic, state FROM {events} WHERE "
+                                                    "originator_id = ? ORDER BY originator_version",
+                                                    (built.raw.oid(uid),)):
+            state = transcoder.decode(bytes(stored))
+            fields = {k: v for k, v in state.items() if k not in ("originator_id", "originator_version", "timestamp")}
+            digest = next_digest(digest, digest_payload(topic, UUID(uid), version, state["timestamp"], fields))
+            rows.append((transcoder.encode({**state, "digest": digest}), built.raw.oid(uid), version))
+        built.raw.many("UPDATE {events} SET state = ? WHERE originator_id = ? AND originator_version = ?", rows)
+    finally:
+        app.close()
+
+
+def relink(raw: Raw, log: str, *, strip: bool = False) -> None:
+    """Recompute every link from the stored rows (the documented scheme), keeping the old signatures (the
+    attacker has no key) or stripping them."""
+    hashes = {(UUID(str(o)).hex if not raw.postgres else str(o), int(v)): hashlib.sha256(bytes(s)).hexdigest()
+              for o, v, s in raw.run("SELECT originator_id, originator_version, state FROM {events}")}
+    prev, rows = GENESIS, []
+    for link in raw.links():
+        events = json.loads(link["events"])
+        for entry in events:
+            key = (UUID(entry[0]).hex if not raw.postgres else entry[0], entry[1])
+            entry[3] = hashes.get(key, entry[3])
+        digest = link_digest(log, link["seq"], prev, link["at"], events, link["adopted"])
+        kid, signature = (None, None) if strip else (link["key_id"], link["signature"])
+        rows.append((prev, json.dumps(events, separators=(",", ":")), digest, kid, signature, link["seq"]))
+        prev = digest
+    raw.many("UPDATE {chain} SET prev = ?, events = ?, digest = ?, key_id = ?, signature = ? WHERE seq = ?", rows)
+
+
+def log_name(built: Built) -> str:
+    return "fupan_events" if built.raw.postgres else "stored_events"
+
+
+# --- the untouched store -----------------------------------------------------------------------------------
+
+
+def test_an_untouched_signed_store_verifies(built, monkeypatch, capsys):
+    status, report = built.verify(monkeypatch, capsys)
+    assert status == 0 and report["ok"], report["store"]["findings"]
+    store = report["store"]
+    assert store["links"] > 0 and store["unsigned"] == 0 and store["signed"] == store["links"]
+    assert store["events"] == sum(len(json.loads(link["events"])) for link in built.raw.links())
+    assert set(store["aggregates"]) >= {"Tournament", "Match", "Deal", "AccessToken"}
+
+
+# --- deleted and truncated streams ---------------------------------------------------------------------------
+
+
+def test_deleting_all_of_a_deals_rows_is_named(built, monkeypatch, capsys):
+    built.raw.delete(built.finished)
+    status, report = built.verify(monkeypatch, capsys)
+    assert status == 1 and not report["ok"]
+    found = built.findings(report)
+    assert ("deleted", "Deal", built.finished) in found
+    assert ("missing_stream", "Match", built.match) in found  # the table names a deal with no stored events
+    deleted = next(f for f in report["store"]["findings"] if f["kind"] == "deleted")
+    assert "whole stream" in deleted["message"] and deleted["versions"][0] == 1
+
+
+def test_deleting_only_a_deals_created_event_is_named(built, monkeypatch, capsys):
+    built.raw.delete(built.finished, 1)
+    status, report = built.verify(monkeypatch, capsys)
+    assert status == 1
+    deleted = [f for f in report["store"]["findings"] if f["kind"] == "deleted"]
+    assert [(f["id"], f["versions"]) for f in deleted] == [(built.finished, [1])]
+    assert "Deal.Created" in deleted[0]["message"]
+    assert ("missing_stream", "Match", built.match) in built.findings(report)
+
+
+def test_deleting_the_last_action_of_a_live_deal_is_named(built, monkeypatch, capsys):
+    last, topic = built.raw.versions(built.live)[-1]
+    assert topic == "fupan:Deal.ActionRecorded"
+    built.raw.delete(built.live, last)
+    status, report = built.verify(monkeypatch, capsys)
+    assert status == 1
+    (deleted,) = report["store"]["findings"]
+    assert (deleted["kind"], deleted["id"], deleted["versions"]) == ("deleted", built.live, [last])
+    assert "cut short" in deleted["message"]
+    assert report["chains"]["ok"]  # the deal's own chain cannot see a cut-off end: the store-wide one does
+
+
+# --- commitments ---------------------------------------------------------------------------------------------
+
+
+def test_a_replaced_sealed_seed_is_named(built, monkeypatch, capsys):
+    created = built.raw.state(built.live, 1)
+    built.raw.set_state(built.live, 1, {**created, "sealed_seed": "another seed"})
+    status, report = built.verify(monkeypatch, capsys)
+    assert status == 1
+    found = built.findings(report)
+    assert ("sealed_seed", "Deal", built.live) in found  # the seed it would reveal is not the committed one
+    assert ("edited", "Deal", built.live) in found
+
+
+def test_a_revealed_seed_that_misses_its_commitment_is_named_even_with_its_chain_recomputed(built, monkeypatch,
+                                                                                            capsys):
+    version = next(v for v, t in built.raw.versions(built.finished) if t == "fupan:Deal.SeedRevealed")
+    revealed = built.raw.state(built.finished, version)
+    built.raw.set_state(built.finished, version, {**revealed, "seed": "not the seed"})
+    rechain(built, built.finished)
+    status, report = built.verify(monkeypatch, capsys)
+    assert status == 1 and report["chains"]["ok"]  # the deal's chain was recomputed: it holds
+    found = built.findings(report)
+    assert ("commitment", "Deal", built.finished) in found
+    assert ("edited", "Deal", built.finished) in found
+
+
+def test_hands_that_the_revealed_seed_does_not_deal_are_named(built, monkeypatch, capsys):
+    created = built.raw.state(built.finished, 1)
+    hands = created["hands"]
+    hands[0][0], hands[1][0] = hands[1][0], hands[0][0]  # two cards swapped between seats
+    built.raw.set_state(built.finished, 1, {**created, "hands": hands})
+    status, report = built.verify(monkeypatch, capsys)
+    assert status == 1
+    assert ("redeal", "Deal", built.finished) in built.findings(report)
+
+
+# --- recomputed chains without the key -------------------------------------------------------------------------
+
+
+def test_an_edit_with_every_digest_recomputed_but_no_key_is_found(built, monkeypatch, capsys):
+    version = next(v for v, t in built.raw.versions(built.finished) if t == "fupan:Deal.ActionRecorded")
+    action = built.raw.state(built.finished, version)
+    built.raw.set_state(built.finished, version, {**action, "recorded_by": {"role": "organiser", "token_id": None}})
+    rechain(built, built.finished)
+    relink(built.raw, log_name(built))  # every link recomputed; the signatures cannot be
+    status, report = built.verify(monkeypatch, capsys)
+    assert status == 1 and report["chains"]["ok"]
+    kinds = {f["kind"] for f in report["store"]["findings"]}
+    assert kinds == {"bad_signature"}, report["store"]["findings"]
+
+    relink(built.raw, log_name(built), strip=True)  # or with every signature stripped
+    status, report = built.verify(monkeypatch, capsys)
+    assert status == 1 and {f["kind"] for f in report["store"]["findings"]} == {"unsigned"}
+
+
+def test_without_a_key_verify_says_what_it_cannot_prove(built, monkeypatch, capsys):
+    status, report = built.verify(monkeypatch, capsys, key=None)
+    assert status == 0
+    assert any(notice.startswith("NOT PROVEN") for notice in report["store"]["notices"])
+    capsys.readouterr()
+    assert fupan(["verify"]) == 0
+    assert "NOT PROVEN: no signing key is configured" in capsys.readouterr().out
+
+
+# --- tables against their deals ----------------------------------------------------------------------------------
+
+
+def test_an_edited_deal_scored_is_found_even_after_a_rebuild(built, monkeypatch, capsys):
+    versions = built.raw.versions(built.match)
+    version = next(v for v, t in versions if t == "fupan:Match.DealScored")
+    scored = built.raw.state(built.match, version)
+    scores = scored["scores"]
+    forged = [scores[1], scores[0], scores[2]] if scores[0] != scores[1] else [s + 1 for s in scores]
+    built.raw.set_state(built.match, version, {**scored, "scores": forged})
+    for name, value in built.store.env.items():
+        monkeypatch.setenv(name, value)
+    assert fupan(["rebuild"]) == 0  # the read models now project the edited event faithfully
+    status, report = built.verify(monkeypatch, capsys)
+    assert status == 1 and report["difference"] is None  # the rebuild agrees with itself …
+    found = built.findings(report)
+    assert ("score_mismatch", "Match", built.match) in found  # … but not with the deal's own result
+    assert ("edited", "Match", built.match) in found
+
+
+# --- every aggregate, not only deals ----------------------------------------------------------------------------
+
+
+def test_edits_of_a_token_and_a_tournament_are_found(built, monkeypatch, capsys):
+    token = built.raw.state(built.token, 1)
+    built.raw.set_state(built.token, 1, {**token, "role": "organiser", "matches": []})
+    version = next(v for v, t in built.raw.versions(built.tournament) if t == "fupan:Tournament.PlayerRegistered")
+    player = built.raw.state(built.tournament, version)
+    built.raw.set_state(built.tournament, version, {**player, "name": "冒名"})
+    status, report = built.verify(monkeypatch, capsys)
+    assert status == 1
+    edited = {(f["aggregate"], f["id"], f["version"]) for f in report["store"]["findings"] if f["kind"] == "edited"}
+    assert edited == {("AccessToken", built.token, 1), ("Tournament", built.tournament, version)}
+
+
+def test_an_event_inserted_into_the_database_is_found(built, monkeypatch, capsys):
+    last, _ = built.raw.versions(built.live)[-1]
+    forged = {**built.raw.state(built.live, last), "originator_version": last + 1}
+    built.raw.run("INSERT INTO {events} (originator_id, originator_version, topic, state) VALUES (?, ?, ?, ?)",
+                  (built.raw.oid(built.live), last + 1, "fupan:Deal.ActionRecorded",
+                   json.dumps(forged, separators=(",", ":")).encode()))
+    status, report = built.verify(monkeypatch, capsys)
+    assert status == 1
+    assert [(f["kind"], f["id"], f["version"]) for f in report["store"]["findings"]] == [
+        ("inserted", built.live, last + 1)]
+
+
+def test_a_deleted_link_is_found_and_a_cut_off_tail_by_the_printed_head(built, monkeypatch, capsys):
+    links = built.raw.links()
+    status, report = built.verify(monkeypatch, capsys)
+    head = report["store"]["head"]["digest"]
+    built.raw.run("DELETE FROM {chain} WHERE seq = ?", (links[2]["seq"],))
+    status, report = built.verify(monkeypatch, capsys)
+    assert status == 1 and ("link_missing", None, None) in built.findings(report)
+
+    # The tail: the live deal's last action and its link both removed. The chain alone cannot see it; the
+    # head printed (or kept) before can.
+    built.raw.run("INSERT INTO {chain} (seq, prev, at, events, adopted, digest, key_id, signature) "
+                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", tuple(links[2].values()))
+    last, _ = built.raw.versions(built.live)[-1]
+    tail = [link for link in links if f'"{built.live}",{last},' in link["events"]]
+    built.raw.delete(built.live, last)
+    built.raw.run("DELETE FROM {chain} WHERE seq >= ?", (tail[0]["seq"],))
+    status, report = built.verify(monkeypatch, capsys, "--digest", head)
+    assert status == 1
+    assert [f["kind"] for f in report["digests"][0]["findings"]] == ["digest_not_found"]
+
+
+# --- published digests --------------------------------------------------------------------------------------
+
+
+def test_an_emptied_chain_is_found(built, monkeypatch, capsys):
+    built.raw.run("DELETE FROM {chain}")
+    status, report = built.verify(monkeypatch, capsys)
+    assert status == 1 and [f["kind"] for f in report["store"]["findings"]] == ["unchained"]
+    status, report = built.verify(monkeypatch, capsys, key=None)  # without the key too: no store is left unlinked
+    assert status == 1 and [f["kind"] for f in report["store"]["findings"]] == ["unchained"]
+
+
+def test_a_printed_round_digest_checks_against_the_store(built, monkeypatch, capsys):
+    status, report = built.verify(monkeypatch, capsys, "--digest", built.round_digest[:20])
+    assert status == 0, report
+    (found,) = report["digests"][0]["matches"]
+    assert (found["kind"], found["round"], found["deals"]) == ("round", 1, 1)
+
+    # The finished deal's chain recomputed after an edit: its closing digest, hence the round's, is another.
+    version = next(v for v, t in built.raw.versions(built.finished) if t == "fupan:Deal.ActionRecorded")
+    action = built.raw.state(built.finished, version)
+    built.raw.set_state(built.finished, version, {**action, "recorded_by": {"role": "referee", "token_id": None}})
+    rechain(built, built.finished)
+    status, report = built.verify(monkeypatch, capsys, "--digest", built.round_digest)
+    assert status == 1 and report["digests"][0]["matches"] == []
+
+
+def test_an_old_store_without_a_chain_says_so_and_does_not_fail(tmp_path, monkeypatch, capsys):
+    """A store written before the chain existed: the first time this code opens it (the upgrade) link 1 adopts
+    its events, signed if a key is configured; verify passes and says from when they are proven."""
+    import shutil
+
+    copy = tmp_path / "legacy.sqlite"
+    shutil.copyfile(DATA / "legacy_store.sqlite", copy)
+    with sqlite3.connect(copy) as raw:  # as written: no chain table at all
+        assert raw.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 'stored_events_chain'").fetchone() == (0,)
+    monkeypatch.setenv("FUPAN_SIGNING_KEY", KEY)
+    capsys.readouterr()
+    assert fupan(["verify", "--db", str(copy), "--json"]) == 0
+    store = json.loads(capsys.readouterr().out)["store"]
+    assert store["ok"] and store["links"] == 1 and store["signed"] == 1 and store["events"] == 1347
+    assert any("adopted the 1347 events stored before the chain existed" in notice for notice in store["notices"])
+    app = FupanApplication(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(copy),
+                                "FUPAN_SIGNING_KEY": KEY})
+    try:
+        app.register_player(app.list_tournaments()[0]["id"], "新人")  # and every write from then on is linked
+        report = audit_store(app)
+        assert report["ok"] and report["links"] == 2
+    finally:
+        app.close()
+
+
+def test_writers_racing_from_two_applications_keep_one_unbroken_chain(store):
+    """Two applications (two processes' worth of connections and caches) writing at once: every link follows
+    the one before, each writer's remembered head goes stale and is read again, and nothing is unchained."""
+    import threading
+
+    env = {**store.env, "FUPAN_SIGNING_KEY": KEY}
+    apps = [FupanApplication(env=env) for _ in range(2)]
+    try:
+        def register(app: FupanApplication, prefix: str) -> None:
+            for n in range(50):  # aggregates of its own: no version conflicts, only a race for the chain
+                app.create_tournament(f"{prefix}杯{n}", "doudizhu")
+
+        threads = [threading.Thread(target=register, args=(app, f"p{i}-")) for i, app in enumerate(apps)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        report = audit_store(apps[0])
+        assert report["ok"], report["findings"]
+        assert report["links"] == 2 * 50 and report["signed"] == report["links"] and report["events"] == 2 * 50
+        from domain.model.ids import tournament_id
+
+        writer = {str(tournament_id(f"p{i}-杯{n}")): i for i in range(2) for n in range(50)}
+        order = [writer[json.loads(link["events"])[0][0]] for link in Raw(store).links()]
+        assert sum(a != b for a, b in zip(order, order[1:], strict=False)) >= 1  # the writers did interleave
+    finally:
+        for app in apps:
+            app.close()
+
+
+def test_a_rotated_key_still_verifies_old_links_and_a_bad_key_is_refused(tmp_path, monkeypatch, capsys):
+    from conftest import Store
+
+    built = Built(Store.sqlite(tmp_path / "rotated.sqlite"))  # signed with KEY
+    new_key = "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a6978"
+    keys = tmp_path / "signing.keys"
+    keys.write_text(f"# fupan signing keys: the first signs, all verify\n{new_key}\n{KEY}\n", encoding="utf-8")
+    monkeypatch.setenv("FUPAN_SIGNING_KEY_FILE", str(keys))
+    status, report = built.verify(monkeypatch, capsys, key=None)
+    assert status == 0 and len(report["store"]["keys"]) == 2
+    app = FupanApplication(env={**built.store.env, "FUPAN_SIGNING_KEY_FILE": str(keys)})
+    app.register_player(built.tournament, "新来的")  # signed with the new key from now on
+    app.close()
+    status, report = built.verify(monkeypatch, capsys, key=None)
+    assert status == 0 and len(report["store"]["keys"]) == 2
+
+    keys.write_text(f"{new_key}\n", encoding="utf-8")  # the old key dropped from the file: its links cannot be checked
+    status, report = built.verify(monkeypatch, capsys, key=None)
+    assert status == 1 and {f["kind"] for f in report["store"]["findings"]} == {"unknown_key"}
+
+    monkeypatch.setenv("FUPAN_SIGNING_KEY", "too short")
+    capsys.readouterr()
+    assert fupan(["verify"]) == 2
+    assert "A signing key has at least 32 characters." in capsys.readouterr().err
+
+
+def test_the_text_report_names_the_aggregate_the_version_and_the_break(built, monkeypatch, capsys):
+    last, _ = built.raw.versions(built.live)[-1]
+    built.raw.delete(built.live, last)
+    for name, value in built.store.env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("FUPAN_SIGNING_KEY", KEY)
+    capsys.readouterr()
+    assert fupan(["verify"]) == 1
+    out, err = capsys.readouterr()
+    assert (f"TAMPERED [deleted] Deal {built.live}: it was cut short: version {last} (Deal.ActionRecorded) was "
+            "deleted") in err
+    assert "store-wide chain of" in out and "signed (keys" in out
+
+
+def test_a_store_in_several_databases_is_audited_log_by_log(tmp_path):
+    """Deal streams kept in other databases (issue 16's K databases): each log's chain is audited on its own,
+    and a break in the second database is named with the log it is in."""
+    from conftest import Store
+
+    main, other = (Built(Store.sqlite(tmp_path / f"{name}.sqlite")) for name in ("main", "deals"))
+    apps = [main.open(), other.open()]
+    try:
+        assert audit_store(apps[0], [apps[1]])["ok"]
+        other.raw.delete(other.finished)
+        assert audit_store(apps[0])["ok"]  # the main database alone does not know
+        report = audit_store(apps[0], [apps[1]])
+        assert ("deleted", other.finished, 1) in {(f["kind"], f["id"], f.get("log")) for f in report["findings"]}
+        assert len(report["logs"]) == 2
+    finally:
+        for app in apps:
+            app.close()
+
+
+def test_an_event_edited_into_something_unreadable_is_named(built, monkeypatch, capsys):
+    built.raw.run("UPDATE {events} SET state = ? WHERE originator_id = ? AND originator_version = 2",
+                  (b"{not json", built.raw.oid(built.finished)))
+    status, report = built.verify(monkeypatch, capsys)
+    assert status == 1
+    found = built.findings(report)
+    assert ("unreadable", "Deal", built.finished) in found and ("edited", "Deal", built.finished) in found
+    assert not any(kind == "missing_stream" for kind, _, _ in found)
+
+
+def test_a_followed_event_edited_into_something_unreadable_is_named_without_a_traceback(built, monkeypatch, capsys):
+    version = next(v for v, t in built.raw.versions(built.match) if t == "fupan:Match.DealScored")
+    built.raw.run("UPDATE {events} SET state = ? WHERE originator_id = ? AND originator_version = ?",
+                  (b"{not json", built.raw.oid(built.match), version))
+    status, report = built.verify(monkeypatch, capsys)  # the read models cannot be rebuilt past it
+    assert status == 1 and "cannot be rebuilt" in report["difference"]["error"]
+    found = built.findings(report)
+    assert ("unreadable", "Match", built.match) in found and ("edited", "Match", built.match) in found
