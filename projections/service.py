@@ -24,7 +24,8 @@ from domain.records.slips import RESULT_ONLY
 from domain.services.application import FupanApplication
 from domain.store.chained_application import created_by_whoever_comes_first
 from projections.follower import Follower
-from projections.standings import Standings, TournamentFacts
+from projections.standings import Standings
+from projections.standings_values import TournamentFacts
 from projections.store import TABLES, PollerLease, ViewStore
 
 log = logging.getLogger(__name__)
