@@ -34,7 +34,8 @@ from functools import cache
 from typing import Any
 
 from domain.kernel.errors import IllegalAction, listed
-from projections.standings import Standings, TournamentFacts
+from projections.standings import Standings
+from projections.standings_values import TournamentFacts
 
 FORMAT = "wakeng.s003"
 TABLE = 3

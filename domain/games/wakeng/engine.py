@@ -177,9 +177,7 @@ class WakengEngine(Engine):
         if kind not in ("reveal", "pass"):
             self._wrong_phase(state, "to show the hand (reveal) or not (pass), before bidding",
                               "在叫分前决定是否明牌（reveal 或 pass）")
-        state.decisions.append({"seat": seat, "type": kind, "phase": "reveal"})
-        if kind == "reveal":
-            state.revealed.append(seat)
+        self._decide_reveal(state, seat, kind, "reveal")
         state.to_act = self._next(seat)
         if len(state.decisions) == SEATS:
             state.phase = "bidding"
@@ -218,10 +216,14 @@ class WakengEngine(Engine):
         if kind not in ("reveal", "pass"):
             self._wrong_phase(state, "the digger's 明牌 after the kitty (reveal) or not (pass)",
                               "庄家决定收底后是否明牌（reveal 或 pass）")
-        state.decisions.append({"seat": seat, "type": kind, "phase": "post_reveal"})
+        self._decide_reveal(state, seat, kind, "post_reveal")
+        self._start_doubling(state)
+
+    def _decide_reveal(self, state: WakengState, seat: int, kind: str, phase: str) -> None:
+        """Note a seat's choice to show its hand (`reveal`) or not (`pass`) in `phase`."""
+        state.decisions.append({"seat": seat, "type": kind, "phase": phase})
         if kind == "reveal":
             state.revealed.append(seat)
-        self._start_doubling(state)
 
     def _start_doubling(self, state: WakengState) -> None:
         state.phase, state.to_act = "doubling", state.digger
