@@ -13,6 +13,7 @@ from projections.appeal_effects import adjusted, counted_in_deal, replacement_co
 from projections.facts import Facts, seat_facts
 from projections.formats import Criterion, resolve
 from projections.matchpoints import matchpoint
+from projections.rows import StandingsRow
 from projections.standings_values import Figures, Line, Number, TournamentFacts, plain
 
 
@@ -231,7 +232,7 @@ class Ranking:
             "advancing": order[:advance] if advance else [],
         }
 
-    def _rows(self) -> list[dict[str, Any]]:
+    def _rows(self) -> list[StandingsRow]:
         entries = []
         for pid in self.names:
             rounds = self.ranking[pid]
@@ -242,7 +243,7 @@ class Ranking:
             entries.append((pid, rounds, figures, (stage, *self._key(figures))))
             self.keys[pid] = entries[-1][3]
         entries.sort(key=lambda e: (e[3], -self.numbers[e[0]]), reverse=True)
-        rows: list[dict[str, Any]] = []
+        rows: list[StandingsRow] = []
         for index, (pid, rounds, figures, key) in enumerate(entries):
             rank = rows[-1]["rank"] if rows and key == entries[index - 1][3] else index + 1
             tied = [other for other, _, _, k in entries if other != pid and k[:2] == key[:2]]
