@@ -31,11 +31,11 @@ from domain.model.appeal_rules import (
     LATE_REASONS,
     REPLACES,
     SCORE_OUTCOMES,
-    VIEWPOINT_PREFIXES,
     AppealRules,
     appeal_rules_id,
     compensation,
     deadline_check,
+    is_viewpoint,
     normalize_outcome,
     redeal_id,
     require_chief,
@@ -879,8 +879,8 @@ class FupanApplication(Store):
         if reference is not None:
             d = self._disputed_deal(m, reference.get("deal_id") if isinstance(reference, dict) else None)
             step, viewpoint = reference.get("step"), reference.get("viewpoint", "referee")
-            if (type(step) is not int or not 0 <= step <= len(d.actions) or not isinstance(viewpoint, str)
-                    or not viewpoint.startswith(VIEWPOINT_PREFIXES)):
+            if (type(step) is not int or not 0 <= step <= len(d.actions)
+                    or not is_viewpoint(viewpoint, len(d.setup.seats))):
                 raise IllegalAction("bad_evidence", "A reference is {deal_id, step, viewpoint} of this table's deal.",
                                     "证据引用必须是本桌牌局的 {deal_id, step, viewpoint}。", {"reference": reference})
             reference = {"deal_id": str(d.id), "step": step, "viewpoint": viewpoint}
@@ -927,7 +927,8 @@ class FupanApplication(Store):
         solver_from = None
         if complete and engine.result(state) is None:
             solver_from = len(played)
-            played += solved_line(engine, state, Budget(limit_ms=DEFAULT_LIMIT_MS))
+            with self.outside_lock():  # seconds of search on the line's own state: the process's others go on
+                played += solved_line(engine, state, Budget(limit_ms=DEFAULT_LIMIT_MS))
         result = engine.result(state)
         if result is None:
             raise IllegalAction("line_unfinished", "The line does not end the deal: play it to the end.",
