@@ -51,7 +51,7 @@ from domain.records.format import normalized_record, record_key, slip_record_par
 from domain.records.retraction import standing_state
 from domain.records.slips import score as score_slip
 from domain.services.analysis import analyse_deal, solved_line
-from domain.services.appeal_views import appeal_dict, result_blind
+from domain.services.appeal_views import appeal_deals, appeal_dict, result_blind
 from domain.services.appeal_views import timeline as appeal_timeline
 from domain.services.pad import choices as pad_choices
 from domain.services.presenters import (
@@ -1040,9 +1040,9 @@ class FupanApplication(Store):
         return appeal_dict(a, full=True), changed
 
     def _appeal_full(self, a: Appeal, reader: Principal) -> bool:
-        d = self.find(a.against["deal_id"]) if "deal_id" in a.against else None
-        deal_closed = not isinstance(d, Deal) or published(d)
-        return may_see_all(deal_closed, a.match_id, reader)
+        deals = [self.find(deal) for deal in appeal_deals(a)]  # the disputed deal, and those its evidence names
+        deals_closed = all(not isinstance(d, Deal) or published(d) for d in deals)
+        return may_see_all(deals_closed, a.match_id, reader)
 
     @command
     def get_appeal(self, appeal: UUID | str, reader: Principal = PUBLIC) -> dict[str, Any]:
