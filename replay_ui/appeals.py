@@ -165,7 +165,7 @@ def _score_change(appeal: dict[str, Any], deal: dict[str, Any] | None, seats: li
     return rows
 
 
-@appeal_pages.get("/tournaments/<tournament_id>/standings/<player_id>")
+@appeal_pages.get("/tournaments/<tournament_id>/standings/<path:player_id>")  # a name may hold "/"
 def explain_page(tournament_id: str, player_id: str) -> str:
     """A player's standing explained (the projections' explain): the total's parts, each table's deals, each
     adjustment with its reason and, for an appeal's outcome, a link to the appeal."""
