@@ -99,7 +99,10 @@ def _kept_body(response: Response) -> str:
     text = response.get_data(as_text=True)
     if response.is_json:
         fields = (*SECRET_FIELDS, *g.get("fupan_secret_fields", ()))
-        return json.dumps(_without_secrets(json.loads(text), fields), ensure_ascii=False)
+        payload = json.loads(text)
+        kept = _without_secrets(payload, fields)
+        # Unchanged, the answer is kept byte for byte (a resend must answer exactly what the first got).
+        return text if kept == payload else json.dumps(kept, ensure_ascii=False)
     return BEARER_TEXT.sub("", text)
 
 
