@@ -378,7 +378,7 @@ def export_record(deal_id: str) -> tuple[Response, int]:
 @requires(ANYONE)
 @doc("Recompute the deal's hash chain from storage", response=VERIFY, errors=_NOT_FOUND)
 def verify(deal_id: str) -> tuple[Response, int]:
-    return reply(VERIFY, service().verify_deal(deal_id))
+    return reply(VERIFY, service().verify_deal(deal_id, current_principal()))
 
 
 # --- records ------------------------------------------------------------------------------------------

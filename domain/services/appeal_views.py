@@ -9,9 +9,9 @@ from domain.model.appeal import Appeal
 
 # What `appeal_dict` leaves out for a reader without rights while a deal the appeal touches is live: every word
 # its people wrote (any may name a hidden card or say what a seat holds), and what lines of hidden hands show.
-WITHHELD = ["statement", "evidence.note", "lines.actions", "lines.scores", "lines.label", "ruling.reason",
-            "ruling.outcome.parts.label", "decision.reason", "decision.members", "decision.outcome.parts.label",
-            "late_acceptance.reason", "timeline.reason", "timeline.note"]
+WITHHELD = ["digest", "timeline.digest", "statement", "evidence.note", "lines.actions", "lines.scores", "lines.label",
+            "ruling.reason", "ruling.outcome.parts.label", "decision.reason", "decision.members",
+            "decision.outcome.parts.label", "late_acceptance.reason", "timeline.reason", "timeline.note"]
 
 
 def _wordless(step: dict[str, Any] | None, *hidden: str) -> dict[str, Any] | None:
@@ -53,7 +53,8 @@ def appeal_dict(a: Appeal, *, full: bool) -> dict[str, Any]:
                    "label": hide(line["label"])} for line in a.lines],
         "ruling": a.ruling if full else _wordless(a.ruling),
         "decision": a.decision if full else _wordless(a.decision, "members"),
-        "applied": dict(a.applied), "redeal": a.redeal, "digest": a.digest,
+        # The appeal's chain hashes its words: withheld with them, or it would confirm guesses of them.
+        "applied": dict(a.applied), "redeal": a.redeal, "digest": a.digest if full else None,
         "withheld": [] if full else list(WITHHELD),
     }
 
@@ -70,7 +71,8 @@ def timeline(events: list[Any], *, full: bool) -> list[dict[str, Any]]:
     out = []
     for event in events:
         entry = {"version": event.originator_version, "type": type(event).TOPIC.removeprefix("fupan:"),
-                 "recorded_by": event.recorded_by, "time": event.timestamp.isoformat(), "digest": event.digest}
+                 "recorded_by": event.recorded_by, "time": event.timestamp.isoformat(),
+                 "digest": event.digest if full else None}
         for name in ("reason", "note"):
             if hasattr(event, name):
                 entry[name] = getattr(event, name) if full else None

@@ -602,19 +602,21 @@ class FupanApplication(Store):
 
         Before the deal is published a reader without rights gets the public part of each payload: no hands
         or kitty (`Deal.Created`), the public form of actions, no annotation text; `withheld` names what is
-        left out. The digests are all there (they reveal nothing about the hidden fields).
+        left out, and no digest (it would confirm guesses of what is left out: docs/SECURITY.md "Public hashes").
         """
         events = self._deal_events(deal)
         full = may_see_all(any(isinstance(e, Deal.Finished) for e in events), events[0].match_id, reader)
         engine = get_engine(events[0].game)
         return [event_dict(event, engine, full=full) for event in events]
 
-    def verify_deal(self, deal: UUID | str) -> dict[str, Any]:
-        """Recompute the hash chain from storage; name the first event that does not match."""
+    def verify_deal(self, deal: UUID | str, reader: Principal = PUBLIC) -> dict[str, Any]:
+        """Recompute the hash chain from storage; name the first event that does not match. The chain's digest
+        only for readers who may see the whole deal (see `deal_events`)."""
         events = self._deal_events(deal)
         bad = verify_chain(events)
+        full = may_see_all(any(isinstance(e, Deal.Finished) for e in events), events[0].match_id, reader)
         return {"deal_id": str(events[0].originator_id), "ok": bad is None, "first_bad_version": bad,
-                "digest": events[-1].digest}
+                "digest": events[-1].digest if full else None}
 
     def verify_chains(self, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
         """Every deal's hash chain recomputed from storage (`fupan verify`): the deals whose chain breaks, each

@@ -332,3 +332,41 @@ def test_every_word_about_a_live_deal_stays_hidden_until_it_is_over(server, tabl
         assert server.post(f"/api/deals/{live}/actions", {"action": action}).status_code == 201
     for where in (path.format(first), path.format(second), f"/appeals/{first}", f"/api/deals/{live}/events"):
         assert "秘密" in server.get(where).text, where
+
+
+def test_no_public_hash_of_a_live_deal_confirms_a_guess(server, table):
+    """Issue 27 item 5. A deal's chain digests hash its hidden fields (hands, kitty, a buried kitty, notes,
+    reasons) with nothing secret: from the public part of the events and one right guess, anyone would recompute
+    a digest and see it match. So while the deal is live no public answer or page carries any digest of its
+    chain, nor of an appeal's chain about it (a prefix of one neither); its referee reads them, and once the
+    deal is over they are public, as every field they cover is."""
+    live = table.live
+    appeal = server.post(f"/api/matches/{table.match}/appeals",
+                         {"against": {"kind": "deal", "deal_id": live, "step": 2}, "category": "conduct",
+                          "statement": "看到了底牌", "on_behalf_of": [PLAYERS[1]]}, token=table.referee).json()
+    assert server.post(f"/api/deals/{live}/annotations", {"step": 1, "text": "好"},
+                       token=table.referee).status_code == 201
+    events = server.get(f"/api/deals/{live}/events", token=table.referee).json()
+    secret_digests = {e["digest"] for e in events}
+    secret_digests |= {e["digest"] for e in server.get(f"/api/appeals/{appeal['appeal_id']}",
+                                                        token=table.referee).json()["timeline"]}
+    assert len(secret_digests) == len(events) + 1 and None not in secret_digests
+    public = [f"/api/deals/{live}", f"/api/deals/{live}/events", f"/api/deals/{live}/verify", "/api/deals",
+              f"/api/matches/{table.match}/deals", f"/api/deals/{live}/replay/all?viewpoint=public",
+              f"/ui-api/deals/{live}/frames", f"/deals/{live}", f"/deals/{live}/record",
+              f"/api/appeals/{appeal['appeal_id']}", f"/appeals/{appeal['appeal_id']}",
+              f"/appeals/{appeal['appeal_id']}/report", f"/api/tournaments/{table.tournament}/appeals",
+              f"/matches/{table.match}", f"/tournaments/{table.tournament}"]
+    for where in public:
+        answer = server.get(where)
+        assert answer.status_code == 200, (where, answer.text[:200])
+        shown = {digest for digest in secret_digests if digest[:16] in answer.text}
+        assert not shown, f"{where} shows {len(shown)} digests of the live deal's chains"
+    for event in server.get(f"/api/deals/{live}/events").json():
+        assert event["digest"] is None
+    # Over, every digest is public, and the chain verifies.
+    for action in EXAMPLE_RECORD["actions"][LIVE_STEPS:]:
+        assert server.post(f"/api/deals/{live}/actions", {"action": action}).status_code == 201
+    published = [e["digest"] for e in server.get(f"/api/deals/{live}/events").json()]
+    assert published[:len(events)] == [e["digest"] for e in events]
+    assert server.get(f"/api/deals/{live}/verify").json()["digest"] == published[-1]
