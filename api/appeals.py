@@ -223,8 +223,9 @@ def preview(appeal_id: str) -> tuple[Response, int]:
     body = load(PREVIEW_IN, json_body())
     proposed = service().appeal_adjustments(appeal_id, body["outcome"])
     # The outcome itself too: a voided or adjusted deal moves tiebreaks and matchpoints, not only totals.
-    answer = projections().preview(proposed["tournament_id"], proposed["adjustments"],
-                                   appeal_outcome=(appeal_id, proposed["outcome"]))
+    with service().outside_lock():  # the standings recomputed, anyone may ask: the process's others go on
+        answer = projections().preview(proposed["tournament_id"], proposed["adjustments"],
+                                       appeal_outcome=(appeal_id, proposed["outcome"]))
     return reply(PREVIEW, {**answer, "outcome": proposed["outcome"]})
 
 

@@ -14,6 +14,7 @@ from flask import Blueprint, Response, request, url_for
 from marshmallow import Schema, fields, validate
 
 from api.auth import ANYONE, ORGANISER_ONLY, current_principal, requires
+from api.idempotency import answered_once
 from api.pair_cli import stored_facts, stored_history
 from api.resources import doc, json_body, load, load_query, service
 from api.standings import projections
@@ -277,6 +278,16 @@ def record_side_result(tournament_id: str, key: str) -> tuple[Response, int]:
 
 # --- referee cards ------------------------------------------------------------------------------------------
 
+MAX_LABEL = 200  # domain/model/token.py's limit
+
+
+def card_label(tournament: str, table: object) -> str:
+    """The card token's label, the tournament's name shortened to fit: a long name must not refuse the card."""
+    table_part = f" 第{table}桌 裁判"
+    room = MAX_LABEL - len(table_part)
+    name = tournament if len(tournament) <= room else tournament[:room - 1] + "…"
+    return name + table_part
+
 
 @console_matches.post("/<match_id>/referee-card")
 @requires(ORGANISER_ONLY)
@@ -286,10 +297,11 @@ def record_side_result(tournament_id: str, key: str) -> tuple[Response, int]:
 def referee_card(match_id: str) -> tuple[Response, int]:
     match = service().get_match(match_id)
     tournament = service().get_tournament(match["tournament_id"])
-    label = f"{tournament['name']} 第{match['table']}桌 裁判"
+    label = card_label(tournament["name"], match["table"])
     token, bearer = service().create_token("referee", [match["id"]], label,
                                            recorded_by=current_principal().recorded_by)
     pad = f"{request.host_url.rstrip('/')}{pad_path(match['id'])}"  # the recording pad's page for this table
+    answered_once("token", "token_qr")  # the card is the token's only copy: a resend answers them null
     return {"match_id": match["id"], "table": match["table"], "tournament": tournament["name"],
             "names": match["seat_names"], "token_id": token["id"], "token": bearer, "pad_url": pad,
             "pad_qr": qr_data_uri(pad), "token_qr": qr_data_uri(bearer)}, 201

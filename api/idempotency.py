@@ -18,12 +18,15 @@ race) or a 5xx stored nothing and is not kept, so the same key may be tried agai
 it reached the key — 401, 403 by the access guard, 413, 429 — keeps nothing either. An anonymous caller's key
 is ignored: the public writes nothing (it may only ask for previews), and one anonymous caller must not read
 another's answer. Secrets are never kept: a token's `bearer` is answered once; a replay of a token creation
-answers the same token with `"bearer": null`.
+answers the same token with `"bearer": null`, of a referee card with its `token` and `token_qr` null. A view
+names the fields of its answer that carry or encode a secret (`answered_once`); besides, any text in a kept
+answer that holds a bearer token is kept as null, so a view that forgets to name one stores no usable token.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 from uuid import UUID
 
@@ -39,6 +42,14 @@ from domain.services.idempotency import begin, finish
 HEADER = "Idempotency-Key"
 REPLAYED = "Idempotent-Replayed"
 SECRET_FIELDS = ("bearer",)  # answered once, never stored
+# A bearer token's text (domain/model/token.py `fupan_<id>_<secret>`), wherever it sits in an answer.
+BEARER_TEXT = re.compile(r"fupan_[0-9a-f]{32}_[A-Za-z0-9_-]{16,}")
+
+
+def answered_once(*fields: str) -> None:
+    """The fields of this request's answer that carry a secret or encode one (a QR image of a token): a resend
+    under the same key answers them null, and they are never stored (docs/SECURITY.md §6a)."""
+    g.fupan_secret_fields = (*g.get("fupan_secret_fields", ()), *fields)
 
 
 def _begin() -> Response | None:
@@ -73,14 +84,26 @@ def _replay(answer: dict[str, Any]) -> Response:
     return response
 
 
+def _without_secrets(value: Any, fields: tuple[str, ...]) -> Any:
+    if isinstance(value, dict):
+        return {k: (None if k in fields else _without_secrets(v, fields)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_without_secrets(item, fields) for item in value]
+    if isinstance(value, str) and BEARER_TEXT.search(value):
+        return None
+    return value
+
+
 def _kept_body(response: Response) -> str:
+    """The answer as it may be stored: every secret, named or found, blanked."""
     text = response.get_data(as_text=True)
     if response.is_json:
+        fields = (*SECRET_FIELDS, *g.get("fupan_secret_fields", ()))
         payload = json.loads(text)
-        if isinstance(payload, dict) and any(field in payload for field in SECRET_FIELDS):
-            payload = {k: (None if k in SECRET_FIELDS else v) for k, v in payload.items()}
-            return json.dumps(payload, ensure_ascii=False)
-    return text
+        kept = _without_secrets(payload, fields)
+        # Unchanged, the answer is kept byte for byte (a resend must answer exactly what the first got).
+        return text if kept == payload else json.dumps(kept, ensure_ascii=False)
+    return BEARER_TEXT.sub("", text)
 
 
 def _finish(response: Response) -> Response:

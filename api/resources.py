@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 from flask import Blueprint, Response, current_app, jsonify, request
 from marshmallow import Schema, ValidationError
+from marshmallow.fields import Number
 
 from api import schemas as s
 from api.auth import (
@@ -29,7 +30,7 @@ from api.auth import (
 from domain.kernel.errors import BadRequest, Refusal
 from domain.kernel.field_errors import shape_refusal
 from domain.model.tournament import ENTRY_RULES
-from domain.records.format import Unreadable, UnstorableText, load_json, read_records
+from domain.records.format import MAX_NUMBER_TEXT, Unreadable, UnstorableText, load_json, read_records
 from domain.services.application import FupanApplication
 from projections.formats import declare
 
@@ -93,8 +94,16 @@ def load(schema: Schema, data: Any) -> Any:
 
 
 def load_query(schema: Schema) -> Any:
+    args = request.args.to_dict()
+    for name, field in schema.fields.items():
+        text = args.get(field.data_key or name)
+        # A number's text is bounded before it is read (int() of thousands of digits: work for nothing).
+        if isinstance(field, Number) and text is not None and len(text) > MAX_NUMBER_TEXT:
+            raise BadRequest("invalid_query", f"Bad query parameters: {name} is a number of at most "
+                             f"{MAX_NUMBER_TEXT} characters.", f"查询参数不正确：{name} 必须是不超过 {MAX_NUMBER_TEXT} "
+                             "个字符的数字。", {"fields": {name: ["Too long."]}})
     try:
-        return schema.load(request.args.to_dict())
+        return schema.load(args)
     except ValidationError as error:
         english, chinese, in_zh = shape_refusal(error.messages)
         raise BadRequest(
@@ -369,7 +378,7 @@ def export_record(deal_id: str) -> tuple[Response, int]:
 @requires(ANYONE)
 @doc("Recompute the deal's hash chain from storage", response=VERIFY, errors=_NOT_FOUND)
 def verify(deal_id: str) -> tuple[Response, int]:
-    return reply(VERIFY, service().verify_deal(deal_id))
+    return reply(VERIFY, service().verify_deal(deal_id, current_principal()))
 
 
 # --- records ------------------------------------------------------------------------------------------

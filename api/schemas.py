@@ -217,7 +217,8 @@ class DealSchema(Schema):
     actions = fields.Integer(required=True, metadata={"description": "number of recorded actions"})
     version = fields.Integer(required=True, metadata={"description": "number of stored events"})
     result = described_dict(DealResult, allow_none=True)
-    digest = fields.String(required=True, metadata={"description": "running SHA-256 of the deal's events"})
+    digest = fields.String(required=True, allow_none=True, metadata={
+        "description": "running SHA-256 of the deal's events; null for a reader without rights while the deal is live"})
     seed_commitment = fields.String(allow_none=True, metadata={"description": "SHA-256 of the dealing seed"})
     seed = fields.String(allow_none=True, metadata={"description": "revealed when the deal is closed"})
     annotations = fields.List(fields.Dict(), required=True)
@@ -334,7 +335,8 @@ class EventSchema(Schema):
     time = fields.String(required=True)
     type = fields.String(required=True, metadata={"description": "e.g. Deal.ActionRecorded"})
     recorded_by = fields.Dict(required=True, metadata={"description": "{role, token_id}"})
-    digest = fields.String(required=True)
+    digest = fields.String(required=True, allow_none=True,
+                           metadata={"description": "null for a reader without rights while the deal is live"})
     payload = fields.Dict(required=True)
 
 
@@ -379,7 +381,8 @@ class VerifySchema(Schema):
     deal_id = fields.String(required=True)
     ok = fields.Boolean(required=True)
     first_bad_version = fields.Integer(allow_none=True)
-    digest = fields.String(required=True)
+    digest = fields.String(required=True, allow_none=True,
+                           metadata={"description": "null for a reader without rights while the deal is live"})
 
 
 # --- records (docs/record-format.md) ------------------------------------------------------------------
@@ -749,7 +752,7 @@ class AppealSchema(Schema):
     applied = fields.Dict(metadata={"description": "player → points this appeal's adjustments moved"})
     redeal = fields.Dict(allow_none=True, metadata={
         "description": "the voided deal dealt again: {deal_id, replaces, number, by, at, scores (once it ended)}"})
-    digest = fields.String()
+    digest = fields.String(allow_none=True)
     withheld = fields.List(fields.String())
     timeline = fields.List(fields.Dict())
 

@@ -53,7 +53,7 @@ def get_standings(tournament_id: str) -> tuple[Response, int]:
                                                     as_of=query.get("as_of")))
 
 
-@standings.get("/tournaments/<tournament_id>/standings/<player_id>/explain")
+@standings.get("/tournaments/<tournament_id>/standings/<path:player_id>/explain")  # a name may hold "/"
 @requires(ANYONE)
 @doc("A player's standing explained: tables, deals, each deal's stored events, penalties and adjustments "
      "with who recorded them and why", query=QUERY, response=EXPLAIN, errors=(400, 404, 422))

@@ -23,6 +23,7 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 
 from domain.games import get_engine
 from domain.kernel.errors import Hidden, IllegalAction, NotFound, Unauthenticated
+from domain.model.appeal_rules import is_viewpoint
 from replay_ui.games import ui_for
 from replay_ui.notation import foul_names
 from replay_ui.views import STATIC, reader, seat_mark, service
@@ -76,7 +77,9 @@ def relevant_seat(appeal: dict[str, Any], seats: list[str]) -> int | None:
             return seats.index(player)
     for evidence in appeal["evidence"]:
         viewpoint = (evidence.get("reference") or {}).get("viewpoint", "")
-        if viewpoint.startswith("seat:"):
+        # Only a viewpoint this deal has: one stored before they were checked exactly (`seat:99`) is passed
+        # over, so it cannot break the report for good.
+        if isinstance(viewpoint, str) and viewpoint.startswith("seat:") and is_viewpoint(viewpoint, len(seats)):
             return int(viewpoint[5:])
     return None
 
@@ -162,7 +165,7 @@ def _score_change(appeal: dict[str, Any], deal: dict[str, Any] | None, seats: li
     return rows
 
 
-@appeal_pages.get("/tournaments/<tournament_id>/standings/<player_id>")
+@appeal_pages.get("/tournaments/<tournament_id>/standings/<path:player_id>")  # a name may hold "/"
 def explain_page(tournament_id: str, player_id: str) -> str:
     """A player's standing explained (the projections' explain): the total's parts, each table's deals, each
     adjustment with its reason and, for an appeal's outcome, a link to the appeal."""

@@ -27,7 +27,8 @@ from flask import Flask, request
 from domain.games import GAMES
 
 # Endpoints the page scripts fetch: their URLs stay as they are, keys into the page's embedded data.
-DATA_ENDPOINTS = frozenset({"replay_ui_api.frames", "deals.get_deal", "deals.annotate"})
+# (the analysis panel asks the API itself: a JSON answer, never a page of the site)
+DATA_ENDPOINTS = frozenset({"replay_ui_api.frames", "deals.get_deal", "deals.annotate", "analysis.analyse_deal"})
 # What a saved download is called (an /api answer has no file name of its own).
 SUFFIXES = {"deals.export_record": ".json", "matches.export_match": ".jsonl",
             "tournaments.export_tournament": ".jsonl"}

@@ -48,13 +48,16 @@ class Viewpoint:
             return cls(text)
         if text.startswith("seat:"):
             number = text[5:]
-            if number.isascii() and number.isdigit() and int(number) < seat_count:  # not "²", which int() refuses
+            # Exactly as written here: a few ASCII digits, no leading zero, read only once short (int() of
+            # thousands of digits fails past Python's limit, and a long one is work for nothing).
+            if (0 < len(number) <= 3 and number.isascii() and number.isdigit()  # not "²", which int() refuses
+                    and str(int(number)) == number and int(number) < seat_count):
                 return cls("seat", int(number))
         raise IllegalAction(
             "bad_viewpoint",
             f"Viewpoint must be 'referee', 'public' or 'seat:N' with N in 0..{seat_count - 1}.",
             f"视角必须是 referee（裁判）、public（公开）或 seat:N（N 为 0..{seat_count - 1}）。",
-            {"viewpoint": text},
+            {"viewpoint": text[:40]},
         )
 
     def __str__(self) -> str:
@@ -117,6 +120,7 @@ def action_head(engine: Engine, action: object, kinds: Iterable[str]) -> Action:
 # The most points or chips one penalty or adjustment may move: far beyond any table's stakes, so that a typing
 # slip (10³⁰) is refused instead of recorded for ever.
 PENALTY_LIMIT = 1000
+FOUL_CODE_LIMIT, FOUL_NOTE_LIMIT = 40, 500  # characters of a foul's code and note (docs/SECURITY.md §6b)
 
 
 def foul_fields(action: Action, penalty_unit: tuple[str, str]) -> Action:
@@ -125,6 +129,10 @@ def foul_fields(action: Action, penalty_unit: tuple[str, str]) -> Action:
     code, note, penalty = action.get("code"), action.get("note", ""), action.get("penalty", 0)
     if not isinstance(code, str) or not code or not isinstance(note, str):
         raise illegal("bad_action", "A foul needs a `code` and a text `note`.", "犯规需要 `code` 和文字 `note`。")
+    if len(code) > FOUL_CODE_LIMIT or len(note) > FOUL_NOTE_LIMIT:  # shown on every page of the deal
+        raise illegal("bad_action", f"A foul's `code` is at most {FOUL_CODE_LIMIT} characters, its `note` at most "
+                      f"{FOUL_NOTE_LIMIT}.", f"犯规的 `code` 最多 {FOUL_CODE_LIMIT} 个字符，`note` 最多 "
+                      f"{FOUL_NOTE_LIMIT} 个字符。", code_limit=FOUL_CODE_LIMIT, note_limit=FOUL_NOTE_LIMIT)
     if type(penalty) is not int or not 0 <= penalty <= PENALTY_LIMIT:
         raise illegal("bad_action", f"`penalty` is a whole number of {penalty_unit[0]}, 0–{PENALTY_LIMIT}.",
                       f"`penalty` 是 0–{PENALTY_LIMIT} 的整数{penalty_unit[1]}。", limit=PENALTY_LIMIT)

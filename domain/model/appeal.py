@@ -34,6 +34,8 @@ from domain.model.appeal_rules import (
 )
 from domain.model.chain import digest_payload
 
+MAX_EVIDENCE = 100  # pieces of evidence one appeal keeps (docs/SECURITY.md §6b)
+
 
 class Appeal(Aggregate):
     """One appeal: every step an event with who (`recorded_by`) and when (the event's timestamp), chained."""
@@ -264,6 +266,9 @@ class Appeal(Aggregate):
 
     def add_evidence(self, reference: dict[str, Any] | None, note: str, recorded_by: dict[str, Any]) -> None:
         self._expect((OPEN, RULED, APPEALED), "take evidence", "补充证据")
+        if len(self.evidence) >= MAX_EVIDENCE:  # each piece is on every reader's page of the appeal
+            raise refuse("too_much_evidence", f"An appeal keeps at most {MAX_EVIDENCE} pieces of evidence.",
+                         f"一个申诉最多保留 {MAX_EVIDENCE} 条证据。", limit=MAX_EVIDENCE)
         if reference is None and not note.strip():
             raise refuse("bad_evidence", "Evidence is a (deal, step, viewpoint) reference, a note, or both.",
                          "证据必须是（牌局、步数、视角）引用或说明，或两者兼有。")

@@ -5,6 +5,7 @@ deadline in minutes after the table's last scored deal and the referee tokens th
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 from fractions import Fraction
 from typing import Any
@@ -12,7 +13,7 @@ from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate
 
-from domain.kernel.engine import PENALTY_LIMIT
+from domain.kernel.engine import PENALTY_LIMIT, Viewpoint
 from domain.kernel.errors import Forbidden, IllegalAction, listed
 from domain.model.ids import NAMESPACE
 
@@ -39,7 +40,20 @@ DEFAULT_DEADLINE_MINUTES = 30
 OPEN, RULED, APPEALED, DECIDED, CLOSED, WITHDRAWN = "filed", "ruled", "appealed", "decided", "closed", "withdrawn"
 
 
-VIEWPOINT_PREFIXES = ("seat:", "referee", "public")
+VIEWPOINT_PREFIXES = ("seat:", "referee", "public")  # kept for callers; a viewpoint is checked by `is_viewpoint`
+
+
+def is_viewpoint(text: Any, seats: int) -> bool:
+    """Exactly a viewpoint of a deal of `seats` seats (`referee`, `public`, `seat:N`), as the viewer reads it
+    (Viewpoint.parse): a prefix is not enough — `seat:99`, `publicXYZ` stored as evidence would break the
+    appeal's report for everyone."""
+    if not isinstance(text, str):
+        return False
+    try:
+        Viewpoint.parse(text, seats)
+    except IllegalAction:
+        return False
+    return True
 
 
 def appeal_rules_id(tournament: UUID | str) -> UUID:
@@ -67,18 +81,26 @@ def require_chief(recorded_by: dict[str, Any], chief_tokens: list[str], what: st
                         {"role": recorded_by.get("role")})
 
 
+# A weight's text, read only in these shapes and lengths: Fraction("1e10000000") would build a ten-million-digit
+# number (seconds of one core, under the process's lock) and str() of a long one fails (issue 27).
+WEIGHT_TEXT = re.compile(r"(?:[0-9]{1,6}/[0-9]{1,6}|[0-9]{1,6}(?:\.[0-9]{1,6})?%?|\.[0-9]{1,6}%?)")
+
+
 def exact_weight(value: Any) -> Fraction:
-    """A weight given as a fraction "3/5", a decimal "0.6" or 0.6 (read as its decimal text), or "60%"."""
+    """A weight given as a fraction "3/5", a decimal "0.6" or 0.6 (read as its decimal text), or "60%"; each
+    number at most six digits either side of the point, no exponent."""
     try:
-        if isinstance(value, bool):
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            raise ValueError
+        if not WEIGHT_TEXT.fullmatch(str(value).strip()):
             raise ValueError
         if isinstance(value, str) and value.strip().endswith("%"):
             weight = Fraction(value.strip()[:-1]) / 100
         else:
             weight = Fraction(str(value))
     except (ValueError, ZeroDivisionError):
-        raise refuse("bad_outcome", f"A weight is a fraction, a decimal or a percentage: {value!r}.",
-                     f"权重必须是分数、小数或百分数：{value!r}。", weight=repr(value)) from None
+        raise refuse("bad_outcome", f"A weight is a fraction, a decimal or a percentage: {repr(value)[:40]}.",
+                     f"权重必须是分数、小数或百分数：{repr(value)[:40]}。", weight=repr(value)[:40]) from None
     if not 0 < weight <= 1:
         raise refuse("bad_outcome", "Each weight is more than 0 and at most 1.", "每个权重必须大于 0 且不超过 1。",
                      weight=str(weight))

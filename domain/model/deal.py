@@ -27,6 +27,19 @@ from domain.records.format import judge
 from domain.records.retraction import RETRACT, check_retraction, is_retraction, normalize_retraction, standing_state
 from domain.records.slips import RESULT_ONLY
 
+# What one role may add to one deal again and again, bounded (docs/SECURITY.md §6b): every page, export and PDF
+# of the deal carries it to every reader, so one token must not make them megabytes (1,000 notes of 10 KB made
+# the deal's answer 20 MB and its PDF a minute of work).
+MAX_ANNOTATIONS = 200  # annotations on one deal
+MAX_ANNOTATION_TEXT = 100_000  # characters of all its annotations (text, English text and author together)
+MAX_FOULS = 50  # fouls recorded in one deal (a foul may follow the deal's end, so the deal does not bound them)
+MAX_RETRACTIONS = 50  # actions taken back in one deal
+
+
+def _too_many(code: str, what: str, what_zh: str, limit: int) -> IllegalAction:
+    return IllegalAction(code, f"A deal holds at most {limit} {what}; nothing was written.",
+                         f"一副牌最多 {limit} {what_zh}；本次未写入。", {"limit": limit})
+
 
 class Deal(Aggregate):
     """One hand: its setup, every accepted action, the result, annotations — each event hash-chained.
@@ -70,6 +83,7 @@ class Deal(Aggregate):
             aggregate._validated = None
             aggregate.actions.append(self.action)
             aggregate.digest = self.digest
+            aggregate.notes_since_move = 0
 
     class Retracted(Event):
         """The recorder took back the action at index `at` of the deal's entries (domain/records/retraction.py)."""
@@ -88,6 +102,7 @@ class Deal(Aggregate):
             aggregate.actions.append(self.entry())
             aggregate._state = standing_state(aggregate.engine, aggregate.setup, aggregate.actions)
             aggregate.digest = self.digest
+            aggregate.notes_since_move = 0
 
     class Finished(Event):
         TOPIC = "fupan:Deal.Finished"
@@ -100,6 +115,7 @@ class Deal(Aggregate):
             aggregate.digest = self.digest
             # What a round's digest covers (domain/services/digests.py): the deal as it closed, whatever follows.
             aggregate.finished_at, aggregate.finished_digest = self.timestamp, self.digest
+            aggregate.notes_since_move = 0
 
     class SeedRevealed(Event):
         TOPIC = "fupan:Deal.SeedRevealed"
@@ -110,6 +126,7 @@ class Deal(Aggregate):
         def apply(self, aggregate: Deal) -> None:
             aggregate.seed = self.seed
             aggregate.digest = self.digest
+            aggregate.notes_since_move = 0
 
     class Annotated(Event):
         """An annotation as stored before glyphs and English text (read, no longer written): `at` is the index
@@ -129,6 +146,7 @@ class Deal(Aggregate):
         def apply(self, aggregate: Deal) -> None:
             aggregate.annotations.append(self.note())
             aggregate.digest = self.digest
+            aggregate.notes_since_move += 1
 
     class Commented(Event):
         """A commentator's annotation at a step (domain/records/annotations.py): glyph, Chinese and English text."""
@@ -149,6 +167,7 @@ class Deal(Aggregate):
         def apply(self, aggregate: Deal) -> None:
             aggregate.annotations.append(self.note())
             aggregate.digest = self.digest
+            aggregate.notes_since_move += 1
 
     def __init__(
         self, game: str, options: dict[str, Any], seats: list[str], first: int, hands: list[list[str]],
@@ -165,6 +184,9 @@ class Deal(Aggregate):
         self.digest = digest
         self.actions: list[Action] = []
         self.annotations: list[dict[str, Any]] = []
+        # Annotations stored since the last move: a note about the deal is not a move of it, so the versions
+        # they added are still current for a pad (`expect_version`; issue 27).
+        self.notes_since_move = 0
         self.result: dict[str, Any] | None = None
         self.finished_at: datetime | None = None
         self.finished_digest: str | None = None
@@ -226,8 +248,12 @@ class Deal(Aggregate):
         return get_engine(self.setup.game)
 
     def expect_version(self, expected: int | None) -> None:
-        """Conflict if the caller's `expected` version (when given) is not the stored one."""
-        if expected is not None and expected != self.version:
+        """Conflict if the caller's `expected` version (when given) is not the stored one — or one the last
+        move left, followed only by annotations: a commentator's notes must not turn a pad's next tap into a 409
+        ("another pad"). A move since (an action, a retraction) still refuses it: the store's own optimistic
+        concurrency (the next version is unique) is unchanged, this only says which versions a caller may
+        have seen."""
+        if expected is not None and not self.version - self.notes_since_move <= expected <= self.version:
             raise Conflict("conflict", f"The deal is at version {self.version}, not {expected}; nothing was written.",
                            f"牌局当前版本为 {self.version}，不是 {expected}；本次未写入。",
                            {"expected_version": expected, "version": self.version})
@@ -278,6 +304,9 @@ class Deal(Aggregate):
         """
         if self._state is None:
             raise self._slip_has_no_cards()
+        if (isinstance(action, dict) and action.get("type") == "foul"
+                and sum(1 for entry in self.actions if entry.get("type") == "foul") >= MAX_FOULS):
+            raise _too_many("too_many_fouls", "fouls", "次犯规记录", MAX_FOULS)
         engine = self.engine
         if normalized:
             normal = action
@@ -297,6 +326,8 @@ class Deal(Aggregate):
         then the one after the actions still standing (domain/records/retraction.py)."""
         entry = normalize_retraction({"at": at, "reason": reason})
         check_retraction(self.actions, entry["at"], self.finished)
+        if sum(1 for done in self.actions if is_retraction(done)) >= MAX_RETRACTIONS:
+            raise _too_many("too_many_retractions", "retractions", "次撤回", MAX_RETRACTIONS)
         self._trigger_chained(self.Retracted, at=entry["at"], reason=entry["reason"], recorded_by=recorded_by)
 
     @classmethod
@@ -322,6 +353,16 @@ class Deal(Aggregate):
 
     def annotate(self, note: dict[str, Any], recorded_by: dict[str, Any]) -> None:
         """A comment at a step of the deal, 0 … the actions so far (domain/records/annotations.py checks it, or
-        `bad_annotation`); allowed during and after the deal, never edited."""
-        self._trigger_chained(self.Commented, **checked_annotation(note, len(self.actions)),
-                              recorded_by=recorded_by)
+        `bad_annotation`); allowed during and after the deal, never edited; at most MAX_ANNOTATIONS of them,
+        MAX_ANNOTATION_TEXT characters in all (`too_many_annotations`)."""
+        checked = checked_annotation(note, len(self.actions))
+        if len(self.annotations) >= MAX_ANNOTATIONS:
+            raise _too_many("too_many_annotations", "annotations", "条注释", MAX_ANNOTATIONS)
+        if sum(map(_note_size, self.annotations)) + _note_size(checked) > MAX_ANNOTATION_TEXT:
+            raise _too_many("too_many_annotations", "characters of annotations", "个字符的注释",
+                            MAX_ANNOTATION_TEXT)
+        self._trigger_chained(self.Commented, **checked, recorded_by=recorded_by)
+
+
+def _note_size(note: dict[str, Any]) -> int:
+    return len(note["text"]) + len(note["text_en"]) + len(note["author"])

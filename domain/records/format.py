@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 from collections.abc import Iterable, Iterator
 from itertools import chain
@@ -255,7 +256,7 @@ def load_json(text: str | bytes) -> Any:
     if isinstance(text, bytes | bytearray):  # decoded as json.loads decodes bytes, so the search sees its text
         text = text.decode(json.detect_encoding(text), "surrogatepass")
     try:
-        value = json.loads(text)
+        value = json.loads(text, parse_int=_bounded_int, parse_float=_bounded_float, parse_constant=_no_constant)
     except RecursionError:
         raise ValueError("nested too deeply") from None
     if not may_hold_unstorable(text):  # nearly always: no walk
@@ -265,6 +266,29 @@ def load_json(text: str | bytes) -> Any:
         raise UnstorableText(f"{where or 'the text'} holds a NUL character or a lone surrogate, which no record may "
                              "hold")
     return value
+
+
+# The longest number text a body may hold, measured before it is read: no field of fupan needs more than a
+# 64-bit integer, and int() of thousands of digits is work for nothing (or fails past Python's 4,300-digit limit).
+MAX_NUMBER_TEXT = 24
+
+
+def _bounded_int(text: str) -> int:
+    if len(text) > MAX_NUMBER_TEXT:
+        raise ValueError(f"a number of {len(text)} characters (at most {MAX_NUMBER_TEXT})")
+    return int(text)
+
+
+def _bounded_float(text: str) -> float:
+    """A decimal number, finite: "1e400" is infinity, which no field takes and no store keeps as JSON."""
+    number = float(text) if len(text) <= MAX_NUMBER_TEXT else math.inf
+    if not math.isfinite(number):
+        raise ValueError(f"a number too long or too large: {text[:MAX_NUMBER_TEXT]}")
+    return number
+
+
+def _no_constant(text: str) -> float:
+    raise ValueError(f"{text} is not JSON")
 
 
 def _unstorable(value: Any, path: str) -> str | None:

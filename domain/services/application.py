@@ -31,11 +31,11 @@ from domain.model.appeal_rules import (
     LATE_REASONS,
     REPLACES,
     SCORE_OUTCOMES,
-    VIEWPOINT_PREFIXES,
     AppealRules,
     appeal_rules_id,
     compensation,
     deadline_check,
+    is_viewpoint,
     normalize_outcome,
     redeal_id,
     require_chief,
@@ -51,7 +51,7 @@ from domain.records.format import normalized_record, record_key, slip_record_par
 from domain.records.retraction import standing_state
 from domain.records.slips import score as score_slip
 from domain.services.analysis import analyse_deal, solved_line
-from domain.services.appeal_views import appeal_dict, result_blind
+from domain.services.appeal_views import appeal_deals, appeal_dict, result_blind
 from domain.services.appeal_views import timeline as appeal_timeline
 from domain.services.pad import choices as pad_choices
 from domain.services.presenters import (
@@ -603,19 +603,21 @@ class FupanApplication(Store):
 
         Before the deal is published a reader without rights gets the public part of each payload: no hands
         or kitty (`Deal.Created`), the public form of actions, no annotation text; `withheld` names what is
-        left out. The digests are all there (they reveal nothing about the hidden fields).
+        left out, and no digest (it would confirm guesses of what is left out: docs/SECURITY.md "Public hashes").
         """
         events = self._deal_events(deal)
         full = may_see_all(any(isinstance(e, Deal.Finished) for e in events), events[0].match_id, reader)
         engine = get_engine(events[0].game)
         return [event_dict(event, engine, full=full) for event in events]
 
-    def verify_deal(self, deal: UUID | str) -> dict[str, Any]:
-        """Recompute the hash chain from storage; name the first event that does not match."""
+    def verify_deal(self, deal: UUID | str, reader: Principal = PUBLIC) -> dict[str, Any]:
+        """Recompute the hash chain from storage; name the first event that does not match. The chain's digest
+        only for readers who may see the whole deal (see `deal_events`)."""
         events = self._deal_events(deal)
         bad = verify_chain(events)
+        full = may_see_all(any(isinstance(e, Deal.Finished) for e in events), events[0].match_id, reader)
         return {"deal_id": str(events[0].originator_id), "ok": bad is None, "first_bad_version": bad,
-                "digest": events[-1].digest}
+                "digest": events[-1].digest if full else None}
 
     def verify_chains(self, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
         """Every deal's hash chain recomputed from storage (`fupan verify`): the deals whose chain breaks, each
@@ -880,8 +882,8 @@ class FupanApplication(Store):
         if reference is not None:
             d = self._disputed_deal(m, reference.get("deal_id") if isinstance(reference, dict) else None)
             step, viewpoint = reference.get("step"), reference.get("viewpoint", "referee")
-            if (type(step) is not int or not 0 <= step <= len(d.actions) or not isinstance(viewpoint, str)
-                    or not viewpoint.startswith(VIEWPOINT_PREFIXES)):
+            if (type(step) is not int or not 0 <= step <= len(d.actions)
+                    or not is_viewpoint(viewpoint, len(d.setup.seats))):
                 raise IllegalAction("bad_evidence", "A reference is {deal_id, step, viewpoint} of this table's deal.",
                                     "证据引用必须是本桌牌局的 {deal_id, step, viewpoint}。", {"reference": reference})
             reference = {"deal_id": str(d.id), "step": step, "viewpoint": viewpoint}
@@ -928,7 +930,8 @@ class FupanApplication(Store):
         solver_from = None
         if complete and engine.result(state) is None:
             solver_from = len(played)
-            played += solved_line(engine, state, Budget(limit_ms=DEFAULT_LIMIT_MS))
+            with self.outside_lock():  # seconds of search on the line's own state: the process's others go on
+                played += solved_line(engine, state, Budget(limit_ms=DEFAULT_LIMIT_MS))
         result = engine.result(state)
         if result is None:
             raise IllegalAction("line_unfinished", "The line does not end the deal: play it to the end.",
@@ -1040,9 +1043,9 @@ class FupanApplication(Store):
         return appeal_dict(a, full=True), changed
 
     def _appeal_full(self, a: Appeal, reader: Principal) -> bool:
-        d = self.find(a.against["deal_id"]) if "deal_id" in a.against else None
-        deal_closed = not isinstance(d, Deal) or published(d)
-        return may_see_all(deal_closed, a.match_id, reader)
+        deals = [self.find(deal) for deal in appeal_deals(a)]  # the disputed deal, and those its evidence names
+        deals_closed = all(not isinstance(d, Deal) or published(d) for d in deals)
+        return may_see_all(deals_closed, a.match_id, reader)
 
     @command
     def get_appeal(self, appeal: UUID | str, reader: Principal = PUBLIC) -> dict[str, Any]:

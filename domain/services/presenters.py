@@ -63,13 +63,14 @@ def match_summary(m: Match) -> dict[str, Any]:
 
 
 def deal_dict(d: Deal, *, full: bool) -> dict[str, Any]:
-    """The deal's summary; `full=False` leaves out the annotations (a referee's note may name hidden cards)."""
+    """The deal's summary; `full=False` leaves out the annotations (a referee's note may name hidden cards) and
+    the chain's digest (it would confirm guesses of the hidden hands: docs/SECURITY.md "Public hashes")."""
     return {
         "id": str(d.id), "game": d.setup.game, "options": dict(d.setup.options), "seats": list(d.setup.seats),
         "first": d.setup.first, "context": copy.deepcopy(d.setup.context),
         "match_id": str(d.match_id) if d.match_id else None, "number": d.number,
         "status": d.status(), "finished": d.finished, "actions": len(d.actions), "version": d.version,
-        "result": copy.deepcopy(d.result), "digest": d.digest, "seed_commitment": d.seed_commitment,
+        "result": copy.deepcopy(d.result), "digest": d.digest if full else None, "seed_commitment": d.seed_commitment,
         "seed": d.seed, "annotations": [dict(a) for a in d.annotations] if full else [],
         "created_at": d.created_on.isoformat(),
         # A score slip's deal (domain/records/slips.py): 成绩单, no cards, no replay; the slip's facts are its record.
@@ -110,14 +111,15 @@ def record_dict(d: Deal, m: Match | None) -> dict[str, Any]:
 
 def event_dict(event: Any, engine: Engine, *, full: bool) -> dict[str, Any]:
     """One stored deal event: version, time, recorder, type, digest and payload (its public part unless
-    `full`)."""
+    `full`). Not `full`, the digest is withheld too: the chain's digests hash the hidden fields with nothing
+    secret, so one would confirm a guess of them (docs/SECURITY.md "Public hashes")."""
     payload = event_fields(event)
     recorder = payload.pop("recorded_by", None)
     if not full:
         payload = public_payload(event, payload, engine)
     return {"version": event.originator_version, "time": event.timestamp.isoformat(),
             "type": type(event).TOPIC.removeprefix(TOPIC_PREFIX), "recorded_by": recorder,
-            "digest": event.digest, "payload": _plain(payload)}
+            "digest": event.digest if full else None, "payload": _plain(payload)}
 
 
 def token_dict(t: AccessToken) -> dict[str, Any]:

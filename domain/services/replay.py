@@ -14,7 +14,7 @@ from domain.model.deal import Deal
 from domain.model.token import Principal
 from domain.records.retraction import fold_entry, is_retraction, retracted
 from domain.records.slips import RESULT_ONLY
-from domain.services.visibility import may_see_all, shown_action, viewpoint_for
+from domain.services.visibility import may_see_all, shown_action, viewpoint_for, without_foul_notes
 
 
 def frames(events: list[Any], viewpoint: str, steps: range | None, reader: Principal) -> dict[str, Any]:
@@ -46,7 +46,7 @@ def frames(events: list[Any], viewpoint: str, steps: range | None, reader: Princ
         while done < step:
             state = fold_entry(engine, setup, state, folded, actions[done], normalized=True)
             done += 1
-        view = engine.view(state, view_as)
+        view = engine.view(state, view_as) if full else without_foul_notes(engine.view(state, view_as))
         view["viewpoint"] = viewpoint
         action = actions[step - 1] if step else None
         if action is not None and is_retraction(action):

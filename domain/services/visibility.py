@@ -54,9 +54,26 @@ def viewpoint_for(text: str, seats: int, *, full: bool, closed: bool, deal_id: U
 
 def shown_action(engine: Engine, action: Action, view_as: Viewpoint, full: bool) -> Action:
     """An action as `view_as` saw it at the table: a seat's viewpoint is what that seat could know, so another
-    seat's action in its public form (a buried 升级 kitty as its size), even once the deal is published."""
+    seat's action in its public form (a buried 升级 kitty as its size), even once the deal is published. A
+    foul's note is withheld from readers without rights while the deal is live (`without_foul_note`)."""
     whole = full and (view_as.kind == "referee" or action.get("seat") == view_as.seat)
-    return action if whole else engine.public_action(action)
+    if whole:
+        return action
+    public = engine.public_action(action)
+    return public if full else without_foul_note(public)
+
+
+def without_foul_note(action: Action) -> Action:
+    """A foul is announced at the table, its note is the referee's words, which may name hidden cards ("played
+    the 红桃A out of turn"): withheld like a retraction's reason while the deal is live (issue 27)."""
+    return {**action, "note": None} if action.get("type") == "foul" and action.get("note") else action
+
+
+def without_foul_notes(view: dict[str, Any]) -> dict[str, Any]:
+    """An engine's view of a live deal for a reader without rights: its list of fouls without their notes."""
+    if not view.get("fouls"):
+        return view
+    return {**view, "fouls": [without_foul_note(foul) for foul in view["fouls"]]}
 
 
 def public_payload(event: Any, payload: dict[str, Any], engine: Engine) -> dict[str, Any]:
@@ -69,7 +86,7 @@ def public_payload(event: Any, payload: dict[str, Any], engine: Engine) -> dict[
     elif isinstance(event, Deal.Retracted):
         hidden = ("reason",)  # the recorder's words may name hidden cards
     elif isinstance(event, Deal.ActionRecorded):
-        payload["action"] = engine.public_action(payload["action"])
+        payload["action"] = without_foul_note(engine.public_action(payload["action"]))
         if payload["action"] != event.action:
             payload["withheld"] = ["action"]
     if hidden:

@@ -128,6 +128,34 @@ class Store(ChainedApplication):
                 self._absent.clear()
             self._lock.release()
 
+    @contextlib.contextmanager
+    def outside_lock(self) -> Iterator[None]:
+        """Step out of this thread's unit for long work on objects of its own (a solver's search on a copy of a
+        position) that reads and changes nothing of the store: the process's other requests run meanwhile
+        (docs/SECURITY.md §6: no request holds the others for its own computation). Only when the unit has no
+        change waiting to be saved (held by `defer`, or pending on an aggregate it touched), which other units
+        must not see; otherwise the work runs inside. Back in, the unit's state is restored and the cache
+        synchronised again: an aggregate loaded before and changed by another process meanwhile is caught by
+        the store's version constraint when saved (409, nothing written)."""
+        depth = self._depth
+        waiting = self._deferred or any(getattr(a, "pending_events", None) for a in self._touched)
+        if not depth or waiting:
+            yield
+            return
+        saved = (self._touched, self._deferred, self._placed, self._absent)
+        self._touched, self._deferred, self._placed, self._absent = [], None, {}, set()
+        self._depth = 0
+        for _ in range(depth):  # one acquisition per nested unit (Unit.__enter__)
+            self._lock.release()
+        try:
+            yield
+        finally:
+            for _ in range(depth):
+                self._lock.acquire()
+            self._touched, self._deferred, self._placed, self._absent = saved
+            self._depth = depth
+            self._synchronise()
+
     def _synchronise(self, probe: Sequence[UUID] = ()) -> None:
         """Evict the cached aggregates that others changed since this process last looked (the main database's
         log; a deal database's when the unit first touches it, `_deal_store`)."""

@@ -287,7 +287,7 @@
     const cards = [];
     for (const table of progress.tables) {
       const card = await api("POST", `/api/matches/${table.match_id}/referee-card`, {});
-      cards.push(`<article class="referee-card" data-card="${esc(card.table)}"><h3>${esc(card.tournament)} · ${esc(card.table)}</h3><p>${esc(card.names.join("、"))}</p><div class="qr-pair"><figure><img src="${card.pad_qr}" alt="${esc(t("console.card.pad"))}" width="140" height="140"><figcaption>${esc(t("console.card.pad"))}<br><code class="pad-url">${esc(card.pad_url)}</code></figcaption></figure><figure><img src="${card.token_qr}" alt="${esc(t("console.card.token"))}" width="140" height="140"><figcaption>${esc(t("console.card.token"))}<br><code class="token-text">${esc(card.token)}</code></figcaption></figure></div><p class="muted small">${esc(t("console.card.hint"))}</p></article>`);
+      cards.push(`<article class="referee-card" data-card="${esc(card.table)}"><h3>${esc(card.tournament)} · ${esc(card.table)}</h3><p>${esc(card.names.join("、"))}</p><div class="qr-pair"><figure><img src="${card.pad_qr}" alt="${esc(t("console.card.pad"))}" width="140" height="140"><figcaption>${esc(t("console.card.pad"))}<br><code class="pad-url">${esc(card.pad_url)}</code></figcaption></figure>${card.token ? `<figure><img src="${card.token_qr}" alt="${esc(t("console.card.token"))}" width="140" height="140"><figcaption>${esc(t("console.card.token"))}<br><code class="token-text">${esc(card.token)}</code></figcaption></figure>` : `<p class="token-replayed">${esc(t("console.card.replayed"))}</p>`}</div><p class="muted small">${esc(t("console.card.hint"))}</p></article>`);
     }
     $("#cards-sheet").innerHTML = cards.join("");
     $("#cards").hidden = false;

@@ -176,7 +176,9 @@ def test_events_of_a_live_deal_withhold_the_hands_until_it_is_closed(server, tab
     assert "hands" not in created["payload"] and "kitty" not in created["payload"]
     full = server.get(f"/api/deals/{table.live}/events", token=table.referee).json()
     assert full[0]["payload"]["hands"] == EXAMPLE_RECORD["hands"]
-    assert [e["digest"] for e in public] == [e["digest"] for e in full]  # same chain, fewer fields
+    # The same chain, fewer fields, and no digest: one would confirm a guess of the hands (§4a).
+    assert [e["version"] for e in public] == [e["version"] for e in full] and all(e["digest"] for e in full)
+    assert {e["digest"] for e in public} == {None}
     closed = server.get(f"/api/deals/{table.closed}/events").json()
     assert closed[0]["payload"]["hands"] == EXAMPLE_RECORD["hands"]  # published: the whole record is public
 
@@ -271,3 +273,102 @@ def test_appeal_pages_of_a_live_deal_show_no_hidden_card(server, table):
     seat = server.get(f"/ui-api/appeals/{appeal}/frames", params={"viewpoint": "seat:1"}, token=table.referee)
     assert seat.status_code == 200
     assert_hidden_absent(seat.text, table.hidden(2, 1), "the review's seat frames")
+
+
+def test_every_word_about_a_live_deal_stays_hidden_until_it_is_over(server, table):
+    """Issue 27 item 4. An appeal about the live deal (its ruling's, committee's and decision's reasons, the
+    decision's members, a line's label), an appeal against the finished deal's result whose evidence points at the
+    live deal (its statement and note), and a foul's note in the live deal: none of their words reaches the public
+    — API answers, events, frames, pages — until the deal is over; the table's referee reads them all along."""
+    hidden = table.hidden(LIVE_STEPS)
+    said = sorted(hidden)[:2]
+    words = f"秘密 {said[0]} {said[1]}"  # each text below names hidden cards, and a marker
+    live, path = table.live, "/api/appeals/{}"
+    about_live = server.post(f"/api/matches/{table.match}/appeals",
+                             {"against": {"kind": "deal", "deal_id": live, "step": 2}, "category": "conduct",
+                              "statement": words, "on_behalf_of": [PLAYERS[1]]}, token=table.referee).json()
+    first = about_live["appeal_id"]
+    line = server.post(f"{path.format(first)}/lines", {"from_step": LIVE_STEPS, "actions":
+                                                       EXAMPLE_RECORD["actions"][LIVE_STEPS:], "label": words},
+                       token=table.referee)
+    assert line.status_code == 201, line.text
+    penalty = {"kind": "penalty", "player_ids": [PLAYERS[0]], "points": -1}
+    assert server.post(f"{path.format(first)}/ruling", {"outcome": penalty, "reason": words}).status_code == 201
+    assert server.post(f"{path.format(first)}/committee", {"reason": words}, token=table.referee).status_code == 201
+    decided = server.post(f"{path.format(first)}/decision", {"outcome": penalty, "reason": words,
+                                                             "members": [words, "乙", "丙"],
+                                                             "vote": {"for": 2, "against": 1, "abstain": 0}},
+                          token=table.appeals)
+    assert decided.status_code == 201, decided.text
+    against_result = server.post(f"/api/matches/{table.match}/appeals",
+                                 {"against": {"kind": "result", "deal_id": table.closed}, "category": "conduct",
+                                  "statement": words, "on_behalf_of": [PLAYERS[1]]}, token=table.referee).json()
+    second = against_result["appeal_id"]
+    evidence = server.post(f"{path.format(second)}/evidence", {"reference": {"deal_id": live, "step": 2,
+                                                                             "viewpoint": "seat:1"}, "note": words},
+                           token=table.referee)
+    assert evidence.status_code == 201, evidence.text
+    foul = {"seat": 0, "type": "foul", "code": "other", "note": words}
+    assert server.post(f"/api/deals/{live}/actions", {"action": foul}, token=table.referee).status_code == 201
+
+    readable = [*(path.format(a) for a in (first, second)), *(f"/appeals/{a}" for a in (first, second)),
+                *(f"/appeals/{a}/report" for a in (first, second)), f"/api/tournaments/{table.tournament}/appeals",
+                f"/tournaments/{table.tournament}/appeals", f"/api/deals/{live}/events",
+                f"/api/deals/{live}/replay/all?viewpoint=public", f"/ui-api/deals/{live}/frames", f"/deals/{live}",
+                f"/deals/{live}/record"]
+    for where in readable:
+        public = server.get(where)
+        assert public.status_code == 200, (where, public.text[:300])
+        assert "秘密" not in public.text, where
+        if second not in where and "appeals" not in where.rpartition("/")[2]:  # the finished deal has the same hands
+            assert_hidden_absent(public.text, hidden, where, page=not where.startswith(("/api", "/ui-api")))
+    for where in (path.format(first), path.format(second), f"/api/deals/{live}/events"):
+        assert "秘密" in server.get(where, token=table.referee).text, where  # the table's referee reads them
+    shown = server.get(path.format(first)).json()
+    assert shown["ruling"]["reason"] is None and shown["decision"]["members"] is None
+    assert {"ruling.reason", "decision.reason", "lines.label", "statement"} <= set(shown["withheld"])
+    assert server.get(path.format(second)).json()["statement"] is None
+
+    # The deal over, every word is the public's.
+    for action in EXAMPLE_RECORD["actions"][LIVE_STEPS:]:
+        assert server.post(f"/api/deals/{live}/actions", {"action": action}).status_code == 201
+    for where in (path.format(first), path.format(second), f"/appeals/{first}", f"/api/deals/{live}/events"):
+        assert "秘密" in server.get(where).text, where
+
+
+def test_no_public_hash_of_a_live_deal_confirms_a_guess(server, table):
+    """Issue 27 item 5. A deal's chain digests hash its hidden fields (hands, kitty, a buried kitty, notes,
+    reasons) with nothing secret: from the public part of the events and one right guess, anyone would recompute
+    a digest and see it match. So while the deal is live no public answer or page carries any digest of its
+    chain, nor of an appeal's chain about it (a prefix of one neither); its referee reads them, and once the
+    deal is over they are public, as every field they cover is."""
+    live = table.live
+    appeal = server.post(f"/api/matches/{table.match}/appeals",
+                         {"against": {"kind": "deal", "deal_id": live, "step": 2}, "category": "conduct",
+                          "statement": "看到了底牌", "on_behalf_of": [PLAYERS[1]]}, token=table.referee).json()
+    assert server.post(f"/api/deals/{live}/annotations", {"step": 1, "text": "好"},
+                       token=table.referee).status_code == 201
+    events = server.get(f"/api/deals/{live}/events", token=table.referee).json()
+    secret_digests = {e["digest"] for e in events}
+    secret_digests |= {e["digest"] for e in server.get(f"/api/appeals/{appeal['appeal_id']}",
+                                                        token=table.referee).json()["timeline"]}
+    assert len(secret_digests) == len(events) + 1 and None not in secret_digests
+    public = [f"/api/deals/{live}", f"/api/deals/{live}/events", f"/api/deals/{live}/verify", "/api/deals",
+              f"/api/matches/{table.match}/deals", f"/api/deals/{live}/replay/all?viewpoint=public",
+              f"/ui-api/deals/{live}/frames", f"/deals/{live}", f"/deals/{live}/record",
+              f"/api/appeals/{appeal['appeal_id']}", f"/appeals/{appeal['appeal_id']}",
+              f"/appeals/{appeal['appeal_id']}/report", f"/api/tournaments/{table.tournament}/appeals",
+              f"/matches/{table.match}", f"/tournaments/{table.tournament}"]
+    for where in public:
+        answer = server.get(where)
+        assert answer.status_code == 200, (where, answer.text[:200])
+        shown = {digest for digest in secret_digests if digest[:16] in answer.text}
+        assert not shown, f"{where} shows {len(shown)} digests of the live deal's chains"
+    for event in server.get(f"/api/deals/{live}/events").json():
+        assert event["digest"] is None
+    # Over, every digest is public, and the chain verifies.
+    for action in EXAMPLE_RECORD["actions"][LIVE_STEPS:]:
+        assert server.post(f"/api/deals/{live}/actions", {"action": action}).status_code == 201
+    published = [e["digest"] for e in server.get(f"/api/deals/{live}/events").json()]
+    assert published[:len(events)] == [e["digest"] for e in events]
+    assert server.get(f"/api/deals/{live}/verify").json()["digest"] == published[-1]
