@@ -2,7 +2,7 @@
 progress, and referee cards.
 
 Writes are the organiser's; the draw and the progress are reads anyone may make (a pairing is public and
-re-derivable: `fupan pair`). The console pages (replay_ui/console.py) call these with the organiser's token
+re-derivable: `fupan pair`). The console pages (replay_ui/console/views.py) call these with the organiser's token
 from the tab's sessionStorage, like any other client.
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import segno
 from flask import Blueprint, Response, request, url_for
 from marshmallow import Schema, fields, validate
 
@@ -23,12 +24,17 @@ from domain.model.side_events import GAMES as SIDE_GAMES
 from projections import draws
 from projections.formats import resolve
 from projections.standings import Standings
-from replay_ui.console import qr_data_uri
 
 console = Blueprint("console", __name__, url_prefix="/api/tournaments")
 console_matches = Blueprint("console_matches", __name__, url_prefix="/api/matches")
 
 _NAME = validate.Length(min=1, max=200)
+
+
+def qr_data_uri(text: str) -> str:
+    """A QR code of `text` as an SVG data: URI (error correction M, black on white, a quiet zone of 2), made
+    here by segno: the referee cards' script shows it as it comes."""
+    return segno.make(text, error="m").svg_data_uri(scale=4, border=2)
 
 
 class MemberSchema(Schema):

@@ -1,4 +1,4 @@
-"""`fupan publish TOURNAMENT --out DIR`: the tournament as a static site (replay_ui/publish.py) — its tables,
+"""`fupan publish TOURNAMENT --out DIR`: the tournament as a static site (replay_ui/publishing/publish.py) — its tables,
 standings with charts, every deal's viewer with its annotations, the printable records and their PDFs, the
 records to download and the rules — that opens from the file system with no server and no network.
 
@@ -27,7 +27,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 def cmd_publish(args: argparse.Namespace) -> int:
     from api.app import create_app
     from api.cli import open_service, tournament_ref
-    from replay_ui.publish import publish
+    from replay_ui.publishing.publish import publish
 
     service = open_service(args.db)
     app = create_app({"FUPAN_APPLICATION": service, "FUPAN_PROJECTION_POLL": 0})
