@@ -15,8 +15,7 @@ from flask import Blueprint, Response, request, url_for
 from marshmallow import Schema, fields, validate
 
 from api.auth import ANYONE, ORGANISER_ONLY, current_principal, requires
-from api.pair_cli import stored_facts, stored_history
-from api.resources import doc, json_body, load, load_query, service
+from api.common import doc, json_body, load, load_query, service
 from api.standings import projections
 from domain.kernel.errors import BadRequest, IllegalAction, listed
 from domain.model.entries import read_entries
@@ -155,13 +154,13 @@ def draw(tournament_id: str) -> tuple[Response, int]:
     players = {p["id"]: p["name"] for p in tournament["players"]}
     if fmt.structure == "cumulative":
         _check_finished(tournament_id, tournament)
-        history = stored_history(projections(), tournament_id)
+        history = projections().pairing_history(tournament_id)
         ids = dict(zip(history["players"], players, strict=True))  # export order is registration order
         plan = draws.swiss(tournament, history, ids)
     elif not tournament["rounds"] and not tournament["matches"]:
         plan = draws.knockout_first(tournament, _units(tournament_id), fmt, query["method"] or "order")
     else:
-        standings = Standings(stored_facts(projections(), tournament_id))
+        standings = Standings(projections().tournament_facts(tournament_id))
         plan = draws.knockout_next(tournament, standings, _units(tournament_id), fmt)
     for table in plan["tables"]:
         table["names"] = [players[p] for p in table["seats"]]

@@ -24,14 +24,14 @@ from typing import Any
 
 from floor_app import create_floor_app
 
-import api.app
 import api.auth
 import api.resources
-from api.app import create_app
+import web.app
 from domain.model.deal import Deal
 from domain.services.application import FupanApplication
 from domain.store import event_store
 from fixtures.random_play.doudizhu import random_record
+from web.app import create_app
 
 PARTS: list[tuple[Any, str, str]] = [
     (api.auth, "_guard", "access guard (one unit: log-head check, token, scope, body)"),
@@ -43,7 +43,7 @@ PARTS: list[tuple[Any, str, str]] = [
     (Deal, "record", "  engine, hash chain, events"),
     (event_store.Store, "commit", "  save (insert + commit)"),
     (api.resources, "reply", "answer (marshmallow dump + jsonify)"),
-    (api.app, "_security_headers", "security headers"),
+    (web.app, "_security_headers", "security headers"),
 ]
 
 

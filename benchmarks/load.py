@@ -26,7 +26,7 @@ Prints, per N: writes/s and p50/p95 latency of fupan and of bare eventsourcing, 
 average of the machine beside each figure (the figures are only comparable within a run); `--cpu`: the CPU
 time each side spent per acknowledged write, which a loaded machine moves far less than writes/s; `--locks`: how
 often fupan's run found the events table's insert lock held. `FUPAN_LOAD_APP` names another gunicorn app target
-(e.g. `api.app:create_app({"FUPAN_PROJECTION_POLL": 0})`, or `benchmarks.unit_probe:app` to time each worker's
+(e.g. `web.app:create_app({"FUPAN_PROJECTION_POLL": 0})`, or `benchmarks.unit_probe:app` to time each worker's
 units of work).
 """
 
@@ -215,7 +215,7 @@ def gunicorn(env: dict[str, str], workers: int, threads: int, log: Path) -> Iter
     port = free_port()
     argv = [sys.executable, "-m", "gunicorn", "-k", "gthread", "-w", str(workers), "--threads", str(threads), "-b",
             f"127.0.0.1:{port}", "--log-level", "warning", "--graceful-timeout", "5",
-            os.environ.get("FUPAN_LOAD_APP", "api.app:create_app()")]
+            os.environ.get("FUPAN_LOAD_APP", "web.app:create_app()")]
     with log.open("w") as sink:
         process = subprocess.Popen(argv, env=env, stdout=sink, stderr=sink, cwd=HERE.parent)
     try:
@@ -264,7 +264,7 @@ def postmaster(params: dict[str, str]) -> int:
 
 
 def fupan_cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "api.cli", *args], env=env, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "cli", *args], env=env, capture_output=True, text=True,
                           timeout=600, cwd=HERE.parent)
 
 

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from conftest import EXAMPLE_RECORD, LiveServer, Store
 
-from api.cli import main as fupan
+from cli.main import main as fupan
 from domain.kernel.cards import JOKERS
 from domain.model.token import LOCAL
 from fixtures.random_play.shengji import random_record

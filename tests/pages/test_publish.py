@@ -20,11 +20,11 @@ import pytest
 from conftest import EXAMPLE_RECORD
 from paths import ROOT
 
-from api.app import create_app
-from api.cli import main
+from cli.main import main
 from domain.games import GAMES
 from domain.services.application import FupanApplication
 from replay_ui.shared.cards import card_text
+from web.app import create_app
 
 FIXTURES = ROOT / "fixtures"
 CHROMIUM = Path("/usr/bin/chromium")

@@ -21,7 +21,7 @@ from postgres_cluster import application_env, create_schema, drop_schema
 from test_processes import Server, free_port
 from test_processes import test_two_processes_taking_turns_record_one_deal_and_see_each_others_writes as taking_turns
 
-from api.cli import main as fupan
+from cli.main import main as fupan
 from domain.kernel.dealing import deal_from_seed
 from domain.kernel.engine import DealSetup
 from domain.services.audit import audit_store
@@ -319,7 +319,7 @@ def test_two_server_processes_on_deals_in_two_databases_see_each_others_writes(p
     try:
         for n in range(2):
             port = free_port()
-            started.append(Server(store, [sys.executable, "-m", "api.cli", "serve", "--port", str(port)], port,
+            started.append(Server(store, [sys.executable, "-m", "cli", "serve", "--port", str(port)], port,
                                   tmp_path / f"serve-{n}.log"))
         taking_turns(store, started)
     finally:

@@ -4,8 +4,8 @@ history written in that format (projections/pairing.py; docs/pairing.md has the 
     fupan pair --history FILE --round R [--json]   the pairing of round R (R = the rounds given + 1)
     fupan pair --export TOURNAMENT [--db FILE]     the stored tournament's history, as JSON
 
-The console pairs with the same function (api/console.py exports, then pairs), so a published pairing can be
-checked by anyone holding the history. An inconsistent history is refused on stderr with exit status 1.
+The console pairs the same way (api/console.py: the projections' `pairing_history`, then `pair`), so a published
+pairing can be checked by anyone holding the history. An inconsistent history is refused on stderr with exit status 1.
 """
 
 from __future__ import annotations
@@ -15,14 +15,13 @@ import json
 import sys
 from typing import Any
 
+from cli.common import open_projections, tournament_ref
 from domain.kernel.errors import Refusal
-from projections import Projections
-from projections.pairing import export_history, pair, read_history
-from projections.standings import TournamentFacts
+from projections.pairing import pair, read_history
 
 
 def register(commands: Any) -> None:
-    """Add the `pair` command to the CLI's subparsers (api/cli.py build_parser)."""
+    """The `pair` command."""
     verb = commands.add_parser("pair", help="Swiss pairing (挖坑, 瑞士移位法) of a round from a history file, or a "
                                             "stored tournament's history (docs/pairing.md)")
     source = verb.add_mutually_exclusive_group(required=True)
@@ -73,24 +72,9 @@ def cmd_pair(args: argparse.Namespace) -> int:
     return 0
 
 
-def stored_facts(projections: Projections, tournament_id: str) -> TournamentFacts:
-    """A stored tournament's facts from the read model caught up with the log (the standings' own read; NotFound
-    for an unknown tournament)."""
-    return projections._facts(tournament_id, None, None)[1]
-
-
-def stored_history(projections: Projections, tournament_id: str) -> dict[str, Any]:
-    """A stored tournament's history in the pairing file's format (what the console pairs, what `--export`
-    writes)."""
-    withdrawn = projections.app.list_entries(tournament_id)["withdrawn"]  # the aggregate's: not a read model
-    return export_history(stored_facts(projections, tournament_id), list(withdrawn))
-
-
 def _export(args: argparse.Namespace) -> int:
-    from api.cli import open_projections, tournament_ref
-
     try:
-        history = stored_history(open_projections(args.db), tournament_ref(args.export))
+        history = open_projections(args.db).pairing_history(tournament_ref(args.export))
     except Refusal as error:
         return _fail(f"{error.message} / {error.message_zh}")
     print(json.dumps(history, ensure_ascii=False, indent=1))

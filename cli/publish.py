@@ -3,7 +3,7 @@ standings with charts, every deal's viewer with its annotations, the printable r
 records to download and the rules — that opens from the file system with no server and no network.
 
 What is published is what the public may read (docs/SECURITY.md §4): deals still in play show only their
-public view. Progress and the summary are shown on a terminal only (api/progress.py).
+public view. Progress and the summary are shown on a terminal only (cli/common.py Progress).
 """
 
 from __future__ import annotations
@@ -12,8 +12,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from api.progress import Progress
+from cli.common import Progress, open_service, tournament_ref
 from domain.kernel.errors import Refusal
+from replay_ui.publishing.publish import publish
+from web.app import create_app
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -25,10 +27,6 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def cmd_publish(args: argparse.Namespace) -> int:
-    from api.app import create_app
-    from api.cli import open_service, tournament_ref
-    from replay_ui.publishing.publish import publish
-
     service = open_service(args.db)
     app = create_app({"FUPAN_APPLICATION": service, "FUPAN_PROJECTION_POLL": 0})
     progress = Progress("fupan publish", "files")

@@ -1,8 +1,9 @@
-"""The Flask app factory: one FupanApplication per process, shared by every request.
+"""The Flask app factory, the wiring root: one FupanApplication per process, shared by every request; the JSON
+API (api/) and the pages (replay_ui/) mounted side by side, with the request middleware around them.
 
-Hardening (docs/SECURITY.md): access policies and failed-auth limits (api/auth.py), body size limits, security
-headers on every response with a Content-Security-Policy that allows no other origin, and CORS closed unless
-`FUPAN_CORS_ORIGINS` names origins.
+Hardening (docs/SECURITY.md): access policies and failed-auth limits (api/auth.py), body size limits, one unit
+of the service per write request (web/units.py), security headers on every response with a
+Content-Security-Policy that allows no other origin, and CORS closed unless `FUPAN_CORS_ORIGINS` names origins.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from api.standings import install as install_standings
 from api.tokens import tokens
 from domain.services.application import FupanApplication
 from replay_ui import BLUEPRINTS as VIEWER_BLUEPRINTS
+from web import units
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -67,6 +69,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             service = FupanApplication(env=config.get("FUPAN_ENV"))
     app.extensions["fupan"] = service
     register_error_handlers(app, anonymous=lambda: auth.current_principal().anonymous)
+    # Flask runs request hooks in the order they are registered: a write's body is read before its unit takes
+    # the lock, and the guard authenticates inside the unit (one look at the log for the token and the command).
+    auth.install_body_limits(app)
+    units.install(app)
     auth.install(app)
     idempotency.install(app)  # after the guard: the caller and the request's unit are known
     for blueprint in (*BLUEPRINTS, retractions, slips, tokens, docs, recording_pad, analysis, *CONSOLE_BLUEPRINTS):

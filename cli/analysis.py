@@ -8,6 +8,7 @@ import argparse
 import json
 from typing import Any
 
+from cli.common import read_input
 from domain.kernel.errors import IllegalAction
 from domain.records.format import ActionRejected, Unreadable, parse_record, read_records
 from domain.services.analysis import analyse_actions
@@ -15,7 +16,7 @@ from domain.solver.search import DEFAULT_LIMIT_MS, Budget
 
 
 def register(commands: Any) -> None:
-    """The `analyse` command, added to `fupan`'s subcommands (api/cli.py build_parser)."""
+    """The `analyse` command, added to `fupan`'s subcommands (cli/main.py build_parser)."""
     verb = commands.add_parser("analyse", help="perfect open-hand play at the position after a record's last action")
     verb.add_argument("file", help="one record (complete or not); path, or - for standard input")
     verb.add_argument("--json", action="store_true", help="the answer as one JSON object")
@@ -35,9 +36,7 @@ def _refusal(report: dict[str, Any], as_json: bool) -> int:
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
-    from api.cli import _read  # the one reader of a path or standard input
-
-    records = list(read_records(_read(args.file)))
+    records = list(read_records(read_input(args.file)))
     if len(records) != 1:
         return _refusal({"ok": False, "code": "bad_record", "message": f"FILE must hold one record, not "
                          f"{len(records)}."}, args.json)

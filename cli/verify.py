@@ -14,9 +14,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from api.progress import Progress
+from cli.common import Progress, open_projections
 from domain.services.audit import audit_store, check_digest
-from projections import Projections
 
 
 def add_arguments(verify: argparse.ArgumentParser) -> None:
@@ -53,7 +52,8 @@ def verify_digests(open_service: Callable[[], Any], digests: list[str], as_json:
     return 0 if ok else 1
 
 
-def cmd_verify(args: argparse.Namespace, open_projections: Callable[[str | None], Projections]) -> int:
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Every check of the store; exit 1 naming what is wrong."""
     projections = open_projections(args.db)
     if args.digest:
         return verify_digests(lambda: projections.app, args.digest, args.json)
@@ -108,3 +108,14 @@ def cmd_verify(args: argparse.Namespace, open_projections: Callable[[str | None]
         print(f"fupan verify: DIFFERENT at notification {report['position']}: "
               + json.dumps(report["difference"], ensure_ascii=False), file=sys.stderr)
     return 0 if ok else 1
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    """The `verify` command."""
+    verify = commands.add_parser("verify", help="recompute every deal's hash chain, and rebuild the read models "
+                                                "into scratch tables to compare with the live ones; exit 1 if a "
+                                                "chain breaks or they differ")
+    verify.add_argument("--json", action="store_true")
+    verify.add_argument("--db")
+    add_arguments(verify)
+    verify.set_defaults(handler=cmd_verify)
