@@ -52,7 +52,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     Without any of them the process environment decides, falling back to ./fupan.sqlite.
     """
     config = dict(config or {})
-    app = Flask(__name__, static_folder=None)  # no files of its own: the viewer serves its static files
+    app = Flask(__name__, static_folder=None)  # none of its own: the pages serve theirs (replay_ui/shared/assets.py)
     app.response_class = TextSafeResponse
     # A whole tournament's records in one import (~5 KB a deal); other bodies are small (FUPAN_MAX_BODY).
     app.config.update(MAX_CONTENT_LENGTH=16 * 1024 * 1024, FUPAN_MAX_BODY=256 * 1024, FUPAN_CORS_ORIGINS=(),
