@@ -14,8 +14,6 @@ from pathlib import Path
 
 from cli.common import Progress, open_service, tournament_ref
 from domain.kernel.errors import Refusal
-from replay_ui.publishing.publish import publish
-from web.app import create_app
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -27,6 +25,10 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def cmd_publish(args: argparse.Namespace) -> int:
+    # Imported here: the web app and the pages (Flask, reportlab …) would slow every other command's start.
+    from replay_ui.publishing.publish import publish
+    from web.app import create_app
+
     service = open_service(args.db)
     app = create_app({"FUPAN_APPLICATION": service, "FUPAN_PROJECTION_POLL": 0})
     progress = Progress("fupan publish", "files")
