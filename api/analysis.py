@@ -8,7 +8,7 @@ from flask import Blueprint, Response
 
 from api import schemas as s
 from api.auth import ANYONE, current_principal, requires
-from api.resources import doc, load_query, reply, service
+from api.common import doc, load_query, reply, service
 
 ANALYSIS_QUERY, ANALYSIS = s.AnalysisQuerySchema(), s.AnalysisSchema()
 

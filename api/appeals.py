@@ -26,7 +26,7 @@ from api.auth import (
     current_principal,
     requires,
 )
-from api.resources import doc, json_body, load, load_query, reply, service
+from api.common import doc, json_body, load, load_query, reply, service
 from api.standings import projections
 
 appeals = Blueprint("appeals", __name__, url_prefix="/api")

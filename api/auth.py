@@ -271,24 +271,24 @@ def _check_body(policy: Policy | None) -> None:
         )
 
 
-def _guard() -> None:
-    """The one place every request's rights are decided (before any view runs)."""
+def admit_body() -> None:
+    """Before the request's unit (web/units.py) and the guard: the route's body limit, and a write's body read.
+    The body is read outside the unit's lock: on slow wifi an upload must not hold up every other table's writes
+    (a body past the limit is refused here with 413; a chunked one by `_check_body` in the guard)."""
     if request.routing_exception is not None or request.method == "OPTIONS":
-        return  # Flask answers 404/405 and CORS preflights itself; none of them reaches a view
+        return
     policy = policy_of(current_app, request.endpoint or "")
     if policy is None or not policy.large_body:
         request.max_content_length = current_app.config["FUPAN_MAX_BODY"]
-    if request.method not in SAFE_METHODS:
-        if request.content_length:
-            # The body first, outside the lock: on slow wifi an upload must not hold up every other table's
-            # writes (a body past the limit is refused here with 413; a chunked one by `_check_body` below).
-            request.get_data()
-        # One write request is one unit of the service: authentication, the referee's scope and the command
-        # share its lock and its one look at the notification log (domain/store/event_store.py); `_end_unit` closes it.
-        probe = current_app.extensions.get("fupan.unit_probe")  # api/idempotency.py: the key, asked with the sync
-        unit = _service().unit(probe() if probe is not None else ())
-        unit.__enter__()
-        g.fupan_unit = unit
+    if request.method not in SAFE_METHODS and request.content_length:
+        request.get_data()
+
+
+def _guard() -> None:
+    """The one place every request's rights are decided (before any view runs; a write's inside its unit)."""
+    if request.routing_exception is not None or request.method == "OPTIONS":
+        return  # Flask answers 404/405 and CORS preflights itself; none of them reaches a view
+    policy = policy_of(current_app, request.endpoint or "")
     principal = g.fupan_principal = _authenticate()
     if policy is None and request.method not in SAFE_METHODS:
         raise Forbidden(
@@ -302,12 +302,6 @@ def _guard() -> None:
         _check_body(policy)
 
 
-def _end_unit(error: BaseException | None) -> None:
-    unit = g.pop("fupan_unit", None)
-    if unit is not None:
-        unit.__exit__(None, None, None)  # the view's own commands already handled its exceptions
-
-
 def _challenge(response: Response) -> Response:
     if response.status_code == 401:
         response.headers.setdefault("WWW-Authenticate", 'Bearer realm="fupan"')
@@ -316,9 +310,17 @@ def _challenge(response: Response) -> Response:
     return response
 
 
+def install_body_limits(app: Flask) -> None:
+    """Each route's body limit (`admit_body`); register it before the request's unit (web/units.py)."""
+    app.extensions["fupan.body_limits"] = True
+    app.before_request(admit_body)
+
+
 def install(app: Flask) -> None:
     """Enforce the policies on `app` (after its blueprints are registered or not: the guard looks up views
-    per request)."""
+    per request). The body limits come first (`install_body_limits`), then the unit of a write, then this."""
+    if "fupan.body_limits" not in app.extensions:
+        raise RuntimeError("install_body_limits(app) first: no route's body may go unlimited")
     app.extensions["fupan.blueprint_policies"] = {}
     app.extensions["fupan.reader"] = current_principal
     window = float(app.config["FUPAN_AUTH_WINDOW"])
@@ -326,7 +328,6 @@ def install(app: Flask) -> None:
     app.extensions["fupan.address_failures"] = FailureLimiter(int(app.config["FUPAN_AUTH_ADDRESS_FAILURES"]), window)
     app.before_request(_guard)
     app.after_request(_challenge)
-    app.teardown_request(_end_unit)
 
 
 def policy_table(app: Flask) -> list[dict[str, Any]]:

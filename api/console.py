@@ -2,7 +2,7 @@
 progress, and referee cards.
 
 Writes are the organiser's; the draw and the progress are reads anyone may make (a pairing is public and
-re-derivable: `fupan pair`). The console pages (replay_ui/console.py) call these with the organiser's token
+re-derivable: `fupan pair`). The console pages (replay_ui/console/views.py) call these with the organiser's token
 from the tab's sessionStorage, like any other client.
 """
 
@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import segno
 from flask import Blueprint, Response, request, url_for
 from marshmallow import Schema, fields, validate
 
 from api.auth import ANYONE, ORGANISER_ONLY, current_principal, requires
+from api.common import doc, json_body, load, load_query, service
 from api.idempotency import answered_once
-from api.pair_cli import stored_facts, stored_history
-from api.resources import doc, json_body, load, load_query, service
 from api.standings import projections
 from domain.kernel.errors import BadRequest, IllegalAction, listed
 from domain.model.entries import read_entries
@@ -24,12 +24,17 @@ from domain.model.side_events import GAMES as SIDE_GAMES
 from projections import draws
 from projections.formats import resolve
 from projections.standings import Standings
-from replay_ui.console import qr_data_uri
 
 console = Blueprint("console", __name__, url_prefix="/api/tournaments")
 console_matches = Blueprint("console_matches", __name__, url_prefix="/api/matches")
 
 _NAME = validate.Length(min=1, max=200)
+
+
+def qr_data_uri(text: str) -> str:
+    """A QR code of `text` as an SVG data: URI (error correction M, black on white, a quiet zone of 2), made
+    here by segno: the referee cards' script shows it as it comes."""
+    return segno.make(text, error="m").svg_data_uri(scale=4, border=2)
 
 
 class MemberSchema(Schema):
@@ -150,13 +155,13 @@ def draw(tournament_id: str) -> tuple[Response, int]:
     players = {p["id"]: p["name"] for p in tournament["players"]}
     if fmt.structure == "cumulative":
         _check_finished(tournament_id, tournament)
-        history = stored_history(projections(), tournament_id)
+        history = projections().pairing_history(tournament_id)
         ids = dict(zip(history["players"], players, strict=True))  # export order is registration order
         plan = draws.swiss(tournament, history, ids)
     elif not tournament["rounds"] and not tournament["matches"]:
         plan = draws.knockout_first(tournament, _units(tournament_id), fmt, query["method"] or "order")
     else:
-        standings = Standings(stored_facts(projections(), tournament_id))
+        standings = Standings(projections().tournament_facts(tournament_id))
         plan = draws.knockout_next(tournament, standings, _units(tournament_id), fmt)
     for table in plan["tables"]:
         table["names"] = [players[p] for p in table["seats"]]

@@ -11,7 +11,7 @@ from flask import Blueprint, Response
 from marshmallow import Schema, fields, validate
 
 from api.auth import DEAL_RECORDER, MATCH_RECORDER, requires
-from api.resources import doc, json_body, load, load_query, reply, service
+from api.common import doc, json_body, load, load_query, reply, service
 from domain.games import get_engine
 from domain.services import pad
 

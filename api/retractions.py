@@ -10,7 +10,7 @@ from flask import Blueprint, Response
 
 from api import schemas as s
 from api.auth import DEAL_RECORDER, current_principal, requires
-from api.resources import doc, json_body, load, reply, service
+from api.common import doc, json_body, load, reply, service
 
 RETRACTION_IN, RETRACTED = s.RetractionCreateSchema(), s.RetractedSchema()
 

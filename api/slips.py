@@ -12,7 +12,7 @@ from flask import Blueprint, Response
 
 from api import schemas as s
 from api.auth import MATCH_RECORDER, current_principal, requires
-from api.resources import doc, json_body, load, reply, service
+from api.common import doc, json_body, load, reply, service
 
 SLIP_IN, PREVIEW, ENTERED = s.SlipSchema(), s.SlipPreviewSchema(), s.SlipEnteredSchema()
 

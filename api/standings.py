@@ -11,7 +11,7 @@ from flask import Blueprint, Flask, Response, current_app
 
 from api import schemas as s
 from api.auth import ANYONE, ORGANISER_ONLY, current_principal, requires
-from api.resources import doc, json_body, load, load_query, reply, service
+from api.common import doc, json_body, load, load_query, reply, service
 from projections import Projections
 from projections.formats import FORMATS
 

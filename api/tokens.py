@@ -11,7 +11,7 @@ from flask import Blueprint, Response
 
 from api import schemas as s
 from api.auth import ORGANISER_ONLY, current_principal, requires
-from api.resources import doc, json_body, load, reply, service
+from api.common import doc, json_body, load, reply, service
 from domain.kernel.errors import Forbidden
 from domain.model.token import REFEREE
 

@@ -71,9 +71,10 @@ def bench(game: str, deals: int, seed: int) -> None:
 
 ROOT = Path(__file__).resolve().parent.parent
 # `fupan check FILE` as the console script runs it, imported from the working directory (the tree being timed);
-# both trees' api.cli:main take the arguments as a list.
-CHECK = "import sys; from api.cli import main; sys.exit(main(['check', sys.argv[1]]))"
-WHERE = "import api.cli, domain; print(api.cli.__file__)"
+# the command line is cli.main since the house move (api.cli before it); both take the arguments as a list.
+_MAIN = "try:\n from cli.main import main\nexcept ImportError:\n from api.cli import main\n"
+CHECK = _MAIN + "import sys; sys.exit(main(['check', sys.argv[1]]))"
+WHERE = _MAIN + "import sys; print(sys.modules[main.__module__].__file__)"
 
 
 def git(*args: str, cwd: Path = ROOT) -> str:

@@ -1,7 +1,8 @@
 """Benchmark (b), where the time of one recorded action goes: the same deals recorded in this process through
 Flask's test client (no sockets, so the WSGI server's share is left out), fupan against the floor app of
-bench_record.py, each part of fupan's request timed on its own. Parts nest (the guard includes authenticating,
-the service's command includes the engine and the save); "the rest" is Flask's own request machinery.
+bench_record.py, each part of fupan's request timed on its own. Parts nest (the unit includes the log-head check,
+the guard authenticating, the service's command the engine and the save); "the rest" is Flask's own request
+machinery.
 
 Run: python benchmarks/bench_record_parts.py [--deals N] [--rounds R]. Prints µs per write for each part and
 the floor's whole request: fupan's parts from its best of R rounds, the floor's best round (the rounds least
@@ -24,18 +25,20 @@ from typing import Any
 
 from floor_app import create_floor_app
 
-import api.app
 import api.auth
 import api.resources
-from api.app import create_app
+import web.app
+import web.units
 from domain.model.deal import Deal
 from domain.services.application import FupanApplication
 from domain.store import event_store
 from fixtures.random_play.doudizhu import random_record
+from web.app import create_app
 
 PARTS: list[tuple[Any, str, str]] = [
-    (api.auth, "_guard", "access guard (one unit: log-head check, token, scope, body)"),
+    (web.units, "_open_unit", "the request's unit (web/units.py)"),
     (event_store.Store, "_synchronise", "  log-head check (notification log)"),
+    (api.auth, "_guard", "access guard (token, scope, body)"),
     (api.auth, "_authenticate", "  bearer token"),
     (api.resources, "json_body", "JSON body"),
     (api.resources, "load", "marshmallow load"),
@@ -43,7 +46,7 @@ PARTS: list[tuple[Any, str, str]] = [
     (Deal, "record", "  engine, hash chain, events"),
     (event_store.Store, "commit", "  save (insert + commit)"),
     (api.resources, "reply", "answer (marshmallow dump + jsonify)"),
-    (api.app, "_security_headers", "security headers"),
+    (web.app, "_security_headers", "security headers"),
 ]
 
 

@@ -20,7 +20,7 @@ from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate, event
 from flask import Flask, request
 
-from api.app import DATA_CSP, SECURITY_HEADERS
+from web.app import DATA_CSP, SECURITY_HEADERS
 
 
 class BareDeal(Aggregate):

@@ -40,7 +40,7 @@ def wait_for(port: int, process: subprocess.Popen, log: Path) -> None:
 
 def organiser_token(db: Path) -> str:
     """Created the way an operator does it: `fupan token create --role organiser` prints the token once."""
-    done = subprocess.run([sys.executable, "-m", "api.cli", "token", "create", "--role", "organiser", "--db", str(db)],
+    done = subprocess.run([sys.executable, "-m", "cli", "token", "create", "--role", "organiser", "--db", str(db)],
                           capture_output=True, text=True, check=True)
     return done.stdout.strip()
 
@@ -54,12 +54,12 @@ def start_server(kind: str, db: Path, app: str = "fupan") -> tuple[subprocess.Po
     env = {**os.environ, "PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db),
            "PYTHONPATH": os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")]))}
     if kind == "fupan-serve" and app == "fupan":
-        argv = [sys.executable, "-m", "api.cli", "serve", "--db", str(db), "--port", str(port)]
+        argv = [sys.executable, "-m", "cli", "serve", "--db", str(db), "--port", str(port)]
     elif kind == "fupan-serve":
         argv = [sys.executable, str(Path(here) / "floor_app.py"), "--db", str(db), "--port", str(port),
                 *(["--answer"] if app == "floor-answer" else [])]
     else:
-        target = "api.app:create_app()" if app == "fupan" else \
+        target = "web.app:create_app()" if app == "fupan" else \
             f"floor_app:create_floor_app({str(db)!r}, {app == 'floor-answer'})"
         argv = [sys.executable, "-m", "gunicorn", "-k", "gthread", "--threads", "4", "-w", "1", "-b",
                 f"127.0.0.1:{port}", "--log-level", "warning", target]

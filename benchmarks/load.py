@@ -26,7 +26,7 @@ Prints, per N: writes/s and p50/p95 latency of fupan and of bare eventsourcing, 
 average of the machine beside each figure (the figures are only comparable within a run); `--cpu`: the CPU
 time each side spent per acknowledged write, which a loaded machine moves far less than writes/s; `--locks`: how
 often fupan's run found the events table's insert lock held. `FUPAN_LOAD_APP` names another gunicorn app target
-(e.g. `api.app:create_app({"FUPAN_PROJECTION_POLL": 0})`, or `benchmarks.unit_probe:app` to time each worker's
+(e.g. `web.app:create_app({"FUPAN_PROJECTION_POLL": 0})`, or `benchmarks.unit_probe:app` to time each worker's
 units of work).
 """
 

@@ -28,7 +28,7 @@ def gunicorn(env: dict[str, str], workers: int, threads: int, log: Path) -> Iter
     port = free_port()
     argv = [sys.executable, "-m", "gunicorn", "-k", "gthread", "-w", str(workers), "--threads", str(threads), "-b",
             f"127.0.0.1:{port}", "--log-level", "warning", "--graceful-timeout", "5",
-            os.environ.get("FUPAN_LOAD_APP", "api.app:create_app()")]
+            os.environ.get("FUPAN_LOAD_APP", "web.app:create_app()")]
     with log.open("w") as sink:
         process = subprocess.Popen(argv, env=env, stdout=sink, stderr=sink, cwd=ROOT)
     try:
@@ -77,7 +77,7 @@ def postmaster(params: dict[str, str]) -> int:
 
 
 def fupan_cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "api.cli", *args], env=env, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "cli", *args], env=env, capture_output=True, text=True,
                           timeout=600, cwd=ROOT)
 
 

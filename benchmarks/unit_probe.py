@@ -20,9 +20,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from api.app import create_app
 from domain.store import event_store
 from domain.store.units import Unit
+from web.app import create_app
 
 _totals = {"units": 0, "held": 0.0, "cpu": 0.0, "waited": 0.0, "sync": 0.0}
 _mine = threading.local()  # the outermost unit this thread holds: when it got the lock, its CPU time then

@@ -24,6 +24,7 @@ from domain.records.slips import RESULT_ONLY
 from domain.services.application import FupanApplication
 from domain.store.chained_application import created_by_whoever_comes_first
 from projections.follower import Follower
+from projections.pairing import export_history
 from projections.standings import Standings
 from projections.standings_values import TournamentFacts
 from projections.store import TABLES, PollerLease, ViewStore
@@ -139,6 +140,17 @@ class Projections:
                 {"id": key, "as_of": at},
             )
         return at, facts
+
+    def tournament_facts(self, tournament_id: str) -> TournamentFacts:
+        """A stored tournament's facts from the read model caught up with the log (the standings' own read;
+        NotFound for an unknown tournament)."""
+        return self._facts(tournament_id, None, None)[1]
+
+    def pairing_history(self, tournament_id: str) -> dict[str, Any]:
+        """A stored tournament's history in the pairing file's format (docs/pairing.md): what the console pairs
+        and `fupan pair --export` writes."""
+        withdrawn = self.app.list_entries(tournament_id)["withdrawn"]  # the aggregate's: not a read model
+        return export_history(self.tournament_facts(tournament_id), list(withdrawn))
 
     def standings(self, tournament_id: str, *, round_limit: int | None = None,
                   as_of: int | None = None) -> dict[str, Any]:

@@ -24,8 +24,8 @@ from flask import Flask
 from postgres_cluster import Unavailable, application_env, create_schema, drop_schema, postgres_server
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
-from api.app import create_app
 from domain.services.application import FupanApplication
+from web.app import create_app
 
 
 def move(seat: int, kind: str, cards: str = "") -> dict[str, Any]:

@@ -10,10 +10,10 @@ A game plugs into the viewer with these and one entry in GAMES below:
   names)` (a table's standing in one line, on the tournament page) and, if its deal pages show figures of the
   table around the deal, `deal_figures(match, deal)` (斗地主: the chips before and after it);
 - `replay_ui/games/<game>_strings.toml`: every UI string only this game uses (its name, its table, its match
-  page, its steps in words), which replay_ui.i18n adds to the common ones;
-- `replay_ui/static/games/<game>.js`, which registers `Fupan.games.<game>` with `render(frame, ctx)`.
+  page, its steps in words), which replay_ui.shared.i18n adds to the common ones;
+- `replay_ui/viewer/static/games/<game>.js`, which registers `Fupan.games.<game>` with `render(frame, ctx)`.
 
-Games without them fall back to the generic ones (`replay_ui.notation`, `replay_ui.games.generic`,
+Games without them fall back to the generic ones (`replay_ui.shared.notation`, `replay_ui.games.generic`,
 `static/games/generic.js`), which show any engine's view and any match's scores — enough to step through a
 new game's deals from day one.
 """
@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from replay_ui.games import daguai, doudizhu, generic, sandayi, shengji, wakeng
-from replay_ui.i18n import Strings, load_strings
-from replay_ui.notation import Describer, Summarizer, generic_describe, generic_summarize
+from replay_ui.shared.i18n import Strings, load_strings
+from replay_ui.shared.notation import Describer, Summarizer, generic_describe, generic_summarize
 
 Match = dict[str, Any]
 HERE = Path(__file__).parent

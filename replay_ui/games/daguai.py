@@ -16,10 +16,10 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from replay_ui.cards import cards_text
 from replay_ui.games.generic import chart_lines
-from replay_ui.i18n import bilingual, text
-from replay_ui.notation import Frame, Notation, describer, foul_words, latest_move, say, when
+from replay_ui.shared.cards import cards_text
+from replay_ui.shared.i18n import bilingual, text
+from replay_ui.shared.notation import Frame, Notation, describer, foul_words, latest_move, say, when
 
 TEAMS = (0, 1)
 FOULS_TO_LOSE = 2

@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from domain.games.doudizhu.table import TARGET
-from replay_ui.cards import cards_text
 from replay_ui.games.generic import chart_lines, top_seats
-from replay_ui.i18n import text
-from replay_ui.notation import Frame, Notation, describer, foul_words, say, timeout_in_play, when
+from replay_ui.shared.cards import cards_text
+from replay_ui.shared.i18n import text
+from replay_ui.shared.notation import Frame, Notation, describer, foul_words, say, timeout_in_play, when
 
 
 def _pattern_of(view: dict[str, Any], seat: int) -> dict[str, Any] | None:

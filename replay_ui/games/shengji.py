@@ -13,10 +13,10 @@ from typing import Any
 
 from domain.games.shengji.cards import LEVEL_RANK, NO_TRUMP, TRUMP, decompose, order_for
 from domain.games.shengji.engine import HAND_SIZE, KITTY_SIZE
-from replay_ui.cards import cards_text
 from replay_ui.games.generic import chart_lines
-from replay_ui.i18n import text
-from replay_ui.notation import Frame, Notation, describer, foul_words, latest_move, note_text, say
+from replay_ui.shared.cards import cards_text
+from replay_ui.shared.i18n import text
+from replay_ui.shared.notation import Frame, Notation, describer, foul_words, latest_move, note_text, say
 
 SUIT_KEYS = {"S": "suit.S", "H": "suit.H", "C": "suit.C", "D": "suit.D", NO_TRUMP: "suit.NT"}
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from replay_ui.cards import cards_text
 from replay_ui.games import generic
-from replay_ui.i18n import text
-from replay_ui.notation import Frame, Notation, describer, foul_words, say, timeout_in_play, when
+from replay_ui.shared.cards import cards_text
+from replay_ui.shared.i18n import text
+from replay_ui.shared.notation import Frame, Notation, describer, foul_words, say, timeout_in_play, when
 
 DECISION_PHASES = ("reveal", "bidding", "post_reveal", "doubling")
 

@@ -15,7 +15,7 @@ import pytest
 from conftest import LiveServer
 from game_support import record_random_play
 
-from api.cli import main
+from cli.main import main
 from fixtures.random_play.daguai import ENGINE as DAGUAI
 from fixtures.random_play.daguai import play_out as daguai_play_out
 from fixtures.random_play.doudizhu import ENGINE as DOUDIZHU

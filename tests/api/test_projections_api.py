@@ -15,7 +15,7 @@ from conftest import LiveServer, Store
 from postgres_cluster import application_env, create_schema, drop_schema
 from test_projections import deal_where
 
-from api.cli import main as fupan
+from cli.main import main as fupan
 from domain.services.application import FupanApplication
 from fixtures import DEMOS, HERE, load_demo
 

@@ -16,8 +16,8 @@ from flask import Blueprint, jsonify
 from test_api_http import assert_error, break_the_store
 from werkzeug.serving import make_server
 
-from api.app import create_app
 from api.auth import FailureLimiter
+from web.app import create_app
 
 PLAYERS = ["张三", "李四", "王五"]
 

@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 from conftest import EXAMPLE_RECORD, LiveServer, Store
 
-from api.cli import main as fupan
+from cli.main import main as fupan
 from domain.kernel.cards import JOKERS
 from domain.model.token import LOCAL
 from fixtures.random_play.shengji import random_record
-from replay_ui.cards import card_text
+from replay_ui.shared.cards import card_text
 
 PLAYERS = ["张三", "李四", "王五"]
 LIVE_STEPS = 4  # seat 2 called, both others passed (the kitty is shown), seat 2 led a straight

@@ -15,7 +15,7 @@ import psycopg
 from conftest import Store
 from test_security_tokens import open_table, secret_of
 
-from api.cli import main as fupan
+from cli.main import main as fupan
 
 
 def stored_texts(store: Store, folder: Path) -> list[tuple[str, str]]:

@@ -9,8 +9,8 @@ import re
 
 from test_appeals import Event
 
-from api.app import create_app
-from replay_ui.publish import publish
+from replay_ui.publishing.publish import publish
+from web.app import create_app
 
 TITLE = re.compile(r"<title>(.*?)</title>", re.S)
 

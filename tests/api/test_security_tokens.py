@@ -21,7 +21,7 @@ from conftest import EXAMPLE_RECORD, LiveServer, Store, token_id
 from paths import ROOT
 from test_api_http import assert_error
 
-from api.cli import main as fupan
+from cli.main import main as fupan
 
 PLAYERS = ["张三", "李四", "王五"]
 BEARER = re.compile(r"fupan_[0-9a-f]{32}_[A-Za-z0-9_-]{43}")
@@ -163,7 +163,7 @@ def free_port() -> int:
 
 def serve_demo(db: Path, port: int) -> tuple[subprocess.Popen[str], dict[str, str]]:
     """`fupan serve --demo` in a process of its own; the tokens it prints, by role."""
-    command = [sys.executable, "-c", "from api.cli import main; raise SystemExit(main())", "serve", "--demo",
+    command = [sys.executable, "-c", "from cli.main import main; raise SystemExit(main())", "serve", "--demo",
                "--db", str(db), "--port", str(port)]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"})

@@ -1,4 +1,4 @@
-"""The appeals pages in Chromium (replay_ui/appeals.py): the tournament's appeals and one appeal's page, in
+"""The appeals pages in Chromium (replay_ui/appeals/views.py): the tournament's appeals and one appeal's page, in
 Chinese first, on a phone and a laptop without sideways scroll; the evidence link opens the deal viewer at the
 step and viewpoint it names; a live deal's appeal shows no statement to the public."""
 

@@ -1,4 +1,4 @@
-"""Publishing (replay_ui/publish.py, replay_ui/pdf.py, replay_ui/documents.py): `fupan publish` writes a static site
+"""Publishing (replay_ui/publishing: publish.py, pdf.py, documents.py): `fupan publish` writes a static site
 that Chromium opens from file:// with every network request blocked — it steps through a deal, shows its
 annotations in the chosen language and draws the charts; the printable records' PDFs hold every hand
 (pdftotext); the downloads are records `fupan import` reads back; the rules pages say what was played under.
@@ -20,11 +20,11 @@ import pytest
 from game_support import example_deal, example_table
 from paths import ROOT
 
-from api.app import create_app
-from api.cli import main
+from cli.main import main
 from domain.games import GAMES
 from domain.services.application import FupanApplication
-from replay_ui.cards import card_text
+from replay_ui.shared.cards import card_text
+from web.app import create_app
 
 FIXTURES = ROOT / "fixtures"
 CHROMIUM = Path("/usr/bin/chromium")
@@ -189,9 +189,10 @@ def test_the_published_site_works_from_file_with_the_network_blocked(published, 
 
 
 def test_the_rules_documents_ship_inside_the_package():
-    """An installed server has docs/rules: replay_ui/rules_docs links to it and the wheel copies what it holds."""
-    link = ROOT / "replay_ui" / "rules_docs"
+    """An installed server has docs/rules: replay_ui/publishing/rules_docs links to it and the wheel copies what it
+    holds."""
+    link = ROOT / "replay_ui" / "publishing" / "rules_docs"
     assert link.is_symlink() and link.resolve() == (ROOT / "docs" / "rules").resolve()
     settings = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
-    assert "rules_docs/*.md" in settings["package-data"]["replay_ui"]
+    assert "publishing/rules_docs/*.md" in settings["package-data"]["replay_ui"]
     assert all((link / f"{game}.md").is_file() for game in GAMES)

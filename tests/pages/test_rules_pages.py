@@ -1,4 +1,5 @@
-"""The rules pages (/rules/<game>, replay_ui/documents.py) in both languages, and the options in force in words.
+"""The rules pages (/rules/<game>, replay_ui/publishing/documents.py) in both languages, and the options in force
+in words.
 
 Each game's rules are written twice: docs/rules/<game>.md in English and docs/rules/<game>.zh.md in Chinese,
 from the seeds and the English digest. The Chinese page must read in Chinese (no English word outside <code>:
@@ -19,7 +20,7 @@ from paths import ROOT
 from test_viewer_screens import english_words
 
 from domain.games import GAMES, get_engine
-from replay_ui import i18n
+from replay_ui.shared import i18n
 
 RULES = ROOT / "docs" / "rules"
 

@@ -35,7 +35,7 @@ from domain.games.daguai.engine import DaguaiEngine, DaguaiState
 from domain.kernel.dealing import deal_from_seed
 from domain.kernel.engine import DealSetup
 from fixtures.random_play.daguai import play_out
-from replay_ui.cards import cards_text
+from replay_ui.shared.cards import cards_text
 
 ENGINE = DaguaiEngine()
 RULES = get_table("daguai")

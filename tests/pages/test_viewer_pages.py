@@ -19,8 +19,8 @@ from markupsafe import escape
 from paths import ROOT
 from viewer_support import DemoSite, quoted_cards, start_demo_site, start_live_deal
 
-from replay_ui import i18n
-from replay_ui.views import PLOTLY_JS
+from replay_ui.shared import i18n
+from replay_ui.viewer.views import PLOTLY_JS
 
 UI = ROOT / "replay_ui"
 LOCAL_URL = re.compile(r"https?://(?:127\.0\.0\.1|localhost)(?::\d+)?(?:/|$)")
@@ -219,7 +219,7 @@ def test_no_served_page_script_or_style_names_another_host(site: DemoSite) -> No
                 assert urlparse(absolute).netloc == urlparse(site.url).netloc, (path, link)
                 target = urlparse(absolute)
                 local = target.path + (f"?{target.query}" if target.query else "")
-                # The API's own pages are not the viewer's; a record's PDF (replay_ui/pdf.py) links to nothing.
+                # The API's own pages are not the viewer's; a record's PDF (publishing/pdf.py) links to nothing.
                 if not local.startswith("/api/") and not target.path.endswith(".pdf"):
                     queue.append(local)
     assert checked >= 10  # pages of every kind plus the static files
@@ -243,15 +243,27 @@ def test_every_ui_string_exists_in_chinese_and_english_with_the_same_placeholder
         assert not re.search(r"[\u4e00-\u9fff]", en) or key in ("lang.switch",), key
 
 
+def test_each_page_file_has_one_home_among_the_families_static_folders() -> None:
+    """/ui/static/<file> is served from whichever family's folder holds it (replay_ui/shared/assets.py): a name in
+    two folders would make one of the two files unreachable."""
+    homes: dict[str, list[str]] = {}
+    for folder in UI.glob("*/static"):
+        for path in folder.rglob("*"):
+            if path.is_file():
+                homes.setdefault(path.relative_to(folder).as_posix(), []).append(folder.parent.name)
+    assert {"fupan.js", "viewer.js", "pad.js", "console.js", "appeal.js", "games/generic.js"} <= homes.keys()
+    assert {name: families for name, families in homes.items() if len(families) > 1} == {}
+
+
 def test_every_string_key_used_by_templates_and_scripts_is_defined() -> None:
     used: set[str] = set()
     prefixes: set[str] = set()
-    for path in (UI / "templates").glob("*.html"):
+    for path in (path for path in UI.rglob("*.html") if "templates" in path.parts):
         text = path.read_text(encoding="utf-8")
         used |= set(re.findall(r"\bt\('([\w.]+)'\s*[,)]", text))
         prefixes |= set(re.findall(r"\bt\('([\w.]+\.)'\s*\+", text))
         used |= set(re.findall(r'data-i18n-(?:title|aria)="([\w.]+)"', text))
-    for path in (UI / "static").rglob("*.js"):
+    for path in (path for path in UI.rglob("*.js") if "static" in path.parts):
         text = path.read_text(encoding="utf-8")
         used |= set(re.findall(r"""\bt\(\s*["']([\w.]+)["']\s*[,)]""", text))
         prefixes |= set(re.findall(r"""\bt\(\s*["']([\w.]+\.)["']\s*\+""", text))

@@ -26,7 +26,7 @@ from domain.games.sandayi.engine import SandayiEngine, SandayiState
 from domain.kernel.dealing import deal_from_seed
 from domain.kernel.engine import DealSetup
 from fixtures.random_play.sandayi import candidate_plays, play_out
-from replay_ui.cards import cards_text
+from replay_ui.shared.cards import cards_text
 
 ENGINE = SandayiEngine()
 RULES = get_table("sandayi")

@@ -14,7 +14,7 @@ import viewer_support
 from test_viewer_browser import CHROMIUM, Offline, dom_cards
 from viewer_support import DemoSite, open_viewer, quoted_cards, shot, start_demo_site
 
-from replay_ui.cards import cards_text
+from replay_ui.shared.cards import cards_text
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium is not installed at /usr/bin/chromium")
 

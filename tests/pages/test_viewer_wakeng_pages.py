@@ -27,7 +27,7 @@ from domain.games.wakeng.engine import WakengEngine, WakengState, first_bidder
 from domain.kernel.dealing import deal_from_seed
 from domain.kernel.engine import DealSetup
 from fixtures.random_play.wakeng import play_out
-from replay_ui.cards import cards_text
+from replay_ui.shared.cards import cards_text
 
 ENGINE = WakengEngine()
 PLAYERS = ["赵一鸣", "钱晓红", "孙立国"]

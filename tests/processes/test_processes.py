@@ -81,7 +81,7 @@ class Server:
 
 
 def fupan_cli(store: Store, *args: str) -> str:
-    done = subprocess.run([sys.executable, "-m", "api.cli", *args], cwd=ROOT, env={**os.environ, **store.env},
+    done = subprocess.run([sys.executable, "-m", "cli", *args], cwd=ROOT, env={**os.environ, **store.env},
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     return done.stdout.strip()
@@ -94,7 +94,7 @@ def two_servers(store: Store, logs: Path) -> Iterator[list[Server]]:
     try:
         for n in range(2):
             port = free_port()
-            started.append(Server(store, [sys.executable, "-m", "api.cli", "serve", "--port", str(port)], port,
+            started.append(Server(store, [sys.executable, "-m", "cli", "serve", "--port", str(port)], port,
                                   logs / f"serve-{n}.log"))
         yield started
     finally:
@@ -165,7 +165,7 @@ def test_a_token_revoked_from_the_cli_is_refused_by_every_process_at_its_next_re
 def test_workers_starting_together_on_a_fresh_store_all_come_up(store):
     """Each process creates the tables it needs (events, read models) if they are missing; started at the same
     moment on an empty store they race, and every one of them must still come up."""
-    start = "from api.app import create_app; create_app({'FUPAN_PROJECTION_POLL': 0})"
+    start = "from web.app import create_app; create_app({'FUPAN_PROJECTION_POLL': 0})"
     workers = [subprocess.Popen([sys.executable, "-c", start], cwd=ROOT, env={**os.environ, **store.env},
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(6)]
     failed = [err[-800:] for worker in workers for _, err in [worker.communicate(timeout=120)] if worker.returncode]
@@ -199,7 +199,7 @@ def test_the_documented_production_command_two_gunicorn_workers_records_a_deal(s
     token = fupan_cli(store, "token", "create", "--role", "organiser")
     port = free_port()
     server = Server(store, [sys.executable, "-m", "gunicorn", "--workers", "2", "--worker-class", "gthread",
-                            "--threads", "4", "--bind", f"127.0.0.1:{port}", "api.app:create_app()"],
+                            "--threads", "4", "--bind", f"127.0.0.1:{port}", "web.app:create_app()"],
                     port, tmp_path / "gunicorn.log")
     try:
         match = open_table(server, token)
@@ -217,7 +217,7 @@ def test_fupan_serve_reads_a_chunked_body_whole_and_limits_it(store: Store, tmp_
     limit is refused with 413 in the error shape and writes nothing (docs/SECURITY.md "Hardening")."""
     token = fupan_cli(store, "token", "create", "--role", "organiser")
     port = free_port()
-    server = Server(store, [sys.executable, "-m", "api.cli", "serve", "--port", str(port)], port,
+    server = Server(store, [sys.executable, "-m", "cli", "serve", "--port", str(port)], port,
                     tmp_path / "serve.log")
     try:
         def chunked(parts: list[bytes]) -> requests.Response:

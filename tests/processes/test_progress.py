@@ -1,5 +1,5 @@
 """`fupan import`, `rebuild`, `verify` and `publish` show their progress and a summary on a terminal, and stay
-quiet in a pipe (api/progress.py). The real `fupan` command in a subprocess, its stderr a pseudo-terminal or a
+quiet in a pipe (cli/common.py). The real `fupan` command in a subprocess, its stderr a pseudo-terminal or a
 pipe, on a real SQLite file."""
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ import re
 from conftest import EXAMPLE_RECORD, EXAMPLE_SCORES
 from paths import ROOT
 
-from api.cli import main
+from cli.main import main
 from domain.records.format import check_record, check_text, fold, parse_record
 
 DOCS = ROOT / "docs" / "record-format.md"

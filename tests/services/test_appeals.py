@@ -24,7 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from postgres_cluster import application_env, create_schema, drop_schema
 
-from api.cli import main as fupan
+from cli.main import main as fupan
 from domain.kernel.engine import DealSetup
 from domain.model.appeal_rules import compensation, normalize_outcome, round_half_away, target_points
 from fixtures.random_play import doudizhu as doudizhu_play

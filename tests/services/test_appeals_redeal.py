@@ -24,7 +24,7 @@ from conftest import EXAMPLE_RECORD, EXAMPLE_SCORES, LiveServer, Store
 from postgres_cluster import application_env, create_schema, drop_schema
 from test_deal_databases import connect, deal_database
 
-from api.cli import main as fupan
+from cli.main import main as fupan
 from domain.games import get_engine
 from domain.model.token import LOCAL
 from domain.records.format import fold, parse_record

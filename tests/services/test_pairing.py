@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from paths import ROOT
 
-from api.cli import main
+from cli.main import main
 from projections.pairing import fewest_repeats, history_facts, pair, ranking, read_history, seat, seat_counts
 from projections.standings import Standings
 
@@ -247,7 +247,7 @@ def test_refused_unreadable_files_and_the_exit_status_of_the_real_command(tmp_pa
     assert "cannot read" in capsys.readouterr().err
     bad = tmp_path / "bad.json"
     bad.write_text("{nope", encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "api.cli", "pair", "--history", str(bad), "--round", "1", "--json"],
+    done = subprocess.run([sys.executable, "-m", "cli", "pair", "--history", str(bad), "--round", "1", "--json"],
                           capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 1 and done.stdout == "" and "not valid JSON" in done.stderr
     assert "Traceback" not in done.stderr

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from conftest import EXAMPLE_RECORD, EXAMPLE_SCORES, LiveServer, Store
 
-from api.cli import main as fupan
+from cli.main import main as fupan
 
 PLAYERS = EXAMPLE_RECORD["seats"]
 ACTIONS = EXAMPLE_RECORD["actions"]

@@ -19,7 +19,7 @@ from conftest import LiveServer
 from game_support import open_tournament, record_random_play
 from paths import ROOT
 
-from api.cli import main as fupan
+from cli.main import main as fupan
 from domain.records.format import check_record
 from fixtures.random_play import daguai as daguai_play
 from fixtures.random_play import doudizhu as doudizhu_play

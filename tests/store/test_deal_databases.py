@@ -20,7 +20,7 @@ from postgres_cluster import application_env, create_schema, drop_schema
 from test_processes import test_two_processes_taking_turns_record_one_deal_and_see_each_others_writes as taking_turns
 from test_processes import two_servers
 
-from api.cli import main as fupan
+from cli.main import main as fupan
 from domain.kernel.dealing import deal_from_seed
 from domain.kernel.engine import DealSetup
 from domain.services.audit import audit_store

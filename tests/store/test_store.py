@@ -16,7 +16,7 @@ from conftest import EXAMPLE_RECORD, EXAMPLE_SCORES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from api.cli import main as fupan
+from cli.main import main as fupan
 from domain.games import get_engine
 from domain.kernel.dealing import deal_from_seed
 from domain.kernel.engine import Viewpoint

@@ -20,7 +20,7 @@ import psycopg
 import pytest
 from paths import DATA
 
-from api.cli import main as fupan
+from cli.main import main as fupan
 from domain.games import get_engine
 from domain.kernel.integrity import GENESIS, next_digest
 from domain.model.chain import digest_payload

@@ -1,0 +1,68 @@
+"""`fupan serve`: the web app (web/app.py: the JSON API and the pages) on waitress; `--demo` loads the demo
+tournament into an empty store and prints fresh tokens for the run."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from cli.common import DEFAULT_DB, open_service
+from domain.model.token import ORGANISER, REFEREE
+from domain.services.application import FupanApplication
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import waitress
+
+    from web.app import create_app
+
+    service = open_service(args.db)
+    if args.demo:
+        if not service.recorder.max_notification_id():
+            from fixtures import load_demo
+
+            load_demo(service)
+        print_demo_tokens(service)
+    elif not service.has_active_token(ORGANISER):
+        print("fupan: no organiser token yet; writes need one: fupan token create --role organiser"
+              + (f" --db {args.db}" if args.db else ""), file=sys.stderr, flush=True)
+    app = create_app({"FUPAN_APPLICATION": service})
+    print(f"fupan: serving on http://{args.host}:{args.port}/ (API docs: /api/docs)", flush=True)
+    # waitress: a production WSGI server in pure Python that keeps a scorer's HTTP/1.1 connection open between
+    # actions (werkzeug's development server closes every connection). `ident` keeps the Server header bare.
+    # waitress reads a chunked body whole before the app sees it (so it is never cut short) and hands it on with
+    # its length: the app then refuses it past the route's limit as any other (413, in the error shape). It
+    # buffers at most this much (beyond, its own 413).
+    waitress.serve(app, host=args.host, port=args.port, threads=args.threads, ident="fupan",
+                   max_request_body_size=4 * app.config["MAX_CONTENT_LENGTH"])
+    return 0
+
+
+DEMO_LABEL = "demo (fupan serve --demo)"
+
+
+def print_demo_tokens(service: FupanApplication) -> None:
+    """Demo mode: fresh tokens for this run, printed once (the previous run's demo tokens are revoked), so a
+    first-time user can write at once and nothing else about access control is relaxed."""
+    for token in service.list_tokens():
+        if token["label"].startswith(DEMO_LABEL) and not token["revoked"]:
+            service.revoke_token(token["id"])
+    _, organiser = service.create_token(ORGANISER, label=f"{DEMO_LABEL}: organiser")
+    lines = [f"  organiser:          {organiser}"]
+    tables = [m for t in service.list_tournaments() for m in t["matches"]][:1]  # the demo chip table
+    for match in tables:
+        _, referee = service.create_token(REFEREE, [match["id"]], f"{DEMO_LABEL}: referee, table {match['table']}")
+        lines.append(f"  referee of table {match['table']}: {referee}")
+    print("fupan: DEMO MODE — tokens for this run (shown once; a restart replaces them):", *lines,
+          '  use: curl -H "Authorization: Bearer <token>" …', sep="\n", flush=True)
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    """The `serve` command."""
+    serve = commands.add_parser("serve", help="run the HTTP API (and viewer)")
+    serve.add_argument("--db", help=f"SQLite file (default ./{DEFAULT_DB})")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--threads", type=int, default=8, help="request threads (default 8)")
+    serve.add_argument("--demo", action="store_true", help="load the demo fixtures into an empty store")
+    serve.set_defaults(handler=cmd_serve)

@@ -1,0 +1,105 @@
+"""`fupan standings`, `explain` and `rebuild`: the projections (projections/) read from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from cli.common import Progress, open_projections, tournament_ref
+from domain.kernel.errors import Refusal
+
+
+def _figure(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def cmd_standings(args: argparse.Namespace) -> int:
+    try:
+        answer = open_projections(args.db).standings(tournament_ref(args.tournament), round_limit=args.round,
+                                                     as_of=args.as_of)
+    except Refusal as error:
+        print(f"fupan standings: {error.message}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(answer, ensure_ascii=False, indent=1))
+        return 0
+    codes = [t["code"] for t in answer["tiebreaks"]]
+    print(f"{answer['name']} · {answer['format']} · as of notification {answer['as_of']}"
+          + (f" · after round {answer['round']}" if answer["round"] else ""))
+    print(f"{'rank':>4}  {'player':<12} {answer['total_measure']['code']:>8}  " + "  ".join(codes) + "  status")
+    for row in answer["rows"]:
+        values = "  ".join(f"{_figure(v):>{len(c)}}" for c, v in zip(codes, row["tiebreak_values"], strict=True))
+        decided = f"  (tie decided by {row['decided_by']})" if row["decided_by"] else ""
+        print(f"{row['rank']:>4}  {row['name']:<12} {_figure(row['total']):>8}  {values}  {row['status']}{decided}")
+    for direction in answer.get("directions", []):
+        print(f"{direction['en']} ({direction['zh']}) pairs:")
+        for pair in direction["rows"]:
+            names = " / ".join(pair["names"])
+            print(f"{pair['rank']:>4}  {names:<25} {_figure(pair['total']):>8}  table {pair['table']}")
+    return 0
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    try:
+        answer = open_projections(args.db).explain(tournament_ref(args.tournament), args.player,
+                                                   round_limit=args.round, as_of=args.as_of)
+    except Refusal as error:
+        print(f"fupan explain: {error.message}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(answer, ensure_ascii=False, indent=1))
+        return 0
+    parts = answer["total_explained"]
+    print(f"{answer['name']}: rank {answer['rank']}, {answer['status']}, total {_figure(answer['total'])} = "
+          f"{parts['start_chips']} start + {_figure(parts['deals'])} from deals + {parts['adjustments']} adjustments"
+          f" (as of notification {answer['as_of']})")
+    for tiebreak in answer["tiebreak_values"]:
+        rule = ("drawn from the recorded lots seed" if tiebreak["measure"] == "lots"
+                else f"{tiebreak['measure']} of {tiebreak['fact']} over {tiebreak['scope']} deals")
+        print(f"  tiebreak {tiebreak['code']} ({tiebreak['zh']}): {_figure(tiebreak['value'])} — {rule}")
+    for table in answer["matches"]:
+        print(f"  {table['label']} table {table['table']} (seat {table['seat']}, counts for {table['counts_for']}): "
+              f"place {table['place']}, total {_figure(table['table_total'])}")
+        for deal in table["deals"]:
+            finished, scored = deal["finished"], deal["events"][-1]
+            print(f"    deal {deal['number']} {deal['deal_id']}: {deal['score']:+d}; result at Deal "
+                  f"v{finished['version']} recorded by {finished['recorded_by']['role']}, "
+                  f"counted at Match v{scored['version']}")
+    for adjustment in answer["adjustments"]:
+        who = adjustment["recorded_by"]
+        by = who["role"] + (f" token {who['token_id']}" if who.get("token_id") else "")
+        print(f"  {adjustment['kind']} {adjustment['points']:+d} in round {adjustment['round']} (Tournament "
+              f"v{adjustment['version']}, recorded by {by}): {adjustment['reason']}"
+              + ("" if adjustment["counted"] else " — not counted in this round's total"))
+    return 0
+
+
+def cmd_rebuild(args: argparse.Namespace) -> int:
+    progress = Progress("fupan rebuild", "notifications")
+    report = open_projections(args.db).rebuild(progress.step)
+    progress.interrupt()
+    print(f"fupan rebuild: replayed {report['notifications']} notifications up to {report['position']} "
+          f"({report['tournaments']} tournaments, {report['deals']} deals) in {report['seconds']:.2f} s")
+    return 0
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    """The `standings`, `explain` and `rebuild` commands."""
+    for name, handler, help_text in (
+        ("standings", cmd_standings, "a tournament's standings (now, after a round, or as of a notification)"),
+        ("explain", cmd_explain, "a player's standing down to tables, deals, events and adjustments"),
+    ):
+        verb = commands.add_parser(name, help=help_text)
+        verb.add_argument("tournament", help="tournament id or key")
+        if name == "explain":
+            verb.add_argument("player", help="player id")
+        verb.add_argument("--round", type=int, help="as after this round")
+        verb.add_argument("--as-of", type=int, help="as of this notification id")
+        verb.add_argument("--json", action="store_true", help="the whole answer as JSON")
+        verb.add_argument("--db")
+        verb.set_defaults(handler=handler)
+    rebuild = commands.add_parser("rebuild", help="replay the whole event log into fresh read models")
+    rebuild.add_argument("--db")
+    rebuild.set_defaults(handler=cmd_rebuild)

@@ -1,0 +1,177 @@
+"""The appeals pages (docs/appeals.md): a tournament's appeals (`/tournaments/<id>/appeals`: status, table,
+what is appealed, deadline, and the filing form) and one appeal (`/appeals/<id>`: the statement, the deadline,
+evidence linked into the deal viewer at its step and viewpoint, the ruling, the committee's decision with its
+vote and score changes, the timeline of every step with who and when, the chain's digest, and the forms of
+every step: evidence, the sandbox, the ruling, to the committee, withdrawal, closing, the decision).
+
+- `/appeals/<id>/review?view=seat:N`: the disputed deal in the viewer, result-blind (the appeal's frames: up to
+  the judged step, no result, no later step, no score), with a 揭晓结果 link to the whole deal;
+- `/appeals/<id>/report`: the printable report (facts, the disputed sequence from the relevant seat, evidence,
+  ruling, committee and vote, the score change, the deal's closing digest);
+- `/tournaments/<id>/standings/<player>`: a player's standing explained, each adjustment linked to its appeal.
+
+Rendered for the reader of the request (pages hold no token; the forms send one from the tab's sessionStorage):
+while the disputed deal is live, the statement, notes and seat views are withheld exactly as the API withholds
+them (FupanApplication.get_appeal, .appeal_frames).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
+
+from domain.games import get_engine
+from domain.kernel.errors import Hidden, IllegalAction, NotFound, Unauthenticated
+from domain.model.appeal_rules import is_viewpoint
+from replay_ui.games import ui_for
+from replay_ui.pages import game_script, not_found_page, reader, seat_mark, service
+from replay_ui.shared import i18n
+from replay_ui.shared.notation import foul_names
+
+# The appeals pages' strings (replay_ui/shared/i18n.py puts them in the one table every page embeds).
+i18n.register(i18n.load_strings(Path(__file__).with_name("strings.toml")), "replay_ui/appeals/strings.toml")
+appeal_pages = Blueprint("appeals_ui", __name__, template_folder="templates")
+appeal_pages.register_error_handler(NotFound, not_found_page)
+
+
+@appeal_pages.get("/tournaments/<tournament_id>/appeals")
+def tournament_appeals(tournament_id: str) -> str:
+    app = service()
+    tournament = app.get_tournament(tournament_id)
+    tables = {m["id"]: m["table"] for m in tournament["matches"]}
+    # The filing form's choices: each table's deals (a deal and step, a ruling's deal) and the players.
+    deals = {m["id"]: app.get_match(m["id"])["deals"] for m in tournament["matches"]}
+    return render_template("appeals.html", tournament=tournament, tables=tables, deals=deals,
+                           players=app.list_players(tournament_id),
+                           appeals=app.list_appeals(tournament_id, reader()))
+
+
+def _appeal_context(appeal_id: str) -> dict[str, Any]:
+    app = service()
+    appeal = app.get_appeal(appeal_id, reader())
+    tournament = app.get_tournament(appeal["tournament_id"])
+    names = {p["id"]: p["name"] for p in app.list_players(appeal["tournament_id"])}
+    match = app.get_match(appeal["match_id"])
+    deal_id = appeal["against"].get("deal_id")
+    deal = app.get_deal(deal_id, reader()) if deal_id else None
+    return {"appeal": appeal, "tournament": tournament, "table": match["table"], "names": names, "match": match,
+            "deal": deal, "seats": list(match["seat_names"]) if deal is None else list(deal["seats"]),
+            "judged": _judged_step(appeal, deal)}
+
+
+def _judged_step(appeal: dict[str, Any], deal: dict[str, Any] | None) -> int | None:
+    """The step the appeal judges: the one it names, else the disputed deal's last."""
+    if deal is None:
+        return None
+    step = appeal["against"].get("step")
+    return step if step is not None else deal.get("actions", 0)
+
+
+@appeal_pages.get("/appeals/<appeal_id>")
+def appeal_page(appeal_id: str) -> str:
+    return render_template("appeal.html", **_appeal_context(appeal_id))
+
+
+def relevant_seat(appeal: dict[str, Any], seats: list[str]) -> int | None:
+    """The seat the report shows the disputed sequence from: the first player the appeal is on behalf of who sat
+    at the deal, else the first seat an evidence reference looks from, else none (the referee's view)."""
+    for player in appeal["on_behalf_of"]:
+        if player in seats:
+            return seats.index(player)
+    for evidence in appeal["evidence"]:
+        viewpoint = (evidence.get("reference") or {}).get("viewpoint", "")
+        # Only a viewpoint this deal has: one stored before they were checked exactly (`seat:99`) is passed
+        # over, so it cannot break the report for good.
+        if isinstance(viewpoint, str) and viewpoint.startswith("seat:") and is_viewpoint(viewpoint, len(seats)):
+            return int(viewpoint[5:])
+    return None
+
+
+def blind_frames(appeal_id: str, viewpoint: str, names: list[str]) -> dict[str, Any]:
+    """The appeal's result-blind frames (FupanApplication.appeal_frames) with each step in words, as the viewer's
+    frames carry them; no annotations and no retraction marks (result_blind leaves them out)."""
+    blind = service().appeal_frames(appeal_id, viewpoint, reader())
+    frames = blind["frames"]
+    describe = ui_for(frames[0]["view"]["game"]).describe
+    previous = None
+    for frame in frames:
+        frame["annotations"] = []
+        # A finished view without its result (blinded) is described as a step, never as the deal's outcome.
+        told = {**frame, "view": {**frame["view"], "phase": "judged"}} if "result" not in frame["view"] else frame
+        frame["notation"] = describe(told, previous, names).as_json()
+        frame["notation"]["tags"] = [tag for tag in frame["notation"]["tags"] if tag != "end"]
+        previous = frame
+    return {**blind, "total": blind["judged_step"], "closed": False, "names": names}
+
+
+@appeal_pages.get("/ui-api/appeals/<appeal_id>/frames")
+def review_frames(appeal_id: str) -> Response:
+    """JSON for the review page's viewer: the result-blind frames of `viewpoint` (default public)."""
+    context = _appeal_context(appeal_id)
+    return jsonify(blind_frames(appeal_id, request.args.get("viewpoint", "public"), context["seats"]))
+
+
+@appeal_pages.get("/appeals/<appeal_id>/review")
+def appeal_review(appeal_id: str) -> str:
+    context = _appeal_context(appeal_id)
+    deal = context["deal"]
+    if deal is None:
+        raise IllegalAction("no_deal", "This appeal names no deal to review.", "该申诉未指向任何牌局。",
+                            {"appeal_id": appeal_id})
+    game = deal["game"]
+    boot = {
+        "deal_id": deal["id"], "game": game, "names": context["seats"], "seats": len(deal["seats"]),
+        "number": deal["number"], "finished": True,  # nothing to follow: the review stops at the judged step
+        "foul_names": foul_names(game), "play_phase": get_engine(game).play_phase,
+        "seat_marks": {lang: [seat_mark(game, seat, lang) for seat in range(len(deal["seats"]))]
+                       for lang in ("zh", "en")},
+        "frames_url": url_for("appeals_ui.review_frames", appeal_id=appeal_id),
+        "deal_url": url_for("deals.get_deal", deal_id=deal["id"]), "version": deal["version"],
+        **ui_for(game).deal_figures(None, deal),  # no table figures: the chips after the deal are its result
+    }
+    return render_template("appeal_review.html", **context, boot=boot,
+                           game_script=game_script(game))
+
+
+@appeal_pages.get("/appeals/<appeal_id>/report")
+def appeal_report(appeal_id: str) -> str:
+    context = _appeal_context(appeal_id)
+    appeal, deal, seats = context["appeal"], context["deal"], context["seats"]
+    seat = relevant_seat(appeal, seats)
+    sequence: dict[str, Any] | None = None
+    if deal is not None and not deal.get("result_only"):
+        viewpoint = "referee" if seat is None else f"seat:{seat}"
+        try:
+            sequence = blind_frames(appeal_id, viewpoint, seats)
+        except (Unauthenticated, Hidden):
+            sequence = None  # a live deal's seat view: not the public's (docs/SECURITY.md §4)
+    return render_template("appeal_report.html", **context, seat=seat, sequence=sequence,
+                           scores=_score_change(appeal, deal, seats))
+
+
+def _score_change(appeal: dict[str, Any], deal: dict[str, Any] | None, seats: list[str]) -> list[dict[str, Any]]:
+    """Each player the appeal moved: the deal's recorded score (when a finished deal is disputed), the score
+    after the appeal's latest outcome, and the points its adjustments moved the total by."""
+    recorded = (deal or {}).get("result") or {}
+    rows = []
+    players = list(seats) + sorted(set(appeal["applied"]) - set(seats))
+    for player in players:
+        moved = appeal["applied"].get(player, 0)
+        score = None
+        if player in seats and "scores" in recorded:
+            score = recorded["scores"][seats.index(player)]
+        if score is None and not moved:
+            continue
+        rows.append({"player": player, "recorded": score, "now": None if score is None else score + moved,
+                     "change": moved})
+    return rows
+
+
+@appeal_pages.get("/tournaments/<tournament_id>/standings/<path:player_id>")  # a name may hold "/"
+def explain_page(tournament_id: str, player_id: str) -> str:
+    """A player's standing explained (the projections' explain): the total's parts, each table's deals, each
+    adjustment with its reason and, for an appeal's outcome, a link to the appeal."""
+    explained = current_app.extensions["fupan.projections"].explain(tournament_id, player_id)
+    return render_template("explain.html", tournament=service().get_tournament(tournament_id), explained=explained)

@@ -1,0 +1,167 @@
+"""What every page family uses: the service and reader of the request, the template globals (strings, seat
+marks, cards, names), the page of a missing thing, and a deal's context and frames in words.
+
+It sits above the game plugins (replay_ui/games, whose words it uses) and below the families; it registers each
+plugin's strings with replay_ui/shared/i18n.py, which the plugins themselves import and so cannot import them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import plotly
+from flask import Blueprint, current_app, render_template, url_for
+from markupsafe import Markup
+
+from domain.kernel.errors import NotFound
+from domain.model.token import Principal
+from domain.services.application import FupanApplication
+from replay_ui.games import GAMES, ui_for
+from replay_ui.shared import i18n
+from replay_ui.shared.cards import card_text, is_red
+from replay_ui.shared.notation import note_text
+from replay_ui.shared.retraction import describe_retraction, is_retraction_step, mark_retracted
+
+for _game, _ui in GAMES.items():
+    i18n.register(_ui.strings, f"replay_ui/games/{_game}_strings.toml")
+
+# No routes: the template globals every page uses (registered as a blueprint so they reach every template).
+common = Blueprint("ui_common", __name__)
+
+
+def service() -> FupanApplication:
+    return current_app.extensions["fupan"]
+
+
+def reader() -> Principal:
+    """Who is asking, as the host app's access guard decided (api/auth.py installs it). The viewer's routes are
+    read-only and open to anyone; what each reader sees of a live deal is the service's decision."""
+    return current_app.extensions["fupan.reader"]()
+
+
+@common.app_template_global("t")
+def _t(key: str, **params: Any) -> Any:
+    return i18n.bilingual(key, **params)
+
+
+@common.app_template_global("zh")
+def _zh(key: str, **params: Any) -> str:
+    """The Chinese alone, where no language spans fit (a <select>'s options): the element names the key in
+    `data-i18n-text` and static/fupan.js writes it again in the language chosen."""
+    return i18n.text(key, "zh", **params)
+
+
+@common.app_template_global("game_name")
+def _game_name(game: str) -> Any:
+    return i18n.bilingual(f"game.{game}") if f"game.{game}" in i18n.catalog() else game
+
+
+@common.app_template_global("table_name")
+def _table_name(label: str) -> Any:
+    """'第 1 桌' / 'Table 1' for a numbered table, never broken across lines (第 1 / 桌 in a narrow column); a named
+    one (决赛, 加赛) is called by its name."""
+    if not label.isdigit():
+        return label
+    return Markup('<span class="nowrap">') + i18n.bilingual("match.title", table=label) + Markup("</span>")
+
+
+def game_script(game: str) -> str | None:
+    """The game's own viewer script among the pages' files (`games/<game>.js`, replay_ui/viewer/static/games),
+    or None: the generic script draws its table."""
+    name = f"games/{game}.js"
+    return name if current_app.blueprints["assets"].folder_of(name) is not None else None
+
+
+def seat_mark(game: str, seat: int, lang: str) -> str:
+    """What people call a seat (GameUI.seat_marks): '2' (counted from 1), or 升级's '东'."""
+    zh, en = ui_for(game).seat_marks(seat + 1)[seat]
+    return zh if lang == "zh" else en
+
+
+@common.app_template_global("seat_mark")
+def _seat_mark(game: str, seat: int) -> Any:
+    zh, en = seat_mark(game, seat, "zh"), seat_mark(game, seat, "en")
+    return zh if zh == en else both_languages(zh, en)
+
+
+def both_languages(zh: str, en: str) -> Markup:
+    """Two texts as the pair of language spans the stylesheet chooses between (escaped)."""
+    return Markup('<span class="zh" lang="zh-CN">{}</span><span class="en" lang="en">{}</span>').format(zh, en)
+
+
+@common.app_template_global("seat_called")
+def _seat_called(game: str, seat: int, name: str | None = None) -> Any:
+    """A seat in a sentence ('2 号位', '东'); with `name`, the viewpoint button's '张伟（2 号位）'."""
+    key = ui_for(game).seat_called
+    called = {lang: i18n.text(key, lang, mark=seat_mark(game, seat, lang)) for lang in i18n.LANGUAGES}
+    if name is not None:
+        called = {lang: i18n.text("view.seat", lang, name=name, seat=called[lang]) for lang in called}
+    return both_languages(called["zh"], called["en"])
+
+
+@common.app_template_global("note")
+def _note(written: str) -> Any:
+    """An organiser's or referee's note in the chosen language (one written "中文 / English" shows its half)."""
+    return both_languages(note_text(written, "zh"), note_text(written, "en"))
+
+
+@common.app_template_global("card_html")
+def _card_html(code: str) -> Any:
+    """A card as printable text: '♥10' in red, '大王'/'Big Joker' as a pair of language spans."""
+    colour = "red" if is_red(code) else "black"
+    zh, en = card_text(code, "zh"), card_text(code, "en")
+    inner = zh if zh == en else Markup(
+        f'<span class="zh" lang="zh-CN">{zh}</span><span class="en" lang="en">{en}</span>')
+    return Markup(f'<span class="pc {colour}" data-card="{code}">{inner}</span>')
+
+
+@common.app_context_processor
+def _page_globals() -> dict[str, Any]:
+    return {"strings": i18n.as_json(), "plotly_url": url_for("replay_ui.plotly_js", v=plotly.__version__)}
+
+
+def not_found_page(error: NotFound) -> tuple[str, int]:
+    """The page of a missing tournament, table, deal, appeal or game (each family's NotFound handler)."""
+    kind = error.details.get("kind")
+    kind = kind if f"error.notfound.{kind}" in i18n.catalog() else "deal"
+    return render_template("error.html", kind=kind, missing=error.details.get("id", "")), 404
+
+
+# --- what a deal's pages show -------------------------------------------------------------------------------
+
+
+def seat_names(deal: dict[str, Any], match: dict[str, Any] | None) -> list[str]:
+    """Players' display names; a deal outside a match only has its seat labels."""
+    return list(match["seat_names"]) if match else list(deal["seats"])
+
+
+def deal_context(deal_id: str) -> dict[str, Any]:
+    """What every deal page shows around the table: where it was played, who sat where, and the game's figures
+    of the table around the deal (`figures`, GameUI.deal_figures)."""
+    app = service()
+    deal = app.get_deal(deal_id, reader())
+    match = app.get_match(deal["match_id"]) if deal["match_id"] else None
+    tournament = app.get_tournament(match["tournament_id"]) if match else None
+    return {
+        "deal": deal, "match": match, "tournament": tournament, "names": seat_names(deal, match),
+        "figures": ui_for(deal["game"]).deal_figures(match, deal),
+    }
+
+
+def described_frames(deal_id: str, viewpoint: str, names: list[str]) -> dict[str, Any]:
+    """`replay_all` for the viewpoint, each frame with its step in words (zh, en) and timeline tags."""
+    folded = service().replay_all(deal_id, viewpoint, reader())
+    frames = folded["frames"]
+    describe = ui_for(frames[0]["view"]["game"]).describe
+    previous = None
+    for frame in frames:
+        if is_retraction_step(frame):
+            notation = describe_retraction(frame).as_json()
+        else:
+            notation = describe(frame, previous, names).as_json()
+        mark_retracted(frame, notation)  # an entry taken back later: struck through, with why and by whom
+        if frame["annotations"]:
+            notation["tags"].append("note")
+        frame["notation"] = notation
+        previous = frame
+    return folded

@@ -1,0 +1,344 @@
+/* fupan viewer — shared helpers: strings and the language toggle, cards, small DOM helpers.
+ * Plain browser JavaScript, no build step. Pages load this first; page scripts use window.Fupan. */
+(function () {
+  "use strict";
+
+  const root = document.documentElement;
+  const strings = JSON.parse(document.getElementById("fupan-strings").textContent);
+  const LANG_KEY = "fupan.lang";
+
+  const Fupan = (window.Fupan = { games: {} });
+
+  Fupan.lang = function () {
+    return root.dataset.lang === "en" ? "en" : "zh";
+  };
+
+  /* t("step.of", {k: 3, n: 44}) in the current language. A missing key shows the key itself (and warns):
+   * a visible gap is easier to notice than an empty one. */
+  Fupan.t = function (key, params) {
+    const entry = strings[key];
+    if (!entry) {
+      console.warn("fupan: no string", key);
+      return key;
+    }
+    let text = entry[Fupan.lang()];
+    if (params) {
+      text = text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+    }
+    return text;
+  };
+
+  /* Both languages as spans, as the server renders them; the stylesheet shows the chosen one. */
+  Fupan.bilingualHTML = function (key) {
+    const entry = strings[key] || { zh: key, en: key };
+    return `<span class="zh" lang="zh-CN">${Fupan.esc(entry.zh)}</span><span class="en" lang="en">${Fupan.esc(entry.en)}</span>`;
+  };
+
+  const ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+  Fupan.esc = function (value) {
+    return String(value).replace(/[&<>"']/g, (c) => ESCAPES[c]);
+  };
+
+  /* Attributes cannot hold the two language spans the server renders, so they are set here. */
+  function translateAttributes() {
+    document.querySelectorAll("[data-i18n-title]").forEach((el) => {
+      el.title = Fupan.t(el.dataset.i18nTitle);
+    });
+    document.querySelectorAll("[data-i18n-aria]").forEach((el) => {
+      el.setAttribute("aria-label", Fupan.t(el.dataset.i18nAria));
+    });
+    // Text that cannot hold the two language spans either (a <select>'s options): one language, set here.
+    document.querySelectorAll("[data-i18n-text]").forEach((el) => {
+      el.textContent = Fupan.t(el.dataset.i18nText, el.dataset.i18nArgs ? JSON.parse(el.dataset.i18nArgs) : undefined);
+    });
+  }
+
+  Fupan.setLang = function (lang) {
+    root.dataset.lang = lang;
+    root.lang = lang === "en" ? "en" : "zh-CN";
+    try {
+      localStorage.setItem(LANG_KEY, lang);
+    } catch (e) {
+      /* private mode: the choice lasts for this page only */
+    }
+    translateAttributes();
+    document.dispatchEvent(new CustomEvent("fupan:lang", { detail: { lang } }));
+  };
+
+  document.getElementById("lang-toggle").addEventListener("click", () => {
+    Fupan.setLang(Fupan.lang() === "zh" ? "en" : "zh");
+  });
+  translateAttributes();
+
+  // Print buttons (the text record); a listener, because the Content-Security-Policy forbids inline handlers.
+  document.querySelectorAll("[data-print]").forEach((button) => {
+    button.addEventListener("click", () => window.print());
+  });
+
+  /* --- cards ------------------------------------------------------------------------------------------ */
+
+  const SUITS = { S: "♠", H: "♥", C: "♣", D: "♦" };
+  const SUIT_NAME = {
+    zh: { S: "黑桃", H: "红桃", C: "梅花", D: "方块" },
+    en: { S: "spades", H: "hearts", C: "clubs", D: "diamonds" },
+  };
+  const JOKER = { BJ: { zh: "大王", en: "Big Joker" }, LJ: { zh: "小王", en: "Little Joker" } };
+
+  Fupan.cardName = function (code) {
+    const lang = Fupan.lang();
+    if (JOKER[code]) return JOKER[code][lang];
+    return lang === "zh" ? SUIT_NAME.zh[code[0]] + code.slice(1) : code.slice(1) + " of " + SUIT_NAME.en[code[0]];
+  };
+
+  /* One card face as HTML. Jokers are drawn unlike any suit card and unlike each other: 大王 red on gold,
+   * 小王 black on grey, with 大王/小王 written down the corner index, so even a fanned hand that shows only
+   * the left strip of each card tells them apart. */
+  Fupan.cardHTML = function (code, extra) {
+    const cls = extra ? " " + extra : "";
+    const name = Fupan.esc(Fupan.cardName(code));
+    if (JOKER[code]) {
+      const big = code === "BJ";
+      return (
+        `<span class="card joker ${big ? "big" : "little"}${cls}" data-card="${code}" title="${name}">` +
+        `<span class="jn">${JOKER[code].zh}</span><span class="jk">JOKER</span></span>`
+      );
+    }
+    const suit = SUITS[code[0]];
+    const rank = code.slice(1);
+    const colour = code[0] === "H" || code[0] === "D" ? "red" : "black";
+    return (
+      `<span class="card ${colour}${cls}" data-card="${code}" title="${name}">` +
+      `<span class="ci"><b>${rank}</b><i>${suit}</i></span><span class="cs">${suit}</span></span>`
+    );
+  };
+
+  /* A card in a line of text: ♠3, ♥10, 大王 (Big Joker in English). */
+  Fupan.cardShort = function (code) {
+    return JOKER[code] ? JOKER[code][Fupan.lang()] : SUITS[code[0]] + code.slice(1);
+  };
+
+  Fupan.cardsHTML = function (codes, extra) {
+    return codes.map((code) => Fupan.cardHTML(code, extra)).join("");
+  };
+
+  /* Backs for a hidden hand: only the number of cards, which every seat can count, reaches the page. */
+  Fupan.backsHTML = function (count, extra) {
+    const cls = extra ? " " + extra : "";
+    return `<span class="card back${cls}" aria-hidden="true"></span>`.repeat(count);
+  };
+
+  /* --- the table: what every game's renderer (static/games/*.js) draws the same way ----------------------- */
+
+  const MANY_BACKS = 4; // what a hand of ">10" cards is drawn as: a stack, never a number of cards
+
+  /* What people call a seat: '2' (counted from 1; the data counts from 0), 升级's '东'. The deal page's boot data
+   * names them (views.seat_mark); viewer.js sets them here. */
+  Fupan.seatMarks = null;
+  Fupan.seatNo = function (seat) {
+    const marks = Fupan.seatMarks && Fupan.seatMarks[Fupan.lang()];
+    return marks ? marks[seat] : String(seat + 1);
+  };
+
+  /* A foul's code as the game's rules name it (说话 for `talking`; the boot data's foul_names), and a referee's
+   * note in the chosen language: one written "中文 / English" shows its half (replay_ui/shared/notation.py note_text). */
+  Fupan.foulNames = {};
+  Fupan.foulName = function (code) {
+    const names = Fupan.foulNames[code];
+    return names ? names[Fupan.lang()] : code;
+  };
+  const BOTH_LANGUAGES = /^(.*[\u4e00-\u9fff].*?)\s+\/\s+([^\u4e00-\u9fff]+)$/s;
+  Fupan.noteText = function (note) {
+    const both = BOTH_LANGUAGES.exec(note || "");
+    return both ? both[Fupan.lang() === "zh" ? 1 : 2] : note || "";
+  };
+  /* What a foul was, as the fouls panels list it: its name, then the note (HTML). */
+  Fupan.foulHTML = function (foul) {
+    return `<span class="foul-code">${Fupan.esc(Fupan.foulName(foul.code))}</span> ${Fupan.esc(Fupan.noteText(foul.note))}`;
+  };
+
+  /* Where each seat sits: `where` names the places from the viewpoint's own seat on, in playing order. */
+  Fupan.positions = function (anchor, where) {
+    const pos = {};
+    where.forEach((place, step) => {
+      pos[(anchor + step) % where.length] = place;
+    });
+    return pos;
+  };
+
+  /* A card's rank for grouping a hand; a joker is a rank of its own. */
+  Fupan.rankOf = function (code) {
+    return code === "BJ" || code === "LJ" ? code : code.slice(1);
+  };
+
+  /* The engine sends a hand sorted (by rank, or by effective suit); split it where keyOf(card) changes. */
+  Fupan.groupRuns = function (codes, keyOf) {
+    const groups = [];
+    codes.forEach((code) => {
+      const key = keyOf(code);
+      if (!groups.length || groups[groups.length - 1].key !== key) groups.push({ key, cards: [] });
+      groups[groups.length - 1].cards.push(code);
+    });
+    return groups;
+  };
+
+  /* A hand the viewpoint may not see: its backs, or a stack marked ">10" when the count is announced only
+   * at ten or fewer (the string ">10"); labelled "hand hidden" unless `unlabelled`. */
+  Fupan.hiddenHandHTML = function (count, unlabelled) {
+    const many = typeof count !== "number";
+    const label = Fupan.esc(Fupan.t("hand.hidden"));
+    return `<div class="hand hidden-hand" title="${label}">${Fupan.backsHTML(many ? MANY_BACKS : count, "sm")}` +
+      (many ? '<span class="many">&gt;10</span>' : "") + (unlabelled ? "" : `<span class="hidden-label">${label}</span>`) +
+      "</div>";
+  };
+
+  /* The round on the table: this round's plays, else the round just closed (faded while play goes on), and
+   * its caption; `leader` names the key of "X led", `empty` is the caption before anyone has led. */
+  Fupan.currentRound = function (view, names, leader, empty) {
+    const plays = view.round.plays;
+    if (!plays.length && view.last_round) {
+      const faded = view.phase !== "finished";
+      return { plays: view.last_round, faded, caption: Fupan.t(faded ? "round.previous" : "round.final") };
+    }
+    if (!plays.length) return { plays, faded: false, caption: empty };
+    const caption = `${Fupan.t("round.number", { n: view.rounds_played + 1 })} · ` +
+      Fupan.t(leader, { name: names[view.round.leader] });
+    return { plays, faded: false, caption };
+  };
+
+  /* One slot per seat in the middle of the table, each with that seat's latest move ({seat, html}); the newest
+   * lit unless the moves are `faded`; `tagged` slots say their seat (data-seat). */
+  Fupan.slotsHTML = function (moves, pos, seats, faded, tagged) {
+    const latest = {};
+    moves.forEach((move, index) => {
+      latest[move.seat] = { html: move.html, newest: index === moves.length - 1 };
+    });
+    let html = "";
+    for (let seat = 0; seat < seats; seat += 1) {
+      const move = latest[seat];
+      const cls = `slot pos-${pos[seat]}${move && move.newest && !faded ? " newest" : ""}`;
+      html += `<div class="${cls}"${tagged ? ` data-seat="${seat}"` : ""}>${move ? move.html : ""}</div>`;
+    }
+    return html;
+  };
+
+  /* " · To act：name" when someone is to act, with the game's word for it. */
+  Fupan.turnText = function (view, names, label) {
+    return view.to_act === null ? "" : ` · ${label}：${names[view.to_act]}`;
+  };
+
+  /* A deal score as a table cell: signed, coloured up or down. */
+  Fupan.scoreCell = function (score) {
+    const sign = score > 0 ? "up" : score < 0 ? "down" : "";
+    return `<td class="num score ${sign}">${score > 0 ? "+" : ""}${score}</td>`;
+  };
+
+  /* The 倍数 breakdown: each factor of `keys` (lit when it multiplies), then the total. */
+  Fupan.factorsHTML = function (m, keys) {
+    const esc = Fupan.esc;
+    const rows = keys
+      .map((key) => `<div class="factor${m[key] > 1 ? " on" : ""}"><span>${esc(Fupan.t("mult." + key))}</span><b>×${m[key]}</b></div>`)
+      .join("");
+    return `<div class="factors">${rows}<div class="factor total"><span>${esc(Fupan.t("mult.total"))}</span><b>×${m.total}</b></div></div>`;
+  };
+
+  /* A game's renderer (Fupan.games.<game>) that draws its table the way every game does: the seats (game.seat)
+   * around the middle (game.centre) in a <div class=game.cls>, placed by game.where; beside the table the phase
+   * (game.status), the game's own panels (game.panels(view, names, boot): [title, body, class], a falsy entry
+   * being a panel this step does not show), the fouls (game.fouls, when there are any) and the result
+   * (game.result, once there is one). `marks` are its timeline marks (viewer.js). */
+  Fupan.tableGame = function (game) {
+    const t = Fupan.t;
+    function render(ctx) {
+      const view = ctx.frame.view;
+      const pos = Fupan.positions(ctx.anchor, game.where);
+      const seats = view.seats.map((seat) => game.seat(seat, pos[seat.seat], view, ctx.names)).join("");
+      ctx.table.innerHTML = `<div class="${game.cls}">${seats}${game.centre(view, pos, ctx.names)}</div>`;
+      const panels = [
+        [t("phase"), game.status(view, ctx.names), "status"],
+        ...game.panels(view, ctx.names, ctx.boot),
+        game.fouls && view.fouls.length && [t("fouls"), game.fouls(view, ctx.names), "fouls"],
+        view.result && [t("result"), game.result(view, ctx.names, ctx.boot), "result"],
+      ];
+      ctx.info.innerHTML = panels
+        .filter(Boolean)
+        .map(([title, body, cls]) => `<section class="panel info ${cls}"><h3>${Fupan.esc(title)}</h3>${body}</section>`)
+        .join("");
+    }
+    return { marks: game.marks, render };
+  };
+
+  /* An annotation (domain/records/annotations.py) in the chosen language: its glyph — a PGN-style mark as itself, a
+   * mark for an irregularity by its name — then the comment (the Chinese when no English was written). */
+  Fupan.noteHTML = function (note) {
+    const name = note.glyph ? Fupan.t("glyph." + note.glyph) : "";
+    const mark = /^[!?]+$/.test(note.glyph) ? note.glyph : name;
+    const glyph = note.glyph
+      ? `<span class="glyph" data-glyph="${Fupan.esc(note.glyph)}" title="${Fupan.esc(name)}">${Fupan.esc(mark)}</span>`
+      : `<span class="note-mark">${Fupan.esc(Fupan.t("tag.note"))}</span>`;
+    const text = Fupan.lang() === "en" && note.text_en ? note.text_en : note.text;
+    const author = note.author ? ` <cite>— ${Fupan.esc(note.author)}</cite>` : "";
+    return `<div class="annotation" data-step="${note.step}">${glyph}<span class="note-text">${Fupan.esc(text)}</span>${author}</div>`;
+  };
+
+  /* --- data ------------------------------------------------------------------------------------------- */
+
+  /* A bearer token the reader pasted into the viewer (a referee's, the appeals committee's): kept in this tab's
+   * sessionStorage only, sent only as a header on this page's own requests, never put in a URL. */
+  const TOKEN_KEY = "fupan.token";
+  Fupan.token = function () {
+    try {
+      return sessionStorage.getItem(TOKEN_KEY);
+    } catch (e) {
+      return null;
+    }
+  };
+  Fupan.setToken = function (token) {
+    try {
+      if (token) sessionStorage.setItem(TOKEN_KEY, token);
+      else sessionStorage.removeItem(TOKEN_KEY);
+    } catch (e) {
+      /* storage refused: the token cannot be kept */
+    }
+  };
+
+  /* A published copy (`fupan publish`, replay_ui/publishing/publish.py) has no server: each page carries the answers its
+   * scripts ask for (window.FUPAN_STATIC, keyed by URL, from the data script beside it) and never fetches. */
+  Fupan.published = function () {
+    return window.FUPAN_STATIC || null;
+  };
+
+  Fupan.getJSON = async function (url) {
+    const published = Fupan.published();
+    if (published) {
+      if (Object.prototype.hasOwnProperty.call(published, url)) return structuredClone(published[url]);
+      const error = new Error(Fupan.t("published.missing"));
+      error.status = 404;
+      error.body = null;
+      throw error;
+    }
+    const headers = { Accept: "application/json" };
+    const token = Fupan.token();
+    if (token) headers.Authorization = `Bearer ${token}`;
+    const response = await fetch(url, { headers });
+    let body = null;
+    try {
+      body = await response.json();
+    } catch (e) {
+      body = null;
+    }
+    if (!response.ok) {
+      const error = new Error((body && body.error && body.error.message) || response.statusText);
+      error.status = response.status;
+      error.body = body;
+      throw error;
+    }
+    return body;
+  };
+
+  /* Shared plotly settings: no logo, no "edit in Chart Studio" link — nothing that points off this server. */
+  Fupan.plotlyConfig = { displaylogo: false, showLink: false, showSendToCloud: false, responsive: true };
+  Fupan.plotlyFont = {
+    family: '"Noto Sans CJK SC", "Source Han Sans SC", "PingFang SC", "Microsoft YaHei", system-ui, sans-serif',
+    size: 13,
+  };
+})();

@@ -1,0 +1,170 @@
+"""The viewer's pages and its one JSON endpoint.
+
+Pages are rendered on the server from FupanApplication answers (lists, tables, the printable record); the deal
+viewer and the charts are scripts over JSON. Every byte comes from this process: static files from
+`replay_ui/viewer/static` and the other families' folders (replay_ui/shared/assets.py), plotly.js from the
+installed `plotly` package (a venue may have no internet).
+
+Hidden cards: the only source of hands the viewer has is `FupanApplication.replay_all(deal, viewpoint, reader)`,
+the same engine-filtered views the /api replay endpoints serve (docs/SECURITY.md §4), for the request's principal (the
+anonymous public unless a bearer token came with it, api/auth.py). Pages embed no hands, and the text record
+asks for the `public` viewpoint, which shows hands only once a deal is published.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import plotly
+from flask import Blueprint, Response, jsonify, render_template, request, send_file, url_for
+
+from domain.games import get_engine
+from domain.kernel.errors import NotFound
+from replay_ui.games import ui_for
+from replay_ui.pages import (
+    deal_context,
+    described_frames,
+    game_script,
+    not_found_page,
+    reader,
+    seat_mark,
+    service,
+)
+from replay_ui.shared import transfer
+from replay_ui.shared.notation import foul_names
+from replay_ui.viewer.marks import deal_marks
+
+PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+YEAR = 365 * 24 * 3600
+
+pages = Blueprint("replay_ui", __name__, template_folder="templates")
+pages.register_error_handler(NotFound, not_found_page)
+ui_api = Blueprint("replay_ui_api", __name__, url_prefix="/ui-api")
+
+
+# --- pages --------------------------------------------------------------------------------------------
+
+
+@pages.get("/")
+def index() -> str:
+    return render_template("index.html", tournaments=service().list_tournaments())
+
+
+@pages.get("/tournaments/<tournament_id>")
+def tournament_page(tournament_id: str) -> str:
+    app = service()
+    tournament = app.get_tournament(tournament_id)
+    matches = app.list_matches(tournament_id)
+    standings = {m["id"]: ui_for(m["game"]).standing_text(m, m["seat_names"]) for m in matches}
+    leaders = {m["id"]: ui_for(m["game"]).table_leaders(m) if m["ended_by"] == "closed" else [] for m in matches}
+    return render_template("tournament.html", tournament=tournament, matches=matches, standings=standings,
+                           leaders=leaders)
+
+
+@pages.get("/tournaments/<tournament_id>/standings")
+def standings_page(tournament_id: str) -> str:
+    # The table and chart are drawn by the script from GET /api/tournaments/<id>/standings (the projections).
+    return render_template("standings.html", tournament=service().get_tournament(tournament_id))
+
+
+@pages.get("/matches/<match_id>")
+def match_page(match_id: str) -> str:
+    app = service()
+    match = app.get_match(match_id)
+    tournament = app.get_tournament(match["tournament_id"])
+    names = list(match["seat_names"])
+    ui = ui_for(match["game"])
+    deals = app.list_match_deals(match_id, reader())
+    rows = ui.match_rows(match, deals, names)
+    slips = {deal["id"] for deal in deals if deal.get("result_only")}
+    for row in rows:  # 成绩单: a deal entered as a score slip is marked, and has no replay to link to
+        row["result_only"] = row.get("id") in slips
+    marked = {deal["id"]: deal_marks(app, deal, names, reader()) for deal in deals}
+    for row in rows:  # its fouls and penalties beside a deal's figures: a −3 says why
+        row["marks"] = marked.get(row.get("id"), [])
+    return render_template("match.html", match=match, tournament=tournament, names=names, rows=rows,
+                           chart=ui.match_chart(match, names))
+
+
+@pages.get("/deals/<deal_id>")
+def deal_viewer(deal_id: str) -> str:
+    context = deal_context(deal_id)
+    deal = context["deal"]
+    if deal.get("result_only"):
+        return render_template("slip.html", **context)  # a score slip: its facts and result, no replay
+    boot = {
+        "deal_id": deal["id"], "game": deal["game"], "names": context["names"], "seats": len(deal["seats"]),
+        "number": deal["number"], "finished": deal["finished"], **context["figures"],
+        "foul_names": foul_names(deal["game"]), "play_phase": get_engine(deal["game"]).play_phase,
+        "seat_marks": {lang: [seat_mark(deal["game"], seat, lang) for seat in range(len(deal["seats"]))]
+                       for lang in ("zh", "en")},
+        "frames_url": url_for("replay_ui_api.frames", deal_id=deal["id"]),
+        "deal_url": url_for("deals.get_deal", deal_id=deal["id"]), "version": deal["version"],
+    }
+    return render_template("deal.html", **context, boot=boot, neighbours=neighbours(context["match"], deal),
+                           game_script=game_script(deal["game"]))
+
+
+def neighbours(match: dict[str, Any] | None, deal: dict[str, Any]) -> dict[str, str | None]:
+    """The deals before and after this one at its table (none for a deal on its own)."""
+    entries = match["deals"] if match else []
+    at = next((index for index, entry in enumerate(entries) if entry["deal_id"] == deal["id"]), None)
+    if at is None:
+        return {"previous": None, "next": None}
+    return {"previous": entries[at - 1]["deal_id"] if at > 0 else None,
+            "next": entries[at + 1]["deal_id"] if at + 1 < len(entries) else None}
+
+
+def dealt_view(frames: list[dict[str, Any]]) -> dict[str, Any]:
+    """The table as dealt, for the record's hands: step 0, or in a game dealt card by card (升级: declarations
+    come while dealing) the first step past dealing."""
+    return next((frame["view"] for frame in frames if frame["view"].get("phase") != "dealing"), frames[0]["view"])
+
+
+@pages.get("/deals/<deal_id>/record")
+def deal_record(deal_id: str) -> str:
+    context = deal_context(deal_id)
+    if context["deal"].get("result_only"):
+        return render_template("slip.html", **context)
+    replay = described_frames(deal_id, "public", context["names"])
+    final = replay["frames"][-1]["view"]
+    summary = [n.as_json() for n in ui_for(final["game"]).summarize(final, context["names"])]
+    return render_template("record.html", **context, replay=replay, dealt=dealt_view(replay["frames"]),
+                           summary=summary)
+
+
+@pages.get("/ui/vendor/plotly.min.js")
+def plotly_js() -> Response:
+    """plotly.js from the installed package; the version is in the URL (?v=), so it may be cached for a year."""
+    response = send_file(PLOTLY_JS, mimetype="text/javascript", max_age=YEAR, conditional=True)
+    response.headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
+    return response
+
+
+# --- JSON for the deal viewer --------------------------------------------------------------------------
+
+
+@ui_api.get("/deals/<deal_id>/frames")
+def frames(deal_id: str) -> Response:
+    """Every step of the deal as `viewpoint` (default: public) may see it, with each step in words.
+
+    The views are FupanApplication.replay_all's, filtered by the engine on the server; the words are made from
+    those filtered frames only.
+    """
+    context = deal_context(deal_id)
+    viewpoint = request.args.get("viewpoint", "public")
+
+    def payload() -> dict[str, Any]:
+        folded = described_frames(deal_id, viewpoint, context["names"])
+        folded["names"] = context["names"]
+        return folded
+
+    deal = context["deal"]
+    if deal["finished"]:  # published: the same for every reader until its next event (replay_ui/shared/transfer.py)
+        return transfer.finished_frames((deal["id"], deal["version"], viewpoint), payload)
+    return jsonify(payload())
+
+
+BLUEPRINTS = (pages, ui_api)
+transfer.install(*BLUEPRINTS)
