@@ -215,7 +215,7 @@ class Standings:
 
     def _byes(self, lines: dict[str, list[Line]]) -> None:
         """A bye is a line of its own, already over. In a duplicate format each board the round has played so far
-        counts as a bye deal (docs/rules/wakeng.md B11.9: rate ½, MP = tables − 1, raw 0, not won); in a knockout
+        counts as a bye deal (the 挖坑 rules B11.9: rate ½, MP = tables − 1, raw 0, not won); in a knockout
         the player goes on (Standings.advanced)."""
         for number, info in self.rounds.items():
             if not info.get("byes"):
@@ -237,7 +237,7 @@ class Standings:
                 lines[player].sort(key=lambda held: held.round)
 
     def _matchpoints(self, every: list[tuple[Line, dict[str, Any], Facts]]) -> None:
-        """Duplicate scoring (docs/rules/wakeng.md B7): each result against every other on the same board in the
+        """Duplicate scoring (the 挖坑 rules B7): each result against every other on the same board in the
         same seat."""
         groups: dict[tuple[Any, ...], list[Facts]] = {}
         for line, deal, entry in every:
