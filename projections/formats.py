@@ -11,6 +11,7 @@ deals (projections/facts.py).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from typing import Any
 
 from domain.games import GAMES, get_engine
 from domain.kernel.errors import IllegalAction
@@ -35,6 +36,12 @@ class _Formats(Mapping[str, Format]):
 
 
 FORMATS: Mapping[str, Format] = _Formats()
+
+
+def presets() -> dict[str, dict[str, Any]]:
+    """Per game with one, the ruleset preset the console offers when a tournament is created."""
+    return {code: {"option": game.preset.option, "values": list(game.preset.values)}
+            for code, game in GAMES.items() if game.preset is not None}
 
 
 def default_format(game: str) -> str:

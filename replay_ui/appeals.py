@@ -23,9 +23,9 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 
 from domain.games import get_engine
 from domain.kernel.errors import Hidden, IllegalAction, NotFound, Unauthenticated
-from replay_ui.games import ui_for
+from replay_ui.games import script_of, ui_for
 from replay_ui.notation import foul_names
-from replay_ui.views import STATIC, reader, seat_mark, service
+from replay_ui.views import reader, seat_mark, service
 
 appeal_pages = Blueprint("appeals_ui", __name__, template_folder="templates")
 
@@ -113,7 +113,7 @@ def appeal_review(appeal_id: str) -> str:
         raise IllegalAction("no_deal", "This appeal names no deal to review.", "该申诉未指向任何牌局。",
                             {"appeal_id": appeal_id})
     game = deal["game"]
-    game_script = f"games/{game}.js"
+    game_script = script_of(game)
     boot = {
         "deal_id": deal["id"], "game": game, "names": context["seats"], "seats": len(deal["seats"]),
         "number": deal["number"], "finished": True,  # nothing to follow: the review stops at the judged step
@@ -125,7 +125,7 @@ def appeal_review(appeal_id: str) -> str:
         **ui_for(game).deal_figures(None, deal),  # no table figures: the chips after the deal are its result
     }
     return render_template("appeal_review.html", **context, boot=boot,
-                           game_script=game_script if (STATIC / game_script).is_file() else None)
+                           game_script=game_script)
 
 
 @appeal_pages.get("/appeals/<appeal_id>/report")

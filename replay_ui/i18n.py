@@ -6,7 +6,7 @@ reload in English never flashes Chinese), and the same table is embedded in each
 
 The strings are data: the common ones (the pages, the deal viewer, words several games share) in
 replay_ui/strings.toml, and each registered game's own with its plugin (`GameUI.strings`, from
-replay_ui/games/<game>_strings.toml). A key may be defined only once.
+replay_ui/games/<game>/strings.toml). A key may be defined only once.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ LANGUAGES = ("zh", "en")
 def catalog() -> Strings:
     """The whole table: the common strings, then each game's in the registry's order. Built on first use, as
     the plugins import this module (for `text`) while the registry is being loaded."""
-    from replay_ui.games import GAMES
+    from replay_ui.games import plugins
 
     table = dict(COMMON)
     if table.keys() & PAD.keys():
@@ -58,7 +58,7 @@ def catalog() -> Strings:
         raise ValueError(f"appeals_strings.toml redefines {sorted(table.keys() & APPEALS.keys())}")
     table.update(APPEALS)
     table.update({f"glyph.{code}": names for code, names in GLYPHS.items()})  # the annotations' marks
-    for game, ui in GAMES.items():
+    for game, ui in plugins().items():
         again = table.keys() & ui.strings.keys()
         if again:
             raise ValueError(f"{game} defines strings that exist already: {sorted(again)}")

@@ -12,6 +12,7 @@ from flask import Blueprint, render_template, url_for
 
 from domain.games import get_engine
 from domain.services.pad import game_table
+from replay_ui.games import has_pad_script
 from replay_ui.views import seat_mark, service
 
 pad_pages = Blueprint("pad_ui", __name__, template_folder="templates")
@@ -22,7 +23,7 @@ def _page(boot: dict[str, Any], game: str, title: dict[str, Any]) -> str:
     marks = {lang: [seat_mark(game, seat, lang) for seat in range(engine.seat_count)] for lang in ("zh", "en")}
     boot = {**boot, "game": game, "table": game_table(engine), "seat_marks": marks,
             "viewer_url": url_for("replay_ui.deal_viewer", deal_id=boot["deal_id"]) if boot.get("deal_id") else None}
-    return render_template("pad.html", boot=boot, game=game, title=title)
+    return render_template("pad.html", boot=boot, game=game, title=title, pad_script=has_pad_script(game))
 
 
 @pad_pages.get("/deals/<deal_id>/pad")

@@ -19,13 +19,13 @@ import plotly
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, send_file, url_for
 from markupsafe import Markup
 
-from domain.games import get_engine
+from domain.games import get_engine, get_game
 from domain.kernel.errors import NotFound
 from domain.model.token import Principal
 from domain.services.application import FupanApplication
 from replay_ui import i18n, transfer
 from replay_ui.cards import card_text, is_red
-from replay_ui.games import ui_for
+from replay_ui.games import script_of, ui_for
 from replay_ui.marks import deal_marks
 from replay_ui.notation import foul_names, note_text
 from replay_ui.retraction import describe_retraction, is_retraction_step, mark_retracted
@@ -220,18 +220,19 @@ def deal_viewer(deal_id: str) -> str:
     deal = context["deal"]
     if deal.get("result_only"):
         return render_template("slip.html", **context)  # a score slip: its facts and result, no replay
-    game_script = f"games/{deal['game']}.js"
+    game_script = script_of(deal["game"])
     boot = {
         "deal_id": deal["id"], "game": deal["game"], "names": context["names"], "seats": len(deal["seats"]),
         "number": deal["number"], "finished": deal["finished"], **context["figures"],
         "foul_names": foul_names(deal["game"]), "play_phase": get_engine(deal["game"]).play_phase,
+        "suitless": bool(getattr(get_game(deal["game"]).analysis, "suitless", False)),  # the analysis groups ranks
         "seat_marks": {lang: [seat_mark(deal["game"], seat, lang) for seat in range(len(deal["seats"]))]
                        for lang in ("zh", "en")},
         "frames_url": url_for("replay_ui_api.frames", deal_id=deal["id"]),
         "deal_url": url_for("deals.get_deal", deal_id=deal["id"]), "version": deal["version"],
     }
     return render_template("deal.html", **context, boot=boot, neighbours=neighbours(context["match"], deal),
-                           game_script=game_script if (STATIC / game_script).is_file() else None)
+                           game_script=game_script)
 
 
 def neighbours(match: dict[str, Any] | None, deal: dict[str, Any]) -> dict[str, str | None]:

@@ -27,7 +27,8 @@ def lint_imports(cwd: Path) -> subprocess.CompletedProcess:
 def test_the_architecture_contracts_hold():
     done = lint_imports(ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
-    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]["contracts"]
+    settings = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    contracts = settings["tool"]["importlinter"]["contracts"]
     assert f"Contracts: {len(contracts)} kept, 0 broken." in done.stdout
 
 
@@ -38,6 +39,7 @@ def test_the_architecture_contracts_hold():
     ("projections/facts.py", "import api.errors", "Layers"),
     ("domain/model/deal.py", "import domain.services.presenters", "Domain layers"),
     ("domain/kernel/cards.py", "import domain.games.shedding", "Domain layers"),
+    ("domain/solver/shedding.py", "import domain.games.sandayi.patterns", "Domain layers"),  # the search knows no game
     ("replay_ui/cards.py", "import api.auth", "Layers"),
     ("api/resources.py", "import sqlite3", "Only the store modules"),
 ])

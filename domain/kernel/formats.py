@@ -117,6 +117,7 @@ class Format:
             "directions": [d.describe() for d in self.directions],
             "total": self.total.describe(), "tiebreaks": [c.describe() for c in self.tiebreaks],
             "default_tiebreaks": list(self.default_tiebreaks), "facts": dict(self.facts), "notes": list(self.notes),
+            "first_by_lot": self.first_by_lot,
         }
 
 

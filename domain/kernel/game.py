@@ -28,6 +28,7 @@ class Analysis(Protocol):
     still take (升级) rather than a win or a loss."""
 
     points: bool
+    suitless: bool  # the same ranks in other suits are one play (the viewer's analysis panel groups them)
 
     def position(self, engine: Engine, state: Any) -> Any:
         """A `domain.solver.position.Position`; IllegalAction `not_analysable` when the state cannot be searched."""
@@ -44,10 +45,19 @@ class PadFacts:
 
 
 @dataclass(frozen=True)
+class Preset:
+    """A ruleset preset the organiser console offers when a tournament of the game is created: the option it
+    sets unless the options given name it, and its values (the first is the default)."""
+
+    option: str
+    values: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Game:
     """One game: its record-format code, rules engine and table (how its deals chain into a match), and what
     each other part of fupan needs of it. A game without slips, analysis or formats leaves them empty: slips are
-    refused, analysis answers `not_analysable`, a tournament of it cannot be created."""
+    refused, the analysis finds no card play to search (`not_in_play`), a tournament of it cannot be created."""
 
     code: str
     engine: Engine
@@ -56,6 +66,7 @@ class Game:
     slip: SlipScorer | None = None
     analysis: Analysis | None = None
     pad: PadFacts = field(default_factory=PadFacts)
+    preset: Preset | None = None
 
     def __post_init__(self) -> None:
         assert self.engine.game == self.code and self.table.game == self.code, self.code

@@ -65,6 +65,7 @@ class RankAnalysis:
     bombs: Callable[[Any], tuple[int | None, ...]] | None = None
     check: Callable[[Any], None] | None = None
     points = False
+    suitless = True
 
     def position(self, engine: Engine, state: Any) -> Position:
         seat = state.to_act

@@ -143,6 +143,7 @@ class DaguaiAnalysis:
     """The search's position for a 大怪路子 state in play: the side to act is its team."""
 
     points = False
+    suitless = False  # flushes need suits
 
     def position(self, engine: Engine, state: Any) -> Position:
         seat = state.to_act

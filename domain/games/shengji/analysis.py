@@ -115,6 +115,7 @@ class ShengjiAnalysis:
     line is its team."""
 
     points = True
+    suitless = False
 
     def position(self, engine: Engine, state: Any) -> Position:
         seat = state.to_act
