@@ -77,9 +77,12 @@ def _plugin_file(game: str, name: str) -> Response:
     return send_from_directory(HERE / game, name, mimetype="text/javascript", max_age=3600)
 
 
-@game_plugins.get("/ui/static/games/<game>.js")
-def viewer_script(game: str) -> Response:
+# The URL's part is no `game`: a published site (replay_ui/publish.py) keeps links to the tournament's games only,
+# and the generic script is every page's.
+@game_plugins.get("/ui/static/games/<plugin>.js")
+def viewer_script(plugin: str) -> Response:
     """A game's viewer script at the URL the pages have always used; the generic one stays in static/games/."""
+    game = plugin
     if not has_plugin(game):
         if not (STATIC / "games" / f"{game}.js").is_file() or not _CODE.fullmatch(game):
             abort(404)
@@ -87,7 +90,7 @@ def viewer_script(game: str) -> Response:
     return _plugin_file(game, "script.js")
 
 
-@game_plugins.get("/ui/static/games/<game>/pad.js")
-def pad_script(game: str) -> Response:
+@game_plugins.get("/ui/static/games/<plugin>/pad.js")
+def pad_script(plugin: str) -> Response:
     """A game's part of the recording pad (its score slip's fields)."""
-    return _plugin_file(game, "pad.js")
+    return _plugin_file(plugin, "pad.js")
