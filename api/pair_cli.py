@@ -18,7 +18,7 @@ from typing import Any
 from domain.kernel.errors import Refusal
 from projections import Projections
 from projections.pairing import export_history, pair, read_history
-from projections.standings import TournamentFacts
+from projections.standings_values import TournamentFacts
 
 
 def register(commands: Any) -> None:

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from marshmallow import INCLUDE, Schema, fields, validate
 
+from api.typed import described_dict, schema_for
+from domain.kernel.values import DealResult
 from domain.model.token import ROLES
 from domain.model.tournament import ADJUSTMENT_KINDS, ROUND_KINDS
 from domain.records.annotations import AUTHOR_LIMIT, GLYPHS, TEXT_LIMIT
+from projections.rows import Placing, ProgressionRow, StandingsRow
 
 _NAME = validate.Length(min=1, max=200)
 _CARD = fields.String(validate=validate.Length(min=1, max=3))
@@ -213,7 +216,7 @@ class DealSchema(Schema):
     finished = fields.Boolean(required=True)
     actions = fields.Integer(required=True, metadata={"description": "number of recorded actions"})
     version = fields.Integer(required=True, metadata={"description": "number of stored events"})
-    result = fields.Dict(allow_none=True)
+    result = described_dict(DealResult, allow_none=True)
     digest = fields.String(required=True, metadata={"description": "running SHA-256 of the deal's events"})
     seed_commitment = fields.String(allow_none=True, metadata={"description": "SHA-256 of the dealing seed"})
     seed = fields.String(allow_none=True, metadata={"description": "revealed when the deal is closed"})
@@ -253,7 +256,7 @@ class RecordedActionSchema(Schema):
     action = fields.Dict(required=True, metadata={"description": "the action as stored (normalised)"})
     status = fields.Dict(required=True)
     finished = fields.Boolean(required=True)
-    result = fields.Dict(allow_none=True)
+    result = described_dict(DealResult, allow_none=True)
     digest = fields.String(required=True)
     seed = fields.String(metadata={"description": "the revealed seed, when this action closed a dealt deal"})
     match = fields.Nested(MatchProgressSchema, metadata={"description": "the match's standing, when this action "
@@ -426,7 +429,7 @@ class ImportReportSchema(Schema):
     ok = fields.Boolean(required=True)
     created = fields.Boolean()
     deal_id = fields.String()
-    result = fields.Dict(allow_none=True)
+    result = described_dict(DealResult, allow_none=True)
     error = fields.Nested(ErrorBodySchema)
 
 
@@ -451,32 +454,9 @@ class TiebreakSchema(Schema):
     higher_wins = fields.Boolean()
 
 
-class ProgressionRowSchema(Schema):
-    player_id = fields.String(required=True)
-    name = fields.String(required=True)
-    total = fields.Raw(required=True, metadata={"description": "the format's total (chips, points, rate …)"})
-    rank = fields.Integer(required=True, metadata={"description": "equal on every declared criterion: equal rank"})
-
-
-class _PlacingSchema(ProgressionRowSchema):
-    """Where a player stands: a standings row, an explanation."""
-
-    stage = fields.Integer(metadata={"description": "knockout: stage reached (advancing counts as the next)"})
-    reached = fields.Dict(allow_none=True, metadata={"description": "the round that ranks the player"})
-    status = fields.String(metadata={"description": "waiting | playing | advanced | eliminated | champion | "
-                                                    "placed | played"})
-    tied_with = fields.List(fields.String(), metadata={"description": "equal stage and total"})
-    decided_by = fields.String(allow_none=True, metadata={"description": "the tiebreak that put the player below "
-                                                                          "the row above, when equal on total"})
-
-
-class RowSchema(_PlacingSchema):
-    number = fields.Integer(metadata={"description": "entrant number (registration order)"})
-    tiebreak_values = fields.List(fields.Raw(), required=True, metadata={"description": "in `tiebreaks` order"})
-    adjustments = fields.Integer(metadata={"description": "sum of the adjustments counted in `total`"})
-    appeals = fields.List(fields.String(), metadata={"description": "ids of the appeals whose outcome moved `total` "
-                                                                    "(GET /api/appeals/<id>)"})
-    matches = fields.List(fields.Dict(), required=True)
+ProgressionRowSchema = schema_for(ProgressionRow, "ProgressionRowSchema")
+_PlacingSchema = schema_for(Placing, "PlacingSchema")
+RowSchema = schema_for(StandingsRow, "RowSchema")
 
 
 class ProgressionSchema(Schema):

@@ -18,6 +18,7 @@ import platform
 import random
 import statistics
 import time
+from collections.abc import Callable
 from typing import Any
 
 from domain.games import get_engine
@@ -49,6 +50,21 @@ def sample(game: str, rng: random.Random, per_group: int) -> dict[int, list[Any]
     return found
 
 
+def searching(run: Callable[[Any, Any, Budget], Any], budget: Callable[[], Budget], engine: Any, state: Any,
+              cold: bool) -> Callable[[], int]:
+    """One search `run` of the position at `state` under a fresh `budget`, on a fresh adapter (`cold`: with the
+    shared play tables emptied first): the nodes it visited."""
+    def search_once() -> int:
+        if cold:
+            forget_shared()
+        pos = position(engine, state)
+        spent = budget()
+        run(pos.game, pos.root, spent)
+        return spent.nodes
+
+    return search_once
+
+
 def timed(run: Any) -> tuple[float | None, int]:
     start = time.perf_counter()
     try:
@@ -75,14 +91,8 @@ def bench(game: str, per_group: int, seed: int, cold: bool = False) -> None:
         solver_ms, exhaustive_ms, ratios, nodes, both, large = [], [], [], [], [], 0
         again_ratios: list[float] = []
         for state in states:
-            def solve(state: Any = state) -> int:
-                if cold:
-                    forget_shared()
-                pos = position(engine, state)
-                budget = SOLVER_BUDGET(limit_ms=SOLVER_MS, node_limit=10**9)
-                search.analyse(pos.game, pos.root, budget)
-                return budget.nodes
-
+            solve = searching(search.analyse, lambda: SOLVER_BUDGET(limit_ms=SOLVER_MS, node_limit=10**9),
+                              engine, state, cold)
             ms, count = timed(solve)
             if ms is None:
                 large += 1
@@ -90,14 +100,8 @@ def bench(game: str, per_group: int, seed: int, cold: bool = False) -> None:
             solver_ms.append(ms)
             nodes.append(count)
             if group <= EXHAUSTIVE_UP_TO[game]:
-                def exhaust(state: Any = state) -> int:
-                    if cold:
-                        forget_shared()
-                    pos = position(engine, state)
-                    budget = Budget(limit_ms=EXHAUSTIVE_MS, node_limit=10**9)
-                    minimax.move_values(pos.game, pos.root, budget)
-                    return budget.nodes
-
+                exhaust = searching(minimax.move_values, lambda: Budget(limit_ms=EXHAUSTIVE_MS, node_limit=10**9),
+                                    engine, state, cold)
                 ems, _ = timed(exhaust)
                 if ems is not None:
                     exhaustive_ms.append(ems)

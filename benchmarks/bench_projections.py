@@ -51,7 +51,7 @@ def open_store(backend: str) -> Iterator[dict[str, str]]:
         with tempfile.TemporaryDirectory() as tmp:
             yield {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(Path(tmp) / "bench.sqlite")}
         return
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"))
     from postgres_cluster import application_env, create_schema, postgres_server
 
     with postgres_server() as params:

@@ -1,5 +1,5 @@
 """Where a gunicorn worker's write waits: a gunicorn app target for benchmarks/load.py that times each worker's
-units of work (domain/store/event_store.py `Store.unit`: one per request, under the process's lock).
+units of work (domain/store/units.py, `Store.unit`: one per request, under the process's lock).
 
 Every 2 s each worker appends a line to `$FUPAN_UNIT_PROBE_DIR/unit-<pid>.txt` (default: the system's temp
 directory): units a second, the share of the time its lock was held, and per unit the wall time held, the CPU
@@ -22,13 +22,14 @@ from typing import Any
 
 from api.app import create_app
 from domain.store import event_store
+from domain.store.units import Unit
 
 _totals = {"units": 0, "held": 0.0, "cpu": 0.0, "waited": 0.0, "sync": 0.0}
 _mine = threading.local()  # the outermost unit this thread holds: when it got the lock, its CPU time then
-_enter, _exit, _synchronise = event_store.Unit.__enter__, event_store.Unit.__exit__, event_store.Store._synchronise
+_enter, _exit, _synchronise = Unit.__enter__, Unit.__exit__, event_store.Store._synchronise
 
 
-def _timed_enter(unit: event_store.Unit) -> None:
+def _timed_enter(unit: Unit) -> None:
     outermost = getattr(_mine, "since", None) is None
     asked = time.perf_counter()
     _enter(unit)
@@ -37,7 +38,7 @@ def _timed_enter(unit: event_store.Unit) -> None:
         _mine.asked = asked
 
 
-def _timed_exit(unit: event_store.Unit, *exc: Any) -> None:
+def _timed_exit(unit: Unit, *exc: Any) -> None:
     outermost = unit.store._depth == 1
     try:
         _exit(unit, *exc)
@@ -76,8 +77,8 @@ def _report(path: Path) -> None:
         last, at = now, when
 
 
-event_store.Unit.__enter__ = _timed_enter  # type: ignore[method-assign]
-event_store.Unit.__exit__ = _timed_exit  # type: ignore[method-assign]
+Unit.__enter__ = _timed_enter  # type: ignore[method-assign]
+Unit.__exit__ = _timed_exit  # type: ignore[method-assign]
 event_store.Store._synchronise = _timed_synchronise  # type: ignore[method-assign]
 _directory = Path(os.environ.get("FUPAN_UNIT_PROBE_DIR") or tempfile.gettempdir())
 threading.Thread(target=_report, args=(_directory / f"unit-{os.getpid()}.txt",), daemon=True).start()

@@ -37,7 +37,8 @@ from typing import Any
 from domain.kernel.errors import IllegalAction, listed
 from domain.kernel.formats import Format
 from projections.formats import FORMATS
-from projections.standings import Standings, TournamentFacts
+from projections.standings import Standings
+from projections.standings_values import TournamentFacts
 
 TABLE = 3
 # B11.8's order for pairing; the previous position follows (then registration order), never lots.

@@ -22,9 +22,10 @@ from domain.model.deal import Deal
 from domain.model.tournament import ADJUSTMENT_KINDS, adjustable
 from domain.records.slips import RESULT_ONLY
 from domain.services.application import FupanApplication
-from domain.store.event_store import created_by_whoever_comes_first
+from domain.store.chained_application import created_by_whoever_comes_first
 from projections.follower import Follower
-from projections.standings import Standings, TournamentFacts
+from projections.standings import Standings
+from projections.standings_values import TournamentFacts
 from projections.store import TABLES, PollerLease, ViewStore
 
 log = logging.getLogger(__name__)

@@ -38,7 +38,7 @@ from eventsourcing.postgres import PostgresDatastore
 from eventsourcing.sqlite import SQLiteDatastore
 
 from domain.records.format import UNSTORABLE
-from projections.standings import TournamentFacts
+from projections.standings_values import TournamentFacts
 
 LIVE = "proj_"
 POSITION = "standings"

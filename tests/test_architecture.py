@@ -5,6 +5,7 @@ with one forbidden import breaks the contract it crosses."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -54,3 +55,22 @@ def test_a_forbidden_import_breaks_its_contract(tmp_path: Path, module: str, lin
     assert done.returncode == 1
     broken = [row for row in done.stdout.splitlines() if " BROKEN" in row]
     assert len(broken) == 1 and broken[0].startswith(contract), done.stdout
+
+
+ROOMS = ("domain", "projections", "api", "replay_ui", "web", "cli", "fixtures", "tests", "benchmarks", "docs",
+         "scripts")
+PATH_IN_TEXT = re.compile(r"(?<![\w/.:-])((?:" + "|".join(ROOMS) + r")/[\w/.<>*-]*[\w>*/])")
+
+
+def test_every_path_the_architecture_map_names_exists():
+    """docs/ARCHITECTURE.md stays true: each file or folder it names is there (`<game>` stands for every game)."""
+    text = (ROOT / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    games = sorted(p.name for p in (ROOT / "domain" / "games").iterdir() if (p / "engine.py").exists())
+    missing = []
+    for named in sorted(set(PATH_IN_TEXT.findall(text))):
+        for path in ([named.replace("<game>", g) for g in games] if "<game>" in named else [named]):
+            if "<" in path:
+                continue  # another placeholder (an id in a URL, a name chosen by the reader)
+            if not (list(ROOT.glob(path)) if "*" in path else (ROOT / path).exists()):
+                missing.append(path)
+    assert not missing, f"docs/ARCHITECTURE.md names paths that do not exist: {missing}"

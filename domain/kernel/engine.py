@@ -17,6 +17,7 @@ from typing import Any
 from domain.kernel.cards import check_complete, normalize_all
 from domain.kernel.errors import IllegalAction, illegal
 from domain.kernel.options import OptionsResolver
+from domain.kernel.values import DealResult, ViewHead
 
 Action = dict[str, Any]
 
@@ -336,11 +337,12 @@ class Engine:
         It starts with `view_head`."""
         raise NotImplementedError
 
-    def view_head(self, state: Any, viewpoint: Viewpoint) -> dict[str, Any]:
+    def view_head(self, state: Any, viewpoint: Viewpoint) -> ViewHead:
         """What every game's view begins with: the game, who looks, the phase, the seat to act, the first seat."""
         return {"game": self.game, "viewpoint": str(viewpoint), "phase": state.phase, "to_act": state.to_act,
                 "first": state.first}
 
-    def result(self, state: Any) -> dict[str, Any] | None:
-        """None while the deal is live; else {'scores': [...], ...facts the projections and tiebreaks need}."""
+    def result(self, state: Any) -> DealResult | None:
+        """None while the deal is live; else the game's result: `scores` and the facts the tables, projections and
+        tiebreaks need (the game's `DealResult`, domain/kernel/values.py)."""
         raise NotImplementedError

@@ -67,7 +67,8 @@ from domain.services.presenters import (
 from domain.services.replay import frames
 from domain.services.visibility import may_see_all, published, require_record
 from domain.solver.search import DEFAULT_LIMIT_MS, Budget
-from domain.store.event_store import Store, command
+from domain.store.event_store import Store
+from domain.store.units import command
 
 
 class FupanApplication(Store):

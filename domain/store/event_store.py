@@ -1,8 +1,9 @@
-"""The event store and its cache: the one module of the domain that knows which database is underneath.
+"""The event store and its cache: units of work, where each aggregate is stored, and all-or-nothing commits.
 
 SQLite is the embedded default; the usual eventsourcing environment variables (PERSISTENCE_MODULE,
 POSTGRES_*) select another store without code changes. `Store` is the eventsourcing `Application` the
-service (domain/services/application.py) builds on; it gives every command three things:
+service (domain/services/application.py) builds on (its parts: domain/store/units.py, chained_application.py,
+deal_store.py); it gives every command three things:
 
 - **One unit at a time.** `unit()` runs a command under this process's lock. Units nest: a request that
   authenticates, checks the referee's scope and records an action is one unit (the API opens it for every
@@ -35,276 +36,25 @@ what it gives up). With one database (the default) none of this runs.
 from __future__ import annotations
 
 import contextlib
-import functools
-import re
-import sqlite3
 import threading
-import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, TypeVar
 from uuid import UUID
 
-from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import ApplicationRecorder, DatabaseError, InfrastructureFactory, IntegrityError
-from eventsourcing.sqlite import SQLiteDatastore
-from eventsourcing.utils import Environment, get_topic
+from eventsourcing.persistence import IntegrityError
 
-from domain.kernel.errors import Conflict, NotFound, Refusal
-from domain.store.deal_databases import SETTING, DealDatabase, configured, home
-from domain.store.logchain import ChainedRecorder, LogChain, chained_recorder_class
-from domain.store.signing import KeyRing
+from domain.kernel.errors import Conflict, NotFound
+from domain.store.chained_application import ChainedApplication
+from domain.store.deal_databases import SETTING, configured, home
+from domain.store.deal_store import DealStore
+from domain.store.units import Unit
 
 A = TypeVar("A", bound=Aggregate)
 S = TypeVar("S", bound="Store")
-P = ParamSpec("P")
-R = TypeVar("R")
 
 _ZH = {"tournament": "赛事", "match": "对局", "deal": "牌局", "token": "令牌", "appeal": "申诉"}
-
-
-def created_by_whoever_comes_first(create: Callable[[], R], attempts: int = 60, pause: float = 0.05,
-                                   start_again: Callable[[], None] = lambda: None) -> R:
-    """Run `create` (CREATE … IF NOT EXISTS) when other processes may run it at the same moment — several
-    workers starting on a fresh store. SQLite then refuses the slower one with "database is locked" (its read
-    snapshot went stale under the other's commit, or two connections deadlocked switching the new file to
-    WAL), PostgreSQL with a unique violation in its catalogue or "tuple concurrently updated"; all mean that
-    someone else is creating the same tables, so try again until they are there (a store that is really
-    unreachable still fails, after `attempts` tries). `start_again` runs before each new try."""
-    for attempt in range(attempts):
-        try:
-            return create()
-        except (DatabaseError, sqlite3.OperationalError):
-            # eventsourcing switches a new SQLite file to WAL outside its error translation, so that
-            # "database is locked" arrives as the driver's own error.
-            if attempt == attempts - 1:
-                raise
-            start_again()
-            time.sleep(pause)
-    raise AssertionError("unreachable")
-
-
-def command(method: Callable[Concatenate[S, P], R]) -> Callable[Concatenate[S, P], R]:
-    """Run a public method of the service as one unit (or inside the unit already open)."""
-
-    @functools.wraps(method)
-    def run(self: S, *args: P.args, **kwargs: P.kwargs) -> R:
-        with self.unit():
-            return method(self, *args, **kwargs)
-
-    return run
-
-
-class Unit:
-    """A `with` block of `Store.unit()` (a class rather than a generator: every request enters several)."""
-
-    __slots__ = ("store", "probe")
-
-    def __init__(self, store: Store, probe: Sequence[UUID] = ()):
-        self.store, self.probe = store, probe
-
-    def __enter__(self) -> None:
-        store = self.store
-        store._lock.acquire()
-        try:
-            if not store._depth:
-                store._synchronise(self.probe)
-        except BaseException:
-            store._lock.release()
-            raise
-        store._depth += 1
-
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: Any) -> None:
-        store = self.store
-        try:
-            if kind is not None and not issubclass(kind, Refusal):
-                # Refusals come before any aggregate changed (or `commit` already forgot them); anything else
-                # may have left changed aggregates in the cache.
-                store._forget(store._touched)
-        finally:
-            store._depth -= 1
-            if not store._depth:
-                if store._deferred is not None:  # never saved (the request failed before its answer): forget it
-                    store._forget(store._deferred)
-                    store._deferred = None
-                store._touched = []
-                store._placed.clear()
-                store._absent.clear()
-            store._lock.release()
-
-
-class ChainedApplication(Application):
-    """An eventsourcing application on one database whose writes are chained and signed (domain/store/logchain.py),
-    with what a cache kept current through its notification log needs: the log head and what was seen."""
-
-    env = {  # the library reads this class attribute, overridden by os.environ and the env argument
-        "PERSISTENCE_MODULE": "eventsourcing.sqlite",
-        "SQLITE_DBNAME": "fupan.sqlite",
-        # Hot aggregates stay in memory, so recording an action does not re-read the whole deal.
-        "AGGREGATE_CACHE_MAXSIZE": "4096",
-        "DEEPCOPY_FROM_AGGREGATE_CACHE": "n",  # see the module docstring
-        "AGGREGATE_CACHE_FASTFORWARD": "n",  # `_synchronise` keeps the cache current instead
-    }
-
-    def __init__(self, env: dict[str, str] | None = None):
-        super().__init__(env)
-        self._closing: list[Callable[[], None]] = []
-        self._log_head = self._log_head_reader()
-        self._seen = self._log_head()  # the cache is empty: nothing to evict yet
-        self._own: set[int] = set()  # notification ids of our own saves after `_seen` (their aggregates are current)
-
-    def construct_factory(self, env: Environment) -> InfrastructureFactory:
-        """The library's factory, building recorders that chain every write (domain/store/logchain.py)."""
-        factory = super().construct_factory(env)
-        chained = chained_recorder_class(type(factory).application_recorder_class)  # type: ignore[attr-defined]
-        if chained is not None:
-            factory.env[factory.APPLICATION_RECORDER_TOPIC] = get_topic(chained)
-        return factory
-
-    def reading_factory(self) -> InfrastructureFactory:
-        """A factory of this store's own for a background reader (its own connections), whose recorders never
-        create tables: the store's tables exist once the application is open, and a reader that created them
-        again after they went (a dropped or renamed table) would start a new, empty log under the server."""
-        env = Environment(self.env.name, dict(self.env))
-        env.update({key: "n" for key in env.create_keys("CREATE_TABLE")})
-        return self.construct_factory(env)
-
-    def construct_recorder(self) -> ApplicationRecorder:
-        recorder = self._construct_recorder()
-        if isinstance(recorder, ChainedRecorder):  # signed with the key outside the database (domain/store/signing.py)
-            recorder.chain = LogChain(KeyRing.from_env(self.env), self.chain_log(recorder.chain.log))
-            if recorder.chain_is_new:  # an older store, opened by this code for the first time
-                created_by_whoever_comes_first(recorder.adopt)  # other workers may be starting on it too
-        return recorder
-
-    def chain_log(self, events_table: str) -> str:
-        """The name of this database's notification log in its chain's links."""
-        return events_table
-
-    def _construct_recorder(self) -> ApplicationRecorder:
-        def with_a_new_datastore() -> None:
-            # A failed first connection can leave eventsourcing's connection pool holding its writer lock
-            # (it is taken before the connection is made and not given back), so the next try would wait on it.
-            self.factory.close()
-            self.factory = self.construct_factory(self.env)
-
-        # Creates the tables if missing.
-        return created_by_whoever_comes_first(super().construct_recorder, start_again=with_a_new_datastore)
-
-    def _log_head_reader(self) -> Callable[[], int]:
-        """How this process asks for the highest notification id, once per unit. On an SQLite file, one
-        connection of its own in autocommit mode (a read in WAL mode sees the last commit): a tenth of the
-        library's pooled transaction, which every write request would otherwise pay. Elsewhere, the library's."""
-        datastore = getattr(self.factory, "datastore", None)
-        if isinstance(datastore, SQLiteDatastore) and not datastore.pool.is_sqlite_memory_mode:
-            connection = sqlite3.connect(datastore.pool.db_name, uri=True, check_same_thread=False,
-                                         isolation_level=None)
-            self._closing.append(connection.close)
-            statement = self.recorder.select_max_notification_id_statement  # type: ignore[attr-defined]
-            return lambda: connection.execute(statement).fetchone()[0] or 0  # called under the unit's lock
-        return lambda: self.recorder.max_notification_id() or 0
-
-    def _changed_since_seen(self, probe: Sequence[UUID] = ()) -> set[UUID]:
-        """Evict the cached aggregates that others changed since this process last looked at this log; which of
-        `probe` are not stored, if this store can tell with the same round trip (else none)."""
-        changed: set[UUID] = set()
-        absent: set[UUID] = set()
-        changed_since = getattr(self.recorder, "changed_since", None)
-        if changed_since is not None:  # PostgreSQL (domain/store/logchain.py): the ids after `_seen`, one round trip
-            latest = self._seen
-            ids, stored = changed_since(latest, 1000, probe)
-            absent = set(probe) - stored
-            while True:
-                changed.update(aggregate_id for n, aggregate_id in ids if n not in self._own)
-                latest = ids[-1][0] if ids else latest
-                if len(ids) < 1000:
-                    break
-                ids, _ = changed_since(latest, 1000)
-        else:
-            latest = self._log_head()
-            if latest == self._seen:
-                return absent
-            start = self._seen + 1
-            while start <= latest:
-                page = self.recorder.select_notifications(start, 1000, stop=latest)
-                changed.update(n.originator_id for n in page if n.id not in self._own)
-                if not page:
-                    break
-                start = page[-1].id + 1
-        cache = self.repository.cache
-        if cache is not None:
-            for aggregate_id in changed:
-                with contextlib.suppress(KeyError):
-                    cache.get(aggregate_id, evict=True)
-        self._seen = latest
-        self._own = {n for n in self._own if n > latest}
-        return absent
-
-    def _saved(self, aggregates: Sequence[Aggregate]) -> None:
-        """Save in one transaction and note our own notifications (a stale version: IntegrityError)."""
-        recordings = self.save(*aggregates)
-        self._own.update(r.notification.id for r in recordings)
-        while self._seen + 1 in self._own:  # our own writes, in order: the cache already holds their result
-            self._seen += 1
-            self._own.discard(self._seen)
-
-    def close(self) -> None:
-        for close in self._closing:
-            close()
-        super().close()
-
-
-class DealStore(ChainedApplication):
-    """One deal database: the deal streams whose ids map to it, in its own events table with its own chain."""
-
-    name = "Fupan"  # the same environment prefix and events table (fupan_events) as the main database
-
-    def __init__(self, database: DealDatabase, env: dict[str, str], main: Any):
-        self.database = database
-        if database.create:
-            _create_database(main.factory.datastore, database.overrides["POSTGRES_DBNAME"])
-        overrides = {**database.overrides, **{f"FUPAN_{k}": v for k, v in database.overrides.items()}}
-        super().__init__({k: v for k, v in env.items() if not k.endswith(SETTING)} | overrides)
-
-    @property
-    def label(self) -> str:
-        return self.database.label
-
-    def chain_log(self, events_table: str) -> str:
-        return f"{events_table}@deals{self.database.index}"
-
-    def _construct_recorder(self) -> ApplicationRecorder:
-        schema = self.database.overrides.get("POSTGRES_SCHEMA")
-        if schema and schema != "public":
-            _create_schema(self.factory.datastore, schema)  # type: ignore[attr-defined]
-        return super()._construct_recorder()
-
-
-def _sql_name(name: str) -> str:
-    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
-        raise ValueError(f"FUPAN_DEAL_DATABASES: {name!r} is not a plain SQL name (letters, digits, _).")
-    return f'"{name}"'
-
-
-def _create_database(datastore: Any, name: str) -> None:
-    _create_if_missing(datastore, "SELECT 1 FROM pg_database WHERE datname = %s", "CREATE DATABASE {}", name)
-
-
-def _create_schema(datastore: Any, name: str) -> None:
-    _create_if_missing(datastore, "SELECT 1 FROM pg_namespace WHERE nspname = %s", "CREATE SCHEMA IF NOT EXISTS {}",
-                       name)
-
-
-def _create_if_missing(datastore: Any, exists: str, create: str, name: str) -> None:
-    """Create a database or schema if missing, through a connection of the main database's pool (autocommit).
-    Several workers may start at once: whoever loses the race finds it there."""
-    with datastore.get_connection() as conn:
-        if conn.execute(exists, (name,)).fetchone() is None:
-            try:
-                conn.execute(create.format(_sql_name(name)))
-            except Exception:  # the driver's error: someone else created it first, or a real failure
-                if conn.execute(exists, (name,)).fetchone() is None:
-                    raise
 
 
 class Store(ChainedApplication):
@@ -349,6 +99,34 @@ class Store(ChainedApplication):
         then needs no query. Its absence is as of the unit's start, as a `find` then would have seen it; a key
         stored meanwhile by another process is caught by the commit, as before."""
         return Unit(self, probe if not self.deal_stores else ())
+
+    def _enter_unit(self, probe: Sequence[UUID]) -> None:
+        """A unit begins (`Unit`): take the lock; the outermost one synchronises the cache."""
+        self._lock.acquire()
+        try:
+            if not self._depth:
+                self._synchronise(probe)
+        except BaseException:
+            self._lock.release()
+            raise
+        self._depth += 1
+
+    def _leave_unit(self, failed: bool) -> None:
+        """A unit ends (`Unit`); `failed`: by an error other than a refusal, so the aggregates it touched are
+        forgotten. The outermost one forgets what it held and gives the lock back."""
+        try:
+            if failed:
+                self._forget(self._touched)
+        finally:
+            self._depth -= 1
+            if not self._depth:
+                if self._deferred is not None:  # never saved (the request failed before its answer): forget it
+                    self._forget(self._deferred)
+                    self._deferred = None
+                self._touched = []
+                self._placed.clear()
+                self._absent.clear()
+            self._lock.release()
 
     def _synchronise(self, probe: Sequence[UUID] = ()) -> None:
         """Evict the cached aggregates that others changed since this process last looked (the main database's

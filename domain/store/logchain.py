@@ -263,9 +263,8 @@ class ChainedPostgresApplicationRecorder(ChainedRecorder, PostgresApplicationRec
                       ) -> tuple[list[tuple[int, UUID]], set[UUID]]:
         """(notification id, aggregate id) of the events stored after notification `seen`, in order, at most
         `limit`: what a cache needs to know of others' writes, in one round trip and without the events' states
-        (domain/store/event_store.py; the library's way is the log's head, then the notifications whole). And which
-        of the
-        aggregates `probe` have any event, asked in the same round trip (pipelined)."""
+        (domain/store/chained_application.py; the library's way is the log's head, then the notifications whole).
+        And which of the aggregates `probe` have any event, asked in the same round trip (pipelined)."""
         with self.datastore.get_connection() as conn:
             changes, stored = conn.cursor(), conn.cursor()
             with conn.pipeline():

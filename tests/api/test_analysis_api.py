@@ -12,6 +12,7 @@ from conftest import LiveServer, Store
 from game_support import open_http_table
 from test_api_http import assert_error
 
+from domain.kernel.engine import Action, DealSetup
 from domain.services.analysis import analyse_actions
 from domain.solver.search import Budget
 from fixtures.positions import real_endgame
@@ -21,19 +22,26 @@ def verdicts(answer: dict) -> list:
     return [(move["action"], move.get("wins", move.get("points"))) for move in answer["moves"]]
 
 
+def table_with_deal(server: LiveServer, name: str, setup: DealSetup, actions: list[Action]) -> tuple[str, str]:
+    """A 斗地主 tournament `name` opened over HTTP, its table dealt `setup` and `actions` recorded: the match id and
+    the deal id."""
+    _, match = open_http_table(server, name, "doudizhu", setup.seats, setup.first)
+    created = server.post(f"/api/matches/{match}/deals", {"hands": setup.hands, "kitty": setup.kitty,
+                                                           "first": setup.first})
+    assert created.status_code == 201, created.text
+    deal = created.json()["id"]
+    for action in actions:
+        assert server.post(f"/api/deals/{deal}/actions", {"action": action}).status_code == 201
+    return match, deal
+
+
 @pytest.fixture(scope="module")
 def live(tmp_path_factory) -> Iterator[tuple[LiveServer, dict]]:
     server = LiveServer(Store.sqlite(tmp_path_factory.mktemp("analysis") / "fupan.sqlite")).start()
     found = real_endgame("doudizhu", random.Random(21), 7)
     assert found is not None
     setup, actions, _ = found
-    _, match = open_http_table(server, "分析杯", "doudizhu", setup.seats, setup.first)
-    created = server.post(f"/api/matches/{match}/deals", {"hands": setup.hands, "kitty": setup.kitty,
-                                                            "first": setup.first})
-    assert created.status_code == 201, created.text
-    deal = created.json()["id"]
-    for action in actions:
-        assert server.post(f"/api/deals/{deal}/actions", {"action": action}).status_code == 201
+    match, deal = table_with_deal(server, "分析杯", setup, actions)
     _, other = open_http_table(server, "另一杯", "doudizhu", setup.seats, setup.first)
     assert server.service is not None
     _, referee = server.service.create_token("referee", [match], "table 1")
@@ -97,13 +105,7 @@ def test_steps_count_retractions_as_the_viewer_does(live):
     shows (its frames count actions and retractions)."""
     server, world = live
     setup, actions = world["setup"], world["actions"]
-    _, match = open_http_table(server, "撤回杯", "doudizhu", setup.seats, setup.first)
-    created = server.post(f"/api/matches/{match}/deals", {"hands": setup.hands, "kitty": setup.kitty,
-                                                           "first": setup.first})
-    assert created.status_code == 201, created.text
-    deal = created.json()["id"]
-    for action in actions:
-        assert server.post(f"/api/deals/{deal}/actions", {"action": action}).status_code == 201
+    _, deal = table_with_deal(server, "撤回杯", setup, actions)
     mistaken = analyse_actions(setup, actions, Budget(limit_ms=20_000))["line"][0]
     assert server.post(f"/api/deals/{deal}/actions", {"action": mistaken}).status_code == 201
     taken = server.post(f"/api/deals/{deal}/retractions", {"at": len(actions), "reason": "记错 recorded wrongly"})

@@ -25,11 +25,12 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     server.stop()
 
 
-def refused(response: Any, status: int, code: str) -> dict[str, Any]:
+def refused(response: Any, status: int, code: str, printed: re.Pattern[str] = REPR) -> dict[str, Any]:
+    """The refusal, checked to print no Python value (`printed`) in either language."""
     assert response.status_code == status, response.text
     error = response.json()["error"]
     assert error["code"] == code, error
-    assert not REPR.search(error["message"]) and not REPR.search(error["message_zh"]), error
+    assert not printed.search(error["message"]) and not printed.search(error["message_zh"]), error
     return error
 
 
@@ -93,11 +94,7 @@ NO_REPR = re.compile(r"\[|\{'|\{\"|\(\'")
 
 def sentence(response: Any, status: int, code: str) -> dict[str, Any]:
     """The refusal, checked to read as a sentence: no bracket of a printed list or dict in either language."""
-    assert response.status_code == status, response.text
-    error = response.json()["error"]
-    assert error["code"] == code, error
-    assert not NO_REPR.search(error["message"]) and not NO_REPR.search(error["message_zh"]), error
-    return error
+    return refused(response, status, code, NO_REPR)
 
 
 def test_refusals_across_the_api_name_things_in_sentences_not_python_reprs(live: LiveServer) -> None:

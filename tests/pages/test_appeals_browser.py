@@ -5,9 +5,10 @@ step and viewpoint it names; a live deal's appeal shows no statement to the publ
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import EXAMPLE_RECORD, EXAMPLE_SCORES, LiveServer, Store
@@ -22,6 +23,29 @@ from fixtures.random_play import doudizhu as doudizhu_play
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs /usr/bin/chromium")
 
 PHONE = {"width": 390, "height": 844}
+
+
+def preview_weighted_decision(page: Any, committee: str, reason: str, head: Callable[[], int]) -> None:
+    """The committee's form filled for a 60/40 weighted score (three members, two for, one against) and previewed;
+    the preview stores nothing (`head`: the store's log head)."""
+    page.fill("#decision-token", committee)
+    page.select_option("#decision-kind", "weighted")
+    page.fill("#decision-members", "甲\n乙\n丙")
+    page.fill("#vote-for", "2")
+    page.fill("#vote-against", "1")
+    page.fill("#decision-reason", reason)
+    before = head()
+    page.click("#decision-preview")
+    page.wait_for_selector("#decision-changes li")
+    assert head() == before  # the preview stored nothing
+
+
+def weighted_totals(before: dict[str, int], other_scores: list[int]) -> dict[str, int]:
+    """The players' totals once the example deal's score is the 60/40 weighted one: part 1, the other line
+    (`other_scores`) at 60%; part 2, the deal as played."""
+    weighted = [round_half_away(Fraction(3, 5) * b + Fraction(2, 5) * a)
+                for a, b in zip(EXAMPLE_SCORES, other_scores, strict=True)]
+    return {p: before[p] + w - s for p, w, s in zip(PLAYERS, weighted, EXAMPLE_SCORES, strict=True)}
 
 
 @pytest.fixture(scope="module")
@@ -109,19 +133,8 @@ def test_the_committee_previews_and_decides_a_60_40_weighted_score_of_two_lines_
     context = browser.new_context(viewport={"width": 1024, "height": 768})
     page = context.new_page()
     page.goto(f"{server.url}/appeals/{appeal}")
-    page.fill("#decision-token", event.committee)
-    page.select_option("#decision-kind", "weighted")
-    page.fill("#decision-members", "甲\n乙\n丙")
-    page.fill("#vote-for", "2")
-    page.fill("#vote-against", "1")
-    page.fill("#decision-reason", "两条推演 60/40 加权")
-    head = event.head()
-    page.click("#decision-preview")
-    page.wait_for_selector("#decision-changes li")
-    assert event.head() == head  # the preview stored nothing
-    weighted = [round_half_away(Fraction(3, 5) * b + Fraction(2, 5) * a)  # part 1: line 1 at 60%, part 2: line 0
-                for a, b in zip(EXAMPLE_SCORES, other_scores, strict=True)]
-    expected = {p: before[p] + w - s for p, w, s in zip(PLAYERS, weighted, EXAMPLE_SCORES, strict=True)}
+    preview_weighted_decision(page, event.committee, "两条推演 60/40 加权", event.head)
+    expected = weighted_totals(before, other_scores)
     changed = [p for p in PLAYERS if expected[p] != ruled[p]]
     assert page.locator("#decision-changes li[data-player]").count() == len(changed)
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

@@ -17,17 +17,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import EXAMPLE_RECORD, EXAMPLE_SCORES, LiveServer, Store
+from test_appeals_browser import preview_weighted_decision, weighted_totals
 from test_viewer_browser import CHROMIUM, LAPTOP
 from test_viewer_screens import english_words
 
 from domain.kernel.engine import DealSetup
-from domain.model.appeal_rules import round_half_away
 from fixtures.random_play import doudizhu as doudizhu_play
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs /usr/bin/chromium")
@@ -216,19 +215,8 @@ def test_one_appeal_end_to_end_then_a_redeal_and_a_late_filing_refused(browser, 
     page.wait_for_selector("article[data-status='appealed']")
 
     # The committee: 60% of line 1, 40% of line 0; the preview stores nothing; the decision moves the standings.
-    page.fill("#decision-token", tour.committee)
-    page.select_option("#decision-kind", "weighted")
-    page.fill("#decision-members", "甲\n乙\n丙")
-    page.fill("#vote-for", "2")
-    page.fill("#vote-against", "1")
-    page.fill("#decision-reason", "两种打法都有可能，按 60/40 加权")
-    head = tour.head()
-    page.click("#decision-preview")
-    page.wait_for_selector("#decision-changes li")
-    assert tour.head() == head
-    weighted = [round_half_away(Fraction(3, 5) * b + Fraction(2, 5) * a)
-                for a, b in zip(EXAMPLE_SCORES, other, strict=True)]
-    expected = {p: before[p] + w - s for p, w, s in zip(PLAYERS, weighted, EXAMPLE_SCORES, strict=True)}
+    preview_weighted_decision(page, tour.committee, "两种打法都有可能，按 60/40 加权", tour.head)
+    expected = weighted_totals(before, other)
     changed = {p for p in PLAYERS if expected[p] != before[p]}
     listed = {item.get_attribute("data-player") for item in page.locator("#decision-changes li[data-player]").all()}
     assert changed and listed >= changed

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import EXAMPLE_RECORD
+from game_support import example_deal, example_table
 from paths import ROOT
 
 from api.app import create_app
@@ -49,24 +49,13 @@ def published(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, An
     folder = tmp_path_factory.mktemp("publish")
     db = str(folder / "fupan.sqlite")
     service = FupanApplication.for_sqlite(db)
-    tournament, _ = service.create_tournament("发布杯", "doudizhu")
-    for name in EXAMPLE_RECORD["seats"]:
-        service.register_player(tournament["id"], name)
-    match, _ = service.create_match(tournament["id"], "1", EXAMPLE_RECORD["seats"], first=EXAMPLE_RECORD["first"])
-    deal, _ = service.start_deal(match=match["id"], first=EXAMPLE_RECORD["first"], hands=EXAMPLE_RECORD["hands"],
-                                 kitty=EXAMPLE_RECORD["kitty"])
-    for action in EXAMPLE_RECORD["actions"]:
-        service.record_action(deal["id"], action)
+    tournament, match, deal = example_table(service, "发布杯")
     for note in NOTES:
         service.annotate(deal["id"], note)
     others = {game: service.import_record(fixture_record(name))[0]["id"]
               for game, name in (("shengji", "shengji_s001"), ("daguai", "daguai_s000"))}
     # Table 2 is still playing its deal: a publication made now must show only what the public sees of it.
-    table_2, _ = service.create_match(tournament["id"], "2", EXAMPLE_RECORD["seats"], first=EXAMPLE_RECORD["first"])
-    live, _ = service.start_deal(match=table_2["id"], first=EXAMPLE_RECORD["first"], hands=EXAMPLE_RECORD["hands"],
-                                 kitty=EXAMPLE_RECORD["kitty"])
-    for action in EXAMPLE_RECORD["actions"][:3]:
-        service.record_action(live["id"], action)
+    _, live = example_deal(service, tournament["id"], "2", actions=3)
     service.annotate(live["id"], {"step": 2, "text": "李四手里有三张2"})  # names hidden cards: not public yet
     service.close()
     yield {"folder": folder, "db": db, "tournament": tournament, "match": match, "deal": deal["id"],

@@ -545,7 +545,9 @@ def test_the_chip_tables_figures_come_from_the_game_not_the_generic_pages(site: 
 CARD_CODE = re.compile(r"^(?:[SHCD](?:10|[2-9JQKA])|BJ|LJ|[JQKA])$")
 HEX = re.compile(r"^[0-9a-f]{8,}$")
 LATIN_ALLOWED = {"JOKER", "English", "Home", "End", "PDF", "JSON", "CSV", "SHA"}
-READ = """() => {
+# `opened`: with every <details> opened first (a closed panel's text is not rendered, so not in innerText).
+READ = """(opened) => {
+  if (opened) document.querySelectorAll("details").forEach((details) => { details.open = true; });
   const codes = [...document.querySelectorAll("code")];
   codes.forEach((code) => { code.dataset.display = code.style.display; code.style.display = "none"; });
   const text = document.body.innerText;
@@ -596,17 +598,6 @@ def test_no_english_word_in_any_chinese_page_of_the_demo(site: DemoSite, offline
             if words:
                 found[f"/deals/{deal}?view={view} (last step)"] = sorted(set(words))
     assert found == {}, "\n".join(f"{path}: {words}" for path, words in found.items())
-
-
-# The same reading with every <details> opened (a closed panel's text is not rendered, so not in innerText).
-READ_OPENED = """() => {
-  document.querySelectorAll("details").forEach((details) => { details.open = true; });
-  const codes = [...document.querySelectorAll("code")];
-  codes.forEach((code) => { code.dataset.display = code.style.display; code.style.display = "none"; });
-  const text = document.body.innerText;
-  codes.forEach((code) => { code.style.display = code.dataset.display; });
-  return text;
-}"""
 
 
 def until(page: Any, ready: Any, timeout_ms: int = 30_000) -> None:
@@ -661,7 +652,7 @@ def test_no_english_word_in_the_signed_in_pages_appeals_rounds_rules_and_panels_
             page.goto(site.url + path)
         if ready:
             until(page, ready)
-        words = english_words(page.evaluate(READ_OPENED))
+        words = english_words(page.evaluate(READ, True))
         if words:
             found[path or page.url] = sorted(set(words))
 

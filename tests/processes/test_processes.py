@@ -17,6 +17,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -86,19 +87,26 @@ def fupan_cli(store: Store, *args: str) -> str:
     return done.stdout.strip()
 
 
-@pytest.fixture
-def servers(store: Store, tmp_path: Path) -> Iterator[list[Server]]:
-    """Two `fupan serve` processes on the same store."""
+@contextmanager
+def two_servers(store: Store, logs: Path) -> Iterator[list[Server]]:
+    """Two `fupan serve` processes on the same store (their logs in `logs`), stopped at the end."""
     started: list[Server] = []
     try:
         for n in range(2):
             port = free_port()
             started.append(Server(store, [sys.executable, "-m", "api.cli", "serve", "--port", str(port)], port,
-                                  tmp_path / f"serve-{n}.log"))
+                                  logs / f"serve-{n}.log"))
         yield started
     finally:
         for server in started:
             server.process.stop()
+
+
+@pytest.fixture
+def servers(store: Store, tmp_path: Path) -> Iterator[list[Server]]:
+    """Two `fupan serve` processes on the same store."""
+    with two_servers(store, tmp_path) as started:
+        yield started
 
 
 def open_table(server: Server, token: str) -> str:

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from conftest import EXAMPLE_RECORD
+from game_support import example_table
 
 from domain.services.application import FupanApplication
 
@@ -64,14 +65,7 @@ def test_long_commands_show_progress_on_a_terminal_and_nothing_in_a_pipe(tmp_pat
 
     service = FupanApplication.for_sqlite(db)
     try:
-        tournament, _ = service.create_tournament("进度杯", "doudizhu")
-        for name in EXAMPLE_RECORD["seats"]:
-            service.register_player(tournament["id"], name)
-        match, _ = service.create_match(tournament["id"], "1", EXAMPLE_RECORD["seats"], first=EXAMPLE_RECORD["first"])
-        deal, _ = service.start_deal(match=match["id"], first=EXAMPLE_RECORD["first"], hands=EXAMPLE_RECORD["hands"],
-                                     kitty=EXAMPLE_RECORD["kitty"])
-        for action in EXAMPLE_RECORD["actions"]:
-            service.record_action(deal["id"], action)
+        example_table(service, "进度杯")
     finally:
         service.close()
 

@@ -67,7 +67,7 @@ def test_a_resend_answers_the_first_answer_and_stores_nothing_new(server: LiveSe
     assert other.status_code == 409
     assert other.json()["error"]["code"] == "idempotency_conflict" and other.json()["error"]["message_zh"]
     assert actions_stored(server, deal) == 1
-    # ... or the same body to another route.
+    # ... or another body to another route (the same body to another route: test_idempotency_routes.py).
     assert server.post(f"/api/matches/{match}/clock", {"minutes": 3}, **keyed("tap-0001")).status_code == 409
 
     # Keys are per caller: a referee's "tap-0001" is a request of its own, never the organiser's answer.

@@ -13,7 +13,8 @@ from domain.kernel.errors import IllegalAction
 from domain.records.format import fold, parse_record
 from fixtures.random_play.shengji import random_record as shengji_record
 from projections.formats import FORMATS, declare, resolve
-from projections.standings import Standings, TournamentFacts
+from projections.standings import Standings
+from projections.standings_values import TournamentFacts
 
 SEED = "lots-seed"
 

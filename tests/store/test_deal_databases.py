@@ -7,7 +7,6 @@ same read models, and `fupan verify` checks every database's chains — naming t
 from __future__ import annotations
 
 import random
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,8 +17,8 @@ import pytest
 from conftest import LiveServer, Store
 from eventsourcing.persistence import IntegrityError
 from postgres_cluster import application_env, create_schema, drop_schema
-from test_processes import Server, free_port
 from test_processes import test_two_processes_taking_turns_record_one_deal_and_see_each_others_writes as taking_turns
+from test_processes import two_servers
 
 from api.cli import main as fupan
 from domain.kernel.dealing import deal_from_seed
@@ -315,16 +314,10 @@ def test_two_server_processes_on_deals_in_two_databases_see_each_others_writes(p
     schema = f"kp_{uuid4().hex[:12]}"
     create_schema(postgres_params, schema)
     store = Store("postgres", {**application_env(postgres_params, schema), "FUPAN_DEAL_DATABASES": str(K)})
-    started: list[Server] = []
     try:
-        for n in range(2):
-            port = free_port()
-            started.append(Server(store, [sys.executable, "-m", "api.cli", "serve", "--port", str(port)], port,
-                                  tmp_path / f"serve-{n}.log"))
-        taking_turns(store, started)
+        with two_servers(store, tmp_path) as started:
+            taking_turns(store, started)
     finally:
-        for server in started:
-            server.process.stop()
         drop_schema(postgres_params, schema)
         for index in range(K):
             with connect(postgres_params, deal_database(postgres_params, index)) as conn:

@@ -543,3 +543,51 @@ def test_a_followed_event_edited_into_something_unreadable_is_named_without_a_tr
     assert status == 1 and "cannot be rebuilt" in report["difference"]["error"]
     found = built.findings(report)
     assert ("unreadable", "Match", built.match) in found and ("edited", "Match", built.match) in found
+
+
+# --- the links themselves: each link's digest against its content, each `prev` against the link before ------------
+
+
+def _link_holding(built: Built, uid: str, version: int) -> dict[str, Any]:
+    """The link of the store-wide chain that lists event (uid, version)."""
+    return next(link for link in built.raw.links()
+                if any(entry[0] == uid and entry[1] == version for entry in json.loads(link["events"])))
+
+
+def test_a_token_made_organiser_with_its_hash_rewritten_in_its_link_is_named_as_an_edited_link(built, monkeypatch,
+                                                                                                capsys):
+    """Issue 26: the referee token's role changed to organiser, and that event's hash rewritten in its link row so
+    that the events agree with the chain; the link's digest (and so its signature) stays the old one. Only the
+    check of a link's digest against its content sees it: `link_edited`, naming that link, and nothing else."""
+    token = built.raw.state(built.token, 1)
+    assert token["role"] == "referee"
+    built.raw.set_state(built.token, 1, {**token, "role": "organiser", "matches": []})
+    link = _link_holding(built, built.token, 1)
+    (stored,) = built.raw.run("SELECT state FROM {events} WHERE originator_id = ? AND originator_version = 1",
+                              (built.raw.oid(built.token),))
+    events = json.loads(link["events"])
+    for entry in events:
+        if entry[0] == built.token and entry[1] == 1:
+            entry[3] = hashlib.sha256(bytes(stored[0])).hexdigest()
+    built.raw.run("UPDATE {chain} SET events = ? WHERE seq = ?",
+                  (json.dumps(events, separators=(",", ":")), link["seq"]))
+    status, report = built.verify(monkeypatch, capsys)
+    assert status == 1 and not report["ok"]
+    assert [(f["kind"], f["link"]) for f in report["store"]["findings"]] == [("link_edited", link["seq"])]
+    assert "changed after it was written" in report["store"]["findings"][0]["message"]
+
+
+def test_a_link_whose_prev_was_rewritten_is_named_as_a_broken_link(built, monkeypatch, capsys):
+    """A link in the middle made to follow something else and its digest recomputed (without the key): `prev`
+    is checked on every link, not only the first — the rewritten link and the one after it no longer follow."""
+    links = built.raw.links()
+    assert len(links) > 4
+    middle = links[len(links) // 2]
+    seq, forged_prev = middle["seq"], "f" * 64
+    digest = link_digest(log_name(built), seq, forged_prev, middle["at"], json.loads(middle["events"]),
+                         int(middle["adopted"]))
+    built.raw.run("UPDATE {chain} SET prev = ?, digest = ? WHERE seq = ?", (forged_prev, digest, seq))
+    status, report = built.verify(monkeypatch, capsys)
+    assert status == 1
+    found = [(f["kind"], f["link"]) for f in report["store"]["findings"]]
+    assert found == [("link_broken", seq), ("bad_signature", seq), ("link_broken", seq + 1)], found

@@ -1,8 +1,8 @@
-"""What the game test files (tests/test_<game>_*.py) share, written once: the complete example record of each
-game in docs/record-format.md; a record replayed through its engine, and checked as `fupan check` would; scripted
-actions on an engine state and refusals that must leave it exactly as it was; a tournament opened through the
-service or over HTTP; a deal recorded through the service from a random legal play; refusals over HTTP that
-store nothing; the standings read and verified against a replay of the log.
+"""What the game test files (tests/test_<game>_*.py) share, written once: the complete example record of each game in
+docs/record-format.md; a record replayed through its engine, and checked as `fupan check` would; scripted actions on
+an engine state and refusals that must leave it exactly as it was; a tournament opened through the service (the
+example record's table too) or over HTTP; a deal recorded through the service from a random legal play; refusals
+over HTTP that store nothing; the standings read and verified against a replay of the log.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import pytest
-from conftest import LiveServer
+from conftest import EXAMPLE_RECORD, LiveServer
 from paths import ROOT
 from test_api_http import assert_error, event_count
 
@@ -146,6 +146,28 @@ def open_tournament(service: FupanApplication, name: str, game: str, players: It
         service.register_player(tournament["id"], player)
     service.start_round(tournament["id"], "第1轮")
     return tournament
+
+
+def example_table(service: FupanApplication, name: str) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """A 斗地主 tournament `name` with the example record's players and table "1", the example record played out
+    there as its first deal: the tournament, the match and the deal."""
+    tournament, _ = service.create_tournament(name, "doudizhu")
+    for player in EXAMPLE_RECORD["seats"]:
+        service.register_player(tournament["id"], player)
+    match, deal = example_deal(service, tournament["id"], "1")
+    return tournament, match, deal
+
+
+def example_deal(service: FupanApplication, tournament_id: str, table: str, actions: int | None = None
+                 ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Table `table` of the example record's players, with the example record's deal and its first `actions`
+    actions (all by default) recorded: the match and the deal."""
+    record = EXAMPLE_RECORD
+    match, _ = service.create_match(tournament_id, table, record["seats"], first=record["first"])
+    deal, _ = service.start_deal(match=match["id"], first=record["first"], hands=record["hands"], kitty=record["kitty"])
+    for action in record["actions"][:actions]:
+        service.record_action(deal["id"], action)
+    return match, deal
 
 
 def record_random_play(service: FupanApplication, deal_id: str, engine: Engine, play_out: Callable[..., None],

@@ -13,7 +13,7 @@ Section numbers are docs/rules/daguai.md's.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
 from marshmallow import Schema, validate
 
@@ -23,6 +23,7 @@ from domain.kernel.cards import cards_text, remove_from
 from domain.kernel.engine import Action, DealSetup, DealState, Engine, Viewpoint, check_turn, team_of
 from domain.kernel.errors import illegal
 from domain.kernel.options import OptionsResolver, switch, whole
+from domain.kernel.values import DealResult, Doc
 
 SEATS = 6
 HAND_SIZE = 27
@@ -67,6 +68,20 @@ class DaguaiState(DealState):
     finished: list[int] = field(default_factory=list)  # seats in the order they went out
     decided: list[int] | None = None  # the finishing order when the first team was all out: what scores
     team_fouls: list[int] = field(default_factory=lambda: [0, 0])  # while the deal was in progress
+
+class DaguaiResult(DealResult, total=False):
+    """A 大怪路子 deal's result (docs/rules/daguai.md A6–A7): the finishing order and each team's points."""
+
+    team_points: Annotated[list[int], Doc("each team's points")]
+    finish_order: Annotated[list[int], Doc("the seats in the order they went out")]
+    deciding_order: Annotated[list[int], Doc("the finishing order that decided the deal")]
+    first_finisher: Annotated[int, Doc("跑头家: the first seat out")]
+    head_team: Annotated[int, Doc("the first finisher's team")]
+    outcome: Annotated[str, Doc("catch or caught")]
+    k: Annotated[int, Doc("how many of the other team were caught")]
+    fouls_by_team: Annotated[list[int], Doc("fouls per team")]
+    decided_by_fouls: Annotated[bool, Doc("a team's second foul decided the deal")]
+
 
 
 class DaguaiEngine(Engine):
@@ -196,7 +211,7 @@ class DaguaiEngine(Engine):
             return []
         return [{"seat": seat, "type": "pass"}]
 
-    def result(self, state: DaguaiState) -> dict[str, Any] | None:
+    def result(self, state: DaguaiState) -> DaguaiResult | None:
         if state.phase != "finished":
             return None
         order = state.decided

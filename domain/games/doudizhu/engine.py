@@ -9,7 +9,7 @@ Section numbers are docs/rules/doudizhu.md's.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
 from marshmallow import Schema, fields, validate
 
@@ -19,6 +19,7 @@ from domain.kernel.cards import cards_text, remove_from
 from domain.kernel.engine import Action, DealSetup, Engine, Viewpoint, check_turn
 from domain.kernel.errors import illegal
 from domain.kernel.options import OptionsResolver, switch
+from domain.kernel.values import DealResult, Doc
 
 SEATS = 3
 HAND_SIZE = 17
@@ -84,6 +85,19 @@ class DoudizhuState(SheddingState):
 def pattern_json(pattern: Pattern) -> dict[str, Any]:
     zh, en = PATTERN_NAMES[pattern.kind]
     return {"kind": pattern.kind, "size": pattern.size, "key": pattern.key, "zh": zh, "en": en}
+
+
+class DoudizhuResult(DealResult, total=False):
+    """A 斗地主 deal's result (docs/rules/doudizhu.md §2.4–2.5): who was landlord, whether they won, the multipliers."""
+
+    landlord: Annotated[int, Doc("the landlord's seat")]
+    landlord_won: Annotated[bool, Doc("the landlord went out first")]
+    multipliers: Annotated[dict[str, Any], Doc("each doubling (bids, 抢地主, bombs, rocket, 春天 …) and their `total`")]
+    robs: Annotated[int, Doc("times the landlord was robbed (抢地主)")]
+    bombs: Annotated[int, Doc("bombs and rockets played")]
+    spring: Annotated[bool, Doc("春天: the farmers never played")]
+    anti_spring: Annotated[bool, Doc("反春天: the landlord made only the opening lead")]
+    penalties: Annotated[list[int], Doc("each seat's chip penalties for fouls (negative), already part of `scores`")]
 
 
 
@@ -319,7 +333,7 @@ class DoudizhuEngine(Engine):
         return (state.winner is not None and state.landlord is not None and state.winner != state.landlord
                 and state.plays_by_seat[state.landlord] == 1)
 
-    def result(self, state: DoudizhuState) -> dict[str, Any] | None:
+    def result(self, state: DoudizhuState) -> DoudizhuResult | None:
         if state.phase != "finished":
             return None
         penalties = [0] * SEATS

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
 from marshmallow import Schema, fields, validate
 
@@ -34,6 +34,7 @@ from domain.kernel.cards import cards_text, remove_from
 from domain.kernel.engine import Action, DealSetup, Engine, Viewpoint, bid_value, check_turn
 from domain.kernel.errors import illegal
 from domain.kernel.options import OptionsResolver, switch, whole
+from domain.kernel.values import DealResult, Doc
 
 SEATS = 4
 HAND_SIZE = 25
@@ -120,6 +121,21 @@ class SandayiState(SheddingState):
     ending: str | None = None
     winner: int | None = None  # the seat that went out
     offender: int | None = None  # the seat whose second foul decided the deal
+
+class SandayiResult(DealResult, total=False):
+    """A 快乐三打一 deal's result (docs/rules/sandayi.md §1.7–1.9): the dealer, the bid and the stake."""
+
+    dealer: Annotated[int, Doc("the dealer's seat (the winning bidder)")]
+    bid: Annotated[int, Doc("the winning bid")]
+    toulu: Annotated[bool, Doc("头撂: the dealer bid the top at once")]
+    declared: Annotated[list[str], Doc("摊打 / 报到 declared")]
+    dealer_won: Annotated[bool, Doc("the dealer won the deal")]
+    ending: Annotated[str, Doc("how the deal ended: out, points, foul, void")]
+    offender: Annotated[int | None, Doc("the seat whose second foul ended the deal")]
+    stake: Annotated[int, Doc("the stake per unit")]
+    multipliers: Annotated[dict[str, Any], Doc("each doubling and their `total`")]
+    bombs: Annotated[list[int], Doc("bombs played per seat")]
+
 
 
 class SandayiEngine(Engine):
@@ -367,7 +383,7 @@ class SandayiEngine(Engine):
         return (state.ending == "out" and state.dealer is not None and state.winner != state.dealer
                 and state.plays_by_seat[state.dealer] == 1)
 
-    def result(self, state: SandayiState) -> dict[str, Any] | None:
+    def result(self, state: SandayiState) -> SandayiResult | None:
         if state.phase != "finished":
             return None
         zeros = [0] * SEATS

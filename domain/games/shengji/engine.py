@@ -21,7 +21,7 @@ Section numbers are docs/rules/shengji.md's.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
 from marshmallow import Schema, fields, validate
 
@@ -47,6 +47,7 @@ from domain.kernel.cards import JOKERS, cards_text, normalize_all, remove_from
 from domain.kernel.engine import Action, DealSetup, DealState, Engine, Viewpoint, check_turn, seats_text, team_of
 from domain.kernel.errors import IllegalAction, illegal, listed
 from domain.kernel.options import OptionsResolver, switch, whole
+from domain.kernel.values import DealResult, Doc
 
 SEATS = 4
 HAND_SIZE = 25
@@ -212,6 +213,33 @@ class ShengjiState(DealState):
     irregularities: list[dict[str, Any]] = field(default_factory=list)
     ended_by: str | None = None  # play | revoke | miscount | kitty_mishandled | redeal
     offender: int | None = None
+
+class ShengjiResult(DealResult, total=False):
+    """A 升级 deal's result (docs/rules/shengji.md §3.9–3.12): points, the level change, 大分 and 小分."""
+
+    deal_number: Annotated[int, Doc("the deal's number in its match")]
+    dealer: Annotated[int, Doc("the dealer's seat")]
+    dealer_team: Annotated[int, Doc("the dealer's team (seat % 2)")]
+    declarer: Annotated[int | None, Doc("the seat whose declaration set the trump")]
+    trump: Annotated[str | None, Doc("the trump suit (none: no-trump)")]
+    level: Annotated[int, Doc("the level played")]
+    levels: Annotated[list[int], Doc("both teams' levels before the deal")]
+    ended_by: Annotated[str, Doc("how the deal ended: cards, revoke, miscount, kitty_mishandled, redeal")]
+    offender: Annotated[int | None, Doc("the seat whose irregularity ended the deal")]
+    points: Annotated[dict[str, Any], Doc("the attackers' points: cards, kitty cards and bonus, penalties, total")]
+    attacker_points: Annotated[int, Doc("the attackers' points after penalties (never below 0)")]
+    dealer_team_points: Annotated[int, Doc("the card points the dealer's team took")]
+    winner_team: Annotated[int, Doc("the team that won the deal")]
+    takeover: Annotated[bool, Doc("the attackers become the dealers")]
+    level_change: Annotated[dict[str, int], Doc("`team` and `steps` it moves up")]
+    new_levels: Annotated[list[int], Doc("both teams' levels after the deal")]
+    next_dealer: Annotated[int, Doc("the next deal's dealer")]
+    big_points: Annotated[list[int], Doc("大分 per team (S004)")]
+    small_points: Annotated[list[int], Doc("小分 per team (S004)")]
+    match_winner: Annotated[int | None, Doc("the team whose deal ended the match (reaching the goal level, passing A)")]
+    penalties: Annotated[list[dict[str, Any]], Doc("the point penalties applied, each with its effect")]
+    irregularities: Annotated[list[dict[str, Any]], Doc("the irregularities the referee recorded")]
+
 
 
 class ShengjiEngine(Engine):
@@ -867,7 +895,7 @@ class ShengjiEngine(Engine):
                 out.append(cards)
         return out
 
-    def result(self, state: ShengjiState) -> dict[str, Any] | None:
+    def result(self, state: ShengjiState) -> ShengjiResult | None:
         if state.phase != "finished":
             return None
         if state.ended_by == "redeal":

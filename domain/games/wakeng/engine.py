@@ -15,7 +15,7 @@ of the standings. Scores are the [REC] stakes of B6, B11.7. Section numbers are 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
 from marshmallow import Schema, validate
 
@@ -25,6 +25,7 @@ from domain.kernel.cards import cards_text, normalize_all, remove_from
 from domain.kernel.engine import Action, DealSetup, Engine, Viewpoint, bid_value, check_turn
 from domain.kernel.errors import illegal
 from domain.kernel.options import OptionsResolver, switch, whole
+from domain.kernel.values import DealResult, Doc
 
 SEATS = 3
 HAND_SIZE = 16
@@ -93,6 +94,19 @@ class WakengState(SheddingState):
     doubling_done: list[int] = field(default_factory=list)
     last_pattern: Pattern | None = None
     winner: int | None = None
+
+class WakengResult(DealResult, total=False):
+    """A 竞技挖坑 deal's result (docs/rules/wakeng.md B6–B7): the digger, the bid and each seat's stake."""
+
+    digger: Annotated[int, Doc("the digger's seat")]
+    bid: Annotated[int, Doc("the winning bid")]
+    lanwa: Annotated[bool, Doc("烂挖: the digger had no bid to beat")]
+    revealed: Annotated[list[int], Doc("the seats that showed their hand (明牌)")]
+    doubled: Annotated[list[int], Doc("the seats that doubled (加倍)")]
+    stakes: Annotated[list[int], Doc("each seat's stake against the digger")]
+    digger_won: Annotated[bool, Doc("the digger went out first")]
+    board: Annotated[int, Doc("the duplicate board played (B7, B11.8)")]
+
 
 
 class WakengEngine(Engine):
@@ -163,9 +177,7 @@ class WakengEngine(Engine):
         if kind not in ("reveal", "pass"):
             self._wrong_phase(state, "to show the hand (reveal) or not (pass), before bidding",
                               "在叫分前决定是否明牌（reveal 或 pass）")
-        state.decisions.append({"seat": seat, "type": kind, "phase": "reveal"})
-        if kind == "reveal":
-            state.revealed.append(seat)
+        self._decide_reveal(state, seat, kind, "reveal")
         state.to_act = self._next(seat)
         if len(state.decisions) == SEATS:
             state.phase = "bidding"
@@ -204,10 +216,14 @@ class WakengEngine(Engine):
         if kind not in ("reveal", "pass"):
             self._wrong_phase(state, "the digger's 明牌 after the kitty (reveal) or not (pass)",
                               "庄家决定收底后是否明牌（reveal 或 pass）")
-        state.decisions.append({"seat": seat, "type": kind, "phase": "post_reveal"})
+        self._decide_reveal(state, seat, kind, "post_reveal")
+        self._start_doubling(state)
+
+    def _decide_reveal(self, state: WakengState, seat: int, kind: str, phase: str) -> None:
+        """Note a seat's choice to show its hand (`reveal`) or not (`pass`) in `phase`."""
+        state.decisions.append({"seat": seat, "type": kind, "phase": phase})
         if kind == "reveal":
             state.revealed.append(seat)
-        self._start_doubling(state)
 
     def _start_doubling(self, state: WakengState) -> None:
         state.phase, state.to_act = "doubling", state.digger
@@ -283,7 +299,7 @@ class WakengEngine(Engine):
         return [0 if s == digger else state.bid * shown * own * (double if s in state.doubled else 1)
                 for s in range(SEATS)]
 
-    def result(self, state: WakengState) -> dict[str, Any] | None:
+    def result(self, state: WakengState) -> WakengResult | None:
         if state.phase != "finished":
             return None
         digger = state.digger
@@ -292,7 +308,7 @@ class WakengEngine(Engine):
         stakes = self.stakes(state)
         sign = 1 if won else -1
         scores = [sign * sum(stakes) if s == digger else -sign * stakes[s] for s in range(SEATS)]
-        result: dict[str, Any] = {
+        result: WakengResult = {
             "scores": scores, "digger": digger, "bid": state.bid, "lanwa": state.lanwa,
             "revealed": list(state.revealed), "doubled": list(state.doubled), "stakes": stakes,
             "winner": state.winner, "digger_won": won,
