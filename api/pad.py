@@ -64,7 +64,7 @@ class PadStateSchema(Schema):
     choices = fields.List(fields.Nested(ChoiceSchema))
     fouls = fields.List(fields.Nested(FoulCodeSchema), metadata={"description": "the game's foul list"})
     foul_unit = fields.Dict(allow_none=True, metadata={"description": "{en, zh} of a foul's penalty; null: none"})
-    table = fields.Dict(metadata={"description": "seats, hand_size, kitty_size, decks, jokers"})
+    table = fields.Dict(metadata={"description": "seats, hand_size, kitty_size, decks, jokers, kitty_apart"})
 
 
 class PadCheckSchema(Schema):
@@ -83,7 +83,8 @@ class PadVerdictSchema(Schema):
 class TablePadSchema(Schema):
     match = fields.Dict(required=True, metadata={"description": "the table, as GET /api/matches/<id> answers it"})
     table = fields.Dict(required=True, metadata={"description": "the game's seats, hand_size, kitty_size, decks, "
-                                                               "jokers (the deck grid's cards)"})
+                                                               "jokers (the deck grid's cards), kitty_apart (the "
+                                                               "phases the kitty lies apart in)"})
 
 
 PAD_QUERY, PAD_STATE, PAD_CHECK, PAD_VERDICT = PadQuerySchema(), PadStateSchema(), PadCheckSchema(), PadVerdictSchema()

@@ -39,7 +39,7 @@ class ErrorSchema(Schema):
 
 class TournamentCreateSchema(Schema):
     name = fields.String(required=True, validate=_NAME)
-    game = fields.String(required=True, metadata={"description": "record-format game code, e.g. doudizhu"})
+    game = fields.String(required=True, metadata={"description": "record-format game code (one per game)"})
     options = fields.Dict(load_default=dict, metadata={"description": "ruleset options; defaults filled in"})
     key = fields.String(validate=_NAME, metadata={"description": "idempotency key (default: the name)"})
     format = fields.String(load_default="", metadata={"description": "format code (GET /api/formats); default: "

@@ -13,7 +13,7 @@ from api import schemas as s
 from api.auth import ANYONE, ORGANISER_ONLY, current_principal, requires
 from api.common import doc, json_body, load, load_query, reply, service
 from projections import Projections
-from projections.formats import FORMATS
+from projections.formats import FORMATS, presets
 
 standings = Blueprint("standings", __name__, url_prefix="/api")
 
@@ -97,9 +97,10 @@ def adjust(tournament_id: str) -> tuple[Response, int]:
 
 @standings.get("/formats")
 @requires(ANYONE)
-@doc("The formats a tournament may declare, with each one's total, tiebreaks and the result facts it needs")
+@doc("The formats a tournament may declare, with each one's total, tiebreaks and the result facts it needs; "
+     "`presets`: per game, the ruleset preset option the console offers and its values")
 def list_formats() -> tuple[Response, int]:
-    return {"formats": [f.describe() for f in FORMATS.values()]}, 200
+    return {"formats": [f.describe() for f in FORMATS.values()], "presets": presets()}, 200
 
 
 @standings.post("/admin/rebuild")

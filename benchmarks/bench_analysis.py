@@ -24,8 +24,8 @@ from typing import Any
 from domain.games import get_engine
 from domain.services.analysis import position
 from domain.solver import minimax, search
+from domain.solver.packed import forget_shared
 from domain.solver.search import Budget, TooLarge
-from domain.solver.shedding import forget_shared
 from fixtures.positions import positions_in_play
 
 GROUPS = {"doudizhu": (3, 5, 8, 11), "shengji": (1, 2, 3, 4)}  # upper bounds: cards in the largest hand

@@ -22,14 +22,6 @@ from projections.formats import Format
 from projections.pairing import lot, pair, read_history
 from projections.standings import Standings
 
-# Seed 000 五.3: 4 deals a round, 6 in the semi-final and final.
-STAGE_OPTIONS: dict[str, dict[str, dict[str, Any]]] = {
-    "daguai.s000": {"semifinal": {"dg.tableDeals": 6}, "final": {"dg.tableDeals": 6}},
-}
-DEFAULT_DEALS = {"dg.tableDeals": 4}
-# Seed 000 五.4: the first dealer is drawn (by cards; here by lot from the recorded seed).
-FIRST_BY_LOT = {"daguai.s000"}
-
 
 def _refuse(code: str, message: str, message_zh: str, **details: Any) -> IllegalAction:
     return IllegalAction(code, message, message_zh, details)
@@ -61,12 +53,13 @@ def _tables(tournament: dict[str, Any], number: int, groups: list[list[list[str]
     seed = tournament["lots_seed"] or tournament["id"]
     # A stage's own figures replace the tournament's only where it kept the seed's (an organiser who chose other
     # figures keeps them for every round).
-    options = {name: value for name, value in STAGE_OPTIONS.get(fmt.code, {}).get(stage, {}).items()
-               if tournament["options"].get(name) == DEFAULT_DEALS.get(name)}
+    # The format's options for this stage (its `stage_options`), unless the tournament changed them.
+    options = {name: value for name, value in fmt.stage_options.get(stage, {}).items()
+               if tournament["options"].get(name) == fmt.stage_defaults.get(name)}
     out = []
     for index, units in enumerate(groups, start=1):
         label = f"{number}-{index}"
-        first = int(lot(seed, "first", label), 16) % fmt.table_size if fmt.code in FIRST_BY_LOT else 0
+        first = int(lot(seed, "first", label), 16) % fmt.table_size if fmt.first_by_lot else 0
         seats = [unit[0] for unit in units] if per_seat else _seated(units, fmt)  # a play-off keeps its seats
         out.append({"table": label, "seats": seats, "first": first, "options": dict(options)})
     return out

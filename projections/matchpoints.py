@@ -1,4 +1,4 @@
-"""Duplicate scoring (docs/rules/wakeng.md B7): each seat's result matchpointed against every other result on
+"""Duplicate scoring (the 挖坑 rules B7): each seat's result matchpointed against every other result on
 the same board in the same seat, a weighted score (an appeal's, docs/appeals.md) part by part."""
 
 from __future__ import annotations

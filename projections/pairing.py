@@ -1,4 +1,4 @@
-"""Swiss pairing for 挖坑 duplicate events (瑞士移位法; docs/rules/wakeng.md B8, B11.8–B11.11), as a pure function of
+"""Swiss pairing for 挖坑 duplicate events (瑞士移位法; the 挖坑 rules B8, B11.8–B11.11), as a pure function of
 a tournament's history, so that anyone can re-derive a published pairing (`fupan pair`, docs/pairing.md).
 
 The history is a JSON document (the contract of issue 12, docs/pairing.md):
@@ -9,7 +9,8 @@ The history is a JSON document (the contract of issue 12, docs/pairing.md):
 
 The console pairs a stored tournament by exporting its history (`export_history`) and pairing that, so the
 console and the command are the same code. The ranking a pairing follows is the standings' own
-(projections/standings.py, format `wakeng.s003`): the history is turned into the facts the store would load.
+(projections/standings.py, in the format with `pairing` "swiss": 挖坑's S003): the history is turned into the
+facts the store would load.
 
 - Ranking for pairing (B11.8): 平均得分率, total MP, total raw score, deals won, then the previous position; before
   round 1 the position is the order of `players` (registration order), so no tie is left for lots.
@@ -34,10 +35,11 @@ from functools import cache
 from typing import Any
 
 from domain.kernel.errors import IllegalAction, listed
+from domain.kernel.formats import Format
+from projections.formats import FORMATS
 from projections.standings import Standings
 from projections.standings_values import TournamentFacts
 
-FORMAT = "wakeng.s003"
 TABLE = 3
 # B11.8's order for pairing; the previous position follows (then registration order), never lots.
 PAIRING_TIEBREAKS = ["matchpoints", "raw_score", "deals_won"]
@@ -180,9 +182,15 @@ def _read_round(index: int, item: Any, unknown: Any) -> Round:
 # --- the history as the store's facts, and the ranking -----------------------------------------------------
 
 
+def swiss_format() -> Format:
+    """The format whose rounds this module pairs: the registered one with `pairing` "swiss"."""
+    return next(f for f in FORMATS.values() if f.pairing == "swiss")
+
+
 def history_facts(history: History, upto: int | None = None) -> TournamentFacts:
     """The facts the store would load for this history (rounds ≤ `upto`), in the shape Standings reads."""
     rounds = [r for r in history.rounds if upto is None or r.number <= upto]
+    swiss = swiss_format()
     matches, deals = [], []
     for r in rounds:
         for number, table in enumerate(r.tables, start=1):
@@ -194,7 +202,7 @@ def history_facts(history: History, upto: int | None = None) -> TournamentFacts:
                 deals.append({"deal_id": f"{match_id}b{board}", "match_id": match_id, "number": board,
                               "result": result, "winner": None, "finished": {}, "scored": {}})
     return TournamentFacts(
-        tournament={"tournament_id": "history", "name": "history", "game": "wakeng", "format": FORMAT,
+        tournament={"tournament_id": "history", "name": "history", "game": swiss.game, "format": swiss.code,
                     "tiebreaks": list(PAIRING_TIEBREAKS), "lots_seed": history.seed},
         players=[{"player_id": name, "name": name} for name in history.players],
         rounds=[{"round": r.number, "label": f"第{r.number}轮", "kind": "tables", "byes": list(r.byes)}

@@ -104,7 +104,7 @@ class Ranking:
 
     def _byes(self, lines: dict[str, list[Line]]) -> None:
         """A bye is a line of its own, already over. In a duplicate format each board the round has played so far
-        counts as a bye deal (docs/rules/wakeng.md B11.9: rate ½, MP = tables − 1, raw 0, not won); in a knockout
+        counts as a bye deal (the 挖坑 rules B11.9: rate ½, MP = tables − 1, raw 0, not won); in a knockout
         the player goes on (Standings.advanced)."""
         for number, info in self.rounds.items():
             if not info.get("byes"):

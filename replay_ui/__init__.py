@@ -13,6 +13,7 @@ from pathlib import Path
 
 from replay_ui.appeals.views import appeal_pages
 from replay_ui.console.views import console_pages
+from replay_ui.games import game_plugins
 from replay_ui.pad.views import pad_pages
 from replay_ui.pages import common
 from replay_ui.publishing.documents import documents
@@ -27,6 +28,6 @@ FAMILIES = ("viewer", "pad", "console", "appeals", "publishing")
 assets = Assets([HERE / family / "static" for family in FAMILIES if (HERE / family / "static").is_dir()])
 
 BLUEPRINTS = (assets, common, *VIEWER, pad_pages, documents, console_pages, round_pages, finder_pages,
-              traveller_pages, appeal_pages)
+              traveller_pages, appeal_pages, game_plugins)
 
 __all__ = ["BLUEPRINTS"]

@@ -16,14 +16,14 @@ from markupsafe import Markup
 from domain.kernel.errors import NotFound
 from domain.model.token import Principal
 from domain.services.application import FupanApplication
-from replay_ui.games import GAMES, ui_for
+from replay_ui.games import plugins, script_of, ui_for
 from replay_ui.shared import i18n
 from replay_ui.shared.cards import card_text, is_red
 from replay_ui.shared.notation import note_text
 from replay_ui.shared.retraction import describe_retraction, is_retraction_step, mark_retracted
 
-for _game, _ui in GAMES.items():
-    i18n.register(_ui.strings, f"replay_ui/games/{_game}_strings.toml")
+for _game, _ui in plugins().items():
+    i18n.register(_ui.strings, f"replay_ui/games/{_game}/strings.toml")
 
 # No routes: the template globals every page uses (registered as a blueprint so they reach every template).
 common = Blueprint("ui_common", __name__)
@@ -66,10 +66,9 @@ def _table_name(label: str) -> Any:
 
 
 def game_script(game: str) -> str | None:
-    """The game's own viewer script among the pages' files (`games/<game>.js`, replay_ui/viewer/static/games),
-    or None: the generic script draws its table."""
-    name = f"games/{game}.js"
-    return name if current_app.blueprints["assets"].folder_of(name) is not None else None
+    """The game's own viewer script under the pages' static URL (`games/<game>.js`, its plugin's script.js), or
+    None: the generic script draws its table."""
+    return script_of(game)
 
 
 def seat_mark(game: str, seat: int, lang: str) -> str:

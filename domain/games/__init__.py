@@ -1,38 +1,45 @@
-"""The registry: a record-format game code → its rules engine and its table (how its deals chain into a match).
+"""The registry: the list of games, each one descriptor (`domain.kernel.game.Game`) that every other registry of
+fupan reads — the recording path, the score slips, the analysis, the formats and draws, the pad.
 
 Each game lives in its own package, `domain/games/<game>/`: `engine.py` (the rules of a deal), `table.py` (the
-match rules), `random_play.py` (a random legal player for tests, fixtures and benchmarks) and whatever else only
-that game needs (its patterns or card order). Adding a game adds its package and one line here.
+match rules), `slip.py` (its score slips), `analysis.py` (its adapter to the solver), `formats.py` (its
+tournament formats), whatever else only that game needs (its patterns or card order), and `descriptor.py`,
+which names them all in one `Game`. Adding a game adds its package and one line here (docs/ARCHITECTURE.md).
 """
 
 from __future__ import annotations
 
-from domain.games.daguai.engine import DaguaiEngine
-from domain.games.daguai.table import DaguaiTable
-from domain.games.doudizhu.engine import DoudizhuEngine
-from domain.games.doudizhu.table import DoudizhuTable
-from domain.games.sandayi.engine import SandayiEngine
-from domain.games.sandayi.table import SandayiTable
-from domain.games.shengji.engine import ShengjiEngine
-from domain.games.shengji.table import ShengjiTable
-from domain.games.wakeng.engine import WakengEngine
-from domain.games.wakeng.table import WakengTable
+from domain.games.daguai.descriptor import GAME as DAGUAI
+from domain.games.doudizhu.descriptor import GAME as DOUDIZHU
+from domain.games.sandayi.descriptor import GAME as SANDAYI
+from domain.games.shengji.descriptor import GAME as SHENGJI
+from domain.games.wakeng.descriptor import GAME as WAKENG
 from domain.kernel.engine import Engine
 from domain.kernel.errors import IllegalAction, listed
+from domain.kernel.game import Game
 from domain.kernel.table import MatchRules
 
-GAMES: dict[str, tuple[Engine, MatchRules]] = {
-    engine.game: (engine, table) for engine, table in (
-        (DoudizhuEngine(), DoudizhuTable()),
-        (ShengjiEngine(), ShengjiTable()),
-        (SandayiEngine(), SandayiTable()),
-        (WakengEngine(), WakengTable()),
-        (DaguaiEngine(), DaguaiTable()),
-    )
-}
+GAMES: dict[str, Game] = {}
 
 
-def _known(game: object) -> tuple[Engine, MatchRules]:
+def register(game: Game) -> Game:
+    """Add a game to the registry (a test's toy game registers itself here, then `unregister`s)."""
+    if game.code in GAMES and GAMES[game.code] is not game:
+        raise ValueError(f"a game {game.code!r} is registered already")
+    GAMES[game.code] = game
+    return game
+
+
+def unregister(code: str) -> None:
+    GAMES.pop(code, None)
+
+
+for _game in (DOUDIZHU, SHENGJI, SANDAYI, WAKENG, DAGUAI):
+    register(_game)
+
+
+def get_game(game: object) -> Game:
+    """The descriptor of a record-format game code; IllegalAction `unknown_game` otherwise."""
     entry = GAMES.get(game) if isinstance(game, str) else None
     if entry is None:
         raise IllegalAction(
@@ -45,8 +52,8 @@ def _known(game: object) -> tuple[Engine, MatchRules]:
 
 
 def get_engine(game: object) -> Engine:
-    return _known(game)[0]
+    return get_game(game).engine
 
 
 def get_table(game: object) -> MatchRules:
-    return _known(game)[1]
+    return get_game(game).table

@@ -1,6 +1,6 @@
 """What the shedding games share (斗地主, 快乐三打一, 大怪路子; 挖坑 has its own card order): the usual rank values
-(3 … 10, J 11, Q 12, K 13, A 14, 2 15, small joker 16, big joker 17 — docs/rules/doudizhu.md §2.1,
-docs/rules/sandayi.md §1.2, docs/rules/daguai.md A2) and a round of plays as the views show it."""
+(3 … 10, J 11, Q 12, K 13, A 14, 2 15, small joker 16, big joker 17 — docs/rules/: 斗地主 §2.1, 三打一 §1.2,
+大怪路子 A2) and a round of plays as the views show it."""
 
 from __future__ import annotations
 

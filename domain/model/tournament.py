@@ -103,7 +103,7 @@ class Tournament(Aggregate):
             aggregate.matches.append({"id": self.match_id, "table": self.table, "round": self.round})
 
     class RoundStarted(Event):
-        """v2: the players on a bye in the round (a Swiss bye, docs/rules/wakeng.md B11.9; a knockout bye goes on)."""
+        """v2: the players on a bye in the round (a Swiss bye, the 挖坑 rules B11.9; a knockout bye goes on)."""
 
         TOPIC = "fupan:Tournament.RoundStarted"
         class_version = 2

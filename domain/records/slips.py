@@ -13,26 +13,23 @@ meta `slip`) and its `Deal.Finished`, scored into the match like any deal. It ha
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
 from typing import Any
 
-from domain.games import get_engine
+from domain.games import GAMES, get_engine
 from domain.games.slip import bad
-from domain.kernel.engine import DealSetup, Engine
+from domain.kernel.engine import DealSetup
 from domain.kernel.errors import illegal
+from domain.kernel.game import SlipScorer
 
-SLIP_GAMES = ("doudizhu", "shengji", "sandayi", "wakeng", "daguai")
 RESULT_ONLY = "result_only"
 
-Scorer = Callable[[Engine, DealSetup, dict[str, Any]], tuple[dict[str, Any], dict[str, Any]]]
 
-
-def scorer(game: str) -> Scorer:
-    """The game's `score_slip(engine, setup, facts) -> (facts as stored, result)`."""
-    if game not in SLIP_GAMES:
+def scorer(game: str) -> SlipScorer:
+    """The game's `score_slip(engine, setup, facts) -> (facts as stored, result)`, named by its descriptor."""
+    found = GAMES.get(game)
+    if found is None or found.slip is None:
         raise illegal("no_slips", f"{game} has no score slips.", f"{game} 不支持成绩单。", game=game)
-    return importlib.import_module(f"domain.games.{game}.slip").score_slip  # type: ignore[no-any-return]
+    return found.slip
 
 
 def score(setup: DealSetup, facts: Any) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from domain.games import get_game
 from domain.kernel.engine import Action, Engine, Viewpoint
 from domain.kernel.errors import IllegalAction
 from domain.model.deal import Deal
@@ -105,10 +106,11 @@ def pad_state(app: Store, deal_id: str, since: int | None = None) -> dict[str, A
 
 
 def game_table(engine: Engine) -> dict[str, Any]:
-    """A game's table as the pad draws it: seats, cards per hand, the kitty, and the deck a full grid shows."""
+    """A game's table as the pad draws it: seats, cards per hand, the kitty (and the phases it lies apart from
+    every hand in: the game's descriptor's pad facts), and the deck a full grid shows."""
     return {"game": engine.game, "zh": engine.name_zh, "en": engine.name_en, "seats": engine.seat_count,
             "hand_size": engine.hand_size, "kitty_size": engine.kitty_size, "decks": engine.decks,
-            "jokers": engine.jokers}
+            "jokers": engine.jokers, "kitty_apart": list(get_game(engine.game).pad.kitty_apart)}
 
 
 def check(app: Store, deal_id: str, action: object) -> dict[str, Any]:

@@ -1,5 +1,5 @@
-"""The solver: perfect open-hand play on a game tree a position adapter describes (domain/solver/games.py,
-domain/solver/shengji.py).
+"""The solver: perfect open-hand play on a game tree a position adapter describes (each game's
+`domain/games/<game>/analysis.py`, the ranks-only shedding games on domain/solver/shedding.py).
 
 One search for every game: alpha-beta over whole-number values (win = 1 / lose = 0 for the shedding games, the
 attackers' points for 升级) with a transposition table keyed on the adapter's canonical position, holding a
@@ -220,3 +220,7 @@ def analyse(game: Game, pos: Any, budget: Budget, line_limit: int = 200) -> Anal
         line.append(chosen)
         current = game.child(current, chosen)
     return Analysis(value, scored, line, budget.nodes, budget.elapsed_ms())
+
+
+# The budget of a cache refill inside `child`: the plays were generated (and counted) when `moves` asked.
+UNLIMITED = Budget(limit_ms=float("inf"), node_limit=1 << 62)

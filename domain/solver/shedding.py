@@ -1,15 +1,15 @@
-"""Position adapters for the shedding games: 斗地主, 三打一 and 挖坑 (ranks only), 大怪路子 (suits and wildcards).
+"""The search's view of a ranks-only shedding game (斗地主, 三打一, 挖坑: each game's rules adapter is its
+`domain/games/<game>/analysis.py`, which builds a `RankRules` from its own patterns module).
 
-A position is canonical: in 斗地主, 三打一 and 挖坑 suits never matter to what a play is or beats
-(docs/rules/doudizhu.md §2.1, sandayi.md §1.2, wakeng.md B2), so a hand is a tuple of counts per rank and the
-same ranks in other suits are one play; 大怪路子's flushes need suits (daguai.md A3), so there a hand is the
-sorted tuple of its card codes. The last play is kept only while it is to be answered.
+A position is canonical: in these games suits never matter to what a play is or beats (each game's rules §
+on card order), so a hand is a tuple of counts per rank and the same ranks in other suits are one play. The
+last play is kept only while it is to be answered.
 
 Legality is the rules engine's: a candidate play is every sub-multiset of the hand, and it is a play exactly
-when the game's own patterns module reads it (`parses` / `parse`) and, when following, its own `beats` /
-`answers` says it beats the play on the table; the turn order mirrors the engines' (shedding.pass_turn and
-take_play; 大怪路子's `_after_turn`). tests/services/test_analysis.py checks every generated move and every successor
-against the engine itself on positions of random legal deals.
+when the game's own patterns read it (`RankRules.readings`) and, when following, its own `answers` says it
+beats the play on the table; the turn order mirrors the engines' (shedding.pass_turn and take_play).
+tests/services/test_analysis.py checks every generated move and every successor against the engine itself on
+positions of random legal deals.
 
 Only plays and passes are moves. A timeout (the engines turn it into a pass or a forced lowest card), a
 referee's foul, a 明牌 and a 三打一 declaration are not plays and are not listed (docs/analysis.md).
@@ -18,59 +18,25 @@ referee's foul, a 明牌 and a 三打一 declaration are not plays and are not l
 from __future__ import annotations
 
 import functools
-import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from domain.games.daguai import engine as daguai_engine
-from domain.games.daguai import patterns as daguai
-from domain.games.doudizhu import patterns as doudizhu
-from domain.games.sandayi import patterns as sandayi
-from domain.games.shedding import LITTLE, RANK_VALUE, card_value
-from domain.games.wakeng import patterns as wakeng
-from domain.kernel.engine import team_of
-from domain.solver.search import CHECK_EVERY, Budget
-
-Counts = tuple[int, ...]
-ACE = RANK_VALUE["A"]  # the highest rank a sequence may hold (doudizhu.md §2.2)
-BITS = 4  # a rank's count in a packed hand: up to 8 (三打一's two decks) fits in 4 bits
-MASK = (1 << BITS) - 1
-_LOW_BITS = sum(1 << (BITS * i) for i in range(16))  # the lowest bit of each rank's count
-
-
-def pack(counts: Counts) -> int:
-    """A hand of counts per rank as one integer, 4 bits a rank: a play leaves the hand by plain subtraction
-    (no rank goes below 0, so nothing borrows) and an empty hand is 0."""
-    return sum(c << (BITS * i) for i, c in enumerate(counts))
-
-
-_HIGH_BITS = _LOW_BITS << (BITS - 1)  # the highest bit of each rank's count
-
-
-def _within(part: int, hand: int) -> bool:
-    """Whether the packed `part` is a sub-multiset of the packed `hand` (no rank's count above the hand's): the
-    subtraction hand - part borrows out of a rank's 4 bits exactly when that rank's count is larger (the
-    borrow-out bit of a subtractor, for all ranks at once); the lowest such rank borrows, so one check suffices."""
-    return not ((~hand & part) | (~(hand ^ part) & (hand - part))) & _HIGH_BITS
-
-
-def _ranks_in(packed: int) -> int:
-    """The number of ranks a packed hand holds."""
-    return bin((packed | packed >> 1 | packed >> 2 | packed >> 3) & _LOW_BITS).count("1")
-
-
-def unpack(packed: int, ranks: int) -> Counts:
-    return tuple((packed >> (BITS * i)) & MASK for i in range(ranks))
-
-
-def _size(packed: int) -> int:
-    """The number of cards in a packed hand: the sum of its 4-bit counts."""
-    total = 0
-    while packed:
-        total += packed & MASK
-        packed >>= BITS
-    return total
+from domain.solver.packed import (
+    _LOW_BITS,
+    _SHARED,
+    BITS,
+    MASK,
+    Counts,
+    _ranks_in,
+    _Shared,
+    _size,
+    _within,
+    as_dict,
+    packed_submultisets,
+    unpack,
+)
+from domain.solver.search import CHECK_EVERY, UNLIMITED, Budget
 
 
 class RankPosition(NamedTuple):
@@ -92,135 +58,28 @@ class RankRules:
 
     game: str
     values: tuple[int, ...]  # the rank values, in count-index order
+    sequence_top: int  # the highest rank value a sequence may hold (A); the ranks above it (2, jokers) never chain
     value_of: Callable[[str], int]
     readings: Callable[[Counts], tuple[Any, ...]]  # () when the cards are no pattern
     answers: Callable[[tuple[Any, ...], tuple[Any, ...]], tuple[Any, ...]]  # () when they do not beat
     is_bomb: Callable[[tuple[Any, ...]], bool]
+    # The transposition key over the ranks held (`RankGame.key`): for a game whose patterns, sequences aside, are
+    # counts of a rank compared by rank (斗地主).
+    sequences_only_of_counts: bool = False
 
 
-def _as_dict(values: tuple[int, ...], counts: Counts) -> dict[int, int]:
-    return {values[i]: c for i, c in enumerate(counts) if c}
-
-
-def _cards_for(values: tuple[int, ...], names: dict[int, str], counts: Counts) -> list[str]:
-    """Representative card codes of a count vector (suits never matter to these patterns)."""
-    return [names[values[i]] for i, c in enumerate(counts) for _ in range(c)]
-
-
-def doudizhu_rules(options: dict[str, Any]) -> RankRules:
-    values = tuple(range(3, 18))
-
-    def readings(counts: Counts) -> tuple[Any, ...]:
-        return tuple(sorted(set(doudizhu.parses_of_counts(_as_dict(values, counts), sum(counts)))))
-
-    def answers(play: tuple[Any, ...], last: tuple[Any, ...]) -> tuple[Any, ...]:
-        # The readings that beat some reading of the last play; the round goes on from them (§2.2).
-        return tuple(doudizhu.answers(list(play), list(last)))
-
-    return RankRules("doudizhu", values, card_value, readings, answers,
-                     lambda found: doudizhu.is_bomb(doudizhu.lead_reading(list(found))))
-
-
-_SHEDDING_NAMES = {v: ("S" + name if v < LITTLE else name) for name, v in RANK_VALUE.items()}
-
-
-def sandayi_rules(options: dict[str, Any]) -> RankRules:
-    values = tuple(range(3, 18))
-    compare = options["sdy.fullHouseCompare"]
-
-    def readings(counts: Counts) -> tuple[Any, ...]:
-        found = sandayi.parse(_cards_for(values, _SHEDDING_NAMES, counts), _as_dict(values, counts))
-        return () if found is None else (found,)
-
-    def answers(play: tuple[Any, ...], last: tuple[Any, ...]) -> tuple[Any, ...]:
-        return play if sandayi.beats(play[0], last[0], compare) else ()
-
-    return RankRules("sandayi", values, card_value, readings, answers, lambda found: sandayi.is_bomb(found[0]))
-
-
-_WAKENG_NAMES = {v: "S" + name for name, v in wakeng.RANK_VALUE.items()}
-
-
-def wakeng_rules(options: dict[str, Any]) -> RankRules:
-    values = tuple(sorted(wakeng.RANK_VALUE.values()))
-    quad_is_bomb = options["wk.quadIsBomb"]
-
-    def readings(counts: Counts) -> tuple[Any, ...]:
-        found = wakeng.parse(_cards_for(values, _WAKENG_NAMES, counts))
-        return () if found is None else (found,)
-
-    def answers(play: tuple[Any, ...], last: tuple[Any, ...]) -> tuple[Any, ...]:
-        return play if wakeng.beats(play[0], last[0], quad_is_bomb) else ()
-
-    return RankRules("wakeng", values, wakeng.card_value, readings, answers,
-                     lambda found: quad_is_bomb and found[0].kind == "quad")
-
-
-def submultisets(hand: Counts) -> list[Counts]:
-    """Every non-empty sub-multiset of a hand of counts."""
-    return [c for c in itertools.product(*(range(n + 1) for n in hand)) if any(c)]
-
-
-def packed_submultisets(hand: int, ranks: int) -> list[int]:
-    """Every non-empty sub-multiset of a packed hand, packed: the sums of one choice per rank."""
-    found = [0]
-    for i, count in enumerate(unpack(hand, ranks)):
-        if count:
-            steps = [c << (BITS * i) for c in range(count + 1)]
-            found = [base + step for base in found for step in steps]
-    return found[1:]
-
-
-_CACHE_LIMIT = 400_000  # entries per shared table before it is emptied (memory stays bounded)
 _REORDERED_FROM = 7  # cards in a hand from which the search tries its plays in its own order (`_node_of`)
 _SOURCES = 8  # hands a query reads leads off (`RankGame._leads`): its root hands, and a few in reserve
 
 
-class _Shared:
-    """What every query of one game's rules shares, whoever's side it asks about: the readings of each packed
-    play, its answers to each play on the table, each hand's leads, and what RankGame derives from them
-    (each hand's plays and moves against each play on the table, its static-win splits, its transposition key
-    over the ranks held). Rules are pure functions of the cards, so what one query learnt stays true for the
-    next."""
-
-    def __init__(self) -> None:
-        self.readings: dict[int, tuple[tuple[Any, ...], bool] | None] = {}
-        self.answers: dict[tuple[int, tuple[Any, ...]], tuple[tuple[Any, ...], bool] | None] = {}
-        self.leads: dict[int, list[tuple[int, tuple[Any, ...], bool]]] = {}
-        self.plays: dict[tuple[int, Any, bool], list[tuple[int, tuple[Any, ...], bool]]] = {}
-        self.play_readings: dict[tuple[int, Any, bool], dict[int, tuple[tuple[Any, ...], bool]]] = {}
-        self.moves: dict[tuple[int, Any, bool, bool], list[int | None]] = {}
-        self.nodes: dict[tuple[int, Any, int | None, bool], tuple[list[tuple[int | None, Any, bool]], bool,
-                                                                  list[tuple[Any, ...]]]] = {}
-        self.splits: dict[tuple[int, Any, int | None], tuple[bool, list[tuple[Any, ...]]]] = {}
-        self.compressed: dict[tuple[int, int], int] = {}
-        self.plans: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
-        self.card_ones: dict[str, int] = {}
-        self.lead_bombs: dict[int, dict[int, bool]] = {}
-        self.held_hands: dict[tuple[int, ...], tuple[int, ...] | None] = {}
-
-    def bound(self) -> None:
-        """Empty every table once one is full (together: `play_readings` are made of `plays`)."""
-        tables = list(vars(self).values())
-        if any(len(table) > _CACHE_LIMIT for table in tables):
-            for table in tables:
-                table.clear()
-
-
-_SHARED: dict[tuple[str, tuple[Any, ...]], _Shared] = {}
 _new = tuple.__new__  # a RankPosition made without NamedTuple's own constructor (a call less per child)
 
 
-def forget_shared() -> None:
-    """Empty the shared tables (the benchmark's cold runs)."""
-    _SHARED.clear()
-
-
 @functools.cache
-def _rank_bits(values: tuple[int, ...]) -> tuple[int, int]:
+def _rank_bits(values: tuple[int, ...], top: int) -> tuple[int, int]:
     """The lowest bit of each rank's count for the ranks above A (2, jokers) and for the ranks 3..A."""
-    return (sum(1 << (BITS * i) for i, v in enumerate(values) if v > ACE),
-            sum(1 << (BITS * i) for i, v in enumerate(values) if v <= ACE))
+    return (sum(1 << (BITS * i) for i, v in enumerate(values) if v > top),
+            sum(1 << (BITS * i) for i, v in enumerate(values) if v <= top))
 
 
 class RankGame:
@@ -244,8 +103,8 @@ class RankGame:
         self._lead_lists = shared.leads
         self._sources: list[int] = []  # the hands `_leads` reads the leads of smaller hands off
         # The transposition key over the ranks held (`key`): 斗地主 only, its patterns being the ones read there.
-        self._sequences_only_of_counts = rules.game == "doudizhu"
-        self._always_kept, self._plain_bits = _rank_bits(rules.values)
+        self._sequences_only_of_counts = rules.sequences_only_of_counts
+        self._always_kept, self._plain_bits = _rank_bits(rules.values, rules.sequence_top)
         self._compressed, self._held_hands, self._moves = shared.compressed, shared.held_hands, shared.moves
         self._plans, self._nodes, self._lead_bombs = shared.plans, shared.nodes, shared.lead_bombs
         # Each seat's opponents (the seats of the other side), for the static wins.
@@ -255,7 +114,7 @@ class RankGame:
     def key(self, pos: RankPosition) -> Any:
         """The position for the transposition table. In 斗地主, once no hand can make a sequence (单顺, 双顺,
         三顺, 飞机) any more, only the order of the ranks still held matters (every other pattern is counts of a
-        rank, compared by rank: doudizhu.md §2.2), so at a lead the ranks nobody holds are left out and two
+        rank, compared by rank: the 斗地主 rules §2.2), so at a lead the ranks nobody holds are left out and two
         positions with the same holdings in the same order share an entry (the equivalent cards of 残局
         analysis). Only leads: while a play is to be answered its rank would need placing among them too, which
         cost more than it saved."""
@@ -321,8 +180,8 @@ class RankGame:
     def _plan(self, held: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The bit offsets of the held ranks 3..A and of the ranks above them kept (`_compress`), in rank order."""
         shifts = [BITS * i for i in range(self.ranks) if held >> (BITS * i) & 1]
-        plain = tuple(shift for shift in shifts if self.rules.values[shift // BITS] <= ACE)
-        return plain, tuple(shift for shift in shifts if self.rules.values[shift // BITS] > ACE)
+        plain = tuple(shift for shift in shifts if self.rules.values[shift // BITS] <= self.rules.sequence_top)
+        return plain, tuple(shift for shift in shifts if self.rules.values[shift // BITS] > self.rules.sequence_top)
 
     def terminal(self, pos: RankPosition) -> int | None:
         if pos.winner is None:
@@ -451,7 +310,7 @@ class RankGame:
         cache_key = (pos.hands[seat], pos.last, bombs)
         known = self._readings.get(cache_key)
         if known is None:  # made when first asked: the search's own steps carry their readings (`_node_of`)
-            plays = self.plays(pos.hands[seat], pos.last, bombs, _UNLIMITED)
+            plays = self.plays(pos.hands[seat], pos.last, bombs, UNLIMITED)
             known = self._readings[cache_key] = {play: (readings, bomb) for play, readings, bomb in plays}
         readings, bomb = known[move]
         bombs_left = pos.bombs_left
@@ -617,7 +476,7 @@ class RankGame:
 
     def cards(self, hand: Sequence[str], move: int) -> list[str]:
         """The cards of `hand` that make the play `move`: the first of each rank in the hand's order."""
-        wanted = dict(_as_dict(self.rules.values, unpack(move, self.ranks)))
+        wanted = dict(as_dict(self.rules.values, unpack(move, self.ranks)))
         out = []
         for code in hand:
             value = self.rules.value_of(code)
@@ -630,133 +489,3 @@ class RankGame:
 def _spend(allowance: int | None, bomb: bool) -> int | None:
     """The bombs a seat may still play after a play (None: any)."""
     return allowance - 1 if bomb and allowance is not None else allowance
-
-
-# The budget of a cache refill inside `child`: the plays were generated (and counted) when `moves` asked.
-_UNLIMITED = Budget(limit_ms=float("inf"), node_limit=1 << 62)
-
-
-# -- 大怪路子 --------------------------------------------------------------------------------------------------
-
-Hand = tuple[str, ...]
-
-
-class DaguaiPosition(NamedTuple):
-    """A 大怪路子 position: hands as sorted card codes, the seat to act, the play to answer (its seat and
-    pattern), the active seats that passed since it, and the seats out so far in order."""
-
-    hands: tuple[Hand, ...]
-    to_act: int
-    last_seat: int | None
-    last: Any
-    passed: frozenset[int]
-    finished: tuple[int, ...]
-
-
-def _team_out(order: Sequence[int]) -> int | None:
-    for team in (0, 1):
-        if sum(1 for s in order if team_of(s) == team) == daguai_engine.TEAM_SIZE:
-            return team
-    return None
-
-
-def daguai_points(order: Sequence[int], team_fouls: Sequence[int]) -> list[int]:
-    """Each team's points once a team is out, as DaguaiEngine.result scores them (A6, A7, A10.7–8)."""
-    head_team = team_of(order[0])
-    if _team_out(order) == head_team:
-        natural = daguai_engine.CATCH_POINTS[daguai_engine.SEATS - len(order)]
-    else:
-        caught = daguai_engine.TEAM_SIZE - sum(1 for s in order if team_of(s) == head_team)
-        natural = daguai_engine.CAUGHT_POINTS[caught]
-    points = [natural if team == head_team else 0 for team in (0, 1)]
-    fouled = [team for team in (0, 1) if team_fouls[team] >= daguai_engine.FOULS_TO_LOSE]
-    if len(fouled) == 2:
-        return [0, 0]
-    if fouled:
-        return [daguai_engine.FOUL_POINTS if team != fouled[0] else 0 for team in (0, 1)]
-    return points
-
-
-class DaguaiGame:
-    """大怪路子 for the search: a team wins when the deal gives it more points than the other team (a deal that
-    gives both 0 is a win for neither)."""
-
-    bounds = (0, 1)
-    seats = daguai_engine.SEATS
-
-    def __init__(self, max_team: int, team_fouls: Sequence[int]):
-        self.max_team, self.team_fouls = max_team, tuple(team_fouls)
-        self.teams = tuple(team_of(s) for s in range(self.seats))
-        self._plays: dict[tuple[Hand, Any], list[tuple[Hand, Any]]] = {}
-
-    def key(self, pos: DaguaiPosition) -> DaguaiPosition:
-        return pos
-
-    def terminal(self, pos: DaguaiPosition) -> int | None:
-        if _team_out(pos.finished) is None:
-            return None
-        points = daguai_points(pos.finished, self.team_fouls)
-        return int(points[self.max_team] > points[1 - self.max_team])
-
-    def maximising(self, pos: DaguaiPosition) -> bool:
-        return team_of(pos.to_act) == self.max_team
-
-    def plays(self, hand: Hand, last: Any, budget: Budget) -> list[tuple[Hand, Any]]:
-        """Every distinct play of 1, 2, 3 or 5 cards the patterns read (the size of the play to answer when
-        following) that beats it; the whole hand first, then the most cards."""
-        found = self._plays.get((hand, last))
-        if found is not None:
-            return found
-        sizes = (1, 2, 3, 5) if last is None else (last.size,)
-        found = []
-        for size in sizes:
-            if size > len(hand):
-                continue
-            candidates = set(itertools.combinations(hand, size))
-            budget.tick(1 + len(candidates) // 64)
-            for cards in sorted(candidates):
-                pattern = daguai.parse(list(cards))
-                if pattern is not None and (last is None or daguai.beats(pattern, last)):
-                    found.append((cards, pattern))
-        found.sort(key=lambda p: (len(p[0]) != len(hand), -len(p[0])))
-        self._plays[(hand, last)] = found
-        return found
-
-    def moves(self, pos: DaguaiPosition, budget: Budget) -> list[Hand | None]:
-        seat = pos.to_act
-        plays = [p[0] for p in self.plays(pos.hands[seat], pos.last, budget)]
-        if pos.last_seat is None:
-            return plays
-        if team_of(pos.last_seat) == team_of(seat):
-            return [None, *plays]
-        return [*plays, None]
-
-    def _next_active(self, hands: Sequence[Hand], seat: int) -> int:
-        seats = self.seats
-        return next((seat + step) % seats for step in range(1, seats + 1) if hands[(seat + step) % seats])
-
-    def child(self, pos: DaguaiPosition, move: Hand | None) -> DaguaiPosition:
-        seat = pos.to_act
-        if move is None:
-            return self._after_turn(pos.hands, seat, pos.last_seat, pos.last, pos.passed | {seat}, pos.finished)
-        hands = list(pos.hands)
-        rest = list(hands[seat])
-        for code in move:
-            rest.remove(code)
-        hands[seat] = tuple(rest)
-        pattern = next(p for c, p in self.plays(pos.hands[seat], pos.last, _UNLIMITED) if c == move)
-        finished = pos.finished + ((seat,) if not rest else ())
-        if not rest and _team_out(finished) is not None:  # a team is out: the result is fixed (A10.8)
-            return DaguaiPosition(tuple(hands), seat, None, None, frozenset(), finished)
-        return self._after_turn(tuple(hands), seat, seat, pattern, frozenset(), finished)
-
-    def _after_turn(self, hands: tuple[Hand, ...], seat: int, last_seat: int | None, last: Any,
-                    passed: frozenset[int], finished: tuple[int, ...]) -> DaguaiPosition:
-        """DaguaiEngine._after_turn: a new round once every other active seat passed since the last play, led by
-        its player or, when that player is out, the next active seat (接风, A5.5)."""
-        assert last_seat is not None
-        others = [s for s in range(self.seats) if hands[s] and s != last_seat]
-        if all(s in passed for s in others):
-            leader = last_seat if hands[last_seat] else self._next_active(hands, last_seat)
-            return DaguaiPosition(hands, leader, None, None, frozenset(), finished)
-        return DaguaiPosition(hands, self._next_active(hands, seat), last_seat, last, passed, finished)

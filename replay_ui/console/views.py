@@ -34,6 +34,13 @@ def format_name(code: str) -> Any:
     return Markup(f'<span class="zh" lang="zh-CN">{zh}</span><span class="en" lang="en">{en}</span>')
 
 
+@console_pages.app_template_global("format_duplicate")
+def format_duplicate(code: str) -> bool:
+    """Whether a format scores by duplicate comparison (its penalties and adjustments are matchpoints)."""
+    found = FORMATS.get(code)
+    return found is not None and bool(found.duplicate)
+
+
 @console_pages.get("/console")
 def console_home() -> str:
     return render_template("console.html", tournament=None)

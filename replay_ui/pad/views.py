@@ -13,6 +13,7 @@ from flask import Blueprint, render_template, url_for
 
 from domain.games import get_engine
 from domain.services.pad import game_table
+from replay_ui.games import has_pad_script
 from replay_ui.pages import seat_mark, service
 from replay_ui.shared import i18n
 
@@ -26,7 +27,7 @@ def _page(boot: dict[str, Any], game: str, title: dict[str, Any]) -> str:
     marks = {lang: [seat_mark(game, seat, lang) for seat in range(engine.seat_count)] for lang in ("zh", "en")}
     boot = {**boot, "game": game, "table": game_table(engine), "seat_marks": marks,
             "viewer_url": url_for("replay_ui.deal_viewer", deal_id=boot["deal_id"]) if boot.get("deal_id") else None}
-    return render_template("pad.html", boot=boot, game=game, title=title)
+    return render_template("pad.html", boot=boot, game=game, title=title, pad_script=has_pad_script(game))
 
 
 @pad_pages.get("/deals/<deal_id>/pad")

@@ -6,7 +6,7 @@ reload in English never flashes Chinese), and the same table is embedded in each
 
 The strings are data: the common ones (the pages, the deal viewer, words several games share) in
 replay_ui/shared/strings.toml, each page family's with its pages (replay_ui/<family>/strings.toml), and each
-registered game's own with its plugin (`GameUI.strings`, from replay_ui/games/<game>_strings.toml). A key may be
+registered game's own with its plugin (`GameUI.strings`, from replay_ui/games/<game>/strings.toml). A key may be
 defined only once.
 """
 

@@ -3,7 +3,7 @@ result on that board side by side, seat by seat (the same cards sat in the same 
 matchpoints it earned, each linked to its replay — what Bridgemate prints as a traveller.
 
 The boards are the game's (`MatchRules.board`: 挖坑's `context.board`); the matchpoints are the standings' own
-(projections, docs/rules/wakeng.md B7), read from each player's explanation, never computed again here. So is an
+(projections, the 挖坑 rules B7), read from each player's explanation, never computed again here. So is an
 appeal's effect (docs/appeals.md): an adjusted score is shown as it is matchpointed, a voided board as compared
 with nothing, and the board's replay at that table (the redeal) as a row of its own.
 """

@@ -19,7 +19,7 @@ from typing import Any
 import plotly
 from flask import Blueprint, Response, jsonify, render_template, request, send_file, url_for
 
-from domain.games import get_engine
+from domain.games import get_engine, get_game
 from domain.kernel.errors import NotFound
 from replay_ui.games import ui_for
 from replay_ui.pages import (
@@ -97,6 +97,7 @@ def deal_viewer(deal_id: str) -> str:
         "deal_id": deal["id"], "game": deal["game"], "names": context["names"], "seats": len(deal["seats"]),
         "number": deal["number"], "finished": deal["finished"], **context["figures"],
         "foul_names": foul_names(deal["game"]), "play_phase": get_engine(deal["game"]).play_phase,
+        "suitless": bool(getattr(get_game(deal["game"]).analysis, "suitless", False)),  # the analysis groups ranks
         "seat_marks": {lang: [seat_mark(deal["game"], seat, lang) for seat in range(len(deal["seats"]))]
                        for lang in ("zh", "en")},
         "frames_url": url_for("replay_ui_api.frames", deal_id=deal["id"]),

@@ -524,8 +524,8 @@ def test_a_duplicate_traveller_sets_every_table_on_a_board_side_by_side_with_its
 
 
 def test_the_chip_tables_figures_come_from_the_game_not_the_generic_pages(site: DemoSite) -> None:
-    """斗地主's start-and-target line and its chips-after row are its plugin's (templates/games/doudizhu_*.html):
-    a chip table shows them, a 升级 table and record do not."""
+    """斗地主's start-and-target line and its chips-after row are its plugin's (replay_ui/games/doudizhu/:
+    summary.html, record_rows.html): a chip table shows them, a 升级 table and record do not."""
     service = site.live.service
     assert service is not None
     seen = {}

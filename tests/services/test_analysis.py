@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 from domain.kernel.errors import IllegalAction
 from domain.services.analysis import analyse_state, position
 from domain.solver import minimax, search
+from domain.solver.packed import pack, unpack
 from domain.solver.search import Budget, TooLarge
-from domain.solver.shedding import RankPosition, pack, unpack
+from domain.solver.shedding import RankPosition
 from fixtures.positions import cut_endgame, real_endgame
 
 # Small enough for the exhaustive reference to finish in well under a second per position.

@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 
 from domain.services.analysis import position
 from domain.solver import search
+from domain.solver.packed import _within, forget_shared, pack, packed_submultisets, unpack
 from domain.solver.search import Budget, Solver
-from domain.solver.shedding import _REORDERED_FROM, RankGame, _within, forget_shared, pack, packed_submultisets, unpack
+from domain.solver.shedding import _REORDERED_FROM, RankGame
 from fixtures.positions import cut_endgame
 
 RANKS_ONLY = ("doudizhu", "sandayi", "wakeng")

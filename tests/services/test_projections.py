@@ -17,13 +17,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from domain.games.doudizhu.formats import DOUDIZHU_S001
 from domain.kernel.errors import IllegalAction, NotFound
 from domain.services.application import FupanApplication
 from fixtures import load_demo
 from fixtures.random_play.doudizhu import random_record
 from projections import Projections
 from projections.follower import TOPICS
-from projections.formats import DOUDIZHU_S001
 
 
 def play(service: FupanApplication, match_id: str, record: dict[str, Any]) -> dict[str, Any]:

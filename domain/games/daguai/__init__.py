@@ -1,1 +1,1 @@
-"""daguai: its engine, table, random legal player and helpers."""
+"""daguai: its engine, table, score slips, analysis adapter, formats and helpers, named together by descriptor.py."""

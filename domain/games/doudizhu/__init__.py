@@ -1,1 +1,1 @@
-"""doudizhu: its engine, table, random legal player and helpers."""
+"""doudizhu: its engine, table, score slips, analysis adapter, formats and helpers, named together by descriptor.py."""

@@ -1,1 +1,1 @@
-"""sandayi: its engine, table, random legal player and helpers."""
+"""sandayi: its engine, table, score slips, analysis adapter, formats and helpers, named together by descriptor.py."""

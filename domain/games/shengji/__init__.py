@@ -1,1 +1,1 @@
-"""shengji: its engine, table, random legal player and helpers."""
+"""shengji: its engine, table, score slips, analysis adapter, formats and helpers, named together by descriptor.py."""

@@ -1,1 +1,1 @@
-"""wakeng: its engine, table, random legal player and helpers."""
+"""wakeng: its engine, table, score slips, analysis adapter, formats and helpers, named together by descriptor.py."""

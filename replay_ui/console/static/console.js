@@ -99,7 +99,9 @@
   /* --- home: create a tournament ------------------------------------------------------------------------------ */
 
   async function home() {
-    const formats = (await api("GET", "/api/formats")).formats;
+    const listed = await api("GET", "/api/formats");
+    const formats = listed.formats;
+    const presets = listed.presets || {}; // per game, the ruleset preset option its form offers
     const games = [...new Set(formats.map((f) => f.game))];
     const gameSelect = $("#create-game");
     gameSelect.innerHTML = games.map((g) => `<option value="${esc(g)}">${esc(t(`game.${g}`))}</option>`).join("");
@@ -110,7 +112,7 @@
         .map((f) => `<option value="${esc(f.code)}">${esc(Fupan.lang() === "en" ? `${f.en} (${f.code})` : f.zh)}</option>`)
         .join("");
       fillTiebreaks();
-      $("#preset-label").hidden = gameSelect.value !== "shengji";
+      $("#preset-label").hidden = !presets[gameSelect.value];
     }
     function fillTiebreaks() {
       const chosen = formats.find((f) => f.code === formatSelect.value);
@@ -138,7 +140,8 @@
           }
           if (!options || typeof options !== "object" || Array.isArray(options)) throw new Error(t("console.badOptions"));
         }
-        if (form.get("game") === "shengji" && !("sj.preset" in options)) options["sj.preset"] = form.get("preset");
+        const preset = presets[form.get("game")];
+        if (preset && !(preset.option in options)) options[preset.option] = form.get("preset");
         const body = {
           name: String(form.get("name")).trim(), game: form.get("game"), format: form.get("format"), options,
           tiebreaks: String(form.get("tiebreaks")).split(/[,，\s]+/).filter(Boolean),
@@ -217,7 +220,7 @@
   function showProposal(plan) {
     proposal = plan;
     const tables = plan.tables.map(
-      (table) => `<li class="table-card" data-proposed-table="${esc(table.table)}" data-seats="${esc(JSON.stringify(table.names))}"><strong>${esc(table.table)}</strong>${fmt.code === "daguai.s000" ? ` <span class="muted small">${esc(t("console.first", { seat: table.first + 1 }))}</span>` : ""}<ol class="seats">${seatsHTML(table)}</ol></li>`,
+      (table) => `<li class="table-card" data-proposed-table="${esc(table.table)}" data-seats="${esc(JSON.stringify(table.names))}"><strong>${esc(table.table)}</strong>${fmt.first_by_lot ? ` <span class="muted small">${esc(t("console.first", { seat: table.first + 1 }))}</span>` : ""}<ol class="seats">${seatsHTML(table)}</ol></li>`,
     );
     const byes = plan.bye_names.length ? `<p data-proposed-byes="${esc(JSON.stringify(plan.bye_names))}">${esc(t("console.byes"))}：${esc(plan.bye_names.join("、"))}</p>` : "";
     $("#proposal").innerHTML = `<h3>${esc(t("console.draw.proposed", { round: plan.round }))} · ${esc(t(`console.draw.method.${plan.method}`))}${plan.kind === "final" ? ` · ${esc(t("console.final"))}` : ""}</h3><ul class="table-cards">${tables.join("")}</ul>${byes}<button type="button" class="button primary" id="open-round">${esc(t("console.draw.open"))}</button>`;

@@ -22,9 +22,6 @@
   const stateLabel = document.getElementById("pad-state-label");
   const POLL_MS = 1500;
   const PLAY_PHASES = ["play", "playing"];
-  // While these phases last the kitty lies apart from every hand (docs/pad.md "The kitty").
-  const KITTY_APART = { doudizhu: ["bidding"], sandayi: ["bidding"], wakeng: ["reveal", "bidding"],
-    shengji: ["dealing", "declaring"] };
 
   let dealId = boot.deal_id || null;
   let current = null; // the last pad state shown (GET /api/deals/<id>/pad)
@@ -322,13 +319,14 @@
   }
 
   function handOf(view, seat) {
-    if (current.game === "shengji" && view.phase === "dealing") return current.dealt[seat]; // in the order received
+    if (view.phase === "dealing") return current.dealt[seat]; // dealt one by one (升级): in the order received
     return view.seats[seat].hand || [];
   }
 
   function kittyApart(view) {
-    if ((KITTY_APART[current.game] || []).includes(view.phase)) return view.kitty;
-    if (current.game === "shengji" && view.buried) return view.buried;
+    // While the game's `kitty_apart` phases last the kitty lies apart from every hand (docs/pad.md "The kitty").
+    if ((current.table.kitty_apart || []).includes(view.phase)) return view.kitty;
+    if (view.buried) return view.buried; // the buried kitty, once its game shows it (升级)
     return null;
   }
 
@@ -348,7 +346,7 @@
         if (view.phase === "dealing" || view.phase === "declaring") return t("pad.act.pass.declare");
         if (view.phase === "reveal" || view.phase === "post_reveal") return t("pad.act.pass.reveal");
         if (view.phase === "doubling") return t("pad.act.pass.double");
-        if (current.game === "doudizhu" && (view.bidding || []).some((b) => b.type === "call")) return t("pad.act.pass.rob");
+        if ((view.bidding || []).some((b) => b.type === "call")) return t("pad.act.pass.rob"); // 斗地主's 抢地主
         return t("pad.act.pass.bid");
       case "reveal":
         return t(a.stage ? `pad.act.reveal.${a.stage}` : "pad.act.reveal");
@@ -606,7 +604,7 @@
       // At least the cards up to the last one selected (in the order received); the recorder may type more, or
       // clear it for a declaration in the round after the last card.
       const picked = selection.filter((s) => s.seat === seat).map((s) => s.i + 1);
-      const least = current.game === "shengji" && view.phase === "dealing" && picked.length ? Math.max(...picked) : "";
+      const least = view.phase === "dealing" && picked.length ? Math.max(...picked) : "";
       return { name, label: t("pad.field.received"), type: "number", min: 0, max: current.table.hand_size, value: least };
     }
     return { name, label: t(`pad.field.${name}`), type: "text", value: "" };
@@ -742,22 +740,11 @@
 
   /* --- score slips: a table without a recorder enters each deal's facts (POST /api/matches/<id>/slips) ----- */
 
-  // Each game's facts (docs/record-format.md "Result-only records"), as the slip's fields: a seat, a number, a
-  // yes/no, one of a list, a list of seats ("0,2"), or a list of "seat:value" items ("1:talking, 2:urging").
-  const SLIPS = {
-    doudizhu: [["landlord", "seat"], ["robs", "number", 0], ["bombs", "number", 0], ["rocket", "bool"],
-      ["spring", "choice", "none", ["none", "spring", "anti_spring"]], ["winner", "choice", "landlord", ["landlord", "farmers"]],
-      ["out", "seat?"], ["reveal_stage", "choice", "", ["", "start", "deal", "after_kitty"]], ["reveal_seat", "seat?"],
-      ["reveal_received", "number?"], ["fouls", "items"], ["redeal", "bool"]],
-    shengji: [["dealer", "seat"], ["points", "number", 0], ["kitty_points", "number?"], ["kitty_pairs", "number?"],
-      ["throws", "items"], ["trump", "choice", "", ["", "S", "H", "C", "D", "NT"]], ["declarer", "seat?"], ["fouls", "items"]],
-    sandayi: [["dealer", "seat"], ["bid", "number", 1], ["tanda", "bool"], ["baodao", "bool"], ["baodao_sets", "number?"],
-      ["bombs", "items"], ["spring", "choice", "none", ["none", "spring", "anti_spring"]],
-      ["ending", "choice", "out", ["out", "foul", "instant", "void"]], ["winner", "seat?"], ["offender", "seat?"], ["fouls", "items"]],
-    wakeng: [["digger", "seat"], ["bid", "number", 1], ["lanwa", "bool"], ["shows", "seats"], ["doubles", "seats"],
-      ["winner", "seat"], ["fouls", "items"]],
-    daguai: [["finish_order", "seats"], ["fouls", "items"]],
-  };
+  // Each game's facts (docs/record-format.md "Result-only records"), as the slip's fields: its pad plugin
+  // (replay_ui/games/<game>/pad.js, loaded before this script) registers Fupan.padGames[game] = { slip: [[name,
+  // kind, value, options] …], facts(facts) → the facts as sent }. A field is a seat, a number, a yes/no, one of a
+  // list, a list of seats ("0,2"), or a list of "seat:value" items ("1:talking, 2:urging").
+  const padGame = (game) => (Fupan.padGames || {})[game] || { slip: [] };
 
   function slipField([name, kind, value, options]) {
     const label = t(`pad.slip.${name}`);
@@ -778,7 +765,7 @@
     const facts = {};
     const int = (text) => (text === "" || text === undefined ? undefined : Number(text));
     const items = (text) => (text || "").split(/[,，;；]/).map((part) => part.trim()).filter(Boolean).map((part) => part.split(/[:：]/).map((x) => x.trim()));
-    SLIPS[game].forEach(([name, kind]) => {
+    padGame(game).slip.forEach(([name, kind]) => {
       const value = values[name];
       if (kind === "seat" || kind === "number") facts[name] = int(value);
       else if ((kind === "seat?" || kind === "number?") && value !== "") facts[name] = int(value);
@@ -793,26 +780,9 @@
         facts.bombs = items(value).map(([seat, n]) => (n === "king" || n === "王" ? { seat: Number(seat), king: true } : { seat: Number(seat), cards: Number(n) }));
       }
     });
-    // Facts that are one object, or one list, on the slip.
-    if (game === "doudizhu") {
-      if (facts.reveal_stage) facts.reveal = { seat: facts.reveal_seat, stage: facts.reveal_stage, ...(facts.reveal_stage === "deal" ? { received: facts.reveal_received } : {}) };
-      ["reveal_stage", "reveal_seat", "reveal_received"].forEach((k) => delete facts[k]);
-      if (facts.redeal) return { redeal: true, fouls: facts.fouls };
-      delete facts.redeal;
-    }
-    if (game === "shengji") {
-      if (facts.kitty_points !== undefined) facts.kitty = { points: facts.kitty_points, pairs: facts.kitty_pairs || 0 };
-      delete facts.kitty_points;
-      delete facts.kitty_pairs;
-    }
-    if (game === "sandayi") {
-      facts.declared = ["tanda", "baodao"].filter((k) => facts[k]);
-      delete facts.tanda;
-      delete facts.baodao;
-      if (!facts.declared.includes("baodao")) delete facts.baodao_sets;
-      if (facts.ending === "void") return { ending: "void", offender: facts.offender, fouls: facts.fouls };
-    }
-    return facts;
+    // Facts that are one object, or one list, on the slip: the game's own shaping.
+    const shape = padGame(game).facts;
+    return shape ? shape(facts) : facts;
   }
 
   function openSlip(matchUrl) {
@@ -820,7 +790,7 @@
     let previewed = null; // the facts of the last preview the rules accepted: what confirm enters
     let seq = 0;
     let asked = null; // the facts last sent for a preview
-    const fields = SLIPS[game].map(slipField);
+    const fields = padGame(game).slip.map(slipField);
     openForm("slip", t("pad.slip.title", { n: match.deals.length + 1 }), fields, async () => {
       if (!previewed) return;
       const entered = await post(`${matchUrl}/slips`, { facts: previewed });

@@ -127,7 +127,7 @@
     return `<span class="card back${cls}" aria-hidden="true"></span>`.repeat(count);
   };
 
-  /* --- the table: what every game's renderer (static/games/*.js) draws the same way ----------------------- */
+  /* --- the table: what every game's renderer (replay_ui/games/<game>/script.js) draws the same way ----------------------- */
 
   const MANY_BACKS = 4; // what a hand of ">10" cards is drawn as: a stack, never a number of cards
 

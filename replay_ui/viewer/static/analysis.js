@@ -24,7 +24,6 @@
   const body = document.getElementById("analysis-body");
   const boot = JSON.parse(document.getElementById("deal-boot").textContent);
   const LONGER_MS = 10000; // the API's most (api/schemas.py AnalysisQuerySchema)
-  const SUITLESS = ["doudizhu", "sandayi", "wakeng"]; // the same ranks in other suits are one play
   const answers = new Map(); // "step/limit" → the answer, or {refused} for a refusal
   let ticket = 0;
 
@@ -46,7 +45,7 @@
    * where suits never matter to a play, the same ranks. */
   function isPlayed(action, made) {
     if (!made || made.seat !== action.seat || made.type !== action.type) return false;
-    const key = SUITLESS.includes(boot.game) ? F.rankOf : (code) => code;
+    const key = boot.suitless ? F.rankOf : (code) => code; // the same ranks in other suits are one play
     const a = cardsOf(action).map(key).sort().join(" ");
     const b = cardsOf(made).map(key).sort().join(" ");
     return a === b;

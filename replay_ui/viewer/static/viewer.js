@@ -1,6 +1,6 @@
 /* The deal viewer: loads one viewpoint's frames, steps through them, keeps the URL a deep link.
  *
- * Game-agnostic. The table itself is drawn by the game's renderer, Fupan.games[game] (static/games/*.js),
+ * Game-agnostic. The table itself is drawn by the game's renderer, Fupan.games[game] (replay_ui/games/<game>/script.js),
  * falling back to Fupan.games.generic. A renderer is an object with render(ctx), where ctx carries the
  * frame (the engine's view for this viewpoint, the action, the step in words), the previous frame, the
  * seat names and two elements to fill: ctx.table and ctx.info; optionally `marks`, the notation tags the

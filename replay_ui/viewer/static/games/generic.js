@@ -1,7 +1,7 @@
 /* The fallback renderer for a game without its own module: every seat with its hand (when the viewpoint may
  * see it) or its card count, the step in words in the middle, and the view's simple facts beside the table
  * (phase, whose turn, level, trump … whatever scalars the engine's view has). A game's own renderer replaces
- * it by registering Fupan.games.<game> in static/games/<game>.js. */
+ * it by registering Fupan.games.<game> in replay_ui/games/<game>/script.js. */
 (function () {
   "use strict";
 

@@ -14,6 +14,7 @@ from typing import Any
 from domain.games.shengji.cards import LEVEL_RANK, NO_TRUMP, TRUMP, decompose, order_for
 from domain.games.shengji.engine import HAND_SIZE, KITTY_SIZE
 from replay_ui.games.generic import chart_lines
+from replay_ui.games.plugin import GameUI, strings_of
 from replay_ui.shared.cards import cards_text
 from replay_ui.shared.i18n import text
 from replay_ui.shared.notation import Frame, Notation, describer, foul_words, latest_move, note_text, say
@@ -290,3 +291,8 @@ def match_chart(match: dict[str, Any], names: list[str]) -> dict[str, Any]:
 def standing_text(match: dict[str, Any], names: list[str]) -> str:
     levels = match["standing"]["levels"]
     return f"{team_names(names, 0)} {LEVEL_RANK[levels[0]]} : {LEVEL_RANK[levels[1]]} {team_names(names, 1)}"
+
+
+# The viewer's plugin for this game (replay_ui/games/plugin.py): found by its folder's name.
+UI = GameUI(describe, summarize, match_rows, match_chart, standing_text, strings_of(__file__),
+            seat_marks=seat_marks, seat_called="sj.seat.called")

@@ -17,6 +17,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from replay_ui.games.generic import chart_lines
+from replay_ui.games.plugin import GameUI, strings_of
 from replay_ui.shared.cards import cards_text
 from replay_ui.shared.i18n import bilingual, text
 from replay_ui.shared.notation import Frame, Notation, describer, foul_words, latest_move, say, when
@@ -228,3 +229,7 @@ def standing_text(match: dict[str, Any], names: list[str]) -> str:
     if standing["playoff"] and standing["end"] is None:
         line += Markup(" · ") + bilingual("dg.playoff")
     return line
+
+
+# The viewer's plugin for this game (replay_ui/games/plugin.py): found by its folder's name.
+UI = GameUI(describe, summarize, match_rows, match_chart, standing_text, strings_of(__file__))

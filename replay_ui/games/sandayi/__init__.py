@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from replay_ui.games import generic
+from replay_ui.games.plugin import GameUI, strings_of
 from replay_ui.shared.cards import cards_text
 from replay_ui.shared.i18n import text
 from replay_ui.shared.notation import Frame, Notation, describer, foul_words, say, timeout_in_play, when
@@ -185,3 +186,7 @@ def standing_text(match: dict[str, Any], names: list[str]) -> str:
     """Each seat's total, then the deals counted of the table's length: '+12 / -3 / +6 / -15 · 8/8'."""
     return generic.signed_totals(match, table_length(match))
 
+
+# The viewer's plugin for this game (replay_ui/games/plugin.py): found by its folder's name.
+# Tables summed seat by seat: the generic running totals are their chart.
+UI = GameUI(describe, summarize, match_rows, generic.match_chart, standing_text, strings_of(__file__))

@@ -11,6 +11,7 @@ from typing import Any
 
 from domain.games.doudizhu.table import TARGET
 from replay_ui.games.generic import chart_lines, top_seats
+from replay_ui.games.plugin import GameUI, strings_of
 from replay_ui.shared.cards import cards_text
 from replay_ui.shared.i18n import text
 from replay_ui.shared.notation import Frame, Notation, describer, foul_words, say, timeout_in_play, when
@@ -164,3 +165,8 @@ def deal_figures(match: dict[str, Any] | None, deal: dict[str, Any]) -> dict[str
                 break
             chips = entry["chips"] or chips
     return {"chips_before": before, "chips_after": after}
+
+
+# The viewer's plugin for this game (replay_ui/games/plugin.py): found by its folder's name.
+UI = GameUI(describe, summarize, match_rows, match_chart, standing_text, strings_of(__file__), deal_figures,
+            table_leaders=table_leaders)

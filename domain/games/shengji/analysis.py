@@ -1,4 +1,4 @@
-"""The position adapter for 升级 endgames: the most points the attackers can still take under perfect play.
+"""升级's analysis adapter: its endgames: the most points the attackers can still take under perfect play.
 
 Trick play has too many rules to mirror safely (following suit, pairs and tractors §3.7, throws §3.6, the kitty
 bonus §3.9), so here the engine itself is the game: a position is a copy of its state, a move is applied by
@@ -16,9 +16,10 @@ from collections.abc import Hashable
 from typing import Any
 
 from domain.games.shengji.engine import ShengjiEngine, ShengjiState
-from domain.kernel.engine import team_of
+from domain.kernel.engine import Engine, team_of
 from domain.kernel.errors import IllegalAction
-from domain.solver.search import Budget
+from domain.solver.position import Position
+from domain.solver.search import Budget, TooLarge
 
 MAX_TRICKS = 4  # the endgames searched: at most this many tricks left (docs/analysis.md, docs/PERFORMANCE.md)
 
@@ -106,3 +107,28 @@ class ShengjiGame:
             self.engine.apply(found, {"seat": state.to_act, "type": "play", "cards": list(move)})
             self._children[cache] = found
         return found
+
+
+class ShengjiAnalysis:
+    """Endgames of at most MAX_TRICKS tricks (larger ones are TooLarge at once); the search values the points
+    the attackers still take, and the side to act wins when the engine's `winner_team` at the end of the best
+    line is its team."""
+
+    points = True
+    suitless = False
+
+    def position(self, engine: Engine, state: Any) -> Position:
+        seat = state.to_act
+        if tricks_left(state) > MAX_TRICKS:
+            raise TooLarge(0, 0.0)
+        game = ShengjiGame(engine, state.dealer)  # type: ignore[arg-type]
+        side = "attackers" if team_of(seat) == game.attackers else "dealer_team"
+        return Position(game, state, seat, side, engine, state)
+
+    def side_wins(self, engine: Engine, final: Any, to_act: int) -> bool:
+        result = engine.result(final)
+        assert result is not None
+        return bool(result["winner_team"] == team_of(to_act))
+
+
+ANALYSIS = ShengjiAnalysis()

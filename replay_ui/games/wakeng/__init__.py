@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from replay_ui.games import generic
+from replay_ui.games.plugin import GameUI, strings_of
 from replay_ui.shared.cards import cards_text
 from replay_ui.shared.i18n import text
 from replay_ui.shared.notation import Frame, Notation, describer, foul_words, say, timeout_in_play, when
@@ -192,3 +193,7 @@ def match_rows(match: dict[str, Any], deals: list[dict[str, Any]], names: list[s
 def standing_text(match: dict[str, Any], names: list[str]) -> str:
     """Each seat's raw total, then the boards played of the round's: '+12 / -3 / -9 · 6/6'."""
     return generic.signed_totals(match, table_length(match))
+
+
+# The viewer's plugin for this game (replay_ui/games/plugin.py): found by its folder's name.
+UI = GameUI(describe, summarize, match_rows, generic.match_chart, standing_text, strings_of(__file__))
