@@ -27,7 +27,7 @@ from domain.kernel.errors import IllegalAction, Refusal
 from domain.model.ids import tournament_id
 from domain.model.token import LOCAL, ORGANISER, REFEREE, ROLES
 from domain.records.format import Unreadable, check_text, read_records
-from domain.services.application import FupanApplication
+from domain.services.fupan import Fupan
 from projections import Projections
 
 DEFAULT_DB = "fupan.sqlite"
@@ -35,16 +35,16 @@ DEFAULT_DB = "fupan.sqlite"
 
 # The services a command opened, closed when it ends (main): their connections and pools go with them, not
 # whenever the garbage collector finds them (the commands also run in-process, in the tests).
-OPENED: list[FupanApplication] = []
+OPENED: list[Fupan] = []
 
 
-def open_service(db: str | None) -> FupanApplication:
+def open_service(db: str | None) -> Fupan:
     if db:
-        service = FupanApplication.for_sqlite(db)
+        service = Fupan.for_sqlite(db)
     elif "PERSISTENCE_MODULE" in os.environ or "FUPAN_PERSISTENCE_MODULE" in os.environ:
-        service = FupanApplication()
+        service = Fupan()
     else:
-        service = FupanApplication.for_sqlite(DEFAULT_DB)
+        service = Fupan.for_sqlite(DEFAULT_DB)
     OPENED.append(service)
     return service
 
@@ -63,12 +63,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     service = open_service(args.db)
     if args.demo:
-        if not service.recorder.max_notification_id():
+        if not service.store.recorder.max_notification_id():
             from fixtures import load_demo
 
             load_demo(service)
         print_demo_tokens(service)
-    elif not service.has_active_token(ORGANISER):
+    elif not service.tokens.has_active(ORGANISER):
         print("fupan: no organiser token yet; writes need one: fupan token create --role organiser"
               + (f" --db {args.db}" if args.db else ""), file=sys.stderr, flush=True)
     app = create_app({"FUPAN_APPLICATION": service})
@@ -86,17 +86,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
 DEMO_LABEL = "demo (fupan serve --demo)"
 
 
-def print_demo_tokens(service: FupanApplication) -> None:
+def print_demo_tokens(service: Fupan) -> None:
     """Demo mode: fresh tokens for this run, printed once (the previous run's demo tokens are revoked), so a
     first-time user can write at once and nothing else about access control is relaxed."""
-    for token in service.list_tokens():
+    for token in service.tokens.all():
         if token["label"].startswith(DEMO_LABEL) and not token["revoked"]:
-            service.revoke_token(token["id"])
-    _, organiser = service.create_token(ORGANISER, label=f"{DEMO_LABEL}: organiser")
+            service.tokens.revoke(token["id"])
+    _, organiser = service.tokens.create(ORGANISER, label=f"{DEMO_LABEL}: organiser")
     lines = [f"  organiser:          {organiser}"]
-    tables = [m for t in service.list_tournaments() for m in t["matches"]][:1]  # the demo chip table
+    tables = [m for t in service.tournaments.all() for m in t["matches"]][:1]  # the demo chip table
     for match in tables:
-        _, referee = service.create_token(REFEREE, [match["id"]], f"{DEMO_LABEL}: referee, table {match['table']}")
+        _, referee = service.tokens.create(REFEREE, [match["id"]], f"{DEMO_LABEL}: referee, table {match['table']}")
         lines.append(f"  referee of table {match['table']}: {referee}")
     print("fupan: DEMO MODE — tokens for this run (shown once; a restart replaces them):", *lines,
           '  use: curl -H "Authorization: Bearer <token>" …', sep="\n", flush=True)
@@ -113,7 +113,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         try:
             if isinstance(doc, Unreadable):
                 raise IllegalAction("bad_json", f"Not valid JSON: {doc}", "不是合法的 JSON。")
-            deal, created = service.import_record(doc, LOCAL.recorded_by)
+            deal, created = service.records.import_record(doc, LOCAL.recorded_by)
         except Refusal as error:
             failed = True
             report.update(ok=False, code=error.code, message=error.message)
@@ -134,12 +134,12 @@ def cmd_export(args: argparse.Namespace) -> int:
     service = open_service(args.db)
     try:
         if args.match or args.tournament:
-            records = (service.export_match(args.match, LOCAL) if args.match
-                       else service.export_tournament(tournament_ref(args.tournament), LOCAL))
+            records = (service.records.export_match(args.match, LOCAL) if args.match
+                       else service.records.export_tournament(tournament_ref(args.tournament), LOCAL))
             for record in records:
                 print(json.dumps(record, ensure_ascii=False))
         else:
-            print(json.dumps(service.export_record(args.deal, LOCAL), ensure_ascii=False, indent=1))
+            print(json.dumps(service.records.export_record(args.deal, LOCAL), ensure_ascii=False, indent=1))
     except Refusal as error:
         print(f"fupan export: {error.message}", file=sys.stderr)
         return 1
@@ -162,7 +162,7 @@ def cmd_token_create(args: argparse.Namespace) -> int:
     """The bearer token alone on stdout (`TOKEN=$(fupan token create …)`); what it is on stderr."""
     service = open_service(args.db)
     try:
-        token, bearer = service.create_token(args.role, args.match or [], args.label, LOCAL.recorded_by)
+        token, bearer = service.tokens.create(args.role, args.match or [], args.label, LOCAL.recorded_by)
     except Refusal as error:
         print(f"fupan token: {error.message}", file=sys.stderr)
         return 1
@@ -174,7 +174,7 @@ def cmd_token_create(args: argparse.Namespace) -> int:
 
 
 def cmd_token_list(args: argparse.Namespace) -> int:
-    for token in open_service(args.db).list_tokens():
+    for token in open_service(args.db).tokens.all():
         if args.json:
             print(json.dumps(token, ensure_ascii=False))
             continue
@@ -189,7 +189,7 @@ def cmd_token_list(args: argparse.Namespace) -> int:
 
 def cmd_token_revoke(args: argparse.Namespace) -> int:
     try:
-        token, changed = open_service(args.db).revoke_token(args.id, LOCAL.recorded_by)
+        token, changed = open_service(args.db).tokens.revoke(args.id, LOCAL.recorded_by)
     except Refusal as error:
         print(f"fupan token: {error.message}", file=sys.stderr)
         return 1

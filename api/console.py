@@ -14,7 +14,6 @@ from flask import Blueprint, Response, request, url_for
 from marshmallow import Schema, fields, validate
 
 from api.auth import ANYONE, ORGANISER_ONLY, current_principal, requires
-from api.pair_cli import stored_facts, stored_history
 from api.resources import doc, json_body, load, load_query, service
 from api.standings import projections
 from domain.kernel.errors import BadRequest, IllegalAction, listed
@@ -81,7 +80,7 @@ def _format_of(tournament: dict[str, Any]) -> Any:
 
 def _units(tournament_id: str) -> list[list[str]]:
     """The entries still in the event, each as its members' ids (a team with a withdrawn member is out)."""
-    answer = service().list_entries(tournament_id)
+    answer = service().tournaments.entries(tournament_id)
     units = [[m["id"] for m in entry["members"]] for entry in answer["entries"]]
     return [unit for unit in units if not set(unit) & set(answer["withdrawn"])]
 
@@ -96,7 +95,7 @@ def _units(tournament_id: str) -> list[list[str]]:
      "refused with the reason, storing nothing", body=ENTRIES_IN, status=201, errors=(400, 404, 422))
 def register_entries(tournament_id: str) -> tuple[Response, int]:
     body = load(ENTRIES_IN, json_body())
-    tournament = service().get_tournament(tournament_id)
+    tournament = service().tournaments.get(tournament_id)
     size = _format_of(tournament).team_size
     if ("entries" in body) == ("text" in body):
         raise BadRequest("invalid_body", "Send `entries` or `text`, one of them.", "请发送 `entries` 或 `text` 之一。")
@@ -104,8 +103,9 @@ def register_entries(tournament_id: str) -> tuple[Response, int]:
     entries = [{"name": e["name"], "department": e.get("department", ""),
                 "members": [{"id": m.get("id") or m["name"], "name": m["name"]} for m in e["members"]]}
                for e in entries]
-    registered = service().register_entries(tournament_id, entries, size, recorded_by=current_principal().recorded_by)
-    return {"registered": registered, **service().list_entries(tournament_id)}, 201
+    registered = service().tournaments.register_entries(tournament_id, entries, size,
+                                                         recorded_by=current_principal().recorded_by)
+    return {"registered": registered, **service().tournaments.entries(tournament_id)}, 201
 
 
 @console.get("/<tournament_id>/entries")
@@ -113,7 +113,7 @@ def register_entries(tournament_id: str) -> tuple[Response, int]:
 @doc("The tournament's entries in registration order, with their departments and members, and its entry rules",
      errors=(404,))
 def list_entries(tournament_id: str) -> tuple[Response, int]:
-    return service().list_entries(tournament_id), 200
+    return service().tournaments.entries(tournament_id), 200
 
 
 class WithdrawalInSchema(Schema):
@@ -130,7 +130,7 @@ WITHDRAWAL_IN = WithdrawalInSchema()
      body=WITHDRAWAL_IN, status=201, errors=(400, 404, 422))
 def withdraw(tournament_id: str) -> tuple[Response, int]:
     body = load(WITHDRAWAL_IN, json_body())
-    return service().withdraw(tournament_id, body["player_id"], body["reason"],
+    return service().tournaments.withdraw(tournament_id, body["player_id"], body["reason"],
                               recorded_by=current_principal().recorded_by), 201
 
 
@@ -144,18 +144,18 @@ def withdraw(tournament_id: str) -> tuple[Response, int]:
      "from the standings", query=DRAW_QUERY, errors=(400, 404, 422))
 def draw(tournament_id: str) -> tuple[Response, int]:
     query = load_query(DRAW_QUERY)
-    tournament = service().get_tournament(tournament_id)
+    tournament = service().tournaments.get(tournament_id)
     fmt = _format_of(tournament)
     players = {p["id"]: p["name"] for p in tournament["players"]}
     if fmt.structure == "cumulative":
         _check_finished(tournament_id, tournament)
-        history = stored_history(projections(), tournament_id)
+        history = projections().pairing_history(tournament_id)
         ids = dict(zip(history["players"], players, strict=True))  # export order is registration order
         plan = draws.swiss(tournament, history, ids)
     elif not tournament["rounds"] and not tournament["matches"]:
         plan = draws.knockout_first(tournament, _units(tournament_id), fmt, query["method"] or "order")
     else:
-        standings = Standings(stored_facts(projections(), tournament_id))
+        standings = Standings(projections().facts(tournament_id))
         plan = draws.knockout_next(tournament, standings, _units(tournament_id), fmt)
     for table in plan["tables"]:
         table["names"] = [players[p] for p in table["seats"]]
@@ -181,7 +181,7 @@ def _check_finished(tournament_id: str, tournament: dict[str, Any]) -> None:
      status=201, errors=(400, 404, 409, 422))
 def open_round(tournament_id: str) -> tuple[Response, int]:
     body = load(ROUND_TABLES_IN, json_body())
-    opened = service().open_round(tournament_id, body["label"], body["kind"], body["tables"], body["byes"],
+    opened = service().tournaments.open_round(tournament_id, body["label"], body["kind"], body["tables"], body["byes"],
                                   recorded_by=current_principal().recorded_by)
     return opened, 201
 
@@ -191,11 +191,11 @@ def open_round(tournament_id: str) -> tuple[Response, int]:
 @doc("Every table of the current round: not started / live / finished / late (still playing when more than half "
      "the round's tables have finished), the live deal, the pad; and the round's byes", errors=(404,))
 def progress(tournament_id: str) -> tuple[Response, int]:
-    tournament = service().get_tournament(tournament_id)
+    tournament = service().tournaments.get(tournament_id)
     number = tournament["current_round"]
     info = next((r for r in tournament["rounds"] if r["round"] == number), {"round": number, "byes": []})
     names = {p["id"]: p["name"] for p in tournament["players"]}
-    tables = [service().get_match(m["id"]) for m in tournament["matches"] if m["round"] == number]
+    tables = [service().tables.get(m["id"]) for m in tournament["matches"] if m["round"] == number]
     finished = sum(1 for m in tables if m["status"] == "over")
     rows = []
     for match in tables:
@@ -247,7 +247,7 @@ SIDE_EVENT_IN, SIDE_RESULT_IN = SideEventInSchema(), SideResultInSchema()
 @doc("The tournament's results-only side events (seed 001: 五子棋, 跳棋) with their brackets and places",
      errors=(404,))
 def list_side_events(tournament_id: str) -> tuple[Response, int]:
-    return {"side_events": service().list_side_events(tournament_id)}, 200
+    return {"side_events": service().tournaments.side_events(tournament_id)}, 200
 
 
 @console.post("/<tournament_id>/side-events")
@@ -258,7 +258,7 @@ def list_side_events(tournament_id: str) -> tuple[Response, int]:
 def open_side_event(tournament_id: str) -> tuple[Response, int]:
     body = load(SIDE_EVENT_IN, json_body())
     entrants = body.get("entrants") or [line.strip() for line in body.get("text", "").splitlines() if line.strip()]
-    opened = service().open_side_event(tournament_id, body["key"], body["game"], body["name"], entrants,
+    opened = service().tournaments.open_side_event(tournament_id, body["key"], body["game"], body["name"], entrants,
                                        body["table_size"], body["advance"],
                                        recorded_by=current_principal().recorded_by)
     return opened, 201
@@ -270,7 +270,7 @@ def open_side_event(tournament_id: str) -> tuple[Response, int]:
      "two)", body=SIDE_RESULT_IN, status=201, errors=(400, 404, 422))
 def record_side_result(tournament_id: str, key: str) -> tuple[Response, int]:
     body = load(SIDE_RESULT_IN, json_body())
-    state = service().record_side_result(tournament_id, key, body["round"], body["table"], body["placing"],
+    state = service().tournaments.record_side_result(tournament_id, key, body["round"], body["table"], body["placing"],
                                          recorded_by=current_principal().recorded_by)
     return state, 201
 
@@ -284,10 +284,10 @@ def record_side_result(tournament_id: str, key: str) -> tuple[Response, int]:
      "token, each as text and as a QR code (SVG made here). The token is shown in this answer only", status=201,
      errors=(404,))
 def referee_card(match_id: str) -> tuple[Response, int]:
-    match = service().get_match(match_id)
-    tournament = service().get_tournament(match["tournament_id"])
+    match = service().tables.get(match_id)
+    tournament = service().tournaments.get(match["tournament_id"])
     label = f"{tournament['name']} 第{match['table']}桌 裁判"
-    token, bearer = service().create_token("referee", [match["id"]], label,
+    token, bearer = service().tokens.create("referee", [match["id"]], label,
                                            recorded_by=current_principal().recorded_by)
     pad = f"{request.host_url.rstrip('/')}{pad_path(match['id'])}"  # the recording pad's page for this table
     return {"match_id": match["id"], "table": match["table"], "tournament": tournament["name"],

@@ -16,9 +16,7 @@ import sys
 from typing import Any
 
 from domain.kernel.errors import Refusal
-from projections import Projections
-from projections.pairing import export_history, pair, read_history
-from projections.standings import TournamentFacts
+from projections.pairing import pair, read_history
 
 
 def register(commands: Any) -> None:
@@ -73,24 +71,11 @@ def cmd_pair(args: argparse.Namespace) -> int:
     return 0
 
 
-def stored_facts(projections: Projections, tournament_id: str) -> TournamentFacts:
-    """A stored tournament's facts from the read model caught up with the log (the standings' own read; NotFound
-    for an unknown tournament)."""
-    return projections._facts(tournament_id, None, None)[1]
-
-
-def stored_history(projections: Projections, tournament_id: str) -> dict[str, Any]:
-    """A stored tournament's history in the pairing file's format (what the console pairs, what `--export`
-    writes)."""
-    withdrawn = projections.app.list_entries(tournament_id)["withdrawn"]  # the aggregate's: not a read model
-    return export_history(stored_facts(projections, tournament_id), list(withdrawn))
-
-
 def _export(args: argparse.Namespace) -> int:
     from api.cli import open_projections, tournament_ref
 
     try:
-        history = stored_history(open_projections(args.db), tournament_ref(args.export))
+        history = open_projections(args.db).pairing_history(tournament_ref(args.export))
     except Refusal as error:
         return _fail(f"{error.message} / {error.message_zh}")
     print(json.dumps(history, ensure_ascii=False, indent=1))

@@ -1,10 +1,10 @@
 """The viewer's pages and its one JSON endpoint.
 
-Pages are rendered on the server from FupanApplication answers (lists, tables, the printable record); the deal
+Pages are rendered on the server from Fupan answers (lists, tables, the printable record); the deal
 viewer and the charts are scripts over JSON. Every byte comes from this process: static files from
 `replay_ui/static`, plotly.js from the installed `plotly` package (a venue may have no internet).
 
-Hidden cards: the only source of hands the viewer has is `FupanApplication.replay_all(deal, viewpoint, reader)`,
+Hidden cards: the only source of hands the viewer has is `Fupan.deals.replay_all(deal, viewpoint, reader)`,
 the same engine-filtered views the /api replay endpoints serve (docs/SECURITY.md §4), for the request's principal (the
 anonymous public unless a bearer token came with it, api/auth.py). Pages embed no hands, and the text record
 asks for the `public` viewpoint, which shows hands only once a deal is published.
@@ -22,7 +22,7 @@ from markupsafe import Markup
 from domain.games import get_engine
 from domain.kernel.errors import NotFound
 from domain.model.token import Principal
-from domain.services.application import FupanApplication
+from domain.services.fupan import Fupan
 from replay_ui import i18n, transfer
 from replay_ui.cards import card_text, is_red
 from replay_ui.games import ui_for
@@ -39,7 +39,7 @@ pages = Blueprint("replay_ui", __name__, static_folder="static", static_url_path
 ui_api = Blueprint("replay_ui_api", __name__, url_prefix="/ui-api")
 
 
-def service() -> FupanApplication:
+def service() -> Fupan:
     return current_app.extensions["fupan"]
 
 
@@ -142,9 +142,9 @@ def deal_context(deal_id: str) -> dict[str, Any]:
     """What every deal page shows around the table: where it was played, who sat where, and the game's figures
     of the table around the deal (`figures`, GameUI.deal_figures)."""
     app = service()
-    deal = app.get_deal(deal_id, reader())
-    match = app.get_match(deal["match_id"]) if deal["match_id"] else None
-    tournament = app.get_tournament(match["tournament_id"]) if match else None
+    deal = app.deals.get(deal_id, reader())
+    match = app.tables.get(deal["match_id"]) if deal["match_id"] else None
+    tournament = app.tournaments.get(match["tournament_id"]) if match else None
     return {
         "deal": deal, "match": match, "tournament": tournament, "names": seat_names(deal, match),
         "figures": ui_for(deal["game"]).deal_figures(match, deal),
@@ -153,7 +153,7 @@ def deal_context(deal_id: str) -> dict[str, Any]:
 
 def described_frames(deal_id: str, viewpoint: str, names: list[str]) -> dict[str, Any]:
     """`replay_all` for the viewpoint, each frame with its step in words (zh, en) and timeline tags."""
-    folded = service().replay_all(deal_id, viewpoint, reader())
+    folded = service().deals.replay_all(deal_id, viewpoint, reader())
     frames = folded["frames"]
     describe = ui_for(frames[0]["view"]["game"]).describe
     previous = None
@@ -175,14 +175,14 @@ def described_frames(deal_id: str, viewpoint: str, names: list[str]) -> dict[str
 
 @pages.get("/")
 def index() -> str:
-    return render_template("index.html", tournaments=service().list_tournaments())
+    return render_template("index.html", tournaments=service().tournaments.all())
 
 
 @pages.get("/tournaments/<tournament_id>")
 def tournament_page(tournament_id: str) -> str:
     app = service()
-    tournament = app.get_tournament(tournament_id)
-    matches = app.list_matches(tournament_id)
+    tournament = app.tournaments.get(tournament_id)
+    matches = app.tables.of_tournament(tournament_id)
     standings = {m["id"]: ui_for(m["game"]).standing_text(m, m["seat_names"]) for m in matches}
     leaders = {m["id"]: ui_for(m["game"]).table_leaders(m) if m["ended_by"] == "closed" else [] for m in matches}
     return render_template("tournament.html", tournament=tournament, matches=matches, standings=standings,
@@ -192,17 +192,17 @@ def tournament_page(tournament_id: str) -> str:
 @pages.get("/tournaments/<tournament_id>/standings")
 def standings_page(tournament_id: str) -> str:
     # The table and chart are drawn by the script from GET /api/tournaments/<id>/standings (the projections).
-    return render_template("standings.html", tournament=service().get_tournament(tournament_id))
+    return render_template("standings.html", tournament=service().tournaments.get(tournament_id))
 
 
 @pages.get("/matches/<match_id>")
 def match_page(match_id: str) -> str:
     app = service()
-    match = app.get_match(match_id)
-    tournament = app.get_tournament(match["tournament_id"])
+    match = app.tables.get(match_id)
+    tournament = app.tournaments.get(match["tournament_id"])
     names = list(match["seat_names"])
     ui = ui_for(match["game"])
-    deals = app.list_match_deals(match_id, reader())
+    deals = app.deals.of_match(match_id, reader())
     rows = ui.match_rows(match, deals, names)
     slips = {deal["id"] for deal in deals if deal.get("result_only")}
     for row in rows:  # 成绩单: a deal entered as a score slip is marked, and has no replay to link to
@@ -277,7 +277,7 @@ def plotly_js() -> Response:
 def frames(deal_id: str) -> Response:
     """Every step of the deal as `viewpoint` (default: public) may see it, with each step in words.
 
-    The views are FupanApplication.replay_all's, filtered by the engine on the server; the words are made from
+    The views are Fupan.deals.replay_all's, filtered by the engine on the server; the words are made from
     those filtered frames only.
     """
     context = deal_context(deal_id)

@@ -36,8 +36,8 @@ def live(tmp_path_factory) -> Iterator[tuple[LiveServer, dict]]:
         assert server.post(f"/api/deals/{deal}/actions", {"action": action}).status_code == 201
     _, other = open_http_table(server, "另一杯", "doudizhu", setup.seats, setup.first)
     assert server.service is not None
-    _, referee = server.service.create_token("referee", [match], "table 1")
-    _, stranger = server.service.create_token("referee", [other], "another table")
+    _, referee = server.service.tokens.create("referee", [match], "table 1")
+    _, stranger = server.service.tokens.create("referee", [other], "another table")
     yield server, {"deal": deal, "setup": setup, "actions": actions, "referee": referee, "stranger": stranger}
     server.stop()
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from conftest import EXAMPLE_RECORD
 
-from domain.services.application import FupanApplication
+from domain.services.fupan import Fupan
 
 FUPAN = shutil.which("fupan") or str(Path(sys.executable).with_name("fupan"))
 
@@ -62,16 +62,16 @@ def test_long_commands_show_progress_on_a_terminal_and_nothing_in_a_pipe(tmp_pat
     piped = in_a_pipe("import", str(path), "--db", db)  # the same again: already there, and the refusal
     assert piped.returncode == 1 and piped.stderr == "" and len(piped.stdout.splitlines()) == 4
 
-    service = FupanApplication.for_sqlite(db)
+    service = Fupan.for_sqlite(db)
     try:
-        tournament, _ = service.create_tournament("进度杯", "doudizhu")
+        tournament, _ = service.tournaments.create("进度杯", "doudizhu")
         for name in EXAMPLE_RECORD["seats"]:
-            service.register_player(tournament["id"], name)
-        match, _ = service.create_match(tournament["id"], "1", EXAMPLE_RECORD["seats"], first=EXAMPLE_RECORD["first"])
-        deal, _ = service.start_deal(match=match["id"], first=EXAMPLE_RECORD["first"], hands=EXAMPLE_RECORD["hands"],
+            service.tournaments.register_player(tournament["id"], name)
+        match, _ = service.tables.open(tournament["id"], "1", EXAMPLE_RECORD["seats"], first=EXAMPLE_RECORD["first"])
+        deal, _ = service.deals.start(match=match["id"], first=EXAMPLE_RECORD["first"], hands=EXAMPLE_RECORD["hands"],
                                      kitty=EXAMPLE_RECORD["kitty"])
         for action in EXAMPLE_RECORD["actions"]:
-            service.record_action(deal["id"], action)
+            service.deals.record(deal["id"], action)
     finally:
         service.close()
 

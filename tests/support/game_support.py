@@ -23,7 +23,7 @@ from domain.kernel.engine import Engine
 from domain.kernel.errors import IllegalAction
 from domain.model.token import LOCAL
 from domain.records.format import check_record, fold, parse_record
-from domain.services.application import FupanApplication
+from domain.services.fupan import Fupan
 from projections import Projections
 
 DOCS = ROOT / "docs" / "record-format.md"
@@ -138,21 +138,21 @@ class Scripted:
 # --- through the service -------------------------------------------------------------------------------------
 
 
-def open_tournament(service: FupanApplication, name: str, game: str, players: Iterable[str],
+def open_tournament(service: Fupan, name: str, game: str, players: Iterable[str],
                     options: dict[str, Any] | None = None) -> dict[str, Any]:
     """A tournament of `game` with `players` registered and its first round started."""
-    tournament, _ = service.create_tournament(name, game, options=options)
+    tournament, _ = service.tournaments.create(name, game, options=options)
     for player in players:
-        service.register_player(tournament["id"], player)
-    service.start_round(tournament["id"], "第1轮")
+        service.tournaments.register_player(tournament["id"], player)
+    service.tournaments.start_round(tournament["id"], "第1轮")
     return tournament
 
 
-def record_random_play(service: FupanApplication, deal_id: str, engine: Engine, play_out: Callable[..., None],
+def record_random_play(service: Fupan, deal_id: str, engine: Engine, play_out: Callable[..., None],
                        rng: random.Random, prefix: Iterable[Action] = (), **rates: float) -> tuple[dict[str, Any], Any]:
     """Apply `prefix`, then random legal actions from `play_out`, to an engine state built from the deal's setup,
     and record every action through the service; the finished deal (with the engine's scores) and the state."""
-    setup, _, _ = parse_record(service.export_record(deal_id, LOCAL))  # a live deal's hands: local code only
+    setup, _, _ = parse_record(service.records.export_record(deal_id, LOCAL))  # a live deal's hands: local code only
     state = engine.new_deal(setup)
     actions: list[Action] = []
     for action in prefix:
@@ -160,13 +160,13 @@ def record_random_play(service: FupanApplication, deal_id: str, engine: Engine, 
         actions.append(action)
     play_out(state, rng, actions, **rates)
     for action in actions:
-        service.record_action(deal_id, action)
-    deal = service.get_deal(deal_id)
+        service.deals.record(deal_id, action)
+    deal = service.deals.get(deal_id)
     assert deal["finished"] and deal["result"]["scores"] == engine.result(state)["scores"]
     return deal, state
 
 
-def verified_standings(service: FupanApplication, tournament_id: str) -> dict[str, Any]:
+def verified_standings(service: Fupan, tournament_id: str) -> dict[str, Any]:
     """The tournament's standings, once a replay of the whole log has verified the read model."""
     projections = Projections(service)
     try:
