@@ -184,7 +184,7 @@ def redeal(appeal_id: str) -> tuple[Response, int]:
 @doc("Appeal the ruling to the committee", body=REASON_IN, response=APPEAL, status=201, errors=STEP_ERRORS)
 def appeal_ruling(appeal_id: str) -> tuple[Response, int]:
     body = load(REASON_IN, json_body())
-    return _step(service().rulings.appeal(appeal_id, body["reason"], recorded_by=_by()))
+    return _step(service().appeals.appeal_ruling(appeal_id, body["reason"], recorded_by=_by()))
 
 
 @appeals.post("/appeals/<appeal_id>/decision")

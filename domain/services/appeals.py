@@ -1,6 +1,7 @@
 """Appeals (domain/model/appeal.py, docs/appeals.md), from filing to closing: the tournament's appeal rules, the
-filing and its deadline, evidence, what-if lines of the disputed deal, reading an appeal back (its timeline,
-the result-blind review), withdrawing and closing. Rulings and decisions are domain/services/rulings.py."""
+filing and its deadline, evidence, what-if lines of the disputed deal, appealing the ruling, withdrawing and
+closing, reading an appeal back (its timeline, the result-blind review). Rulings and decisions are
+domain/services/rulings.py."""
 
 from __future__ import annotations
 
@@ -217,21 +218,30 @@ class Appeals(Service):
 
     # --- withdrawing and closing ----------------------------------------------------------------------------
 
+    # --- the filing side's steps after the ruling, and closing ---------------------------------------------
+
+    @command
+    def appeal_ruling(self, appeal: UUID | str, reason: str,
+                      recorded_by: dict[str, Any] = LOCAL_RECORDER) -> tuple[dict[str, Any], bool]:
+        """The chief referee's ruling appealed to the committee (the outcomes: domain/services/rulings.py)."""
+        a = self.store.load(Appeal, appeal, "appeal")
+        return self._saved_if_changed(a, a.appeal(reason, recorded_by))
+
     @command
     def withdraw(self, appeal: UUID | str, reason: str = "",
                  recorded_by: dict[str, Any] = LOCAL_RECORDER) -> tuple[dict[str, Any], bool]:
         a = self.store.load(Appeal, appeal, "appeal")
-        changed = a.withdraw(reason, recorded_by)
-        if changed:
-            self.store.commit(a)
-        return appeal_dict(a, full=True), changed
+        return self._saved_if_changed(a, a.withdraw(reason, recorded_by))
 
     @command
     def close(self, appeal: UUID | str, note: str = "",
               recorded_by: dict[str, Any] = LOCAL_RECORDER) -> tuple[dict[str, Any], bool]:
         a, _, t = load_appeal(self.store, appeal)
         require_chief(recorded_by, chief_tokens(self.store, t), "close an appeal", "结案")
-        changed = a.close(note, recorded_by)
+        return self._saved_if_changed(a, a.close(note, recorded_by))
+
+    def _saved_if_changed(self, a: Appeal, changed: bool) -> tuple[dict[str, Any], bool]:
+        """(the appeal, changed now): a step sent again changes nothing and stores nothing."""
         if changed:
             self.store.commit(a)
         return appeal_dict(a, full=True), changed

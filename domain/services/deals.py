@@ -35,15 +35,13 @@ from domain.services.service import Service, same_kind
 from domain.services.tables import Tables
 from domain.services.visibility import may_see_all, published
 from domain.solver.search import DEFAULT_LIMIT_MS, Budget
-from domain.store.event_store import Store, command
+from domain.store.event_store import command
 
 
 class Deals(Service):
     """The deals, as they are dealt, recorded and read."""
 
-    def __init__(self, store: Store, tables: Tables):
-        super().__init__(store)
-        self.tables = tables
+    tables: Tables
 
     @command
     def start(
@@ -159,7 +157,7 @@ class Deals(Service):
         return deal_dict(d, full=may_see_all(published(d), d.match_id, reader))
 
     def all(self, reader: Principal = PUBLIC) -> list[dict[str, Any]]:
-        return [self.get(uid, reader) for uid in self.store.ids_by_topic(Deal.Created.TOPIC)]
+        return self._every(Deal, lambda uid: self.get(uid, reader))
 
     def of_match(self, match: UUID | str, reader: Principal = PUBLIC) -> list[dict[str, Any]]:
         return [self.get(d["deal_id"], reader) for d in self.tables.get(match)["deals"]]

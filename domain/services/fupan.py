@@ -31,13 +31,13 @@ class Fupan:
     def __init__(self, env: dict[str, str] | None = None, *, store: FupanStore | None = None):
         self.store = FupanStore(env) if store is None else store
         self.tournaments = Tournaments(self.store)
-        self.tables = Tables(self.store, self.tournaments)
-        self.deals = Deals(self.store, self.tables)
-        self.records = Records(self.store, self.tournaments, self.tables)
+        self.tables = Tables(self.store, tournaments=self.tournaments)
+        self.deals = Deals(self.store, tables=self.tables)
+        self.records = Records(self.store, tournaments=self.tournaments, tables=self.tables)
         self.tokens = Tokens(self.store)
         self.appeals = Appeals(self.store)
         self.rulings = Rulings(self.store)
-        self.audit = Audit(self.store, self.tournaments, self.records)
+        self.audit = Audit(self.store, tournaments=self.tournaments, records=self.records)
         self.requests = Requests(self.store)
 
     @classmethod

@@ -19,15 +19,14 @@ from domain.services.service import Service
 from domain.services.tables import Tables
 from domain.services.tournaments import Tournaments
 from domain.services.visibility import require_record
-from domain.store.event_store import Store, command
+from domain.store.event_store import command
 
 
 class Records(Service):
     """Deals as records, one by one or a table's and a tournament's at a time; the digests that seal them."""
 
-    def __init__(self, store: Store, tournaments: Tournaments, tables: Tables):
-        super().__init__(store)
-        self.tournaments, self.tables = tournaments, tables
+    tournaments: Tournaments
+    tables: Tables
 
     @command
     def import_record(self, doc: Any, recorded_by: dict[str, Any] = LOCAL_RECORDER) -> tuple[dict[str, Any], bool]:

@@ -1,6 +1,6 @@
-"""An appeal's outcomes (docs/appeals.md "Outcomes"): the chief referee's ruling, the appeal against it, the
-committee's decision, each applied to the standings at once by compensating adjustments, and a voided deal
-dealt again. Filing, evidence and reading an appeal are domain/services/appeals.py."""
+"""An appeal's outcomes (docs/appeals.md "Outcomes"): the chief referee's ruling and the committee's decision,
+each applied to the standings at once by compensating adjustments, and a voided deal dealt again. Filing,
+evidence, appealing the ruling and reading an appeal are domain/services/appeals.py."""
 
 from __future__ import annotations
 
@@ -90,16 +90,6 @@ class Rulings(Service):
                          recorded_by)
         if changed:
             self.store.commit(a, t)
-        return appeal_dict(a, full=True), changed
-
-    @command
-    def appeal(self, appeal: UUID | str, reason: str,
-               recorded_by: dict[str, Any] = LOCAL_RECORDER) -> tuple[dict[str, Any], bool]:
-        """The ruling appealed to the committee."""
-        a = self.store.load(Appeal, appeal, "appeal")
-        changed = a.appeal(reason, recorded_by)
-        if changed:
-            self.store.commit(a)
         return appeal_dict(a, full=True), changed
 
     @command

@@ -16,15 +16,13 @@ from domain.records.slips import score as score_slip
 from domain.services.presenters import deal_dict, match_dict, match_summary
 from domain.services.service import Service, same_kind
 from domain.services.tournaments import Tournaments
-from domain.store.event_store import Store, command
+from domain.store.event_store import command
 
 
 class Tables(Service):
     """The tables of the tournaments and what is recorded at them besides the play."""
 
-    def __init__(self, store: Store, tournaments: Tournaments):
-        super().__init__(store)
-        self.tournaments = tournaments
+    tournaments: Tournaments
 
     @command
     def open(

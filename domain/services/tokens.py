@@ -38,13 +38,6 @@ class Tokens(Service):
         return found
 
     @command
-    def get(self, token: UUID | str) -> dict[str, Any]:
-        return token_dict(self.store.load(AccessToken, token, "token"))
-
-    def all(self) -> list[dict[str, Any]]:
-        return [self.get(uid) for uid in self.store.ids_by_topic(AccessToken.Created.TOPIC)]
-
-    @command
     def revoke(self, token: UUID | str, recorded_by: dict[str, Any] = LOCAL_RECORDER) -> tuple[dict[str, Any], bool]:
         """(token, revoked now). Revoking a revoked token changes nothing."""
         t = self.store.load(AccessToken, token, "token")
@@ -65,6 +58,14 @@ class Tokens(Service):
         if parsed is None or not isinstance(token, AccessToken):
             raise Unauthenticated("invalid_token", "The token is not valid.", "令牌无效。")
         return token.principal_for(parsed[1])
+
+    @command
+    def get(self, token: UUID | str) -> dict[str, Any]:
+        return token_dict(self.store.load(AccessToken, token, "token"))
+
+    def all(self) -> list[dict[str, Any]]:
+        """Every token, revoked ones too, in the order they were issued."""
+        return self._every(AccessToken, self.get)
 
     def has_active(self, role: str) -> bool:
         return any(t["role"] == role and not t["revoked"] for t in self.all())

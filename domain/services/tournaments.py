@@ -46,8 +46,7 @@ class Tournaments(Service):
         return tournament_dict(self.store.load(Tournament, tournament, "tournament"))
 
     def all(self) -> list[dict[str, Any]]:
-        # Not one unit: each item takes the lock on its own, so a long listing never blocks recording.
-        return [self.get(uid) for uid in self.store.ids_by_topic(Tournament.Created.TOPIC)]
+        return self._every(Tournament, self.get)
 
     @command
     def register_player(

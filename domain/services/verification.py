@@ -16,16 +16,14 @@ from domain.services.audit import audit_store, check_commitment, finding, normal
 from domain.services.records import Records
 from domain.services.service import Service
 from domain.services.tournaments import Tournaments
-from domain.store.event_store import Store
 from domain.store.logchain import ChainedRecorder
 
 
 class Audit(Service):
     """What anyone holding the store, or a printout of it, can check."""
 
-    def __init__(self, store: Store, tournaments: Tournaments, records: Records):
-        super().__init__(store)
-        self.tournaments, self.records = tournaments, records
+    tournaments: Tournaments
+    records: Records
 
     def verify_deal(self, deal: UUID | str) -> dict[str, Any]:
         """Recompute the hash chain from storage; name the first event that does not match."""

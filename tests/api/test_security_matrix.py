@@ -183,7 +183,7 @@ class Table:
             if "rule" in then:
                 service.rulings.rule(appeal, penalty, "说话")
             if "appeal" in then:
-                service.rulings.appeal(appeal, "不服")
+                service.appeals.appeal_ruling(appeal, "不服")
             return appeal
 
         # A voided finished deal at table 4 (no deal in play there): what the redeal needs.

@@ -640,7 +640,7 @@ def a_demo_appeal(site: DemoSite) -> tuple[str, str]:
     service.appeals.add_evidence(appeal, {"deal_id": deal, "step": 3, "viewpoint": "seat:1"}, "第三步的牌")
     scores = service.deals.get(deal)["result"]["scores"]
     service.rulings.rule(appeal, {"kind": "assigned", "scores": scores}, "维持原判")
-    service.rulings.appeal(appeal, "不服裁决")
+    service.appeals.appeal_ruling(appeal, "不服裁决")
     return tournament["id"], appeal
 
 
