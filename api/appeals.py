@@ -90,7 +90,7 @@ def get_appeal_rules(tournament_id: str) -> tuple[Response, int]:
 def set_appeal_rules(tournament_id: str) -> tuple[Response, int]:
     body = load(RULES_IN, json_body())
     return reply(RULES, service().appeals.set_rules(tournament_id, body["deadline_minutes"], body["chief_referees"],
-                                                   recorded_by=_by()))
+                                                    recorded_by=_by()))
 
 
 @appeals.post("/matches/<match_id>/appeals")
@@ -101,7 +101,7 @@ def set_appeal_rules(tournament_id: str) -> tuple[Response, int]:
 def file_appeal(match_id: str) -> tuple[Response, int]:
     body = load(FILE_IN, json_body())
     appeal = service().appeals.file(match_id, body["against"], body["category"], body["statement"],
-                                   body["on_behalf_of"], body.get("accept_late"), recorded_by=_by())
+                                    body["on_behalf_of"], body.get("accept_late"), recorded_by=_by())
     return reply(APPEAL, appeal, 201)
 
 
@@ -141,7 +141,7 @@ def add_evidence(appeal_id: str) -> tuple[Response, int]:
 def add_line(appeal_id: str) -> tuple[Response, int]:
     body = load(LINE_IN, json_body())
     return reply(APPEAL, service().appeals.add_line(appeal_id, body["from_step"], body["actions"], body["label"],
-                                                   recorded_by=_by(), complete=body["complete"]), 201)
+                                                    recorded_by=_by(), complete=body["complete"]), 201)
 
 
 @appeals.post("/appeals/<appeal_id>/sandbox")
@@ -194,7 +194,7 @@ def appeal_ruling(appeal_id: str) -> tuple[Response, int]:
 def decide(appeal_id: str) -> tuple[Response, int]:
     body = load(DECISION_IN, json_body())
     return _step(service().rulings.decide(appeal_id, body["outcome"], body["reason"], body["members"], body["vote"],
-                                         recorded_by=_by()))
+                                          recorded_by=_by()))
 
 
 @appeals.post("/appeals/<appeal_id>/withdrawal")
@@ -236,4 +236,4 @@ def preview(appeal_id: str) -> tuple[Response, int]:
 def frames(appeal_id: str) -> tuple[Response, int]:
     query = load_query(FRAMES_QUERY)
     return reply(FRAMES, service().appeals.review(appeal_id, query["viewpoint"], current_principal(),
-                                                 reveal=query["reveal"]))
+                                                  reveal=query["reveal"]))

@@ -131,7 +131,7 @@ WITHDRAWAL_IN = WithdrawalInSchema()
 def withdraw(tournament_id: str) -> tuple[Response, int]:
     body = load(WITHDRAWAL_IN, json_body())
     return service().tournaments.withdraw(tournament_id, body["player_id"], body["reason"],
-                              recorded_by=current_principal().recorded_by), 201
+                                          recorded_by=current_principal().recorded_by), 201
 
 
 # --- rounds -------------------------------------------------------------------------------------------------
@@ -182,7 +182,7 @@ def _check_finished(tournament_id: str, tournament: dict[str, Any]) -> None:
 def open_round(tournament_id: str) -> tuple[Response, int]:
     body = load(ROUND_TABLES_IN, json_body())
     opened = service().tournaments.open_round(tournament_id, body["label"], body["kind"], body["tables"], body["byes"],
-                                  recorded_by=current_principal().recorded_by)
+                                              recorded_by=current_principal().recorded_by)
     return opened, 201
 
 
@@ -259,8 +259,8 @@ def open_side_event(tournament_id: str) -> tuple[Response, int]:
     body = load(SIDE_EVENT_IN, json_body())
     entrants = body.get("entrants") or [line.strip() for line in body.get("text", "").splitlines() if line.strip()]
     opened = service().tournaments.open_side_event(tournament_id, body["key"], body["game"], body["name"], entrants,
-                                       body["table_size"], body["advance"],
-                                       recorded_by=current_principal().recorded_by)
+                                                   body["table_size"], body["advance"],
+                                                   recorded_by=current_principal().recorded_by)
     return opened, 201
 
 
@@ -271,7 +271,7 @@ def open_side_event(tournament_id: str) -> tuple[Response, int]:
 def record_side_result(tournament_id: str, key: str) -> tuple[Response, int]:
     body = load(SIDE_RESULT_IN, json_body())
     state = service().tournaments.record_side_result(tournament_id, key, body["round"], body["table"], body["placing"],
-                                         recorded_by=current_principal().recorded_by)
+                                                     recorded_by=current_principal().recorded_by)
     return state, 201
 
 
@@ -288,7 +288,7 @@ def referee_card(match_id: str) -> tuple[Response, int]:
     tournament = service().tournaments.get(match["tournament_id"])
     label = f"{tournament['name']} 第{match['table']}桌 裁判"
     token, bearer = service().tokens.create("referee", [match["id"]], label,
-                                           recorded_by=current_principal().recorded_by)
+                                            recorded_by=current_principal().recorded_by)
     pad = f"{request.host_url.rstrip('/')}{pad_path(match['id'])}"  # the recording pad's page for this table
     return {"match_id": match["id"], "table": match["table"], "tournament": tournament["name"],
             "names": match["seat_names"], "token_id": token["id"], "token": bearer, "pad_url": pad,

@@ -186,8 +186,8 @@ def list_players(tournament_id: str) -> tuple[Response, int]:
 def create_match(tournament_id: str) -> tuple[Response, int]:
     body = load(MATCH_IN, json_body())
     match, created = service().tables.open(tournament_id, body["table"], body["seats"], body["first"],
-                                            body["options"], recorded_by=current_principal().recorded_by,
-                                            round=body.get("round"))
+                                           body["options"], recorded_by=current_principal().recorded_by,
+                                           round=body.get("round"))
     return reply(MATCH, match, 201 if created else 200)
 
 
@@ -223,8 +223,8 @@ def get_match(match_id: str) -> tuple[Response, int]:
      errors=(400, 404, 409, 422))
 def record_clock(match_id: str) -> tuple[Response, int]:
     body = load(CLOCK_IN, json_body())
-    match = service().tables.record_clock(match_id, body["minutes"], body["note"],
-                                          recorded_by=current_principal().recorded_by)
+    recorded_by = current_principal().recorded_by
+    match = service().tables.record_clock(match_id, body["minutes"], body["note"], recorded_by=recorded_by)
     return reply(MATCH, match, 201)
 
 
@@ -235,8 +235,8 @@ def record_clock(match_id: str) -> tuple[Response, int]:
      "disqualified", body=MISDEAL_IN, response=MATCH, status=201, errors=(400, 404, 409, 422))
 def record_misdeal(match_id: str) -> tuple[Response, int]:
     body = load(MISDEAL_IN, json_body())
-    match = service().tables.record_misdeal(match_id, body["seat"], body["note"],
-                                            recorded_by=current_principal().recorded_by)
+    recorded_by = current_principal().recorded_by
+    match = service().tables.record_misdeal(match_id, body["seat"], body["note"], recorded_by=recorded_by)
     return reply(MATCH, match, 201)
 
 
@@ -317,7 +317,7 @@ def get_deal(deal_id: str) -> tuple[Response, int]:
 def record_action(deal_id: str) -> tuple[Response, int]:
     body = load(ACTION_IN, json_body())
     answer = service().deals.record(deal_id, body["action"], body.get("expected_version"),
-                                     recorded_by=current_principal().recorded_by)
+                                    recorded_by=current_principal().recorded_by)
     return reply(RECORDED, answer, 201)
 
 

@@ -25,5 +25,5 @@ retractions = Blueprint("retractions", __name__, url_prefix="/api/deals")
 def retract_action(deal_id: str) -> tuple[Response, int]:
     body = load(RETRACTION_IN, json_body())
     answer = service().deals.retract(deal_id, body["at"], body["reason"], body.get("expected_version"),
-                                      recorded_by=current_principal().recorded_by)
+                                     recorded_by=current_principal().recorded_by)
     return reply(RETRACTED, answer, 201)

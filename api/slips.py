@@ -36,5 +36,5 @@ def preview_slip(match_id: str) -> tuple[Response, int]:
 def enter_slip(match_id: str) -> tuple[Response, int]:
     body = load(SLIP_IN, json_body())
     deal = service().tables.enter_slip(match_id, body["facts"], body.get("number"),
-                                recorded_by=current_principal().recorded_by)
+                                       recorded_by=current_principal().recorded_by)
     return reply(ENTERED, deal, 201)

@@ -79,7 +79,7 @@ def preview(tournament_id: str) -> tuple[Response, int]:
 def start_round(tournament_id: str) -> tuple[Response, int]:
     body = load(ROUND_IN, json_body())
     started = service().tournaments.start_round(tournament_id, body["label"], body["kind"],
-                                    recorded_by=current_principal().recorded_by)
+                                                recorded_by=current_principal().recorded_by)
     return reply(ROUND, started, 201)
 
 

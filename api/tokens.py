@@ -38,7 +38,7 @@ def create_token() -> tuple[Response, int]:
     body = load(TOKEN_IN, json_body())
     _referee_only(body["role"])
     token, bearer = service().tokens.create(body["role"], body["matches"], body["label"],
-                                           recorded_by=current_principal().recorded_by)
+                                            recorded_by=current_principal().recorded_by)
     return reply(TOKEN_CREATED, {"token": token, "bearer": bearer}, 201)
 
 

@@ -118,7 +118,7 @@ def measure_lag(app: Fupan, projections: Projections, samples: int, rng: random.
             match, _ = app.tables.open(tournament["id"], f"T{len(follow) + len(read)}", rng.sample(PLAYERS, 3))
         record = random_record(rng)
         deal, _ = app.deals.start(match=match["id"], first=record["first"], hands=record["hands"],
-                                 kitty=record["kitty"])
+                                  kitty=record["kitty"])
         for action in record["actions"]:
             app.deals.record(deal["id"], action)
         stored = time.perf_counter()

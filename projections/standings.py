@@ -143,7 +143,7 @@ class Standings:
 
     def _deal_outcomes(self) -> dict[str, dict[str, Any]]:
         """deal id → {appeal_id, outcome}: the score outcome in effect on the deal (one appeal at a time may
-        replace a deal's score: domain/services/application.py refuses a second)."""
+        replace a deal's score: domain/services/rulings.py refuses a second)."""
         found: dict[str, dict[str, Any]] = {}
         for appeal in sorted(self.facts.appeals, key=lambda a: a.get("outcome_nid", 0)):
             outcome = appeal["outcome"]

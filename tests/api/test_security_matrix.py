@@ -190,7 +190,7 @@ class Table:
         voided_table = self.server.post(f"/api/tournaments/{self.tournament}/matches",
                                         {"table": "4", "seats": PLAYERS, "first": 2}).json()["id"]
         voided = service.deals.start(match=voided_table, hands=EXAMPLE_RECORD["hands"], kitty=EXAMPLE_RECORD["kitty"],
-                                    first=2)[0]["id"]
+                                     first=2)[0]["id"]
         for action in EXAMPLE_RECORD["actions"]:
             service.deals.record(voided, action)
         void = service.appeals.file(voided_table, {"kind": "deal", "deal_id": voided, "step": 1}, "irregularity",

@@ -30,7 +30,7 @@ def build(path: Path) -> dict:
         document = json.loads((HERE / name).read_text(encoding="utf-8"))
         head = document["tournament"]
         t, _ = app.tournaments.create(head["name"], head["game"], head["options"], format=head["format"],
-                                     tiebreaks=head["tiebreaks"], lots_seed=head["lots_seed"])
+                                      tiebreaks=head["tiebreaks"], lots_seed=head["lots_seed"])
         for player in document["players"]:
             app.tournaments.register_player(t["id"], player)
         stage = document["rounds"][0]
@@ -41,14 +41,14 @@ def build(path: Path) -> dict:
         last_deal = None
         for record in table["deals"][:DEALS_PER_TABLE]:
             deal, _ = app.deals.start(match=m["id"], first=record["first"], hands=record["hands"],
-                                     kitty=record["kitty"], context=record["context"])
+                                      kitty=record["kitty"], context=record["context"])
             for action in record["actions"]:
                 app.deals.record(deal["id"], action)
             last_deal = deal
         assert last_deal is not None
         player = document["players"][0]
         app.tournaments.adjust(t["id"], player, -1, "迟到 / late", "penalty",
-                   refers_to={"deal_id": last_deal["id"], "version": 2})
+                               refers_to={"deal_id": last_deal["id"], "version": 2})
         app.deals.annotate(last_deal["id"], 1, "开局 / opening", "裁判")
         if head["game"] == "shengji":
             app.tables.record_clock(m["id"], 30, "第一次读表")

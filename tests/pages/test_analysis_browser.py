@@ -37,18 +37,18 @@ def start_site(db_path: Path) -> DemoSite:
     document = demo_document("doudizhu_tournament.json")
     head = document["tournament"]
     tournament, _ = service.tournaments.create(head["name"], head["game"], head["options"], recorded_by=DEMO_RECORDER,
-                                              format=head["format"], tiebreaks=head["tiebreaks"],
-                                              lots_seed=head["lots_seed"])
+                                               format=head["format"], tiebreaks=head["tiebreaks"],
+                                               lots_seed=head["lots_seed"])
     for name in document["players"]:
         service.tournaments.register_player(tournament["id"], name, recorded_by=DEMO_RECORDER)
     stage = document["rounds"][0]
     service.tournaments.start_round(tournament["id"], stage["label"], stage["kind"], recorded_by=DEMO_RECORDER)
     table = stage["tables"][0]
     match, _ = service.tables.open(tournament["id"], str(table["table"]), table["seats"],
-                                    first=table.get("first", table["deals"][0]["first"]), recorded_by=DEMO_RECORDER)
+                                   first=table.get("first", table["deals"][0]["first"]), recorded_by=DEMO_RECORDER)
     for record in table["deals"][:DEALS]:
         deal, _ = service.deals.start(match=match["id"], first=record["first"], hands=record["hands"],
-                                     kitty=record["kitty"], context=record["context"], recorded_by=DEMO_RECORDER)
+                                      kitty=record["kitty"], context=record["context"], recorded_by=DEMO_RECORDER)
         for action in record["actions"]:
             service.deals.record(deal["id"], action, recorded_by=DEMO_RECORDER)
     match = service.tables.of_tournament(tournament["id"])[0]

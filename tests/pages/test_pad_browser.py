@@ -565,7 +565,7 @@ def test_a_score_slip_is_scored_before_it_is_entered_and_an_impossible_one_is_re
     assert live.service is not None
     # A referee of other tables is told so on the sign-in form, and sees nothing of this one.
     other, _ = live.service.tables.open(live.service.tables.get(site.slips)["tournament_id"], "other",
-                                         live.service.tables.get(site.slips)["seats"], 0)
+                                        live.service.tables.get(site.slips)["seats"], 0)
     _, stranger = live.service.tokens.create("referee", [other["id"]], "another table")
     page = tablet.page()
     page.goto(f"{site.url}/matches/{site.slips}/pad")

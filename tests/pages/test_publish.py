@@ -54,7 +54,7 @@ def published(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, An
         service.tournaments.register_player(tournament["id"], name)
     match, _ = service.tables.open(tournament["id"], "1", EXAMPLE_RECORD["seats"], first=EXAMPLE_RECORD["first"])
     deal, _ = service.deals.start(match=match["id"], first=EXAMPLE_RECORD["first"], hands=EXAMPLE_RECORD["hands"],
-                                 kitty=EXAMPLE_RECORD["kitty"])
+                                  kitty=EXAMPLE_RECORD["kitty"])
     for action in EXAMPLE_RECORD["actions"]:
         service.deals.record(deal["id"], action)
     for note in NOTES:
@@ -64,7 +64,7 @@ def published(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, An
     # Table 2 is still playing its deal: a publication made now must show only what the public sees of it.
     table_2, _ = service.tables.open(tournament["id"], "2", EXAMPLE_RECORD["seats"], first=EXAMPLE_RECORD["first"])
     live, _ = service.deals.start(match=table_2["id"], first=EXAMPLE_RECORD["first"], hands=EXAMPLE_RECORD["hands"],
-                                 kitty=EXAMPLE_RECORD["kitty"])
+                                  kitty=EXAMPLE_RECORD["kitty"])
     for action in EXAMPLE_RECORD["actions"][:3]:
         service.deals.record(live["id"], action)
     service.deals.annotate(live["id"], {"step": 2, "text": "李四手里有三张2"})  # names hidden cards: not public yet

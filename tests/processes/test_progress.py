@@ -69,7 +69,7 @@ def test_long_commands_show_progress_on_a_terminal_and_nothing_in_a_pipe(tmp_pat
             service.tournaments.register_player(tournament["id"], name)
         match, _ = service.tables.open(tournament["id"], "1", EXAMPLE_RECORD["seats"], first=EXAMPLE_RECORD["first"])
         deal, _ = service.deals.start(match=match["id"], first=EXAMPLE_RECORD["first"], hands=EXAMPLE_RECORD["hands"],
-                                     kitty=EXAMPLE_RECORD["kitty"])
+                                      kitty=EXAMPLE_RECORD["kitty"])
         for action in EXAMPLE_RECORD["actions"]:
             service.deals.record(deal["id"], action)
     finally:

@@ -243,7 +243,7 @@ def test_result_blind_frames_end_at_the_judged_step_and_live_deals_stay_secret(e
     revealed = server.get(f"/api/appeals/{appeal}/frames?viewpoint=seat:0&reveal=true").json()
     assert revealed["frames"][-1]["view"]["result"]["scores"] == EXAMPLE_SCORES
     early = service.appeals.file(event.match, {"kind": "deal", "deal_id": event.deal, "step": 4}, "irregularity",
-                                "第4步")["appeal_id"]
+                                 "第4步")["appeal_id"]
     assert len(server.get(f"/api/appeals/{early}/frames").json()["frames"]) == 5
 
     # A live deal's appeal: its words and seat views only for those with rights over its table.

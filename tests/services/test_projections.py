@@ -70,7 +70,7 @@ class Scenario:
         menu = [c.code for c in DOUDIZHU_S001.tiebreaks]
         tiebreaks = data.draw(st.permutations(menu).flatmap(lambda p: st.integers(1, len(p)).map(lambda n: p[:n])))
         self.tournament, _ = service.tournaments.create(f"h-{uuid4().hex}", "doudizhu", format="doudizhu.s001",
-                                                       tiebreaks=tiebreaks)
+                                                        tiebreaks=tiebreaks)
         self.players = [f"p{i}" for i in range(data.draw(st.integers(3, 7)))]
         for player in self.players:
             service.tournaments.register_player(self.tournament["id"], player)
@@ -90,8 +90,8 @@ class Scenario:
                 play(self.service, match["id"], random_record(self.rng))
         elif choice == "adjust":
             self.service.tournaments.adjust(tid, self.data.draw(st.sampled_from(self.players)),
-                                self.data.draw(st.integers(-5, 5).filter(bool)), "hypothesis ruling",
-                                kind=self.data.draw(st.sampled_from(["penalty", "adjustment"])))
+                                            self.data.draw(st.integers(-5, 5).filter(bool)), "hypothesis ruling",
+                                            kind=self.data.draw(st.sampled_from(["penalty", "adjustment"])))
         else:
             kind = self.data.draw(st.sampled_from(["tables", "final", "playoff"]))
             self.service.tournaments.start_round(tid, kind=kind)
@@ -187,7 +187,7 @@ def test_a_deals_actions_alone_write_nothing_yet_the_answer_reflects_them(servic
     projections = Projections(service)
     record = random_record(random.Random(4))
     deal, _ = service.deals.start(match=match["id"], first=record["first"], hands=record["hands"],
-                                 kitty=record["kitty"])
+                                  kitty=record["kitty"])
     projections.follower.catch_up()
     stored = projections.live.position()
     for action in record["actions"][:-1]:
@@ -395,7 +395,7 @@ def test_rounds_and_adjustments_are_events_with_who_and_why(service):
         service.tables.open(tournament["id"], "9", ["甲", "乙", "丙"], round=3)
     deal, _ = service.deals.start(match=match["id"], seed="s")
     recorded = service.tournaments.adjust(tournament["id"], "甲", -1, "说话 / talking", kind="penalty", round=1,
-                              refers_to={"deal_id": deal["id"], "version": 1}, recorded_by=organiser)
+                                          refers_to={"deal_id": deal["id"], "version": 1}, recorded_by=organiser)
     assert recorded["round"] == 1 and recorded["refers_to"] == {"deal_id": deal["id"], "version": 1}
     (row,) = Projections(service).explain(tournament["id"], "甲")["adjustments"]
     assert row["recorded_by"] == organiser and row["reason"] == "说话 / talking" and row["kind"] == "penalty"

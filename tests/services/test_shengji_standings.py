@@ -18,7 +18,7 @@ PLAYERS = ["赵一", "钱二", "孙三", "李四", "周五", "吴六", "郑七",
 
 def tournament_with_tables(service: Fupan, preset: str, tables: list[list[str]]) -> tuple[str, list[str]]:
     tournament, _ = service.tournaments.create(f"升级 {preset} 排名", "shengji", {"sj.preset": preset},
-                                              format=f"shengji.{preset}")
+                                               format=f"shengji.{preset}")
     for name in sorted({p for seats in tables for p in seats}):
         service.tournaments.register_player(tournament["id"], name)
     matches = [service.tables.open(tournament["id"], str(n), seats)[0]["id"] for n, seats in enumerate(tables, 1)]

@@ -79,7 +79,7 @@ def test_the_deals_end_and_the_chips_are_one_save(service, store, example_record
 def test_a_refused_action_stores_nothing(service, store, example_record):
     match = open_table(service)
     deal, _ = service.deals.start(match=match["id"], hands=example_record["hands"], kitty=example_record["kitty"],
-                                 first=2)
+                                  first=2)
     before = store.stored_events()
     for action, code in [
         ({"seat": 0, "type": "call"}, "not_your_turn"),
@@ -97,7 +97,7 @@ def test_a_refused_action_stores_nothing(service, store, example_record):
 def test_expected_version_guards_against_stale_clients(service, store, example_record):
     match = open_table(service)
     deal, _ = service.deals.start(match=match["id"], hands=example_record["hands"], kitty=example_record["kitty"],
-                                 first=2)
+                                  first=2)
     service.deals.record(deal["id"], example_record["actions"][0], expected_version=1)
     before = store.stored_events()
     with pytest.raises(Conflict) as stale:
@@ -113,7 +113,7 @@ def test_a_concurrent_write_from_another_process_is_a_conflict(store, example_re
     try:
         match = open_table(first)
         deal, _ = first.deals.start(match=match["id"], hands=example_record["hands"], kitty=example_record["kitty"],
-                                   first=2)
+                                    first=2)
         # Both processes hold the deal at version 1 in their caches.
         assert second.deals.get(deal["id"])["version"] == 1
         loaded_by_second = second.store.repository.get(UUID(deal["id"]))
@@ -141,7 +141,7 @@ def test_any_interleaving_of_two_processes_keeps_both_caches_current(store, turn
     apps = {"a": store.open(), "b": store.open()}
     try:
         deal, _ = apps["a"].deals.start(game="doudizhu", seats=record["seats"], first=record["first"],
-                                       hands=record["hands"], kitty=record["kitty"], key=str(uuid4()))
+                                        hands=record["hands"], kitty=record["kitty"], key=str(uuid4()))
         apps["b"].deals.get(deal["id"])  # cached by both from the start
         for action, (writer, reader) in zip(record["actions"], turns, strict=True):
             written = apps[writer].deals.record(deal["id"], action)
@@ -166,7 +166,7 @@ def test_processes_taking_turns_see_each_others_writes_at_once(store, example_re
     try:
         match = open_table(first)
         deal, _ = first.deals.start(match=match["id"], hands=example_record["hands"], kitty=example_record["kitty"],
-                                   first=2)
+                                    first=2)
         assert second.deals.get(deal["id"])["version"] == 1  # now cached by both
         for n, action in enumerate(example_record["actions"]):
             writer, reader = (first, second) if n % 2 == 0 else (second, first)
@@ -271,7 +271,7 @@ def test_a_misdeal_at_a_chip_table_is_dealt_again_and_changes_nothing_else(servi
 def test_the_organiser_closes_a_table_with_a_reason_never_over_a_live_deal(service, store, example_record):
     match = open_table(service)
     deal, _ = service.deals.start(match=match["id"], hands=example_record["hands"], kitty=example_record["kitty"],
-                                 first=2)
+                                  first=2)
     before = store.stored_events()
     with pytest.raises(IllegalAction) as refused:
         service.tables.close(match["id"], "加赛已分出名次")
@@ -377,7 +377,7 @@ def test_replay_matches_a_fresh_fold_at_every_step(service, example_record):
 
 def test_replay_of_a_live_deal_hides_hands_from_the_public(service, example_record):
     deal, _ = service.deals.start(game="doudizhu", seats=PLAYERS, first=2, hands=example_record["hands"],
-                                 kitty=example_record["kitty"])
+                                  kitty=example_record["kitty"])
     service.deals.record(deal["id"], example_record["actions"][0])
     view = service.deals.replay(deal["id"], None, "public")
     assert view["step"] == 1 and not any("hand" in seat for seat in view["view"]["seats"])
@@ -481,7 +481,7 @@ def test_export_names_the_first_pre_bid_reveal_as_first(service, example_record)
     """docs/rules/doudizhu.md §2.7a.2: with a pre-bid 明牌 the record's `first` is the first such player."""
     match = open_table(service, first=2)
     deal, _ = service.deals.start(match=match["id"], hands=example_record["hands"], kitty=example_record["kitty"],
-                                 first=2)
+                                  first=2)
     service.deals.record(deal["id"], {"seat": 0, "type": "reveal", "stage": "start"})
     for seat in (0, 1, 2):
         service.deals.record(deal["id"], {"seat": seat, "type": "pass"})  # all pass: seat 0 becomes landlord

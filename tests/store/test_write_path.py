@@ -23,7 +23,7 @@ def test_a_polling_follower_skips_a_deals_actions_yet_counts_every_scored_deal(s
             match, _ = service.tables.open(tournament["id"], table, ["甲", "乙", "丙"])
         record = deal_where(rng, lambda r: not r.get("redeal"))
         deal, _ = service.deals.start(match=match["id"], first=record["first"], hands=record["hands"],
-                                     kitty=record["kitty"])
+                                      kitty=record["kitty"])
         assert poller.poll() == service.store.recorder.max_notification_id()  # Match.DealStarted: followed, applied
         position = projections.live.position()
         for action in record["actions"][:-1]:
@@ -52,7 +52,7 @@ def test_a_polling_follower_still_moves_the_stored_position_past_a_long_run_of_a
     while len(record["actions"]) < 30:
         record = random_record(rng, foul_rate=0, timeout_rate=0)
     deal, _ = service.deals.start(first=record["first"], hands=record["hands"], kitty=record["kitty"],
-                                 game="doudizhu", seats=["甲", "乙", "丙"])
+                                  game="doudizhu", seats=["甲", "乙", "丙"])
     moved = []
     for action in record["actions"][:-1]:  # a stand-alone deal, unfinished: nothing in it is followed
         service.deals.record(deal["id"], action)

@@ -73,7 +73,7 @@ def start_live_deal(site: DemoSite, key: str, actions: int = 5) -> tuple[str, se
     assert site.live.service is not None
     record = EXAMPLE_RECORD
     deal, _ = site.live.service.deals.start(game="doudizhu", seats=record["seats"], first=record["first"],
-                                           hands=record["hands"], kitty=record["kitty"], key=key)
+                                            hands=record["hands"], kitty=record["kitty"], key=key)
     for action in record["actions"][:actions]:
         site.live.service.deals.record(deal["id"], action)
     played = {card for action in record["actions"][:actions] for card in action.get("cards", [])}
