@@ -87,7 +87,7 @@ def record_tournaments(app: Fupan, deals: int, rng: random.Random) -> int:
                 for action in record["actions"]:
                     d.record(action, LOCAL_RECORDER)
                 assert d.result is not None
-                m.score_deal(d.id, number, d.result["scores"], LOCAL_RECORDER)
+                m.score_deal(d.id, number, d.result, LOCAL_RECORDER)
                 app.store.save(d, m)
                 recorded += 1
                 in_tournament += 1

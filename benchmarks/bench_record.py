@@ -47,10 +47,10 @@ def record_over_http(client: Client, record: dict[str, Any], key: str) -> float:
 def record_bare(app: BareApplication, record: dict[str, Any]) -> float:
     started = time.perf_counter()
     deal = BareDeal(record["hands"], record["kitty"], record["first"])
-    app.store.save(deal)
+    app.save(deal)
     for action in record["actions"]:
         deal.record(action)
-        app.store.save(deal)
+        app.save(deal)
     return time.perf_counter() - started
 
 

@@ -186,14 +186,14 @@ class BareTable(threading.Thread):
         for record in self.records:
             started = time.perf_counter()
             deal = BareDeal(record["hands"], record["kitty"], record["first"])
-            self.app.store.save(deal)
+            self.app.save(deal)
             self.stats.add(time.perf_counter() - started)
             for action in record["actions"]:
                 if time.monotonic() >= self.until:
                     return
                 started = time.perf_counter()
                 deal.record(action)
-                self.app.store.save(deal)
+                self.app.save(deal)
                 self.stats.add(time.perf_counter() - started)
 
 
