@@ -22,4 +22,4 @@ analysis = Blueprint("analysis", __name__, url_prefix="/api/deals")
      query=ANALYSIS_QUERY, response=ANALYSIS, errors=(400, 401, 403, 404, 422))
 def analyse_deal(deal_id: str) -> tuple[Response, int]:
     query = load_query(ANALYSIS_QUERY)
-    return reply(ANALYSIS, service().analyse(deal_id, query.get("step"), query["limit_ms"], current_principal()))
+    return reply(ANALYSIS, service().deals.analyse(deal_id, query.get("step"), query["limit_ms"], current_principal()))

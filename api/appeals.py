@@ -80,7 +80,7 @@ def _step(answer: tuple[dict, bool]) -> tuple[Response, int]:
 @doc("The tournament's appeal rules: the deadline after a table's last deal, the chief referees",
      response=RULES, errors=(404,))
 def get_appeal_rules(tournament_id: str) -> tuple[Response, int]:
-    return reply(RULES, service().appeal_rules(tournament_id))
+    return reply(RULES, service().appeals.rules(tournament_id))
 
 
 @appeals.post("/tournaments/<tournament_id>/appeal-rules")
@@ -89,8 +89,8 @@ def get_appeal_rules(tournament_id: str) -> tuple[Response, int]:
      errors=(400, 404, 409, 422))
 def set_appeal_rules(tournament_id: str) -> tuple[Response, int]:
     body = load(RULES_IN, json_body())
-    return reply(RULES, service().set_appeal_rules(tournament_id, body["deadline_minutes"], body["chief_referees"],
-                                                   recorded_by=_by()))
+    return reply(RULES, service().appeals.set_rules(tournament_id, body["deadline_minutes"], body["chief_referees"],
+                                                    recorded_by=_by()))
 
 
 @appeals.post("/matches/<match_id>/appeals")
@@ -100,8 +100,8 @@ def set_appeal_rules(tournament_id: str) -> tuple[Response, int]:
      response=APPEAL, status=201, errors=(400, 403, 404, 409, 422))
 def file_appeal(match_id: str) -> tuple[Response, int]:
     body = load(FILE_IN, json_body())
-    appeal = service().file_appeal(match_id, body["against"], body["category"], body["statement"],
-                                   body["on_behalf_of"], body.get("accept_late"), recorded_by=_by())
+    appeal = service().appeals.file(match_id, body["against"], body["category"], body["statement"],
+                                    body["on_behalf_of"], body.get("accept_late"), recorded_by=_by())
     return reply(APPEAL, appeal, 201)
 
 
@@ -109,7 +109,7 @@ def file_appeal(match_id: str) -> tuple[Response, int]:
 @requires(ANYONE)
 @doc("A tournament's appeals with their status and deadlines", response=APPEALS, errors=(404,))
 def list_appeals(tournament_id: str) -> tuple[Response, int]:
-    found = service().list_appeals(tournament_id, current_principal())
+    found = service().appeals.of_tournament(tournament_id, current_principal())
     return reply(APPEALS, {"tournament_id": found[0]["tournament_id"] if found else tournament_id,
                            "appeals": found})
 
@@ -118,7 +118,7 @@ def list_appeals(tournament_id: str) -> tuple[Response, int]:
 @requires(ANYONE)
 @doc("One appeal with its timeline (every step with who and when)", response=APPEAL, errors=(404,))
 def get_appeal(appeal_id: str) -> tuple[Response, int]:
-    return reply(APPEAL, service().get_appeal(appeal_id, current_principal()))
+    return reply(APPEAL, service().appeals.get(appeal_id, current_principal()))
 
 
 @appeals.post("/appeals/<appeal_id>/evidence")
@@ -127,7 +127,7 @@ def get_appeal(appeal_id: str) -> tuple[Response, int]:
      response=APPEAL, status=201, errors=STEP_ERRORS)
 def add_evidence(appeal_id: str) -> tuple[Response, int]:
     body = load(EVIDENCE_IN, json_body())
-    return reply(APPEAL, service().add_appeal_evidence(appeal_id, body["reference"], body["note"], recorded_by=_by()),
+    return reply(APPEAL, service().appeals.add_evidence(appeal_id, body["reference"], body["note"], recorded_by=_by()),
                  201)
 
 
@@ -140,8 +140,8 @@ def add_evidence(appeal_id: str) -> tuple[Response, int]:
      body=LINE_IN, response=APPEAL, status=201, errors=STEP_ERRORS)
 def add_line(appeal_id: str) -> tuple[Response, int]:
     body = load(LINE_IN, json_body())
-    return reply(APPEAL, service().add_appeal_line(appeal_id, body["from_step"], body["actions"], body["label"],
-                                                   recorded_by=_by(), complete=body["complete"]), 201)
+    return reply(APPEAL, service().appeals.add_line(appeal_id, body["from_step"], body["actions"], body["label"],
+                                                    recorded_by=_by(), complete=body["complete"]), 201)
 
 
 @appeals.post("/appeals/<appeal_id>/sandbox")
@@ -151,7 +151,7 @@ def add_line(appeal_id: str) -> tuple[Response, int]:
      body=SANDBOX_IN, response=SANDBOX, errors=STEP_ERRORS)
 def sandbox(appeal_id: str) -> tuple[Response, int]:
     body = load(SANDBOX_IN, json_body())
-    return reply(SANDBOX, service().appeal_sandbox(appeal_id, body["from_step"], body["actions"]))
+    return reply(SANDBOX, service().appeals.sandbox(appeal_id, body["from_step"], body["actions"]))
 
 
 @appeals.post("/appeals/<appeal_id>/ruling")
@@ -160,7 +160,7 @@ def sandbox(appeal_id: str) -> tuple[Response, int]:
      body=RULING_IN, response=APPEAL, status=201, errors=STEP_ERRORS)
 def rule(appeal_id: str) -> tuple[Response, int]:
     body = load(RULING_IN, json_body())
-    return _step(service().rule_appeal(appeal_id, body["outcome"], body["reason"], recorded_by=_by()))
+    return _step(service().rulings.rule(appeal_id, body["outcome"], body["reason"], recorded_by=_by()))
 
 
 REDEAL_IN, DEAL = s.AppealRedealSchema(), s.DealSchema()
@@ -175,7 +175,7 @@ REDEAL_IN, DEAL = s.AppealRedealSchema(), s.DealSchema()
      status=201, found=DEAL, errors=STEP_ERRORS)
 def redeal(appeal_id: str) -> tuple[Response, int]:
     load(REDEAL_IN, json_body())
-    deal, dealt = service().redeal_appeal(appeal_id, recorded_by=_by())
+    deal, dealt = service().rulings.redeal(appeal_id, recorded_by=_by())
     return reply(DEAL, deal, 201 if dealt else 200)
 
 
@@ -184,7 +184,7 @@ def redeal(appeal_id: str) -> tuple[Response, int]:
 @doc("Appeal the ruling to the committee", body=REASON_IN, response=APPEAL, status=201, errors=STEP_ERRORS)
 def appeal_ruling(appeal_id: str) -> tuple[Response, int]:
     body = load(REASON_IN, json_body())
-    return _step(service().appeal_ruling(appeal_id, body["reason"], recorded_by=_by()))
+    return _step(service().appeals.appeal_ruling(appeal_id, body["reason"], recorded_by=_by()))
 
 
 @appeals.post("/appeals/<appeal_id>/decision")
@@ -193,8 +193,8 @@ def appeal_ruling(appeal_id: str) -> tuple[Response, int]:
      body=DECISION_IN, response=APPEAL, status=201, errors=STEP_ERRORS)
 def decide(appeal_id: str) -> tuple[Response, int]:
     body = load(DECISION_IN, json_body())
-    return _step(service().decide_appeal(appeal_id, body["outcome"], body["reason"], body["members"], body["vote"],
-                                         recorded_by=_by()))
+    return _step(service().rulings.decide(appeal_id, body["outcome"], body["reason"], body["members"], body["vote"],
+                                          recorded_by=_by()))
 
 
 @appeals.post("/appeals/<appeal_id>/withdrawal")
@@ -203,7 +203,7 @@ def decide(appeal_id: str) -> tuple[Response, int]:
      errors=STEP_ERRORS)
 def withdraw(appeal_id: str) -> tuple[Response, int]:
     body = load(REASON_IN, json_body())
-    return _step(service().withdraw_appeal(appeal_id, body["reason"], recorded_by=_by()))
+    return _step(service().appeals.withdraw(appeal_id, body["reason"], recorded_by=_by()))
 
 
 @appeals.post("/appeals/<appeal_id>/closing")
@@ -212,7 +212,7 @@ def withdraw(appeal_id: str) -> tuple[Response, int]:
      errors=STEP_ERRORS)
 def close(appeal_id: str) -> tuple[Response, int]:
     body = load(CLOSE_IN, json_body())
-    return _step(service().close_appeal(appeal_id, body["note"], recorded_by=_by()))
+    return _step(service().appeals.close(appeal_id, body["note"], recorded_by=_by()))
 
 
 @appeals.post("/appeals/<appeal_id>/preview")
@@ -221,9 +221,9 @@ def close(appeal_id: str) -> tuple[Response, int]:
      response=PREVIEW, errors=(400, 404, 422))
 def preview(appeal_id: str) -> tuple[Response, int]:
     body = load(PREVIEW_IN, json_body())
-    proposed = service().appeal_adjustments(appeal_id, body["outcome"])
+    proposed = service().rulings.adjustments(appeal_id, body["outcome"])
     # The outcome itself too: a voided or adjusted deal moves tiebreaks and matchpoints, not only totals.
-    with service().outside_lock():  # the standings recomputed, anyone may ask: the process's others go on
+    with service().store.outside_lock():  # the standings recomputed, anyone may ask: the process's others go on
         answer = projections().preview(proposed["tournament_id"], proposed["adjustments"],
                                        appeal_outcome=(appeal_id, proposed["outcome"]))
     return reply(PREVIEW, {**answer, "outcome": proposed["outcome"]})
@@ -236,5 +236,5 @@ def preview(appeal_id: str) -> tuple[Response, int]:
      query=FRAMES_QUERY, response=FRAMES, errors=(400, 401, 403, 404, 422))
 def frames(appeal_id: str) -> tuple[Response, int]:
     query = load_query(FRAMES_QUERY)
-    return reply(FRAMES, service().appeal_frames(appeal_id, query["viewpoint"], current_principal(),
-                                                 reveal=query["reveal"]))
+    return reply(FRAMES, service().appeals.review(appeal_id, query["viewpoint"], current_principal(),
+                                                  reveal=query["reveal"]))

@@ -2,7 +2,7 @@
 
 Every view declares its rule with `@requires(...)` next to its route, and one `before_request` hook enforces
 it for every request, so no view checks rights by itself. Default deny: a view that declares nothing may
-only read (GET/HEAD; what it reads is filtered by FupanApplication for the anonymous public); any other
+only read (GET/HEAD; what it reads is filtered by Fupan for the anonymous public); any other
 method on it is refused with 403 `no_policy`. Endpoints added by others are therefore safe before they are
 declared, and tests/api/test_security_matrix.py fails until they are.
 
@@ -29,7 +29,7 @@ from flask import Blueprint, Flask, Response, current_app, g, request
 
 from domain.kernel.errors import BadRequest, Forbidden, LengthRequired, TooManyAttempts, Unauthenticated
 from domain.model.token import APPEALS, COMMENTATOR, ORGANISER, PUBLIC, REFEREE, Principal, parse_token
-from domain.services.application import FupanApplication
+from domain.services.fupan import Fupan
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -165,7 +165,7 @@ class FailureLimiter:
             del self._failures[next(iter(self._failures))]
 
 
-def _service() -> FupanApplication:
+def _service() -> Fupan:
     return current_app.extensions["fupan"]
 
 
@@ -191,7 +191,7 @@ def _authenticate() -> Principal:
                 "Send the token as `Authorization: Bearer <token>`.",
                 "请以 `Authorization: Bearer <令牌>` 发送令牌。",
             )
-        return _service().authenticate(token.strip())
+        return _service().tokens.authenticate(token.strip())
     except Unauthenticated as error:
         for limiter, key in counted:
             limiter.failed(key)
@@ -214,9 +214,9 @@ def _scope_match(scope: str) -> str | None:
     """The id of the match the request concerns (for a referee's scope); NotFound (404) for an unknown deal."""
     args = request.view_args or {}
     if scope == "deal":
-        return _service().deal_match(args["deal_id"])
+        return _service().deals.match_of(args["deal_id"])
     if scope == "appeal":  # the table the appeal is about (domain/model/appeal.py)
-        return _service().appeal_match(args["appeal_id"])
+        return _service().appeals.match_of(args["appeal_id"])
     try:
         return str(UUID(str(args["match_id"])))
     except ValueError:

@@ -14,7 +14,7 @@ from marshmallow.fields import Number
 from domain.kernel.errors import BadRequest
 from domain.kernel.field_errors import shape_refusal
 from domain.records.format import MAX_NUMBER_TEXT, UnstorableText, load_json
-from domain.services.application import FupanApplication
+from domain.services.fupan import Fupan
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -38,7 +38,7 @@ def doc(
     return attach
 
 
-def service() -> FupanApplication:
+def service() -> Fupan:
     return current_app.extensions["fupan"]
 
 

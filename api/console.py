@@ -87,7 +87,7 @@ def _format_of(tournament: dict[str, Any]) -> Any:
 
 def _units(tournament_id: str) -> list[list[str]]:
     """The entries still in the event, each as its members' ids (a team with a withdrawn member is out)."""
-    answer = service().list_entries(tournament_id)
+    answer = service().tournaments.entries(tournament_id)
     units = [[m["id"] for m in entry["members"]] for entry in answer["entries"]]
     return [unit for unit in units if not set(unit) & set(answer["withdrawn"])]
 
@@ -102,7 +102,7 @@ def _units(tournament_id: str) -> list[list[str]]:
      "refused with the reason, storing nothing", body=ENTRIES_IN, status=201, errors=(400, 404, 422))
 def register_entries(tournament_id: str) -> tuple[Response, int]:
     body = load(ENTRIES_IN, json_body())
-    tournament = service().get_tournament(tournament_id)
+    tournament = service().tournaments.get(tournament_id)
     size = _format_of(tournament).team_size
     if ("entries" in body) == ("text" in body):
         raise BadRequest("invalid_body", "Send `entries` or `text`, one of them.", "请发送 `entries` 或 `text` 之一。")
@@ -110,8 +110,9 @@ def register_entries(tournament_id: str) -> tuple[Response, int]:
     entries = [{"name": e["name"], "department": e.get("department", ""),
                 "members": [{"id": m.get("id") or m["name"], "name": m["name"]} for m in e["members"]]}
                for e in entries]
-    registered = service().register_entries(tournament_id, entries, size, recorded_by=current_principal().recorded_by)
-    return {"registered": registered, **service().list_entries(tournament_id)}, 201
+    registered = service().tournaments.register_entries(tournament_id, entries, size,
+                                                         recorded_by=current_principal().recorded_by)
+    return {"registered": registered, **service().tournaments.entries(tournament_id)}, 201
 
 
 @console.get("/<tournament_id>/entries")
@@ -119,7 +120,7 @@ def register_entries(tournament_id: str) -> tuple[Response, int]:
 @doc("The tournament's entries in registration order, with their departments and members, and its entry rules",
      errors=(404,))
 def list_entries(tournament_id: str) -> tuple[Response, int]:
-    return service().list_entries(tournament_id), 200
+    return service().tournaments.entries(tournament_id), 200
 
 
 class WithdrawalInSchema(Schema):
@@ -136,8 +137,8 @@ WITHDRAWAL_IN = WithdrawalInSchema()
      body=WITHDRAWAL_IN, status=201, errors=(400, 404, 422))
 def withdraw(tournament_id: str) -> tuple[Response, int]:
     body = load(WITHDRAWAL_IN, json_body())
-    return service().withdraw(tournament_id, body["player_id"], body["reason"],
-                              recorded_by=current_principal().recorded_by), 201
+    return service().tournaments.withdraw(tournament_id, body["player_id"], body["reason"],
+                                          recorded_by=current_principal().recorded_by), 201
 
 
 # --- rounds -------------------------------------------------------------------------------------------------
@@ -150,7 +151,7 @@ def withdraw(tournament_id: str) -> tuple[Response, int]:
      "from the standings", query=DRAW_QUERY, errors=(400, 404, 422))
 def draw(tournament_id: str) -> tuple[Response, int]:
     query = load_query(DRAW_QUERY)
-    tournament = service().get_tournament(tournament_id)
+    tournament = service().tournaments.get(tournament_id)
     fmt = _format_of(tournament)
     players = {p["id"]: p["name"] for p in tournament["players"]}
     if fmt.structure == "cumulative":
@@ -161,7 +162,7 @@ def draw(tournament_id: str) -> tuple[Response, int]:
     elif not tournament["rounds"] and not tournament["matches"]:
         plan = draws.knockout_first(tournament, _units(tournament_id), fmt, query["method"] or "order")
     else:
-        standings = Standings(projections().tournament_facts(tournament_id))
+        standings = Standings(projections().facts(tournament_id))
         plan = draws.knockout_next(tournament, standings, _units(tournament_id), fmt)
     for table in plan["tables"]:
         table["names"] = [players[p] for p in table["seats"]]
@@ -187,8 +188,8 @@ def _check_finished(tournament_id: str, tournament: dict[str, Any]) -> None:
      status=201, errors=(400, 404, 409, 422))
 def open_round(tournament_id: str) -> tuple[Response, int]:
     body = load(ROUND_TABLES_IN, json_body())
-    opened = service().open_round(tournament_id, body["label"], body["kind"], body["tables"], body["byes"],
-                                  recorded_by=current_principal().recorded_by)
+    opened = service().tournaments.open_round(tournament_id, body["label"], body["kind"], body["tables"], body["byes"],
+                                              recorded_by=current_principal().recorded_by)
     return opened, 201
 
 
@@ -197,11 +198,11 @@ def open_round(tournament_id: str) -> tuple[Response, int]:
 @doc("Every table of the current round: not started / live / finished / late (still playing when more than half "
      "the round's tables have finished), the live deal, the pad; and the round's byes", errors=(404,))
 def progress(tournament_id: str) -> tuple[Response, int]:
-    tournament = service().get_tournament(tournament_id)
+    tournament = service().tournaments.get(tournament_id)
     number = tournament["current_round"]
     info = next((r for r in tournament["rounds"] if r["round"] == number), {"round": number, "byes": []})
     names = {p["id"]: p["name"] for p in tournament["players"]}
-    tables = [service().get_match(m["id"]) for m in tournament["matches"] if m["round"] == number]
+    tables = [service().tables.get(m["id"]) for m in tournament["matches"] if m["round"] == number]
     finished = sum(1 for m in tables if m["status"] == "over")
     rows = []
     for match in tables:
@@ -253,7 +254,7 @@ SIDE_EVENT_IN, SIDE_RESULT_IN = SideEventInSchema(), SideResultInSchema()
 @doc("The tournament's results-only side events (seed 001: 五子棋, 跳棋) with their brackets and places",
      errors=(404,))
 def list_side_events(tournament_id: str) -> tuple[Response, int]:
-    return {"side_events": service().list_side_events(tournament_id)}, 200
+    return {"side_events": service().tournaments.side_events(tournament_id)}, 200
 
 
 @console.post("/<tournament_id>/side-events")
@@ -264,9 +265,9 @@ def list_side_events(tournament_id: str) -> tuple[Response, int]:
 def open_side_event(tournament_id: str) -> tuple[Response, int]:
     body = load(SIDE_EVENT_IN, json_body())
     entrants = body.get("entrants") or [line.strip() for line in body.get("text", "").splitlines() if line.strip()]
-    opened = service().open_side_event(tournament_id, body["key"], body["game"], body["name"], entrants,
-                                       body["table_size"], body["advance"],
-                                       recorded_by=current_principal().recorded_by)
+    opened = service().tournaments.open_side_event(tournament_id, body["key"], body["game"], body["name"], entrants,
+                                                   body["table_size"], body["advance"],
+                                                   recorded_by=current_principal().recorded_by)
     return opened, 201
 
 
@@ -276,8 +277,8 @@ def open_side_event(tournament_id: str) -> tuple[Response, int]:
      "two)", body=SIDE_RESULT_IN, status=201, errors=(400, 404, 422))
 def record_side_result(tournament_id: str, key: str) -> tuple[Response, int]:
     body = load(SIDE_RESULT_IN, json_body())
-    state = service().record_side_result(tournament_id, key, body["round"], body["table"], body["placing"],
-                                         recorded_by=current_principal().recorded_by)
+    state = service().tournaments.record_side_result(tournament_id, key, body["round"], body["table"], body["placing"],
+                                                     recorded_by=current_principal().recorded_by)
     return state, 201
 
 
@@ -300,11 +301,11 @@ def card_label(tournament: str, table: object) -> str:
      "token, each as text and as a QR code (SVG made here). The token is shown in this answer only", status=201,
      errors=(404,))
 def referee_card(match_id: str) -> tuple[Response, int]:
-    match = service().get_match(match_id)
-    tournament = service().get_tournament(match["tournament_id"])
+    match = service().tables.get(match_id)
+    tournament = service().tournaments.get(match["tournament_id"])
     label = card_label(tournament["name"], match["table"])
-    token, bearer = service().create_token("referee", [match["id"]], label,
-                                           recorded_by=current_principal().recorded_by)
+    token, bearer = service().tokens.create("referee", [match["id"]], label,
+                                            recorded_by=current_principal().recorded_by)
     pad = f"{request.host_url.rstrip('/')}{pad_path(match['id'])}"  # the recording pad's page for this table
     answered_once("token", "token_qr")  # the card is the token's only copy: a resend answers them null
     return {"match_id": match["id"], "table": match["table"], "tournament": tournament["name"],

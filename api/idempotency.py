@@ -37,7 +37,6 @@ from api.errors import error_response
 from domain.kernel.errors import Conflict
 from domain.model.idempotent_request import MAX_KEY, IdempotentRequest, check_key, request_id
 from domain.model.token import parse_token
-from domain.services.idempotency import begin, finish
 
 HEADER = "Idempotency-Key"
 REPLAYED = "Idempotent-Replayed"
@@ -58,9 +57,10 @@ def _begin() -> Response | None:
     principal = current_principal()
     if key is None or request.method in SAFE_METHODS or principal.anonymous or principal.token_id is None:
         return None
-    stored, first = begin(current_app.extensions["fupan"], principal.token_id, check_key(key), request.method,
-                          request.full_path.rstrip("?"), request.get_data(), principal.recorded_by,
-                          (request.view_args or {}).get("deal_id"))
+    requests = current_app.extensions["fupan"].requests
+    stored, first = requests.begin(principal.token_id, check_key(key), request.method,
+                                   request.full_path.rstrip("?"), request.get_data(), principal.recorded_by,
+                                   (request.view_args or {}).get("deal_id"))
     if first:
         g.fupan_idempotent = stored
         return None
@@ -113,8 +113,9 @@ def _finish(response: Response) -> Response:
     status = response.status_code
     keep = status < 500 and status != 409
     try:
-        other = finish(current_app.extensions["fupan"], stored, status, _kept_body(response),
-                       response.mimetype or "application/json", keep, request.get_data())
+        other = current_app.extensions["fupan"].requests.finish(stored, status, _kept_body(response),
+                                                                response.mimetype or "application/json", keep,
+                                                                request.get_data())
     except Conflict as lost:  # our write, key and answer were refused whole: nothing stored
         reply, status = error_response(409, lost.code, lost.message, lost.message_zh, lost.details)
         reply.status_code = status

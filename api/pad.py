@@ -98,7 +98,7 @@ recording_pad = Blueprint("pad", __name__, url_prefix="/api")
 @doc("A table as its recorder's pad reads it: its score, its deals and the deal in play, and the game's table",
      response=TABLE_PAD, errors=(404,))
 def table_pad(match_id: str) -> tuple[Response, int]:
-    match = service().get_match(match_id)
+    match = service().tables.get(match_id)
     return reply(TABLE_PAD, {"match": match, "table": pad.game_table(get_engine(match["game"]))})
 
 
@@ -109,7 +109,7 @@ def table_pad(match_id: str) -> tuple[Response, int]:
      query=PAD_QUERY, response=PAD_STATE, errors=(400, 404))
 def pad_state(deal_id: str) -> tuple[Response, int]:
     query = load_query(PAD_QUERY)
-    return reply(PAD_STATE, pad.pad_state(service(), deal_id, query.get("since")))
+    return reply(PAD_STATE, service().deals.pad(deal_id, query.get("since")))
 
 
 @recording_pad.post("/deals/<deal_id>/pad/check")
@@ -119,4 +119,4 @@ def pad_state(deal_id: str) -> tuple[Response, int]:
      errors=(400, 404))
 def pad_check(deal_id: str) -> tuple[Response, int]:
     body = load(PAD_CHECK, json_body())
-    return reply(PAD_VERDICT, pad.check(service(), deal_id, body["action"]))
+    return reply(PAD_VERDICT, service().deals.check(deal_id, body["action"]))

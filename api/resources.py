@@ -64,7 +64,7 @@ _NOT_FOUND = (404,)
 def create_tournament() -> tuple[Response, int]:
     body = load(TOURNAMENT_IN, json_body())
     format_code, tiebreaks = declare(body["game"], body["format"], body["tiebreaks"])  # 422 for unknown codes
-    tournament, created = service().create_tournament(body["name"], body["game"], body["options"], body.get("key"),
+    tournament, created = service().tournaments.create(body["name"], body["game"], body["options"], body.get("key"),
                                                      recorded_by=current_principal().recorded_by, format=format_code,
                                                      tiebreaks=tiebreaks, lots_seed=body.get("lots_seed"),
                                                      entry_rules={k: body[k] for k in ENTRY_RULES if k in body})
@@ -75,14 +75,14 @@ def create_tournament() -> tuple[Response, int]:
 @requires(ANYONE)
 @doc("List tournaments", response=MANY_TOURNAMENTS)
 def list_tournaments() -> tuple[Response, int]:
-    return reply(TOURNAMENT, service().list_tournaments(), many=True)
+    return reply(TOURNAMENT, service().tournaments.all(), many=True)
 
 
 @tournaments.get("/<tournament_id>")
 @requires(ANYONE)
 @doc("A tournament with its players and tables", response=TOURNAMENT, errors=_NOT_FOUND)
 def get_tournament(tournament_id: str) -> tuple[Response, int]:
-    return reply(TOURNAMENT, service().get_tournament(tournament_id))
+    return reply(TOURNAMENT, service().tournaments.get(tournament_id))
 
 
 @tournaments.post("/<tournament_id>/players")
@@ -91,7 +91,7 @@ def get_tournament(tournament_id: str) -> tuple[Response, int]:
      errors=(400, 404, 409, 422), found=PLAYER)
 def register_player(tournament_id: str) -> tuple[Response, int]:
     body = load(PLAYER_IN, json_body())
-    player, created = service().register_player(tournament_id, body["name"], body.get("id"),
+    player, created = service().tournaments.register_player(tournament_id, body["name"], body.get("id"),
                                                  recorded_by=current_principal().recorded_by)
     return reply(PLAYER, player, 201 if created else 200)
 
@@ -100,7 +100,7 @@ def register_player(tournament_id: str) -> tuple[Response, int]:
 @requires(ANYONE)
 @doc("The tournament's players", response=MANY_PLAYERS, errors=_NOT_FOUND)
 def list_players(tournament_id: str) -> tuple[Response, int]:
-    return reply(PLAYER, service().list_players(tournament_id), many=True)
+    return reply(PLAYER, service().tournaments.players(tournament_id), many=True)
 
 
 @tournaments.post("/<tournament_id>/matches")
@@ -109,9 +109,9 @@ def list_players(tournament_id: str) -> tuple[Response, int]:
      status=201, errors=(400, 404, 409, 422), found=MATCH)
 def create_match(tournament_id: str) -> tuple[Response, int]:
     body = load(MATCH_IN, json_body())
-    match, created = service().create_match(tournament_id, body["table"], body["seats"], body["first"],
-                                            body["options"], recorded_by=current_principal().recorded_by,
-                                            round=body.get("round"))
+    match, created = service().tables.open(tournament_id, body["table"], body["seats"], body["first"],
+                                           body["options"], recorded_by=current_principal().recorded_by,
+                                           round=body.get("round"))
     return reply(MATCH, match, 201 if created else 200)
 
 
@@ -119,7 +119,7 @@ def create_match(tournament_id: str) -> tuple[Response, int]:
 @requires(ANYONE)
 @doc("The tournament's tables with their standing and status", response=MANY_MATCHES, errors=_NOT_FOUND)
 def list_matches(tournament_id: str) -> tuple[Response, int]:
-    return reply(MATCH, service().list_matches(tournament_id), many=True)
+    return reply(MATCH, service().tables.of_tournament(tournament_id), many=True)
 
 
 @tournaments.get("/<tournament_id>/records")
@@ -127,7 +127,7 @@ def list_matches(tournament_id: str) -> tuple[Response, int]:
 @doc("Every table's deals as fupan.deal/1 records, JSON Lines, table by table (published deals only, unless the "
      "caller may see a table's live deals)", errors=_NOT_FOUND, content_type="application/x-ndjson")
 def export_tournament(tournament_id: str) -> Response:
-    return json_lines(service().export_tournament(tournament_id, current_principal()))
+    return json_lines(service().records.export_tournament(tournament_id, current_principal()))
 
 
 # --- matches ------------------------------------------------------------------------------------------
@@ -137,7 +137,7 @@ def export_tournament(tournament_id: str) -> Response:
 @requires(ANYONE)
 @doc("A match: its standing after every deal, clock readings, status and winner", response=MATCH, errors=_NOT_FOUND)
 def get_match(match_id: str) -> tuple[Response, int]:
-    return reply(MATCH, service().get_match(match_id))
+    return reply(MATCH, service().tables.get(match_id))
 
 
 @matches.post("/<match_id>/clock")
@@ -147,7 +147,8 @@ def get_match(match_id: str) -> tuple[Response, int]:
      errors=(400, 404, 409, 422))
 def record_clock(match_id: str) -> tuple[Response, int]:
     body = load(CLOCK_IN, json_body())
-    match = service().record_clock(match_id, body["minutes"], body["note"], recorded_by=current_principal().recorded_by)
+    recorded_by = current_principal().recorded_by
+    match = service().tables.record_clock(match_id, body["minutes"], body["note"], recorded_by=recorded_by)
     return reply(MATCH, match, 201)
 
 
@@ -158,7 +159,8 @@ def record_clock(match_id: str) -> tuple[Response, int]:
      "disqualified", body=MISDEAL_IN, response=MATCH, status=201, errors=(400, 404, 409, 422))
 def record_misdeal(match_id: str) -> tuple[Response, int]:
     body = load(MISDEAL_IN, json_body())
-    match = service().record_misdeal(match_id, body["seat"], body["note"], recorded_by=current_principal().recorded_by)
+    recorded_by = current_principal().recorded_by
+    match = service().tables.record_misdeal(match_id, body["seat"], body["note"], recorded_by=recorded_by)
     return reply(MATCH, match, 201)
 
 
@@ -169,7 +171,7 @@ def record_misdeal(match_id: str) -> tuple[Response, int]:
      body=CLOSE_IN, response=MATCH, status=201, errors=(400, 404, 409, 422))
 def close_match(match_id: str) -> tuple[Response, int]:
     body = load(CLOSE_IN, json_body())
-    match = service().close_match(match_id, body["reason"], recorded_by=current_principal().recorded_by)
+    match = service().tables.close(match_id, body["reason"], recorded_by=current_principal().recorded_by)
     return reply(MATCH, match, 201)
 
 
@@ -179,7 +181,7 @@ def close_match(match_id: str) -> tuple[Response, int]:
      body=DEAL_IN, response=DEAL, status=201, errors=(400, 404, 409, 422), found=DEAL)
 def start_match_deal(match_id: str) -> tuple[Response, int]:
     body = load(DEAL_IN, json_body())
-    deal, created = service().start_deal(match=match_id, **body, recorded_by=current_principal().recorded_by)
+    deal, created = service().deals.start(match=match_id, **body, recorded_by=current_principal().recorded_by)
     return reply(DEAL, deal, 201 if created else 200)
 
 
@@ -187,7 +189,7 @@ def start_match_deal(match_id: str) -> tuple[Response, int]:
 @requires(ANYONE)
 @doc("The match's deals in order", response=MANY_DEALS, errors=_NOT_FOUND)
 def list_match_deals(match_id: str) -> tuple[Response, int]:
-    return reply(DEAL, service().list_match_deals(match_id, current_principal()), many=True)
+    return reply(DEAL, service().deals.of_match(match_id, current_principal()), many=True)
 
 
 @matches.get("/<match_id>/records")
@@ -195,7 +197,7 @@ def list_match_deals(match_id: str) -> tuple[Response, int]:
 @doc("Every deal of the match as fupan.deal/1 records, JSON Lines", errors=_NOT_FOUND,
      content_type="application/x-ndjson")
 def export_match(match_id: str) -> Response:
-    return json_lines(service().export_match(match_id, current_principal()))
+    return json_lines(service().records.export_match(match_id, current_principal()))
 
 
 def json_lines(records: list[dict[str, Any]]) -> Response:
@@ -213,7 +215,7 @@ def json_lines(records: list[dict[str, Any]]) -> Response:
      response=DEAL, status=201, errors=(400, 409, 422), found=DEAL)
 def start_deal() -> tuple[Response, int]:
     body = load(STANDALONE_DEAL_IN, json_body())
-    deal, created = service().start_deal(**body, recorded_by=current_principal().recorded_by)
+    deal, created = service().deals.start(**body, recorded_by=current_principal().recorded_by)
     return reply(DEAL, deal, 201 if created else 200)
 
 
@@ -221,7 +223,7 @@ def start_deal() -> tuple[Response, int]:
 @requires(ANYONE)
 @doc("List every deal", response=MANY_DEALS)
 def list_deals() -> tuple[Response, int]:
-    return reply(DEAL, service().list_deals(current_principal()), many=True)
+    return reply(DEAL, service().deals.all(current_principal()), many=True)
 
 
 @deals.get("/<deal_id>")
@@ -229,7 +231,7 @@ def list_deals() -> tuple[Response, int]:
 @doc("A deal: status, result, digest, seed commitment (and the seed once closed)", response=DEAL,
      errors=_NOT_FOUND)
 def get_deal(deal_id: str) -> tuple[Response, int]:
-    return reply(DEAL, service().get_deal(deal_id, current_principal()))
+    return reply(DEAL, service().deals.get(deal_id, current_principal()))
 
 
 @deals.post("/<deal_id>/actions")
@@ -238,8 +240,8 @@ def get_deal(deal_id: str) -> tuple[Response, int]:
      body=ACTION_IN, response=RECORDED, status=201, errors=(400, 404, 409, 422))
 def record_action(deal_id: str) -> tuple[Response, int]:
     body = load(ACTION_IN, json_body())
-    answer = service().record_action(deal_id, body["action"], body.get("expected_version"),
-                                     recorded_by=current_principal().recorded_by)
+    answer = service().deals.record(deal_id, body["action"], body.get("expected_version"),
+                                    recorded_by=current_principal().recorded_by)
     return reply(RECORDED, answer, 201)
 
 
@@ -251,7 +253,7 @@ def record_action(deal_id: str) -> tuple[Response, int]:
 def annotate(deal_id: str) -> tuple[Response, int]:
     body = load(ANNOTATION_IN, json_body())
     expected = body.pop("expected_version", None)
-    answer = service().annotate(deal_id, body, expected, recorded_by=current_principal().recorded_by)
+    answer = service().deals.annotate(deal_id, body, expected, recorded_by=current_principal().recorded_by)
     return reply(ANNOTATED, answer, 201)
 
 
@@ -260,7 +262,7 @@ def annotate(deal_id: str) -> tuple[Response, int]:
 @doc("Every stored event of the deal: version, time, recorder, type, digest, payload", response=MANY_EVENTS,
      errors=_NOT_FOUND)
 def deal_events(deal_id: str) -> tuple[Response, int]:
-    return reply(EVENT, service().deal_events(deal_id, current_principal()), many=True)
+    return reply(EVENT, service().deals.events(deal_id, current_principal()), many=True)
 
 
 @deals.get("/<deal_id>/replay")
@@ -269,7 +271,7 @@ def deal_events(deal_id: str) -> tuple[Response, int]:
      errors=(400, 404))
 def replay(deal_id: str) -> tuple[Response, int]:
     query = load_query(REPLAY_QUERY)
-    return reply(REPLAY, service().replay(deal_id, query.get("step"), query["viewpoint"], current_principal()))
+    return reply(REPLAY, service().deals.replay(deal_id, query.get("step"), query["viewpoint"], current_principal()))
 
 
 @deals.get("/<deal_id>/replay/all")
@@ -278,7 +280,7 @@ def replay(deal_id: str) -> tuple[Response, int]:
      errors=(400, 404))
 def replay_all(deal_id: str) -> tuple[Response, int]:
     query = load_query(REPLAY_ALL_QUERY)
-    return reply(REPLAY_ALL, service().replay_all(deal_id, query["viewpoint"], current_principal()))
+    return reply(REPLAY_ALL, service().deals.replay_all(deal_id, query["viewpoint"], current_principal()))
 
 
 @deals.get("/<deal_id>/record")
@@ -286,14 +288,14 @@ def replay_all(deal_id: str) -> tuple[Response, int]:
 @doc("The deal as a fupan.deal/1 record (with meta, annotations and the closing digest)", response=RECORD,
      errors=_NOT_FOUND)
 def export_record(deal_id: str) -> tuple[Response, int]:
-    return jsonify(service().export_record(deal_id, current_principal())), 200
+    return jsonify(service().records.export_record(deal_id, current_principal())), 200
 
 
 @deals.get("/<deal_id>/verify")
 @requires(ANYONE)
 @doc("Recompute the deal's hash chain from storage", response=VERIFY, errors=_NOT_FOUND)
 def verify(deal_id: str) -> tuple[Response, int]:
-    return reply(VERIFY, service().verify_deal(deal_id, current_principal()))
+    return reply(VERIFY, service().audit.verify_deal(deal_id, current_principal()))
 
 
 # --- records ------------------------------------------------------------------------------------------
@@ -319,7 +321,8 @@ def import_records() -> tuple[Response, int]:
     else:
         docs = json_body()
     if isinstance(docs, dict):
-        deal, created = service().import_record(load(record_schema_for(docs), docs), current_principal().recorded_by)
+        deal, created = service().records.import_record(load(record_schema_for(docs), docs),
+                                                        current_principal().recorded_by)
         return reply(DEAL, deal, 201 if created else 200)
     if not isinstance(docs, list) or not docs:
         raise BadRequest("invalid_body", "Send a record or a non-empty list of records.",
@@ -341,7 +344,8 @@ def _import_one(index: int, doc: Any) -> dict[str, Any]:
         if not isinstance(doc, dict):
             raise BadRequest("not_a_record", f"Record {index} is not a fupan.deal/1 record (a JSON object).",
                              f"第 {index} 条不是 fupan.deal/1 记录（JSON 对象）。", {"index": index})
-        deal, created = service().import_record(load(record_schema_for(doc), doc), current_principal().recorded_by)
+        deal, created = service().records.import_record(load(record_schema_for(doc), doc),
+                                                        current_principal().recorded_by)
     except Refusal as error:
         return {"index": index, "ok": False, "error": {"code": error.code, "message": error.message,
                                                       "message_zh": error.message_zh, "details": error.details}}

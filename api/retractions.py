@@ -24,6 +24,6 @@ retractions = Blueprint("retractions", __name__, url_prefix="/api/deals")
      response=RETRACTED, status=201, errors=(400, 404, 409, 422))
 def retract_action(deal_id: str) -> tuple[Response, int]:
     body = load(RETRACTION_IN, json_body())
-    answer = service().retract_action(deal_id, body["at"], body["reason"], body.get("expected_version"),
-                                      recorded_by=current_principal().recorded_by)
+    answer = service().deals.retract(deal_id, body["at"], body["reason"], body.get("expected_version"),
+                                     recorded_by=current_principal().recorded_by)
     return reply(RETRACTED, answer, 201)

@@ -26,7 +26,7 @@ slips = Blueprint("slips", __name__, url_prefix="/api/matches")
      body=SLIP_IN, response=PREVIEW, errors=(400, 404, 409, 422))
 def preview_slip(match_id: str) -> tuple[Response, int]:
     body = load(SLIP_IN, json_body())
-    return reply(PREVIEW, service().preview_slip(match_id, body["facts"], body.get("number")))
+    return reply(PREVIEW, service().tables.preview_slip(match_id, body["facts"], body.get("number")))
 
 
 @slips.post("/<match_id>/slips")
@@ -35,6 +35,6 @@ def preview_slip(match_id: str) -> tuple[Response, int]:
      "the match like a recorded deal", body=SLIP_IN, response=ENTERED, status=201, errors=(400, 404, 409, 422))
 def enter_slip(match_id: str) -> tuple[Response, int]:
     body = load(SLIP_IN, json_body())
-    deal = service().enter_slip(match_id, body["facts"], body.get("number"),
-                                recorded_by=current_principal().recorded_by)
+    deal = service().tables.enter_slip(match_id, body["facts"], body.get("number"),
+                                       recorded_by=current_principal().recorded_by)
     return reply(ENTERED, deal, 201)

@@ -22,7 +22,7 @@ DEFAULT_POLL = 0.02
 
 
 def install(app: Flask) -> None:
-    """The projections of the app's FupanApplication (following the log in the background) and the routes."""
+    """The projections of the app's Fupan (following the log in the background) and the routes."""
     every = float(app.config.get("FUPAN_PROJECTION_POLL", DEFAULT_POLL))
     app.extensions["fupan.projections"] = Projections(app.extensions["fupan"], follow_every=every or None)
     app.register_blueprint(standings)
@@ -78,8 +78,8 @@ def preview(tournament_id: str) -> tuple[Response, int]:
      errors=(400, 404, 422))
 def start_round(tournament_id: str) -> tuple[Response, int]:
     body = load(ROUND_IN, json_body())
-    started = service().start_round(tournament_id, body["label"], body["kind"],
-                                    recorded_by=current_principal().recorded_by)
+    started = service().tournaments.start_round(tournament_id, body["label"], body["kind"],
+                                                recorded_by=current_principal().recorded_by)
     return reply(ROUND, started, 201)
 
 
@@ -89,9 +89,9 @@ def start_round(tournament_id: str) -> tuple[Response, int]:
      response=ADJUSTMENT, status=201, errors=(400, 404, 422))
 def adjust(tournament_id: str) -> tuple[Response, int]:
     body = load(ADJUSTMENT_IN, json_body())
-    recorded = service().adjust(tournament_id, body["player_id"], body["points"], body["reason"], body["kind"],
-                                body.get("round"), body.get("refers_to"),
-                                recorded_by=current_principal().recorded_by)
+    recorded = service().tournaments.adjust(tournament_id, body["player_id"], body["points"], body["reason"],
+                                            body["kind"], body.get("round"), body.get("refers_to"),
+                                            recorded_by=current_principal().recorded_by)
     return reply(ADJUSTMENT, recorded, 201)
 
 

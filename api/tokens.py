@@ -37,8 +37,8 @@ def _referee_only(role: str) -> None:
 def create_token() -> tuple[Response, int]:
     body = load(TOKEN_IN, json_body())
     _referee_only(body["role"])
-    token, bearer = service().create_token(body["role"], body["matches"], body["label"],
-                                           recorded_by=current_principal().recorded_by)
+    token, bearer = service().tokens.create(body["role"], body["matches"], body["label"],
+                                            recorded_by=current_principal().recorded_by)
     return reply(TOKEN_CREATED, {"token": token, "bearer": bearer}, 201)
 
 
@@ -47,13 +47,13 @@ def create_token() -> tuple[Response, int]:
 @doc("Every token: role, matches, label, who issued and who revoked it (never a secret)",
      response=s.TokenSchema(many=True))
 def list_tokens() -> tuple[Response, int]:
-    return reply(TOKEN, service().list_tokens(), many=True)
+    return reply(TOKEN, service().tokens.all(), many=True)
 
 
 @tokens.post("/<token_id>/revoke")
 @requires(ORGANISER_ONLY)
 @doc("Revoke a referee token (again: no change)", response=TOKEN, errors=(404,))
 def revoke_token(token_id: str) -> tuple[Response, int]:
-    _referee_only(service().get_token(token_id)["role"])
-    token, _ = service().revoke_token(token_id, recorded_by=current_principal().recorded_by)
+    _referee_only(service().tokens.get(token_id)["role"])
+    token, _ = service().tokens.revoke(token_id, recorded_by=current_principal().recorded_by)
     return reply(TOKEN, token)

@@ -9,7 +9,7 @@ Prints the figures; docs/PERFORMANCE.md ("Projections") records them.
    (start: `DealStarted` + `Deal.Created`; end: every `ActionRecorded`, `Finished`, `DealScored`), so the log
    holds the events the service writes, in its order; only the service's one save per action is merged.
 2. Rebuild: `Projections.rebuild()` — replay the whole log into fresh tables, swap them in. Three runs.
-3. Lag, on that store: new tournaments played through FupanApplication action by action, with the
+3. Lag, on that store: new tournaments played through Fupan action by action, with the
    projections following in the background every `--poll` seconds (as in `fupan serve`). For each deal's last
    action: from `record_action` returning (its events committed) to the read model's position passing them,
    read from the database; and, on alternate deals, a standings read right after the write (it catches up
@@ -35,7 +35,7 @@ from domain.model.deal import Deal
 from domain.model.ids import LOCAL_RECORDER, deal_id_in_match
 from domain.model.match import Match
 from domain.model.tournament import Tournament
-from domain.services.application import FupanApplication
+from domain.services.fupan import Fupan
 from fixtures.random_play.doudizhu import random_record
 from projections import Projections
 from projections.store import ViewStore
@@ -59,7 +59,7 @@ def open_store(backend: str) -> Iterator[dict[str, str]]:
         yield application_env(params, "bench")
 
 
-def record_tournaments(app: FupanApplication, deals: int, rng: random.Random) -> int:
+def record_tournaments(app: Fupan, deals: int, rng: random.Random) -> int:
     """Tournaments of ~40 deals until `deals` deals are recorded; the number of tournaments."""
     recorded = tournaments = 0
     while recorded < deals:
@@ -67,14 +67,14 @@ def record_tournaments(app: FupanApplication, deals: int, rng: random.Random) ->
         t = Tournament.open(f"bench-{uuid4()}", f"基准赛 {tournaments}", "doudizhu", {}, LOCAL_RECORDER)
         for player in PLAYERS:
             t.register_player(player, player, LOCAL_RECORDER)
-        app.save(t)
+        app.store.save(t)
         table = 0
         in_tournament = 0
         while in_tournament < DEALS_PER_TOURNAMENT and recorded < deals:
             table += 1
             m = Match.open(t, str(table), rng.sample(PLAYERS, 3), rng.randrange(3), {}, LOCAL_RECORDER)
             t.open_match(m.id, str(table), LOCAL_RECORDER)
-            app.save(t, m)
+            app.store.save(t, m)
             while not m.over and in_tournament < DEALS_PER_TOURNAMENT and recorded < deals:
                 record = random_record(rng)
                 number = len(m.deals) + 1
@@ -83,12 +83,12 @@ def record_tournaments(app: FupanApplication, deals: int, rng: random.Random) ->
                 d = Deal.start(deal_id_in_match(m.id, number), setup, match=m.id, number=number,
                                recorded_by=LOCAL_RECORDER)
                 m.start_deal(d.id, number, record["first"], LOCAL_RECORDER)
-                app.save(m, d)
+                app.store.save(m, d)
                 for action in record["actions"]:
                     d.record(action, LOCAL_RECORDER)
                 assert d.result is not None
-                m.score_deal(d.id, number, d.result["scores"], LOCAL_RECORDER)
-                app.save(d, m)
+                m.score_deal(d.id, number, d.result, LOCAL_RECORDER)
+                app.store.save(d, m)
                 recorded += 1
                 in_tournament += 1
     return tournaments
@@ -99,7 +99,7 @@ def percentile(samples: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
-def measure_lag(app: FupanApplication, projections: Projections, samples: int, rng: random.Random
+def measure_lag(app: Fupan, projections: Projections, samples: int, rng: random.Random
                 ) -> tuple[list[float], list[float]]:
     """(follow lag, read-after-write latency) in ms, `samples` deal endings each, through the service; deal
     endings alternate between the two measures (a read catches up itself, which would hide the follower).
@@ -110,19 +110,19 @@ def measure_lag(app: FupanApplication, projections: Projections, samples: int, r
     match = tournament = None
     while len(read) < samples:
         if tournament is None or (len(follow) + len(read)) % DEALS_PER_TOURNAMENT == 0:
-            tournament, _ = app.create_tournament(f"lag-{uuid4()}", "doudizhu")
+            tournament, _ = app.tournaments.create(f"lag-{uuid4()}", "doudizhu")
             for player in PLAYERS:
-                app.register_player(tournament["id"], player)
+                app.tournaments.register_player(tournament["id"], player)
             match = None
-        if match is None or app.get_match(match["id"])["status"] == "over":
-            match, _ = app.create_match(tournament["id"], f"T{len(follow) + len(read)}", rng.sample(PLAYERS, 3))
+        if match is None or app.tables.get(match["id"])["status"] == "over":
+            match, _ = app.tables.open(tournament["id"], f"T{len(follow) + len(read)}", rng.sample(PLAYERS, 3))
         record = random_record(rng)
-        deal, _ = app.start_deal(match=match["id"], first=record["first"], hands=record["hands"],
-                                 kitty=record["kitty"])
+        deal, _ = app.deals.start(match=match["id"], first=record["first"], hands=record["hands"],
+                                  kitty=record["kitty"])
         for action in record["actions"]:
-            app.record_action(deal["id"], action)
+            app.deals.record(deal["id"], action)
         stored = time.perf_counter()
-        head = app.recorder.max_notification_id()
+        head = app.store.recorder.max_notification_id()
         if len(follow) == len(read):
             while observer.position() < head:
                 time.sleep(0.0002)
@@ -146,10 +146,10 @@ def main() -> None:
     print(f"machine: {platform.machine()} {platform.processor() or ''} python {platform.python_version()}, "
           f"backend {args.backend}")
     with open_store(args.backend) as env:
-        app = FupanApplication(env=env)
+        app = Fupan(env=env)
         started = time.perf_counter()
         tournaments = record_tournaments(app, args.deals, rng)
-        print(f"recorded {args.deals} deals in {tournaments} tournaments, {app.recorder.max_notification_id()} "
+        print(f"recorded {args.deals} deals in {tournaments} tournaments, {app.store.recorder.max_notification_id()} "
               f"events, in {time.perf_counter() - started:.1f} s")
         projections = Projections(app)
         runs = []

@@ -30,7 +30,8 @@ import api.resources
 import web.app
 import web.units
 from domain.model.deal import Deal
-from domain.services.application import FupanApplication
+from domain.services.deals import Deals
+from domain.services.fupan import Fupan
 from domain.store import event_store
 from fixtures.random_play.doudizhu import random_record
 from web.app import create_app
@@ -42,7 +43,7 @@ PARTS: list[tuple[Any, str, str]] = [
     (api.auth, "_authenticate", "  bearer token"),
     (api.resources, "json_body", "JSON body"),
     (api.resources, "load", "marshmallow load"),
-    (FupanApplication, "record_action", "service command"),
+    (Deals, "record", "service command"),
     (Deal, "record", "  engine, hash chain, events"),
     (event_store.Store, "commit", "  save (insert + commit)"),
     (api.resources, "reply", "answer (marshmallow dump + jsonify)"),
@@ -84,8 +85,8 @@ def main() -> None:
     for owner, name, label in PARTS:
         setattr(owner, name, timed(spent, label, getattr(owner, name)))
     with tempfile.TemporaryDirectory() as tmp:
-        service = FupanApplication.for_sqlite(str(Path(tmp) / "fupan.sqlite"))
-        _, token = service.create_token("organiser")
+        service = Fupan.for_sqlite(str(Path(tmp) / "fupan.sqlite"))
+        _, token = service.tokens.create("organiser")
         fupan = create_app({"FUPAN_APPLICATION": service, "FUPAN_PROJECTION_POLL": 0}).test_client()
         floor = create_floor_app(str(Path(tmp) / "floor.sqlite")).test_client()
         bearer = {"Authorization": f"Bearer {token}"}

@@ -19,7 +19,7 @@ from typing import TextIO
 from uuid import UUID
 
 from domain.model.ids import tournament_id
-from domain.services.application import FupanApplication
+from domain.services.fupan import Fupan
 from projections import Projections
 
 DEFAULT_DB = "fupan.sqlite"
@@ -27,16 +27,16 @@ DEFAULT_DB = "fupan.sqlite"
 
 # The services a command opened, closed when it ends (main): their connections and pools go with them, not
 # whenever the garbage collector finds them (the commands also run in-process, in the tests).
-OPENED: list[FupanApplication] = []
+OPENED: list[Fupan] = []
 
 
-def open_service(db: str | None) -> FupanApplication:
+def open_service(db: str | None) -> Fupan:
     if db:
-        service = FupanApplication.for_sqlite(db)
+        service = Fupan.for_sqlite(db)
     elif "PERSISTENCE_MODULE" in os.environ or "FUPAN_PERSISTENCE_MODULE" in os.environ:
-        service = FupanApplication()
+        service = Fupan()
     else:
-        service = FupanApplication.for_sqlite(DEFAULT_DB)
+        service = Fupan.for_sqlite(DEFAULT_DB)
     OPENED.append(service)
     return service
 

@@ -27,7 +27,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         try:
             if isinstance(doc, Unreadable):
                 raise IllegalAction("bad_json", f"Not valid JSON: {doc}", "不是合法的 JSON。")
-            deal, created = service.import_record(doc, LOCAL.recorded_by)
+            deal, created = service.records.import_record(doc, LOCAL.recorded_by)
         except Refusal as error:
             failed = True
             report.update(ok=False, code=error.code, message=error.message)
@@ -48,12 +48,12 @@ def cmd_export(args: argparse.Namespace) -> int:
     service = open_service(args.db)
     try:
         if args.match or args.tournament:
-            records = (service.export_match(args.match, LOCAL) if args.match
-                       else service.export_tournament(tournament_ref(args.tournament), LOCAL))
+            records = (service.records.export_match(args.match, LOCAL) if args.match
+                       else service.records.export_tournament(tournament_ref(args.tournament), LOCAL))
             for record in records:
                 print(json.dumps(record, ensure_ascii=False))
         else:
-            print(json.dumps(service.export_record(args.deal, LOCAL), ensure_ascii=False, indent=1))
+            print(json.dumps(service.records.export_record(args.deal, LOCAL), ensure_ascii=False, indent=1))
     except Refusal as error:
         print(f"fupan export: {error.message}", file=sys.stderr)
         return 1

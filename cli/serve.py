@@ -8,7 +8,7 @@ import sys
 
 from cli.common import DEFAULT_DB, open_service
 from domain.model.token import ORGANISER, REFEREE
-from domain.services.application import FupanApplication
+from domain.services.fupan import Fupan
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -18,12 +18,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     service = open_service(args.db)
     if args.demo:
-        if not service.recorder.max_notification_id():
+        if not service.store.recorder.max_notification_id():
             from fixtures import load_demo
 
             load_demo(service)
         print_demo_tokens(service)
-    elif not service.has_active_token(ORGANISER):
+    elif not service.tokens.has_active(ORGANISER):
         print("fupan: no organiser token yet; writes need one: fupan token create --role organiser"
               + (f" --db {args.db}" if args.db else ""), file=sys.stderr, flush=True)
     app = create_app({"FUPAN_APPLICATION": service})
@@ -41,17 +41,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
 DEMO_LABEL = "demo (fupan serve --demo)"
 
 
-def print_demo_tokens(service: FupanApplication) -> None:
+def print_demo_tokens(service: Fupan) -> None:
     """Demo mode: fresh tokens for this run, printed once (the previous run's demo tokens are revoked), so a
     first-time user can write at once and nothing else about access control is relaxed."""
-    for token in service.list_tokens():
+    for token in service.tokens.all():
         if token["label"].startswith(DEMO_LABEL) and not token["revoked"]:
-            service.revoke_token(token["id"])
-    _, organiser = service.create_token(ORGANISER, label=f"{DEMO_LABEL}: organiser")
+            service.tokens.revoke(token["id"])
+    _, organiser = service.tokens.create(ORGANISER, label=f"{DEMO_LABEL}: organiser")
     lines = [f"  organiser:          {organiser}"]
-    tables = [m for t in service.list_tournaments() for m in t["matches"]][:1]  # the demo chip table
+    tables = [m for t in service.tournaments.all() for m in t["matches"]][:1]  # the demo chip table
     for match in tables:
-        _, referee = service.create_token(REFEREE, [match["id"]], f"{DEMO_LABEL}: referee, table {match['table']}")
+        _, referee = service.tokens.create(REFEREE, [match["id"]], f"{DEMO_LABEL}: referee, table {match['table']}")
         lines.append(f"  referee of table {match['table']}: {referee}")
     print("fupan: DEMO MODE — tokens for this run (shown once; a restart replaces them):", *lines,
           '  use: curl -H "Authorization: Bearer <token>" …', sep="\n", flush=True)

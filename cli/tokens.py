@@ -15,7 +15,7 @@ def cmd_token_create(args: argparse.Namespace) -> int:
     """The bearer token alone on stdout (`TOKEN=$(fupan token create …)`); what it is on stderr."""
     service = open_service(args.db)
     try:
-        token, bearer = service.create_token(args.role, args.match or [], args.label, LOCAL.recorded_by)
+        token, bearer = service.tokens.create(args.role, args.match or [], args.label, LOCAL.recorded_by)
     except Refusal as error:
         print(f"fupan token: {error.message}", file=sys.stderr)
         return 1

@@ -15,7 +15,6 @@ from collections.abc import Callable
 from typing import Any
 
 from cli.common import Progress, open_projections
-from domain.services.audit import audit_store, check_digest
 
 
 def add_arguments(verify: argparse.ArgumentParser) -> None:
@@ -36,7 +35,7 @@ def _describe(found: dict[str, Any]) -> str:
 
 def verify_digests(open_service: Callable[[], Any], digests: list[str], as_json: bool) -> int:
     app = open_service()
-    reports = [check_digest(app, digest) for digest in digests]
+    reports = [app.audit.check_digest(digest) for digest in digests]
     ok = all(report["ok"] for report in reports)
     if as_json:
         print(json.dumps({"ok": ok, "digests": reports}, ensure_ascii=False))
@@ -56,10 +55,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
     """Every check of the store; exit 1 naming what is wrong."""
     projections = open_projections(args.db)
     if args.digest:
-        return verify_digests(lambda: projections.app, args.digest, args.json)
+        return verify_digests(lambda: projections.fupan, args.digest, args.json)
     progress = Progress("fupan verify", "")  # a terminal only: deals' chains, then the read models' replay
-    chains = projections.app.verify_chains(lambda done, total: progress.step(done, total, "deals"))
-    store = audit_store(projections.app, projections.app.deal_stores)  # K deal databases: each one's chain too
+    chains = projections.fupan.audit.verify_chains(lambda done, total: progress.step(done, total, "deals"))
+    store = projections.fupan.audit.verify_store()  # K deal databases: each one's chain too
     store.pop("link_digests")
     try:
         report = projections.verify(lambda done, total: progress.step(done, total, "notifications"))

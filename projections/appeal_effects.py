@@ -15,7 +15,7 @@ from projections.matchpoints import PARTS
 
 def score_outcomes(appeals: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """deal id → {appeal_id, outcome}: the score outcome in effect on the deal (one appeal at a time may
-    replace a deal's score: domain/services/application.py refuses a second)."""
+    replace a deal's score: domain/services/rulings.py refuses a second)."""
     found: dict[str, dict[str, Any]] = {}
     for appeal in sorted(appeals, key=lambda a: a.get("outcome_nid", 0)):
         outcome = appeal["outcome"]

@@ -3,7 +3,7 @@ first round drawn on the spot (现场分组, seed 001: entrants numbered in orde
 or by lot, and a knockout's later rounds from the standings (who advanced, by the declared tiebreaks).
 
 Pure functions of what the store holds (the tournament, its entries, its standings document, its history): the
-console shows the proposal, the organiser opens it (FupanApplication.open_round), nothing is stored here.
+console shows the proposal, the organiser opens it (Fupan.tournaments.open_round), nothing is stored here.
 
 Knockout units are entries: a player, or a pair / team of the format's `team_size`, whose members sit in
 alternate seats (大怪路子 seats 0, 2, 4 against 1, 3, 5; 升级 0, 2 against 1, 3 — the tables' `side_seats`). When the

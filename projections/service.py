@@ -21,7 +21,7 @@ from domain.kernel.errors import BadRequest, IllegalAction, NotFound
 from domain.model.deal import Deal
 from domain.model.tournament import ADJUSTMENT_KINDS, adjustable
 from domain.records.slips import RESULT_ONLY
-from domain.services.application import FupanApplication
+from domain.services.fupan import Fupan
 from domain.store.chained_application import created_by_whoever_comes_first
 from projections.follower import Follower
 from projections.pairing import export_history
@@ -69,14 +69,15 @@ def first_difference(path: str, live: Any, rebuilt: Any) -> dict[str, Any] | Non
 
 
 class Projections:
-    """The read model of one FupanApplication, and what is asked of it."""
+    """The read model of one store (its services: `fupan`), and what is asked of it."""
 
-    def __init__(self, app: FupanApplication, *, follow_every: float | None = None, page_size: int = 1000):
-        self.app = app
-        self.live = ViewStore(app.factory.datastore)  # type: ignore[attr-defined]
+    def __init__(self, fupan: Fupan, *, follow_every: float | None = None, page_size: int = 1000):
+        self.fupan = fupan
+        self.store = store = fupan.store
+        self.live = ViewStore(store.factory.datastore)  # type: ignore[attr-defined]
         outdated = self.live.outdated()
         created_by_whoever_comes_first(self.live.create)
-        self.follower = Follower(app.recorder, app.mapper, self.live, page_size, self._deal_streams())
+        self.follower = Follower(store.recorder, store.mapper, self.live, page_size, self._deal_streams())
         if outdated:  # its position is past events of tables it did not have: replay them all once
             self.rebuild()
         self._stop = threading.Event()
@@ -90,23 +91,23 @@ class Projections:
         """Keep the read model following the log (events stored by other processes too) until `close` or the
         application closes. The thread has connections of its own: closing the application's pool under a
         query running in another thread is unsafe (SQLite), and these the thread closes itself."""
-        factory = self.app.reading_factory()
+        factory = self.store.reading_factory()
         follower: Follower | None = None
         lease = PollerLease(factory.datastore)  # type: ignore[attr-defined]  # one poller among the workers
         try:
-            while not self._stop.wait(every) and not self.app.closing.is_set():
+            while not self._stop.wait(every) and not self.store.closing.is_set():
                 try:
                     if not lease.held():
                         continue
                     if follower is None:  # opening the recorder touches the database: inside the try
-                        follower = Follower(factory.application_recorder(), self.app.mapper,
+                        follower = Follower(factory.application_recorder(), self.store.mapper,
                                             ViewStore(factory.datastore),  # type: ignore[attr-defined]
                                             self.follower.page_size, self._deal_streams())
                     follower.poll()  # cheap while only a deal's actions arrive (Follower.poll)
                 except Exception:
                     with contextlib.suppress(Exception):
                         lease.release()  # its connection may be gone (a restarted server): try again later
-                    if self.app.closing.is_set():
+                    if self.store.closing.is_set():
                         break  # the store went away with the application: nothing is wrong
                     log.exception("projections: catching up failed; trying again in %s s", every)
         finally:
@@ -141,16 +142,16 @@ class Projections:
             )
         return at, facts
 
-    def tournament_facts(self, tournament_id: str) -> TournamentFacts:
-        """A stored tournament's facts from the read model caught up with the log (the standings' own read;
-        NotFound for an unknown tournament)."""
+    def facts(self, tournament_id: str) -> TournamentFacts:
+        """A stored tournament's facts from the read model caught up with the log (the standings' own read; NotFound
+        for an unknown tournament): what the console's standings and pairings start from."""
         return self._facts(tournament_id, None, None)[1]
 
     def pairing_history(self, tournament_id: str) -> dict[str, Any]:
-        """A stored tournament's history in the pairing file's format (docs/pairing.md): what the console pairs
-        and `fupan pair --export` writes."""
-        withdrawn = self.app.list_entries(tournament_id)["withdrawn"]  # the aggregate's: not a read model
-        return export_history(self.tournament_facts(tournament_id), list(withdrawn))
+        """A stored tournament's history in the pairing file's format (projections/pairing.py): what the console
+        pairs, what `fupan pair --export` writes."""
+        withdrawn = self.fupan.tournaments.entries(tournament_id)["withdrawn"]  # the aggregate's: not a read model
+        return export_history(self.facts(tournament_id), list(withdrawn))
 
     def standings(self, tournament_id: str, *, round_limit: int | None = None,
                   as_of: int | None = None) -> dict[str, Any]:
@@ -205,7 +206,7 @@ class Projections:
         """The deal's stored events up to its result (all of them public once it is finished), then the
         table's `DealScored` that counted it."""
         events = []
-        for event in self.app.stream(UUID(deal["deal_id"]), deal=True, lte=deal["finished"]["version"]):
+        for event in self.store.stream(UUID(deal["deal_id"]), deal=True, lte=deal["finished"]["version"]):
             entry: dict[str, Any] = {"aggregate": "Deal", "id": deal["deal_id"], "version": event.originator_version,
                                      "type": type(event).TOPIC.removeprefix("fupan:"),
                                      "recorded_by": event.recorded_by, "time": event.timestamp.isoformat()}
@@ -286,11 +287,11 @@ class Projections:
     def _scratch(self) -> tuple[ViewStore, Follower]:
         scratch = ViewStore(self.live.datastore, prefix=f"proj_scratch_{uuid4().hex[:12]}_")
         scratch.create()
-        return scratch, Follower(self.app.recorder, self.app.mapper, scratch, REPLAY_PAGE, self._deal_streams())
+        return scratch, Follower(self.store.recorder, self.store.mapper, scratch, REPLAY_PAGE, self._deal_streams())
 
     def _deal_streams(self) -> Callable[[UUID], list[Any]] | None:
         """Where the follower reads a scored deal's result when deals are kept in deal databases."""
-        return self.app.deal_stream_elsewhere if self.app.deal_stores else None
+        return self.store.deal_stream_elsewhere if self.store.deal_stores else None
 
     def rebuild(self, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
         """Replay the whole log into fresh tables, then swap them in at once (readers never see half a

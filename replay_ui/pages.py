@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from domain.kernel.errors import NotFound
 from domain.model.token import Principal
-from domain.services.application import FupanApplication
+from domain.services.fupan import Fupan
 from replay_ui.games import plugins, script_of, ui_for
 from replay_ui.shared import i18n
 from replay_ui.shared.cards import card_text, is_red
@@ -29,7 +29,7 @@ for _game, _ui in plugins().items():
 common = Blueprint("ui_common", __name__)
 
 
-def service() -> FupanApplication:
+def service() -> Fupan:
     return current_app.extensions["fupan"]
 
 
@@ -138,9 +138,9 @@ def deal_context(deal_id: str) -> dict[str, Any]:
     """What every deal page shows around the table: where it was played, who sat where, and the game's figures
     of the table around the deal (`figures`, GameUI.deal_figures)."""
     app = service()
-    deal = app.get_deal(deal_id, reader())
-    match = app.get_match(deal["match_id"]) if deal["match_id"] else None
-    tournament = app.get_tournament(match["tournament_id"]) if match else None
+    deal = app.deals.get(deal_id, reader())
+    match = app.tables.get(deal["match_id"]) if deal["match_id"] else None
+    tournament = app.tournaments.get(match["tournament_id"]) if match else None
     return {
         "deal": deal, "match": match, "tournament": tournament, "names": seat_names(deal, match),
         "figures": ui_for(deal["game"]).deal_figures(match, deal),
@@ -149,7 +149,7 @@ def deal_context(deal_id: str) -> dict[str, Any]:
 
 def described_frames(deal_id: str, viewpoint: str, names: list[str]) -> dict[str, Any]:
     """`replay_all` for the viewpoint, each frame with its step in words (zh, en) and timeline tags."""
-    folded = service().replay_all(deal_id, viewpoint, reader())
+    folded = service().deals.replay_all(deal_id, viewpoint, reader())
     frames = folded["frames"]
     describe = ui_for(frames[0]["view"]["game"]).describe
     previous = None

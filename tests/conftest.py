@@ -1,7 +1,7 @@
 """Shared fixtures: real stores (a SQLite file, a PostgreSQL schema), a real HTTP server, restart helpers.
 
 Nothing of our storage is mocked: the server is werkzeug's, in a thread, serving the real Flask app over a
-real FupanApplication on a real SQLite file in tmp_path or a real PostgreSQL server (tests/support/postgres_cluster.py).
+real Fupan on a real SQLite file in tmp_path or a real PostgreSQL server (tests/support/postgres_cluster.py).
 Fixtures `store`, `service` and `server` run each test once per backend.
 
 Access control (docs/SECURITY.md): a LiveServer issues itself an organiser token through the store (as
@@ -24,7 +24,7 @@ from flask import Flask
 from postgres_cluster import Unavailable, application_env, create_schema, drop_schema, postgres_server
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
-from domain.services.application import FupanApplication
+from domain.services.fupan import Fupan
 from web.app import create_app
 
 
@@ -93,15 +93,15 @@ class Store:
     def sqlite(cls, path: Path) -> Store:
         return cls("sqlite", {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(path)})
 
-    def open(self) -> FupanApplication:
-        return FupanApplication(env=self.env)
+    def open(self) -> Fupan:
+        return Fupan(env=self.env)
 
     def stored_events(self) -> list[tuple[str, int, str]]:
         """(originator id, version, topic) of every stored event, read back through a fresh application."""
         app = self.open()
         try:
             return [(str(n.originator_id), n.originator_version, n.topic)
-                    for n in app.recorder.select_notifications(1, 10**9)]
+                    for n in app.store.recorder.select_notifications(1, 10**9)]
         finally:
             app.close()
 
@@ -119,7 +119,7 @@ def store(request: pytest.FixtureRequest, db_path: Path) -> Iterator[Store]:
 
 
 @pytest.fixture
-def service(store: Store) -> Iterator[FupanApplication]:
+def service(store: Store) -> Iterator[Fupan]:
     app = store.open()
     yield app
     app.close()
@@ -141,7 +141,7 @@ class LiveServer:
     def __init__(self, store: Store | Path, config: dict[str, Any] | None = None):
         self.store = store if isinstance(store, Store) else Store.sqlite(store)
         self.config = dict(config or {})
-        self.service: FupanApplication | None = None
+        self.service: Fupan | None = None
         self._server: BaseWSGIServer | None = None
         self._thread: threading.Thread | None = None
         self.http = requests.Session()
@@ -156,7 +156,7 @@ class LiveServer:
     def start(self) -> LiveServer:
         self.service = self.store.open()
         if not self.organiser:
-            _, self.organiser = self.service.create_token("organiser", label="tests")
+            _, self.organiser = self.service.tokens.create("organiser", label="tests")
         self.app = app = create_app({**self.config, "FUPAN_APPLICATION": self.service})
         self._server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler)
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)

@@ -1,5 +1,5 @@
-"""The Flask app factory, the wiring root: one FupanApplication per process, shared by every request; the JSON
-API (api/) and the pages (replay_ui/) mounted side by side, with the request middleware around them.
+"""The Flask app factory, the wiring root: one Fupan (domain/services/fupan.py) per process, shared by every
+request; the JSON API (api/) and the pages (replay_ui/) mounted side by side, with the request middleware around them.
 
 Hardening (docs/SECURITY.md): access policies and failed-auth limits (api/auth.py), body size limits, one unit
 of the service per write request (web/units.py), security headers on every response with a
@@ -27,7 +27,7 @@ from api.retractions import retractions
 from api.slips import slips
 from api.standings import install as install_standings
 from api.tokens import tokens
-from domain.services.application import FupanApplication
+from domain.services.fupan import Fupan
 from replay_ui import BLUEPRINTS as VIEWER_BLUEPRINTS
 from web import units
 
@@ -35,7 +35,7 @@ from web import units
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app. `config` keys (all optional):
 
-    - `FUPAN_APPLICATION`: an existing FupanApplication to serve (the CLI and tests share one this way);
+    - `FUPAN_APPLICATION`: an existing Fupan to serve (the CLI and tests share one this way);
     - `FUPAN_DB`: path of the SQLite file;
     - `FUPAN_ENV`: eventsourcing environment variables (e.g. PERSISTENCE_MODULE=eventsourcing.postgres);
     - `MAX_CONTENT_LENGTH` (imports, default 16 MiB) and `FUPAN_MAX_BODY` (every other body, 256 KiB);
@@ -64,9 +64,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     service = config.get("FUPAN_APPLICATION")
     if service is None:
         if config.get("FUPAN_DB"):
-            service = FupanApplication.for_sqlite(str(config["FUPAN_DB"]))
+            service = Fupan.for_sqlite(str(config["FUPAN_DB"]))
         else:
-            service = FupanApplication(env=config.get("FUPAN_ENV"))
+            service = Fupan(env=config.get("FUPAN_ENV"))
     app.extensions["fupan"] = service
     register_error_handlers(app, anonymous=lambda: auth.current_principal().anonymous)
     # Flask runs request hooks in the order they are registered: a write's body is read before its unit takes

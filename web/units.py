@@ -1,4 +1,4 @@
-"""One write request, one unit of the service (domain/store/event_store.py `Store.unit`): a request middleware.
+"""One write request, one unit of the service (`Requests.open`, domain/services/idempotency.py): a request middleware.
 
 A write's authentication, the referee's scope, its idempotency key and its command share the unit's lock and its
 one look at the notification log; the unit opens before the access guard (api/auth.py) asks who is calling and
@@ -19,7 +19,7 @@ def _open_unit() -> None:
         return  # Flask answers 404/405 and CORS preflights itself; a read opens its own units
     # The stored request an Idempotency-Key names is looked for with the unit's synchronisation (api/idempotency.py).
     probe = current_app.extensions.get("fupan.unit_probe")
-    unit = current_app.extensions["fupan"].unit(probe() if probe is not None else ())
+    unit = current_app.extensions["fupan"].requests.open(probe() if probe is not None else ())
     unit.__enter__()
     g.fupan_unit = unit
 

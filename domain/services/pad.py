@@ -1,5 +1,6 @@
 """What the recording pad asks the rules (docs/pad.md): every seat's choices now other than which cards, and a
-dry run of one action. Nothing here stores anything.
+dry run of one action, as pure functions of a deal's state (the deals service, domain/services/deals.py, reads
+the state and answers the pad with them). Nothing here stores anything.
 
 Every verdict is the engine's own: an offer without cards or typed fields is kept only if `Engine.apply`
 accepts it on a copy of the deal's state, and a dry run is that same apply. The engines say what to offer
@@ -13,11 +14,8 @@ import copy
 from typing import Any
 
 from domain.games import get_game
-from domain.kernel.engine import Action, Engine, Viewpoint
+from domain.kernel.engine import Action, Engine
 from domain.kernel.errors import IllegalAction
-from domain.model.deal import Deal
-from domain.records.retraction import last_standing
-from domain.store.event_store import Store
 
 # An offer's fields that the pad fills (seat), the recorder selects (cards) or types (a None value).
 Choice = dict[str, Any]
@@ -77,45 +75,9 @@ def dry_run(engine: Engine, state: Any, action: object) -> dict[str, Any]:
     return {"legal": True, "action": normal, "reads_as": engine.reading(trial, normal)}
 
 
-def pad_state(app: Store, deal_id: str, since: int | None = None) -> dict[str, Any]:
-    """What the pad shows of a deal (`app`: the FupanApplication), for its referee or the organiser: the stored
-    version, the referee's view, each seat's hand as dealt (升级 declares against the order received), the
-    choices, the game's foul list and table, and the last action still standing (what a retraction takes back).
-    `since` = the version the pad shows: when nothing changed, only `{"deal_id", "version", "unchanged": true}`
-    (the pad's poll, one cached read)."""
-    with app.unit():
-        deal = app.load(Deal, deal_id, "deal")
-        if since is not None and since == deal.version:
-            return {"deal_id": str(deal.id), "version": deal.version, "unchanged": True}
-        state, version, setup = deal.state_copy(), deal.version, deal.setup
-        last = last_standing(deal.actions)
-        summary = {"number": deal.number, "match_id": None if deal.match_id is None else str(deal.match_id),
-                   "finished": deal.finished, "result": copy.deepcopy(deal.result), "actions": len(deal.actions),
-                   "last_standing": last, "last_action": None if last is None else dict(deal.actions[last]),
-                   "seed_commitment": deal.seed_commitment, "seed": deal.seed}
-    engine = deal.engine
-    return {
-        "deal_id": str(deal_id), "version": version, "game": setup.game, "options": dict(setup.options),
-        "seats": list(setup.seats), **summary, "status": engine.status(state),
-        "view": engine.view(state, Viewpoint("referee")), "dealt": [list(hand) for hand in setup.hands],
-        "choices": choices(engine, state),
-        "fouls": [{"code": code, "zh": zh, "en": en} for code, zh, en in engine.foul_codes],
-        "foul_unit": None if engine.foul_unit is None else {"en": engine.foul_unit[0], "zh": engine.foul_unit[1]},
-        "table": game_table(engine),
-    }
-
-
 def game_table(engine: Engine) -> dict[str, Any]:
     """A game's table as the pad draws it: seats, cards per hand, the kitty (and the phases it lies apart from
     every hand in: the game's descriptor's pad facts), and the deck a full grid shows."""
     return {"game": engine.game, "zh": engine.name_zh, "en": engine.name_en, "seats": engine.seat_count,
             "hand_size": engine.hand_size, "kitty_size": engine.kitty_size, "decks": engine.decks,
             "jokers": engine.jokers, "kitty_apart": list(get_game(engine.game).pad.kitty_apart)}
-
-
-def check(app: Store, deal_id: str, action: object) -> dict[str, Any]:
-    """`dry_run` of `action` on the deal as stored now, with the version it was checked against."""
-    with app.unit():
-        deal = app.load(Deal, deal_id, "deal")
-        state, version = deal.state_copy(), deal.version
-    return {"deal_id": str(deal_id), "version": version, **dry_run(deal.engine, state, action)}

@@ -2,7 +2,7 @@
 
 SQLite is the embedded default; the usual eventsourcing environment variables (PERSISTENCE_MODULE,
 POSTGRES_*) select another store without code changes. `Store` is the eventsourcing `Application` the
-service (domain/services/application.py) builds on (its parts: domain/store/units.py, chained_application.py,
+services (domain/services/fupan.py) build on (its parts: domain/store/units.py, chained_application.py,
 deal_store.py); it gives every command three things:
 
 - **One unit at a time.** `unit()` runs a command under this process's lock. Units nest: a request that

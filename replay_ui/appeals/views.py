@@ -12,7 +12,7 @@ every step: evidence, the sandbox, the ruling, to the committee, withdrawal, clo
 
 Rendered for the reader of the request (pages hold no token; the forms send one from the tab's sessionStorage):
 while the disputed deal is live, the statement, notes and seat views are withheld exactly as the API withholds
-them (FupanApplication.get_appeal, .appeal_frames).
+them (Fupan.appeals.get, .review).
 """
 
 from __future__ import annotations
@@ -39,23 +39,23 @@ appeal_pages.register_error_handler(NotFound, not_found_page)
 @appeal_pages.get("/tournaments/<tournament_id>/appeals")
 def tournament_appeals(tournament_id: str) -> str:
     app = service()
-    tournament = app.get_tournament(tournament_id)
+    tournament = app.tournaments.get(tournament_id)
     tables = {m["id"]: m["table"] for m in tournament["matches"]}
     # The filing form's choices: each table's deals (a deal and step, a ruling's deal) and the players.
-    deals = {m["id"]: app.get_match(m["id"])["deals"] for m in tournament["matches"]}
+    deals = {m["id"]: app.tables.get(m["id"])["deals"] for m in tournament["matches"]}
     return render_template("appeals.html", tournament=tournament, tables=tables, deals=deals,
-                           players=app.list_players(tournament_id),
-                           appeals=app.list_appeals(tournament_id, reader()))
+                           players=app.tournaments.players(tournament_id),
+                           appeals=app.appeals.of_tournament(tournament_id, reader()))
 
 
 def _appeal_context(appeal_id: str) -> dict[str, Any]:
     app = service()
-    appeal = app.get_appeal(appeal_id, reader())
-    tournament = app.get_tournament(appeal["tournament_id"])
-    names = {p["id"]: p["name"] for p in app.list_players(appeal["tournament_id"])}
-    match = app.get_match(appeal["match_id"])
+    appeal = app.appeals.get(appeal_id, reader())
+    tournament = app.tournaments.get(appeal["tournament_id"])
+    names = {p["id"]: p["name"] for p in app.tournaments.players(appeal["tournament_id"])}
+    match = app.tables.get(appeal["match_id"])
     deal_id = appeal["against"].get("deal_id")
-    deal = app.get_deal(deal_id, reader()) if deal_id else None
+    deal = app.deals.get(deal_id, reader()) if deal_id else None
     return {"appeal": appeal, "tournament": tournament, "table": match["table"], "names": names, "match": match,
             "deal": deal, "seats": list(match["seat_names"]) if deal is None else list(deal["seats"]),
             "judged": _judged_step(appeal, deal)}
@@ -90,9 +90,9 @@ def relevant_seat(appeal: dict[str, Any], seats: list[str]) -> int | None:
 
 
 def blind_frames(appeal_id: str, viewpoint: str, names: list[str]) -> dict[str, Any]:
-    """The appeal's result-blind frames (FupanApplication.appeal_frames) with each step in words, as the viewer's
+    """The appeal's result-blind frames (Fupan.appeals.review) with each step in words, as the viewer's
     frames carry them; no annotations and no retraction marks (result_blind leaves them out)."""
-    blind = service().appeal_frames(appeal_id, viewpoint, reader())
+    blind = service().appeals.review(appeal_id, viewpoint, reader())
     frames = blind["frames"]
     describe = ui_for(frames[0]["view"]["game"]).describe
     previous = None
@@ -174,4 +174,4 @@ def explain_page(tournament_id: str, player_id: str) -> str:
     """A player's standing explained (the projections' explain): the total's parts, each table's deals, each
     adjustment with its reason and, for an appeal's outcome, a link to the appeal."""
     explained = current_app.extensions["fupan.projections"].explain(tournament_id, player_id)
-    return render_template("explain.html", tournament=service().get_tournament(tournament_id), explained=explained)
+    return render_template("explain.html", tournament=service().tournaments.get(tournament_id), explained=explained)

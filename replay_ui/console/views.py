@@ -48,14 +48,14 @@ def console_home() -> str:
 
 @console_pages.get("/console/tournaments/<tournament_id>")
 def console_tournament(tournament_id: str) -> str:
-    return render_template("console.html", tournament=service().get_tournament(tournament_id))
+    return render_template("console.html", tournament=service().tournaments.get(tournament_id))
 
 
 @console_pages.get("/console/tournaments/<tournament_id>/rounds/<int:number>/seating")
 def seating_sheet(tournament_id: str, number: int) -> str:
     app = service()
-    tournament = app.get_tournament(tournament_id)
-    matches = [app.get_match(m["id"]) for m in tournament["matches"] if m["round"] == number]
+    tournament = app.tournaments.get(tournament_id)
+    matches = [app.tables.get(m["id"]) for m in tournament["matches"] if m["round"] == number]
     info = next((r for r in tournament["rounds"] if r["round"] == number), {"round": number, "label": ""})
     names = {p["id"]: p["name"] for p in tournament["players"]}
     byes = [names.get(p, p) for p in info.get("byes", [])]

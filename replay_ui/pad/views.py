@@ -32,14 +32,14 @@ def _page(boot: dict[str, Any], game: str, title: dict[str, Any]) -> str:
 
 @pad_pages.get("/deals/<deal_id>/pad")
 def deal_pad(deal_id: str) -> str:
-    deal = service().get_deal(deal_id)  # public: the page itself holds nothing hidden
+    deal = service().deals.get(deal_id)  # public: the page itself holds nothing hidden
     return _page({"deal_id": deal["id"], "match_id": deal["match_id"], "follow": False}, deal["game"],
                  {"number": deal["number"]})
 
 
 @pad_pages.get("/matches/<match_id>/pad")
 def match_pad(match_id: str) -> str:
-    match = service().get_match(match_id)
+    match = service().tables.get(match_id)
     # The deal in play, if any; between deals the table itself (its score, the next deal or a slip).
     return _page({"deal_id": match["current_deal"], "match_id": match["id"], "follow": True}, match["game"],
                  {"table": match["table"]})

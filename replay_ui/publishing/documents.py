@@ -26,7 +26,6 @@ from markupsafe import Markup
 from domain.games import GAMES, get_engine
 from domain.kernel.errors import NotFound, Refusal
 from domain.records.annotations import GLYPHS
-from domain.services.digests import deal_round_digest
 from replay_ui.games import ui_for
 from replay_ui.pages import deal_context, described_frames, reader, service
 from replay_ui.publishing.pdf import PrintedDeal, build_pdf
@@ -53,7 +52,7 @@ def printable(deal_id: str, lang: str) -> PrintedDeal:
     replay = described_frames(deal_id, "public", names)
     final = replay["frames"][-1]["view"]
     try:
-        record = service().export_record(deal_id, reader())
+        record = service().records.export_record(deal_id, reader())
         hands, kitty = record["hands"], record["kitty"]
     except Refusal:
         hands, kitty = None, []
@@ -67,7 +66,7 @@ def printable(deal_id: str, lang: str) -> PrintedDeal:
         summary=[n.as_json() for n in ui_for(final["game"]).summarize(final, names)],
         scores=deal["result"]["scores"] if deal["result"] else None,
         digest=deal["digest"] if deal["finished"] else None,
-        round_digest=deal_round_digest(service(), deal_id) if deal["finished"] else None,
+        round_digest=service().records.deal_round_digest(deal_id) if deal["finished"] else None,
     )
 
 
@@ -87,7 +86,7 @@ def deal_pdf(deal_id: str) -> Response:
 @documents.get("/matches/<match_id>/records.pdf")
 def match_pdf(match_id: str) -> Response:
     lang = _lang()
-    match = service().get_match(match_id)
+    match = service().tables.get(match_id)
     deals = [printable(entry["deal_id"], lang) for entry in match["deals"]]
     title = table_label(match["table"], lang)
     return pdf_response(build_pdf(deals, title, lang), f"table-{match['table']}.pdf")

@@ -56,9 +56,9 @@ class Publisher:
         self.app = app
         self.out = out
         self.service = app.extensions["fupan"]
-        tournament = self.service.get_tournament(tournament_id)
+        tournament = self.service.tournaments.get(tournament_id)
         self.tournament_id = tournament["id"]
-        self.matches = self.service.list_matches(self.tournament_id)
+        self.matches = self.service.tables.of_tournament(self.tournament_id)
         self.deals = [entry["deal_id"] for match in self.matches for entry in match["deals"]]
         self.seats = {entry["deal_id"]: len(match["seats"]) for match in self.matches for entry in match["deals"]}
         # The ids a published link may name: the tournament's own, its tables', its deals', and the rules.

@@ -26,13 +26,13 @@ def deal_rows() -> list[dict[str, Any]]:
     """Every deal the reader may list, with where it was played: tournament, table, players."""
     app = service()
     who = reader()
-    tournaments = {t["id"]: t for t in app.list_tournaments()}
+    tournaments = {t["id"]: t for t in app.tournaments.all()}
     matches: dict[str, dict[str, Any]] = {}
     for tournament in tournaments.values():
-        for match in app.list_matches(tournament["id"]):
+        for match in app.tables.of_tournament(tournament["id"]):
             matches[match["id"]] = match
     rows = []
-    for deal in app.list_deals(who):
+    for deal in app.deals.all(who):
         match = matches.get(deal["match_id"] or "")
         tournament = tournaments.get(match["tournament_id"]) if match else None
         rows.append({
@@ -66,7 +66,7 @@ def appealed(rows: list[dict[str, Any]]) -> set[str]:
     app, who = service(), reader()
     deals: set[str] = set()
     for tournament_id in {row["tournament"]["id"] for row in rows if row["tournament"]}:
-        for appeal in app.list_appeals(tournament_id, who):
+        for appeal in app.appeals.of_tournament(tournament_id, who):
             against = appeal.get("against") or {}
             if against.get("deal_id"):
                 deals.add(str(against["deal_id"]))

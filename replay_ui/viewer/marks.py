@@ -10,20 +10,20 @@ from typing import Any
 
 from domain.games import get_engine
 from domain.model.token import Principal
-from domain.services.application import FupanApplication
+from domain.services.fupan import Fupan
 from replay_ui.games import ui_for
 from replay_ui.shared.i18n import text
 from replay_ui.shared.notation import foul_name
 
 
-def deal_marks(app: FupanApplication, deal: dict[str, Any], names: list[str], reader: Principal
+def deal_marks(app: Fupan, deal: dict[str, Any], names: list[str], reader: Principal
                ) -> list[dict[str, Any]]:
     """Each foul and penalty of `deal`, in order: {kind, who, zh, en} — `zh`/`en` already in words ("李强 犯规：说话，
     罚 1 筹码")."""
     if deal.get("result_only") or not deal["actions"]:
         return []  # a score slip has no actions to read fouls from; a deal not begun has none
     game = deal["game"]
-    view = app.replay(deal["id"], viewpoint="public", reader=reader)["view"]
+    view = app.deals.replay(deal["id"], viewpoint="public", reader=reader)["view"]
     unit = get_engine(game).foul_unit
     marks = []
     for foul in view.get("fouls", []):

@@ -11,7 +11,6 @@ from typing import Any
 from flask import Blueprint, render_template
 
 from domain.kernel.errors import NotFound
-from domain.services.digests import deal_round_digest, round_digests
 from replay_ui.games import ui_for
 from replay_ui.pages import not_found_page, service
 
@@ -21,22 +20,22 @@ round_pages.register_error_handler(NotFound, not_found_page)
 
 @round_pages.app_template_global("round_digests_of")
 def _round_digests_of(tournament_id: str) -> list[dict[str, Any]]:
-    return round_digests(service(), tournament_id)
+    return service().records.round_digests(tournament_id)
 
 
 @round_pages.app_template_global("deal_round_digest")
 def _deal_round_digest(deal_id: str) -> dict[str, Any] | None:
-    return deal_round_digest(service(), deal_id)
+    return service().records.deal_round_digest(deal_id)
 
 
 @round_pages.get("/tournaments/<tournament_id>/rounds/<int:number>")
 def round_page(tournament_id: str, number: int) -> str:
     app = service()
-    tournament = app.get_tournament(tournament_id)
-    stage = next(iter(round_digests(app, tournament_id, only=number)), None)
+    tournament = app.tournaments.get(tournament_id)
+    stage = next(iter(app.records.round_digests(tournament_id, only=number)), None)
     if stage is None:
         raise NotFound("not_found", f"No round {number} in this tournament.", f"本赛事没有第 {number} 轮。",
                        {"id": f"{tournament_id}/rounds/{number}", "kind": "round"})
-    matches = [app.get_match(m["id"]) for m in tournament["matches"] if m["round"] == number]
+    matches = [app.tables.get(m["id"]) for m in tournament["matches"] if m["round"] == number]
     standings = {m["id"]: ui_for(m["game"]).standing_text(m, m["seat_names"]) for m in matches}
     return render_template("round.html", tournament=tournament, stage=stage, matches=matches, standings=standings)

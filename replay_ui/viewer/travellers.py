@@ -21,7 +21,7 @@ traveller_pages = Blueprint("travellers_ui", __name__, template_folder="template
 
 
 def match_deals(match: dict[str, Any]) -> list[dict[str, Any]]:
-    return [service().get_deal(entry["deal_id"]) for entry in match["deals"]]
+    return [service().deals.get(entry["deal_id"]) for entry in match["deals"]]
 
 
 def matchpoints(tournament_id: str, players: set[str]) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
@@ -42,17 +42,17 @@ def matchpoints(tournament_id: str, players: set[str]) -> tuple[dict[str, dict[s
 @traveller_pages.get("/matches/<match_id>/travellers")
 def travellers(match_id: str) -> str:
     app = service()
-    match = app.get_match(match_id)
-    tournament = app.get_tournament(match["tournament_id"])
+    match = app.tables.get(match_id)
+    tournament = app.tournaments.get(match["tournament_id"])
     rules = get_table(match["game"])
     here = {entry["id"]: entry for entry in tournament["matches"]}[match_id]
-    same_round = [app.get_match(entry["id"]) for entry in tournament["matches"] if entry["round"] == here["round"]]
+    same_round = [app.tables.get(entry["id"]) for entry in tournament["matches"] if entry["round"] == here["round"]]
     players = {player["id"] for player in tournament["players"]
                if any(player["name"] in table["seat_names"] for table in same_round)}
     points, appealed = matchpoints(tournament["id"], players) if same_round else ({}, {})
     by_board: dict[int, list[dict[str, Any]]] = {}
     for table in same_round:
-        redeals = [app.get_deal(deal_id) for deal_id, deal in appealed.items()
+        redeals = [app.deals.get(deal_id) for deal_id, deal in appealed.items()
                    if deal.get("replaces") and deal["match_id"] == table["id"]]
         for deal in [*match_deals(table), *redeals]:
             board = rules.board(deal.get("context") or {})

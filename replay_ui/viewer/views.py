@@ -1,11 +1,11 @@
 """The viewer's pages and its one JSON endpoint.
 
-Pages are rendered on the server from FupanApplication answers (lists, tables, the printable record); the deal
+Pages are rendered on the server from Fupan answers (lists, tables, the printable record); the deal
 viewer and the charts are scripts over JSON. Every byte comes from this process: static files from
 `replay_ui/viewer/static` and the other families' folders (replay_ui/shared/assets.py), plotly.js from the
 installed `plotly` package (a venue may have no internet).
 
-Hidden cards: the only source of hands the viewer has is `FupanApplication.replay_all(deal, viewpoint, reader)`,
+Hidden cards: the only source of hands the viewer has is `Fupan.deals.replay_all(deal, viewpoint, reader)`,
 the same engine-filtered views the /api replay endpoints serve (docs/SECURITY.md §4), for the request's principal (the
 anonymous public unless a bearer token came with it, api/auth.py). Pages embed no hands, and the text record
 asks for the `public` viewpoint, which shows hands only once a deal is published.
@@ -48,14 +48,14 @@ ui_api = Blueprint("replay_ui_api", __name__, url_prefix="/ui-api")
 
 @pages.get("/")
 def index() -> str:
-    return render_template("index.html", tournaments=service().list_tournaments())
+    return render_template("index.html", tournaments=service().tournaments.all())
 
 
 @pages.get("/tournaments/<tournament_id>")
 def tournament_page(tournament_id: str) -> str:
     app = service()
-    tournament = app.get_tournament(tournament_id)
-    matches = app.list_matches(tournament_id)
+    tournament = app.tournaments.get(tournament_id)
+    matches = app.tables.of_tournament(tournament_id)
     standings = {m["id"]: ui_for(m["game"]).standing_text(m, m["seat_names"]) for m in matches}
     leaders = {m["id"]: ui_for(m["game"]).table_leaders(m) if m["ended_by"] == "closed" else [] for m in matches}
     return render_template("tournament.html", tournament=tournament, matches=matches, standings=standings,
@@ -65,17 +65,17 @@ def tournament_page(tournament_id: str) -> str:
 @pages.get("/tournaments/<tournament_id>/standings")
 def standings_page(tournament_id: str) -> str:
     # The table and chart are drawn by the script from GET /api/tournaments/<id>/standings (the projections).
-    return render_template("standings.html", tournament=service().get_tournament(tournament_id))
+    return render_template("standings.html", tournament=service().tournaments.get(tournament_id))
 
 
 @pages.get("/matches/<match_id>")
 def match_page(match_id: str) -> str:
     app = service()
-    match = app.get_match(match_id)
-    tournament = app.get_tournament(match["tournament_id"])
+    match = app.tables.get(match_id)
+    tournament = app.tournaments.get(match["tournament_id"])
     names = list(match["seat_names"])
     ui = ui_for(match["game"])
-    deals = app.list_match_deals(match_id, reader())
+    deals = app.deals.of_match(match_id, reader())
     rows = ui.match_rows(match, deals, names)
     slips = {deal["id"] for deal in deals if deal.get("result_only")}
     for row in rows:  # 成绩单: a deal entered as a score slip is marked, and has no replay to link to
@@ -150,7 +150,7 @@ def plotly_js() -> Response:
 def frames(deal_id: str) -> Response:
     """Every step of the deal as `viewpoint` (default: public) may see it, with each step in words.
 
-    The views are FupanApplication.replay_all's, filtered by the engine on the server; the words are made from
+    The views are Fupan.deals.replay_all's, filtered by the engine on the server; the words are made from
     those filtered frames only.
     """
     context = deal_context(deal_id)

@@ -44,8 +44,8 @@ def live(tmp_path_factory) -> Iterator[tuple[LiveServer, dict]]:
     match, deal = table_with_deal(server, "分析杯", setup, actions)
     _, other = open_http_table(server, "另一杯", "doudizhu", setup.seats, setup.first)
     assert server.service is not None
-    _, referee = server.service.create_token("referee", [match], "table 1")
-    _, stranger = server.service.create_token("referee", [other], "another table")
+    _, referee = server.service.tokens.create("referee", [match], "table 1")
+    _, stranger = server.service.tokens.create("referee", [other], "another table")
     yield server, {"deal": deal, "setup": setup, "actions": actions, "referee": referee, "stranger": stranger}
     server.stop()
 

@@ -443,10 +443,10 @@ def test_a_referees_action_is_one_unit_with_one_look_at_the_log(server, example_
     calls."""
     _, match = open_table(server)
     deal = start_example(server, example_record, match)
-    _, referee = server.service.create_token("referee", matches=[match])
+    _, referee = server.service.tokens.create("referee", matches=[match])
     looks: list[int] = []
-    synchronise = server.service._synchronise
-    server.service._synchronise = lambda *probe: looks.append(1) or synchronise(*probe)  # type: ignore[method-assign]
+    synchronise = server.service.store._synchronise
+    server.service.store._synchronise = lambda *probe: looks.append(1) or synchronise(*probe)  # type: ignore[method-assign]
     recorded = server.post(f"/api/deals/{deal}/actions", {"action": example_record["actions"][0]}, token=referee)
     assert recorded.status_code == 201, recorded.text
     assert len(looks) == 1

@@ -108,10 +108,10 @@ def play_round(live: LiveServer, tournament: str, boards: int, rng: random.Rando
     """Every table of the current round plays its boards (random legal 挖坑 deals through the service)."""
     service = live.service
     assert service is not None
-    info = service.get_tournament(tournament)
+    info = service.tournaments.get(tournament)
     for match in [m for m in info["matches"] if m["round"] == info["current_round"]]:
         for board in range(1, boards + 1):
-            deal, _ = service.start_deal(match=match["id"], seed=f"{tournament}-r{info['current_round']}-b{board}")
+            deal, _ = service.deals.start(match=match["id"], seed=f"{tournament}-r{info['current_round']}-b{board}")
             record_random_play(service, deal["id"], WAKENG, wakeng_play_out, rng)
 
 
@@ -186,11 +186,11 @@ def test_a_team_knockout_advances_from_the_standings(live):
     assert service is not None
     rng = random.Random(7)
     for number in (1, 2):
-        info = service.get_tournament(tournament)
+        info = service.tournaments.get(tournament)
         for match in [m for m in info["matches"] if m["round"] == info["current_round"]]:
             # One real deal, then the organiser closes the table (a 大怪路子 deal is ~200 actions: the test's time);
             # the closed table's ranking — team points, then the declared tiebreaks — decides who goes on.
-            deal, _ = service.start_deal(match=match["id"])
+            deal, _ = service.deals.start(match=match["id"])
             record_random_play(service, deal["id"], DAGUAI, daguai_play_out, rng)
             closed = live.post(f"/api/matches/{match['id']}/close", {"reason": "测试：一局定胜负"})
             assert closed.status_code == 201, closed.text
@@ -218,21 +218,21 @@ def test_a_tie_at_the_advancing_line_opens_a_play_off_round_first(live):
     service = live.service
     assert service is not None
     for table in first["tables"][:2]:  # closed before any deal: all three on 10 chips
-        match = service.get_tournament(tournament)["matches"][first["tables"].index(table)]["id"]
+        match = service.tournaments.get(tournament)["matches"][first["tables"].index(table)]["id"]
         assert live.post(f"/api/matches/{match}/close", {"reason": "停电"}).status_code == 201
     rng = random.Random(1)
-    third = service.get_tournament(tournament)["matches"][2]["id"]
-    while service.get_match(third)["status"] == "live":
-        deal, _ = service.start_deal(match=third)
+    third = service.tournaments.get(tournament)["matches"][2]["id"]
+    while service.tables.get(third)["status"] == "live":
+        deal, _ = service.deals.start(match=third)
         record_random_play(service, deal["id"], DOUDIZHU, doudizhu_play_out, rng)
     plan = open_drawn(live, tournament)
     assert plan["kind"] == "playoff"
     assert [t["names"] for t in plan["tables"]] == [t["names"] for t in first["tables"][:2]]
     while plan["kind"] == "playoff":  # until the play-off deals separate the tied (two farmers may tie again)
-        for match in [m for m in service.get_tournament(tournament)["matches"] if m["round"] == plan["round"]]:
-            deal, _ = service.start_deal(match=match["id"])
+        for match in [m for m in service.tournaments.get(tournament)["matches"] if m["round"] == plan["round"]]:
+            deal, _ = service.deals.start(match=match["id"])
             record_random_play(service, deal["id"], DOUDIZHU, doudizhu_play_out, rng)
-            if service.get_match(match["id"])["status"] == "live":  # a chip table may have ended by itself
+            if service.tables.get(match["id"])["status"] == "live":  # a chip table may have ended by itself
                 closed = live.post(f"/api/matches/{match['id']}/close", {"reason": "加赛一局"})
                 assert closed.status_code == 201, closed.text
         plan = open_drawn(live, tournament)
@@ -256,7 +256,7 @@ def test_progress_and_referee_cards(live):
     service = live.service
     assert service is not None
     match = progress["tables"][0]["match_id"]
-    deal, _ = service.start_deal(match=match, seed="b1")
+    deal, _ = service.deals.start(match=match, seed="b1")
     progress = live.get(f"/api/tournaments/{tournament}/progress").json()
     assert progress["tables"][0]["state"] == "live" and progress["tables"][0]["deal_url"] == f"/deals/{deal['id']}"
     card = live.post(f"/api/matches/{match}/referee-card", {})

@@ -100,9 +100,9 @@ def sentence(response: Any, status: int, code: str) -> dict[str, Any]:
 def test_refusals_across_the_api_name_things_in_sentences_not_python_reprs(live: LiveServer) -> None:
     service = live.service
     assert service is not None
-    tournament, _ = service.create_tournament("措辞杯", "doudizhu", {})
+    tournament, _ = service.tournaments.create("措辞杯", "doudizhu", {})
     tid = tournament["id"]
-    players = [service.register_player(tid, name)[0]["id"] for name in ("甲", "乙", "丙")]
+    players = [service.tournaments.register_player(tid, name)[0]["id"] for name in ("甲", "乙", "丙")]
     match = live.post(f"/api/tournaments/{tid}/matches", {"table": "1", "seats": players}).json()
     referee = live.post("/api/tokens", {"role": "referee", "matches": [match["id"]]}).json()["bearer"]
 
@@ -142,10 +142,10 @@ def test_refusals_across_the_api_name_things_in_sentences_not_python_reprs(live:
         assert not NO_REPR.search(refusal.value.message) and not NO_REPR.search(refusal.value.message_zh)
         return refusal.value.message, refusal.value.message_zh
 
-    english, chinese = domain(service.create_token, "king")
+    english, chinese = domain(service.tokens.create, "king")
     assert english.endswith("organiser, referee, appeals, commentator.") and "organiser、referee、appeals" in chinese
-    assert "tables、final、playoff" in domain(service.start_round, tid, "", "semifinal")[1]
-    assert "penalty、adjustment" in domain(service.adjust, tid, players[0], -1, "迟到", "bonus")[1]
-    assert "deal、result、ruling、penalty" in domain(service.file_appeal, match["id"], {"kind": "x"}, "other", "？")[1]
-    english, chinese = domain(service.create_tournament, "象棋杯", "chess", {})
+    assert "tables、final、playoff" in domain(service.tournaments.start_round, tid, "", "semifinal")[1]
+    assert "penalty、adjustment" in domain(service.tournaments.adjust, tid, players[0], -1, "迟到", "bonus")[1]
+    assert "deal、result、ruling、penalty" in domain(service.appeals.file, match["id"], {"kind": "x"}, "other", "？")[1]
+    english, chinese = domain(service.tournaments.create, "象棋杯", "chess", {})
     assert "chess; known: daguai, doudizhu" in english and "未知的游戏 chess；支持：daguai、doudizhu" in chinese

@@ -55,13 +55,13 @@ class Site:
 
     def events(self) -> int:
         assert self.live.service is not None
-        return self.live.service.recorder.max_notification_id() or 0
+        return self.live.service.store.recorder.max_notification_id() or 0
 
     def written_since(self, position: int) -> list[str]:
         """The topics stored after `position`, but the idempotency keys' own (api/idempotency.py keeps a
         refusal's answer under its key on purpose: a resend gets the same refusal; the record is untouched)."""
         assert self.live.service is not None
-        return [n.topic for n in self.live.service.recorder.select_notifications(position + 1, 1000)
+        return [n.topic for n in self.live.service.store.recorder.select_notifications(position + 1, 1000)
                 if not n.topic.startswith(IdempotentRequest.TOPIC)]
 
 
@@ -74,16 +74,16 @@ def site(postgres_params: dict[str, str]) -> Iterator[Site]:
                       {"FUPAN_AUTH_FAILURES": 10**9, "FUPAN_PROJECTION_POLL": 0}).start()
     service = live.service
     assert service is not None
-    tournament, _ = service.create_tournament("模糊测试", "doudizhu")
+    tournament, _ = service.tournaments.create("模糊测试", "doudizhu")
     players = ["张三", "李四", "王五"]
     for name in players:
-        service.register_player(tournament["id"], name)
-    match, _ = service.create_match(tournament["id"], "1", players, first=2)
-    finished, _ = service.start_deal(match=match["id"], hands=EXAMPLE_RECORD["hands"], kitty=EXAMPLE_RECORD["kitty"])
+        service.tournaments.register_player(tournament["id"], name)
+    match, _ = service.tables.open(tournament["id"], "1", players, first=2)
+    finished, _ = service.deals.start(match=match["id"], hands=EXAMPLE_RECORD["hands"], kitty=EXAMPLE_RECORD["kitty"])
     for action in EXAMPLE_RECORD["actions"]:
-        service.record_action(finished["id"], action)
-    live_deal, _ = service.start_deal(match=match["id"], seed="fuzz")
-    token, _ = service.create_token("referee", [match["id"]], "fuzz")
+        service.deals.record(finished["id"], action)
+    live_deal, _ = service.deals.start(match=match["id"], seed="fuzz")
+    token, _ = service.tokens.create("referee", [match["id"]], "fuzz")
     yield Site(live, {"tournament_id": [tournament["id"]], "player_id": players,
                       "match_id": [match["id"]], "deal_id": [live_deal["id"], finished["id"]],
                       "token_id": [token["id"]]})

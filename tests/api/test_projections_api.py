@@ -16,7 +16,7 @@ from postgres_cluster import application_env, create_schema, drop_schema
 from test_projections import deal_where
 
 from cli.main import main as fupan
-from domain.services.application import FupanApplication
+from domain.services.fupan import Fupan
 from fixtures import DEMOS, HERE, load_demo
 
 ERROR_KEYS = {"code", "message", "message_zh", "details"}
@@ -65,7 +65,7 @@ def test_standings_keep_the_contract_the_viewer_builds_on(demo_server, demo):
     for stage in body["progression"]:
         assert {"round", "label", "rows"} <= set(stage)
         assert all(set(row) >= {"player_id", "name", "total", "rank"} for row in stage["rows"])
-    assert demo_server.service.recorder.max_notification_id() == body["as_of"]  # type: ignore[union-attr]
+    assert demo_server.service.store.recorder.max_notification_id() == body["as_of"]  # type: ignore[union-attr]
     first_round = demo_server.get(f"/api/tournaments/{demo}/standings", params={"round": 1}).json()
     assert first_round["round"] == 1 and first_round["rows"] != body["rows"]
     earlier = demo_server.get(f"/api/tournaments/{demo}/standings", params={"as_of": body["as_of"] // 2}).json()
@@ -82,13 +82,13 @@ def test_explain_reaches_single_events_with_their_recorders(demo_server, demo):
 
 
 def test_preview_answers_before_and_after_and_stores_nothing(demo_server, demo):
-    before = demo_server.service.recorder.max_notification_id()  # type: ignore[union-attr]
+    before = demo_server.service.store.recorder.max_notification_id()  # type: ignore[union-attr]
     ruling = {"adjustments": [{"player_id": "王芳", "points": -15, "kind": "penalty", "reason": "仲裁：取消一局",
                                "round": 2}]}
     response = demo_server.post(f"/api/tournaments/{demo}/standings/preview", ruling, anonymous=True)
     assert response.status_code == 200, response.text
     body = response.json()
-    assert demo_server.service.recorder.max_notification_id() == before  # type: ignore[union-attr]
+    assert demo_server.service.store.recorder.max_notification_id() == before  # type: ignore[union-attr]
     assert body["before"]["rows"][0]["player_id"] == "王芳" and body["after"]["rows"][0]["player_id"] != "王芳"
     assert any(change["player_id"] == "王芳" and change["rank"][0] == 1 for change in body["changes"])
     bad = demo_server.post(f"/api/tournaments/{demo}/standings/preview",
@@ -153,7 +153,7 @@ def test_rebuild_and_verify_over_http_are_the_organisers(demo_server, demo):
 
 def test_the_fupan_command_standings_explain_verify_rebuild(tmp_path: Path, capsys):
     db = str(tmp_path / "cli.sqlite")
-    service = FupanApplication.for_sqlite(db)
+    service = Fupan.for_sqlite(db)
     tournament = load_demo(service)
     service.close()
     assert fupan(["standings", tournament["key"], "--db", db]) == 0
@@ -164,8 +164,8 @@ def test_the_fupan_command_standings_explain_verify_rebuild(tmp_path: Path, caps
     assert fupan(["explain", tournament["id"], "周杰", "--db", db]) == 0
     assert "penalty -1 in round 1" in capsys.readouterr().out
     assert fupan(["verify", "--db", db]) == 0
-    service = FupanApplication.for_sqlite(db)
-    with service.factory.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
+    service = Fupan.for_sqlite(db)
+    with service.store.factory.datastore.transaction(commit=True) as c:  # type: ignore[attr-defined]
         c.execute("UPDATE proj_deals SET scored = replace(scored, '\"winner\":null', '\"winner\":1') "
                   "WHERE number = 1")
     service.close()
@@ -191,15 +191,17 @@ def test_the_fupan_command_standings_explain_verify_rebuild(tmp_path: Path, caps
 
 
 def test_a_penalty_or_adjustment_beyond_the_limit_is_refused_and_stores_nothing(demo_server, demo):
-    """10³⁰ points is a typing slip, not a ruling: refused when recorded, previewed or given with a foul."""
-    before = demo_server.service.recorder.max_notification_id()  # type: ignore[union-attr]
+    """10³⁰ points is a typing slip, not a ruling: refused when recorded, previewed or given with a foul (a number
+    that long is refused as the body is read, before anything parses it: docs/SECURITY.md §6)."""
+    before = demo_server.service.store.recorder.max_notification_id()  # type: ignore[union-attr]
     for points in (10**30, -1001, 1001):
         adjustment = {"player_id": "王芳", "points": points, "kind": "penalty", "reason": "迟到"}
         recorded = demo_server.post(f"/api/tournaments/{demo}/adjustments", adjustment)
-        assert recorded.status_code in (400, 422) and error_of(recorded)["code"] in ("bad_adjustment", "invalid_body")
+        expected = "malformed_json" if points == 10**30 else "bad_adjustment"
+        assert recorded.status_code in (400, 422) and error_of(recorded)["code"] == expected, recorded.text
         previewed = demo_server.post(f"/api/tournaments/{demo}/standings/preview", {"adjustments": [adjustment]})
         assert previewed.status_code in (400, 422), previewed.text
-    assert demo_server.service.recorder.max_notification_id() == before  # type: ignore[union-attr]
+    assert demo_server.service.store.recorder.max_notification_id() == before  # type: ignore[union-attr]
     kept = demo_server.post(f"/api/tournaments/{demo}/adjustments",
                             {"player_id": "王芳", "points": -1000, "kind": "penalty", "reason": "严重违纪"})
     assert kept.status_code == 201, kept.text

@@ -27,7 +27,7 @@ def refused(answer, status: int, code: str) -> None:  # noqa: ANN001
 def test_annotations_do_not_make_a_pads_version_stale_but_a_move_does(server):
     event = Event(server, "注释杯")
     assert server.service is not None
-    _, commentator = server.service.create_token("commentator", label="解说")
+    _, commentator = server.service.tokens.create("commentator", label="解说")
     deal = event.live_deal
     shown = server.get(f"/api/deals/{deal}/pad", token=event.other_referee).json()["version"]
     for step in (0, 1, 1):
@@ -54,7 +54,7 @@ def test_annotations_do_not_make_a_pads_version_stale_but_a_move_does(server):
 def test_annotations_fouls_retractions_and_evidence_are_bounded(server):
     event = Event(server, "限额杯")
     assert server.service is not None
-    _, commentator = server.service.create_token("commentator", label="解说")
+    _, commentator = server.service.tokens.create("commentator", label="解说")
     path = f"/api/deals/{event.live_deal}"
     # Annotations: the characters of all of them together…
     long_note = {"step": 0, "text": "长" * 5000, "text_en": "x" * 5000}

@@ -24,7 +24,7 @@ PLAYERS = ["张三", "李四", "王五"]
 
 def stored(server: LiveServer) -> int:
     assert server.service is not None
-    return server.service.recorder.max_notification_id() or 0
+    return server.service.store.recorder.max_notification_id() or 0
 
 
 def tournament_body(size: int) -> dict[str, Any]:
@@ -75,7 +75,7 @@ def test_failed_authentication_is_limited_per_token_and_address_and_locks_no_oth
     there, not every other referee; an address trying token after token is limited too, at a higher count."""
     server = small_server
     assert server.service is not None
-    _, appeals = server.service.create_token("appeals", label="another referee at the venue")
+    _, appeals = server.service.tokens.create("appeals", label="another referee at the venue")
     mistyped = server.organiser[:-4] + ("aaaa" if not server.organiser.endswith("aaaa") else "bbbb")
     for _ in range(3):
         assert_error(server.get("/api/tournaments", token=mistyped), 401, "invalid_token")
@@ -214,7 +214,7 @@ def test_a_500_leaks_nothing(server, example_record):
 def test_a_route_without_a_policy_only_reads(store):
     """Default deny: a route someone adds without @requires may GET; any other method is refused to all."""
     service = store.open()
-    _, organiser = service.create_token("organiser")
+    _, organiser = service.tokens.create("organiser")
     extra = Blueprint("undeclared", __name__)
 
     @extra.get("/api/undeclared")
@@ -223,7 +223,7 @@ def test_a_route_without_a_policy_only_reads(store):
 
     @extra.post("/api/undeclared")
     def write() -> Any:
-        service.create_tournament("should never exist", "doudizhu")
+        service.tournaments.create("should never exist", "doudizhu")
         return jsonify({"ok": True}), 201
 
     app = create_app({"FUPAN_APPLICATION": service})
@@ -234,11 +234,11 @@ def test_a_route_without_a_policy_only_reads(store):
     url = f"http://127.0.0.1:{http.server_port}/api/undeclared"
     try:
         assert requests.get(url, timeout=30).json() == {"ok": True}
-        before = service.recorder.max_notification_id()
+        before = service.store.recorder.max_notification_id()
         for headers in ({}, {"Authorization": f"Bearer {organiser}"}):
             assert_error(requests.post(url, json={}, headers=headers, timeout=30), 403, "no_policy")
-        assert service.recorder.max_notification_id() == before
-        assert service.list_tournaments() == []
+        assert service.store.recorder.max_notification_id() == before
+        assert service.tournaments.all() == []
     finally:
         http.shutdown()
         http.server_close()

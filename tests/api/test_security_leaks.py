@@ -58,9 +58,9 @@ class LiveTable:
         for action in EXAMPLE_RECORD["actions"][:LIVE_STEPS]:
             assert server.post(f"/api/deals/{self.live}/actions", {"action": action}).status_code == 201
         assert server.service is not None
-        _, self.referee = server.service.create_token("referee", [self.match], "table 1")
-        _, self.other_referee = server.service.create_token("referee", [other], "table 2")
-        _, self.appeals = server.service.create_token("appeals")
+        _, self.referee = server.service.tokens.create("referee", [self.match], "table 1")
+        _, self.other_referee = server.service.tokens.create("referee", [other], "table 2")
+        _, self.appeals = server.service.tokens.create("appeals")
 
     def referee_view(self, step: int) -> dict[str, Any]:
         response = self.server.get(f"/api/deals/{self.live}/replay", params={"step": step, "viewpoint": "referee"},
@@ -238,7 +238,7 @@ def test_the_cli_is_trusted_and_exports_a_live_deal(server, table, store: Store,
     record = json.loads(capsys.readouterr().out)
     assert record["hands"] == EXAMPLE_RECORD["hands"]
     assert server.service is not None
-    assert server.service.export_record(table.live, LOCAL)["hands"] == record["hands"]
+    assert server.service.records.export_record(table.live, LOCAL)["hands"] == record["hands"]
 
 
 def test_appeal_pages_of_a_live_deal_show_no_hidden_card(server, table):

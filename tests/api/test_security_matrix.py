@@ -158,12 +158,12 @@ class Table:
             assert server.post(f"/api/deals/{self.deal}/actions", {"action": action}).status_code == 201
         service = server.service
         assert service is not None
-        _, referee = service.create_token("referee", [self.match, self.quiet_match], "tables 1 and 3")
-        _, other = service.create_token("referee", [self.other_match], "table 2")
-        _, appeals = service.create_token("appeals", label="仲裁委员会")
-        revoked_token, revoked = service.create_token("referee", [self.match], "lost phone")
-        service.revoke_token(revoked_token["id"])
-        self.victim, _ = service.create_token("referee", [self.match], "to be revoked over the API")
+        _, referee = service.tokens.create("referee", [self.match, self.quiet_match], "tables 1 and 3")
+        _, other = service.tokens.create("referee", [self.other_match], "table 2")
+        _, appeals = service.tokens.create("appeals", label="仲裁委员会")
+        revoked_token, revoked = service.tokens.create("referee", [self.match], "lost phone")
+        service.tokens.revoke(revoked_token["id"])
+        self.victim, _ = service.tokens.create("referee", [self.match], "to be revoked over the API")
         wrong = f"fupan_{server.organiser.split('_')[1]}_{'x' * 43}"  # a real token id, a wrong secret
         self.appeals = self._appeals_in_every_state()
         self.tokens: dict[str, str | None] = {"none": None, "wrong": wrong, "revoked": revoked, "appeals": appeals,
@@ -179,22 +179,23 @@ class Table:
         penalty = {"kind": "penalty", "player_ids": [PLAYERS[0]], "points": -1}
 
         def filed(then: tuple[str, ...] = ()) -> str:
-            appeal = service.file_appeal(self.match, against, "conduct", "权限测试")["appeal_id"]
+            appeal = service.appeals.file(self.match, against, "conduct", "权限测试")["appeal_id"]
             if "rule" in then:
-                service.rule_appeal(appeal, penalty, "说话")
+                service.rulings.rule(appeal, penalty, "说话")
             if "appeal" in then:
-                service.appeal_ruling(appeal, "不服")
+                service.appeals.appeal_ruling(appeal, "不服")
             return appeal
 
         # A voided finished deal at table 4 (no deal in play there): what the redeal needs.
         voided_table = self.server.post(f"/api/tournaments/{self.tournament}/matches",
                                         {"table": "4", "seats": PLAYERS, "first": 2}).json()["id"]
-        voided = service.start_deal(match=voided_table, hands=EXAMPLE_RECORD["hands"], kitty=EXAMPLE_RECORD["kitty"],
-                                    first=2)[0]["id"]
+        voided = service.deals.start(match=voided_table, hands=EXAMPLE_RECORD["hands"], kitty=EXAMPLE_RECORD["kitty"],
+                                     first=2)[0]["id"]
         for action in EXAMPLE_RECORD["actions"]:
-            service.record_action(voided, action)
-        void = service.file_appeal(voided_table, {"kind": "deal", "deal_id": voided, "step": 1}, "irregularity", "作废")
-        service.rule_appeal(void["appeal_id"], {"kind": "void"}, "作废重发")
+            service.deals.record(voided, action)
+        void = service.appeals.file(voided_table, {"kind": "deal", "deal_id": voided, "step": 1}, "irregularity",
+                                    "作废")
+        service.rulings.rule(void["appeal_id"], {"kind": "void"}, "作废重发")
         return {"appeals.redeal": void["appeal_id"],
                 "appeals.appeal_ruling": filed(("rule",)), "appeals.close": filed(("rule",)),
                 "appeals.decide": filed(("rule", "appeal")), "appeals.rule": filed(), "appeals.withdraw": filed(),
@@ -213,7 +214,7 @@ class Table:
 
         values = {"tournament_id": self.tournament, "match_id": self.match, "deal_id": self.deal,
                   "token_id": self.victim["id"], "filename": "fupan.css", "game": "doudizhu", "player_id": PLAYERS[0],
-                  "number": "1", "key": "wzq"}
+                  "number": "1", "key": "wzq", "plugin": "doudizhu"}
         assert name in values, f"no sample value for the path parameter <{name}>: add one to Table.path_value"
         return values[name]
 
@@ -311,7 +312,7 @@ def test_every_api_route_declares_its_policy_and_is_in_the_matrix(matrix_server)
 def test_every_route_and_caller_gets_the_documented_status_and_refusals_write_nothing(matrix_server):
     server = matrix_server
     table = Table(server)
-    recorder = server.service.recorder  # type: ignore[union-attr]
+    recorder = server.service.store.recorder  # type: ignore[union-attr]
     start = recorder.max_notification_id()
     failures = []
     checked = 0

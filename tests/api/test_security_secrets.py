@@ -64,8 +64,8 @@ def test_no_token_or_card_is_stored_in_clear_with_or_without_idempotency_keys(se
     first_card: dict[str, Any] = {}
     # Every role through the store, as `fupan token create` does, and one through the CLI itself.
     for role in ("organiser", "appeals", "commentator"):
-        secrets.append(secret_of(server.service.create_token(role, label=role)[1]))
-    secrets.append(secret_of(server.service.create_token("referee", [match], "table 1")[1]))
+        secrets.append(secret_of(server.service.tokens.create(role, label=role)[1]))
+    secrets.append(secret_of(server.service.tokens.create("referee", [match], "table 1")[1]))
     if store.backend == "sqlite":
         assert fupan(["token", "create", "--role", "commentator", "--db", store.env["SQLITE_DBNAME"]]) == 0
         secrets.append(secret_of(capsys.readouterr().out.strip()))

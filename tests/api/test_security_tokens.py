@@ -133,7 +133,7 @@ def test_malformed_and_unknown_tokens_are_401(server):
 def test_every_event_names_its_recorder_and_no_secret_is_ever_stored(server, store):
     match = open_table(server)
     assert server.service is not None
-    _, referee = server.service.create_token("referee", [match], "table 1")
+    _, referee = server.service.tokens.create("referee", [match], "table 1")
     created = server.post("/api/tokens", {"role": "referee", "matches": [match]}).json()
     deal = server.post(f"/api/matches/{match}/deals", {"hands": EXAMPLE_RECORD["hands"],
                                                        "kitty": EXAMPLE_RECORD["kitty"], "first": 2},
@@ -145,11 +145,11 @@ def test_every_event_names_its_recorder_and_no_secret_is_ever_stored(server, sto
     assert [e["recorded_by"] for e in events] == (
         [{"role": "referee", "token_id": token_id(referee)}] * 6
         + [{"role": "referee", "token_id": created["token"]["id"]}])
-    recorders = [e.recorded_by for e in server.service.events.get(UUID(match))]
+    recorders = [e.recorded_by for e in server.service.store.events.get(UUID(match))]
     assert recorders[0]["role"] == "organiser" and recorders[-1] == {"role": "referee", "token_id": token_id(referee)}
     # The raw stored events of the whole store: every one has a recorder, none holds a secret.
     secrets = [secret_of(bearer) for bearer in (server.organiser, referee, created["bearer"])]
-    for notification in server.service.recorder.select_notifications(1, 10**9):
+    for notification in server.service.store.recorder.select_notifications(1, 10**9):
         state = notification.state.decode()
         assert '"recorded_by"' in state, notification.topic
         assert not [s for s in secrets if s in state], notification.topic

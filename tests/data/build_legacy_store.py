@@ -16,7 +16,7 @@ import json
 import sys
 from pathlib import Path
 
-from domain.services.application import FupanApplication
+from domain.services.fupan import Fupan
 from fixtures import DEMOS, HERE
 from projections.service import Projections
 
@@ -24,37 +24,37 @@ DEALS_PER_TABLE = 2
 
 
 def build(path: Path) -> dict:
-    app = FupanApplication.for_sqlite(str(path))
+    app = Fupan.for_sqlite(str(path))
     tournaments, matches = [], []
     for name in DEMOS:
         document = json.loads((HERE / name).read_text(encoding="utf-8"))
         head = document["tournament"]
-        t, _ = app.create_tournament(head["name"], head["game"], head["options"], format=head["format"],
-                                     tiebreaks=head["tiebreaks"], lots_seed=head["lots_seed"])
+        t, _ = app.tournaments.create(head["name"], head["game"], head["options"], format=head["format"],
+                                      tiebreaks=head["tiebreaks"], lots_seed=head["lots_seed"])
         for player in document["players"]:
-            app.register_player(t["id"], player)
+            app.tournaments.register_player(t["id"], player)
         stage = document["rounds"][0]
-        app.start_round(t["id"], stage["label"], stage["kind"])
+        app.tournaments.start_round(t["id"], stage["label"], stage["kind"])
         table = stage["tables"][0]
         first = table.get("first", table["deals"][0]["first"])
-        m, _ = app.create_match(t["id"], str(table["table"]), table["seats"], first=first)
+        m, _ = app.tables.open(t["id"], str(table["table"]), table["seats"], first=first)
         last_deal = None
         for record in table["deals"][:DEALS_PER_TABLE]:
-            deal, _ = app.start_deal(match=m["id"], first=record["first"], hands=record["hands"],
-                                     kitty=record["kitty"], context=record["context"])
+            deal, _ = app.deals.start(match=m["id"], first=record["first"], hands=record["hands"],
+                                      kitty=record["kitty"], context=record["context"])
             for action in record["actions"]:
-                app.record_action(deal["id"], action)
+                app.deals.record(deal["id"], action)
             last_deal = deal
         assert last_deal is not None
         player = document["players"][0]
-        app.adjust(t["id"], player, -1, "迟到 / late", "penalty",
-                   refers_to={"deal_id": last_deal["id"], "version": 2})
-        app.annotate(last_deal["id"], 1, "开局 / opening", "裁判")
+        app.tournaments.adjust(t["id"], player, -1, "迟到 / late", "penalty",
+                               refers_to={"deal_id": last_deal["id"], "version": 2})
+        app.deals.annotate(last_deal["id"], 1, "开局 / opening", "裁判")
         if head["game"] == "shengji":
-            app.record_clock(m["id"], 30, "第一次读表")
-            app.record_misdeal(m["id"], 1, "少发一张")
+            app.tables.record_clock(m["id"], 30, "第一次读表")
+            app.tables.record_misdeal(m["id"], 1, "少发一张")
         if head["game"] == "doudizhu":
-            app.close_match(m["id"], "测试：组织者结束本桌")
+            app.tables.close(m["id"], "测试：组织者结束本桌")
         tournaments.append(t["id"])
         matches.append(m["id"])
     # A stand-alone server-dealt deal played to its end (seed revealed), by the game's random legal player.
@@ -64,17 +64,17 @@ def build(path: Path) -> dict:
     rng = random.Random(7)  # random_record draws `first`, then the seed, from its rng: the same cards here
     first, seed = rng.randrange(3), f"{rng.getrandbits(64):x}"
     record = random_record(random.Random(7))
-    solo, _ = app.start_deal(game="doudizhu", seats=["甲", "乙", "丙"], first=first, seed=seed)
+    solo, _ = app.deals.start(game="doudizhu", seats=["甲", "乙", "丙"], first=first, seed=seed)
     for action in record["actions"]:
-        app.record_action(solo["id"], action)
-    token, _ = app.create_token("referee", matches=matches[:1], label="legacy")
-    app.revoke_token(token["id"])
+        app.deals.record(solo["id"], action)
+    token, _ = app.tokens.create("referee", matches=matches[:1], label="legacy")
+    app.tokens.revoke(token["id"])
     projections = Projections(app)
     expected = {
         "tournaments": {tid: projections.standings(tid)["rows"] for tid in tournaments},
-        "exports": {d["id"]: app.export_record(d["id"]) for d in app.list_deals() if d["finished"]},
-        "digests": {d["id"]: d["digest"] for d in app.list_deals()},
-        "notifications": app.recorder.max_notification_id(),
+        "exports": {d["id"]: app.records.export_record(d["id"]) for d in app.deals.all() if d["finished"]},
+        "digests": {d["id"]: d["digest"] for d in app.deals.all()},
+        "notifications": app.store.recorder.max_notification_id(),
     }
     projections.close()
     return expected

@@ -36,22 +36,22 @@ def start_site(db_path: Path) -> DemoSite:
     assert service is not None
     document = demo_document("doudizhu_tournament.json")
     head = document["tournament"]
-    tournament, _ = service.create_tournament(head["name"], head["game"], head["options"], recorded_by=DEMO_RECORDER,
-                                              format=head["format"], tiebreaks=head["tiebreaks"],
-                                              lots_seed=head["lots_seed"])
+    tournament, _ = service.tournaments.create(head["name"], head["game"], head["options"], recorded_by=DEMO_RECORDER,
+                                               format=head["format"], tiebreaks=head["tiebreaks"],
+                                               lots_seed=head["lots_seed"])
     for name in document["players"]:
-        service.register_player(tournament["id"], name, recorded_by=DEMO_RECORDER)
+        service.tournaments.register_player(tournament["id"], name, recorded_by=DEMO_RECORDER)
     stage = document["rounds"][0]
-    service.start_round(tournament["id"], stage["label"], stage["kind"], recorded_by=DEMO_RECORDER)
+    service.tournaments.start_round(tournament["id"], stage["label"], stage["kind"], recorded_by=DEMO_RECORDER)
     table = stage["tables"][0]
-    match, _ = service.create_match(tournament["id"], str(table["table"]), table["seats"],
-                                    first=table.get("first", table["deals"][0]["first"]), recorded_by=DEMO_RECORDER)
+    match, _ = service.tables.open(tournament["id"], str(table["table"]), table["seats"],
+                                   first=table.get("first", table["deals"][0]["first"]), recorded_by=DEMO_RECORDER)
     for record in table["deals"][:DEALS]:
-        deal, _ = service.start_deal(match=match["id"], first=record["first"], hands=record["hands"],
-                                     kitty=record["kitty"], context=record["context"], recorded_by=DEMO_RECORDER)
+        deal, _ = service.deals.start(match=match["id"], first=record["first"], hands=record["hands"],
+                                      kitty=record["kitty"], context=record["context"], recorded_by=DEMO_RECORDER)
         for action in record["actions"]:
-            service.record_action(deal["id"], action, recorded_by=DEMO_RECORDER)
-    match = service.list_matches(tournament["id"])[0]
+            service.deals.record(deal["id"], action, recorded_by=DEMO_RECORDER)
+    match = service.tables.of_tournament(tournament["id"])[0]
     return DemoSite(live, tournament, match, list(match["deals"]))
 
 

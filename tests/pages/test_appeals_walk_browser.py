@@ -62,8 +62,8 @@ class Tournament:
             self.matches.append(match)
             self.deals.append(deal)
         assert server.service is not None
-        _, self.referee = server.service.create_token("referee", [self.matches[0]], "第1桌裁判")
-        _, self.committee = server.service.create_token("appeals", label="仲裁委员会")
+        _, self.referee = server.service.tokens.create("referee", [self.matches[0]], "第1桌裁判")
+        _, self.committee = server.service.tokens.create("appeals", label="仲裁委员会")
 
     def totals(self) -> dict[str, int]:
         rows = self.server.get(f"/api/tournaments/{self.id}/standings").json()["rows"]
@@ -71,13 +71,13 @@ class Tournament:
 
     def head(self) -> int:
         assert self.server.service is not None
-        return self.server.service.recorder.max_notification_id()
+        return self.server.service.store.recorder.max_notification_id()
 
     def stored_since(self, head: int) -> list[str]:
         """The topics of what was stored after `head`, leaving out idempotency keys: a refused keyed request
         keeps its key and refusal, so a retry is refused alike (docs/SECURITY.md §6a)."""
         assert self.server.service is not None
-        found = self.server.service.recorder.select_notifications(head + 1, 1000)
+        found = self.server.service.store.recorder.select_notifications(head + 1, 1000)
         return [n.topic for n in found if not n.topic.startswith("fupan:IdempotentRequest")]
 
 

@@ -135,9 +135,9 @@ def figure(value: Any) -> str:
 def play_wakeng_round(live: LiveServer, tournament: str, rng: random.Random) -> None:
     service = live.service
     assert service is not None
-    info = service.get_tournament(tournament)
+    info = service.tournaments.get(tournament)
     for match in [m for m in info["matches"] if m["round"] == info["current_round"]]:
-        deal, _ = service.start_deal(match=match["id"], seed=f"{tournament}-{info['current_round']}")
+        deal, _ = service.deals.start(match=match["id"], seed=f"{tournament}-{info['current_round']}")
         record_random_play(service, deal["id"], WAKENG, wakeng_play_out, rng)
 
 
@@ -272,7 +272,7 @@ def test_a_nine_team_daguai_knockout_to_its_final_on_a_tablet(browser, live):
             match = table.get_attribute("data-match")
             # One real deal at each table, then the organiser closes it from the console (a 大怪路子 deal is about
             # 200 actions); the table's ranking — team points, then the declared tiebreaks — decides who goes on.
-            deal, _ = service.start_deal(match=match)
+            deal, _ = service.deals.start(match=match)
             record_random_play(service, deal["id"], DAGUAI, daguai_play_out, rng)
         refresh(page)
         while page.locator("form.close-form").count():  # each close redraws the list

@@ -74,17 +74,17 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PadSite]:
     built = PadSite(live)
     for game, seats in SEATS.items():
         players = [f"{game[:2]}{n}" for n in range(seats)]
-        tournament, _ = service.create_tournament(f"记录板 {game}", game)
+        tournament, _ = service.tournaments.create(f"记录板 {game}", game)
         for player in players:
-            service.register_player(tournament["id"], player)
-        service.start_round(tournament["id"], "第1轮")
-        pad, _ = service.create_match(tournament["id"], "1", players, 0)
-        twin, _ = service.create_match(tournament["id"], "2", players, 0)
+            service.tournaments.register_player(tournament["id"], player)
+        service.tournaments.start_round(tournament["id"], "第1轮")
+        pad, _ = service.tables.open(tournament["id"], "1", players, 0)
+        twin, _ = service.tables.open(tournament["id"], "2", players, 0)
         built.tables[game] = (pad["id"], twin["id"])
         if game == "doudizhu":
-            built.slips = service.create_match(tournament["id"], "slips", players, 0)[0]["id"]
+            built.slips = service.tables.open(tournament["id"], "slips", players, 0)[0]["id"]
     tables = [pad for pad, _ in built.tables.values()] + [built.slips]
-    _, built.referee = service.create_token("referee", tables, "pad tables")
+    _, built.referee = service.tokens.create("referee", tables, "pad tables")
     yield built
     if LATENCIES:
         ordered = sorted(LATENCIES)
@@ -99,7 +99,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PadSite]:
 
 def setup_of(site: PadSite, deal_id: str) -> Any:
     assert site.live.service is not None
-    setup, _, _ = parse_record(site.live.service.export_record(deal_id, LOCAL))
+    setup, _, _ = parse_record(site.live.service.records.export_record(deal_id, LOCAL))
     return setup
 
 
@@ -297,8 +297,8 @@ def whole_deal(site: PadSite, tablet: Offline, game: str, pad: Pad | None = None
         pad.page.click('[data-command="deal-server"]')
         pad.wait(lambda: pad.version() >= 1)
         assert site.live.service is not None
-        deal = site.live.service.get_match(pad_match)["current_deal"]
-        commitment = site.live.service.get_deal(deal)["seed_commitment"]
+        deal = site.live.service.tables.get(pad_match)["current_deal"]
+        commitment = site.live.service.deals.get(deal)["seed_commitment"]
         assert commitment[:16] in pad.page.locator(".pad-summary").inner_text()
     for viewport in (LANDSCAPE, TABLET):  # the deal as dealt (升级: while dealing) both ways round, no sideways scroll
         pad.page.set_viewport_size(viewport)
@@ -351,7 +351,7 @@ def test_doudizhu_dealt_on_the_grid_refusals_a_second_pad_and_offline_taps(site:
     start.click()
     pad.wait(lambda: pad.version() >= 1)
     assert site.live.service is not None
-    deal = site.live.service.get_match(pad_match)["current_deal"]
+    deal = site.live.service.tables.get(pad_match)["current_deal"]
     assert setup_of(site, deal).hands == hands_setup.hands
 
     seen: set[str] = set()
@@ -508,7 +508,7 @@ SLOW_READS = """(() => {
 def test_daguai_six_hands_fit_a_phone_and_a_whole_deal_at_tablet_size(site: PadSite, tablet: Offline) -> None:
     pad_match, _ = site.tables["daguai"]
     assert site.live.service is not None
-    dealt, _ = site.live.service.start_deal(match=pad_match, seed="pad-daguai")
+    dealt, _ = site.live.service.deals.start(match=pad_match, seed="pad-daguai")
     tablet.context.add_init_script(SLOW_READS)
     page = tablet.page()
     page.set_viewport_size(PHONE)
@@ -531,9 +531,9 @@ def test_pad_state_and_dry_run_over_http(site: PadSite) -> None:
     nothing (a bomb read as such; a refusal with its reason in both languages)."""
     live = site.live
     assert live.service is not None
-    tournament = next(t for t in live.service.list_tournaments() if t["game"] == "doudizhu")
-    match, _ = live.service.create_match(tournament["id"], "http", [p["id"] for p in tournament["players"]], 0)
-    deal, _ = live.service.start_deal(match=match["id"], seed="pad-http")
+    tournament = next(t for t in live.service.tournaments.all() if t["game"] == "doudizhu")
+    match, _ = live.service.tables.open(tournament["id"], "http", [p["id"] for p in tournament["players"]], 0)
+    deal, _ = live.service.deals.start(match=match["id"], seed="pad-http")
     state = live.get(f"/api/deals/{deal['id']}/pad", token=live.organiser).json()
     assert state["version"] == 1 and state["status"]["to_act"] == 0
     first = {json.dumps(c["action"]) for c in state["choices"] if c["seat"] == 0}
@@ -564,9 +564,9 @@ def test_a_score_slip_is_scored_before_it_is_entered_and_an_impossible_one_is_re
     live = site.live
     assert live.service is not None
     # A referee of other tables is told so on the sign-in form, and sees nothing of this one.
-    other, _ = live.service.create_match(live.service.get_match(site.slips)["tournament_id"], "other",
-                                         live.service.get_match(site.slips)["seats"], 0)
-    _, stranger = live.service.create_token("referee", [other["id"]], "another table")
+    other, _ = live.service.tables.open(live.service.tables.get(site.slips)["tournament_id"], "other",
+                                        live.service.tables.get(site.slips)["seats"], 0)
+    _, stranger = live.service.tokens.create("referee", [other["id"]], "another table")
     page = tablet.page()
     page.goto(f"{site.url}/matches/{site.slips}/pad")
     page.fill('input[data-field="token"]', stranger)
@@ -582,7 +582,7 @@ def test_a_score_slip_is_scored_before_it_is_entered_and_an_impossible_one_is_re
             page.fill(f'[data-field="{name}"]', value)
         page.click("[data-confirm]")
     def recorded() -> bool:
-        table = live.service.get_match(site.slips)  # type: ignore[union-attr]
+        table = live.service.tables.get(site.slips)  # type: ignore[union-attr]
         return len(table["misdeals"]) == 1 and len(table["clock"]) == 1
 
     pad.wait(recorded)
@@ -600,15 +600,15 @@ def test_a_score_slip_is_scored_before_it_is_entered_and_an_impossible_one_is_re
     shown = preview.inner_text()
     assert all(f"{score:+d}" in shown or str(score) in shown for score in expected)
     # 春天 won by the farmers cannot happen: refused with the rules' reason, in Chinese, and nothing to confirm.
-    before = live.service.recorder.max_notification_id()
+    before = live.service.store.recorder.max_notification_id()
     form.locator('[data-field="spring"]').select_option("spring")
     pad.wait(lambda: preview.get_attribute("data-slip-state") == "refused")
     assert "春天" in preview.inner_text() and confirm.is_disabled()
-    assert live.service.recorder.max_notification_id() == before
+    assert live.service.store.recorder.max_notification_id() == before
     form.locator('[data-field="spring"]').select_option("none")
     pad.wait(lambda: preview.get_attribute("data-slip-state") == "ok" and confirm.is_enabled())
     confirm.click()
-    pad.wait(lambda: len(live.service.get_match(site.slips)["deals"]) == 1)
-    deal = live.service.get_match(site.slips)["deals"][0]
+    pad.wait(lambda: len(live.service.tables.get(site.slips)["deals"]) == 1)
+    deal = live.service.tables.get(site.slips)["deals"][0]
     assert deal["scores"] == expected
     pad.wait(lambda: pad.page.locator('[data-command="slip"]').count() == 1)  # ready for the next deal's slip

@@ -22,7 +22,7 @@ from paths import ROOT
 
 from cli.main import main
 from domain.games import GAMES
-from domain.services.application import FupanApplication
+from domain.services.fupan import Fupan
 from replay_ui.shared.cards import card_text
 from web.app import create_app
 
@@ -48,15 +48,15 @@ def published(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, An
     it, published with `fupan publish` as a script would run it (no terminal: nothing printed)."""
     folder = tmp_path_factory.mktemp("publish")
     db = str(folder / "fupan.sqlite")
-    service = FupanApplication.for_sqlite(db)
+    service = Fupan.for_sqlite(db)
     tournament, match, deal = example_table(service, "发布杯")
     for note in NOTES:
-        service.annotate(deal["id"], note)
-    others = {game: service.import_record(fixture_record(name))[0]["id"]
+        service.deals.annotate(deal["id"], note)
+    others = {game: service.records.import_record(fixture_record(name))[0]["id"]
               for game, name in (("shengji", "shengji_s001"), ("daguai", "daguai_s000"))}
     # Table 2 is still playing its deal: a publication made now must show only what the public sees of it.
     _, live = example_deal(service, tournament["id"], "2", actions=3)
-    service.annotate(live["id"], {"step": 2, "text": "李四手里有三张2"})  # names hidden cards: not public yet
+    service.deals.annotate(live["id"], {"step": 2, "text": "李四手里有三张2"})  # names hidden cards: not public yet
     service.close()
     yield {"folder": folder, "db": db, "tournament": tournament, "match": match, "deal": deal["id"],
            "others": others, "out": folder / "site", "live": live["id"]}
@@ -93,9 +93,9 @@ def test_fupan_publish_writes_the_site_quietly_in_a_pipe(published, capsys):
     record = json.loads((out / f"api/deals/{deal}/record.json").read_text(encoding="utf-8"))
     assert [{k: v for k, v in n.items() if k != "at"} for n in record["annotations"]] == NOTES
     table = next(out.glob("api/tournaments/*/records.jsonl")).read_text(encoding="utf-8")
-    again = FupanApplication.for_sqlite(str(published["folder"] / "again.sqlite"))
+    again = Fupan.for_sqlite(str(published["folder"] / "again.sqlite"))
     try:
-        stored = [again.import_record(json.loads(line))[0] for line in table.splitlines()]
+        stored = [again.records.import_record(json.loads(line))[0] for line in table.splitlines()]
         assert [d["annotations"] for d in stored] == [NOTES]  # the finished deal only
     finally:
         again.close()
@@ -111,7 +111,7 @@ def pdf_text(data: bytes, folder: Path) -> str:
 @pytest.mark.skipif(not shutil.which("pdftotext") and not os.environ.get("CI"),
                     reason="pdftotext (poppler-utils) is not installed (.ci/run installs it)")
 def test_the_pdf_records_hold_every_hand(published, tmp_path):
-    app = create_app({"FUPAN_APPLICATION": FupanApplication.for_sqlite(published["db"]), "FUPAN_PROJECTION_POLL": 0})
+    app = create_app({"FUPAN_APPLICATION": Fupan.for_sqlite(published["db"]), "FUPAN_PROJECTION_POLL": 0})
     client = app.test_client()
     deals = {"doudizhu": published["deal"], **published["others"]}
     try:

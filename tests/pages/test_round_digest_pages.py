@@ -14,8 +14,6 @@ from conftest import LiveServer, Store
 from test_tamper_evidence import Built
 from test_viewer_browser import CHROMIUM, LAPTOP, Offline
 
-from domain.services.digests import round_digests
-
 PHONE = {"width": 390, "height": 844}
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium is not installed at /usr/bin/chromium")
@@ -32,7 +30,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 def test_the_round_page_and_the_record_print_the_round_digest(site, browser):
     built = site.built
-    (stage,) = round_digests(site.service, built.tournament)
+    (stage,) = site.service.records.round_digests(built.tournament)
     assert stage["count"] == 1 and stage["digest"] == built.round_digest
     for viewport in (PHONE, LAPTOP):
         context = Offline(browser, site, viewport)

@@ -107,7 +107,7 @@ def test_every_option_and_coded_value_has_words_in_both_languages() -> None:
 
 def test_a_tournament_page_names_its_options_in_chinese_beside_their_codes(live: LiveServer) -> None:
     assert live.service is not None
-    tournament, _ = live.service.create_tournament("规则选项杯", "shengji", {"sj.preset": "s001"})
+    tournament, _ = live.service.tournaments.create("规则选项杯", "shengji", {"sj.preset": "s001"})
     page = live.get(f"/tournaments/{tournament['id']}").text
     rows = dict(re.findall(r'<div data-option="([\w.]+)">(.*?)</div>', page, re.S))
     assert sorted(rows) == sorted(get_engine("shengji").resolve_options({"sj.preset": "s001"}))

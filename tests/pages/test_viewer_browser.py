@@ -93,7 +93,7 @@ def query_of(page: Page) -> str:
 
 def frames_of(site: DemoSite, viewpoint: str, deal: str | None = None) -> dict[str, Any]:
     assert site.live.service is not None
-    return site.live.service.replay_all(deal or site.demo_deal, viewpoint)
+    return site.live.service.deals.replay_all(deal or site.demo_deal, viewpoint)
 
 
 # --- stepping --------------------------------------------------------------------------------------------
@@ -230,7 +230,7 @@ def test_a_game_without_its_own_renderer_steps_through_the_generic_one(site: Dem
     """A game whose renderer script is missing (here 升级's, answered empty) falls back to the generic renderer:
     its deals still open, step and hide hands."""
     assert site.live.service is not None
-    deal, _ = site.live.service.import_record(random_record(random.Random(7)))
+    deal, _ = site.live.service.records.import_record(random_record(random.Random(7)))
     middle = deal["actions"] // 2
     page = offline.page()
     page.route("**/ui/static/games/shengji.js", lambda route: route.fulfill(content_type="text/javascript", body=""))
@@ -269,7 +269,7 @@ def test_a_token_opens_the_hidden_views_of_a_deal_in_play_in_this_tab_only(site:
     deal, _ = start_live_deal(site, "browser-token", actions=3)
     service = site.live.service
     assert service is not None
-    _, bearer = service.create_token("appeals", label="仲裁委员会 · 浏览器")
+    _, bearer = service.tokens.create("appeals", label="仲裁委员会 · 浏览器")
     mine, theirs = set(EXAMPLE_RECORD["hands"][0]), set(EXAMPLE_RECORD["hands"][1])
     page = offline.page()
     page.goto(f"{site.url}/deals/{deal}?step=3&view=seat:0")
@@ -300,7 +300,7 @@ def test_a_token_opens_the_hidden_views_of_a_deal_in_play_in_this_tab_only(site:
     page.wait_for_selector('body[data-ready="1"][data-viewpoint="public"]')
     page.click('[data-view="referee"]')
     page.wait_for_selector('body[data-ready="1"][data-viewpoint="referee"]')
-    service.revoke_token(str(parse_token(bearer)[0]))  # type: ignore[index]
+    service.tokens.revoke(str(parse_token(bearer)[0]))  # type: ignore[index]
     # The page is following the deal: its next poll is refused, and it says why and drops the token.
     page.wait_for_selector('body[data-ready="error"]', timeout=15_000)
     assert "已被吊销" in page.inner_text("#table") and page.is_visible("#token-none")
@@ -330,7 +330,7 @@ def test_a_live_deal_follows_the_play_until_it_ends(site: DemoSite, offline: Off
         page.wait_for_selector('body[data-ready="1"]')
         assert page.is_visible("#following") and "进行中" in page.inner_text("#deal-status")
 
-    service.record_action(deal, EXAMPLE_RECORD["actions"][5])  # recorded at the table, elsewhere
+    service.deals.record(deal, EXAMPLE_RECORD["actions"][5])  # recorded at the table, elsewhere
     wait_until(lambda: step_of(following) == 6, following, "the reader at the last step to move on")
     wait_until(lambda: total_of(looking_back) == 6, looking_back, "the other reader's timeline to grow")
     assert step_of(looking_back) == 2  # looking back: left where they were
@@ -338,7 +338,7 @@ def test_a_live_deal_follows_the_play_until_it_ends(site: DemoSite, offline: Off
     shot(following, "viewer-live-following")
 
     for action in EXAMPLE_RECORD["actions"][6:]:
-        service.record_action(deal, action)
+        service.deals.record(deal, action)
     total = len(EXAMPLE_RECORD["actions"])
     wait_until(lambda: step_of(following) == total, following, "the last action")
     wait_until(lambda: "已结束" in following.inner_text("#deal-status"), following, "the deal to show as over")

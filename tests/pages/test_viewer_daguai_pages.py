@@ -107,10 +107,10 @@ def find_deal(first: int, wanted: Check, rng: random.Random, name: str, fouls: t
 
 
 def record_deal(service: Any, match: str, hands: list[list[str]], actions: list[Record]) -> dict[str, Any]:
-    deal, _ = service.start_deal(match=match, hands=hands, kitty=[])
+    deal, _ = service.deals.start(match=match, hands=hands, kitty=[])
     for action in actions:
-        service.record_action(deal["id"], action)
-    return service.get_deal(deal["id"])
+        service.deals.record(deal["id"], action)
+    return service.deals.get(deal["id"])
 
 
 # Table 1: (what the deal must show, fouls recorded by seat, timeout rate).
@@ -138,35 +138,35 @@ def start_daguai_site(db_path: Path) -> DaguaiSite:
         db_path, "大怪路子复盘测试赛", "daguai", PLAYERS, format="daguai.s000",
         tiebreaks=["first_finishes", "playoff", "lots"], lots_seed="daguai-viewer")
     rng = random.Random(2018)
-    match, _ = service.create_match(tournament["id"], "1", PLAYERS, first=0)
+    match, _ = service.tables.open(tournament["id"], "1", PLAYERS, first=0)
     deals = []
     for number, (name, wanted, fouls, rate) in enumerate(TABLE_1, start=1):
-        first = RULES.first_seat(service.get_match(match["id"])["standing"], 0, number, 6)
+        first = RULES.first_seat(service.tables.get(match["id"])["standing"], 0, number, 6)
         hands, actions = find_deal(first, wanted, rng, f"1-{name}", fouls, rate)
         deals.append(record_deal(service, match["id"], hands, actions))
-    match = service.get_match(match["id"])
+    match = service.tables.get(match["id"])
     assert match["status"] == "over" and match["standing"]["end"]["by"] == "points", match["standing"]
-    playoff, _ = service.create_match(tournament["id"], "2", PLAYERS, first=3)
+    playoff, _ = service.tables.open(tournament["id"], "2", PLAYERS, first=3)
     playoff_deals = []
     for number, (head, fouls) in enumerate([*TABLE_2, (None, ())], start=1):
-        first = RULES.first_seat(service.get_match(playoff["id"])["standing"], 3, number, 6)
+        first = RULES.first_seat(service.tables.get(playoff["id"])["standing"], 3, number, 6)
         hands, actions = find_deal(first, outcome("catch", head) if head is not None else outcome("catch"), rng,
                                    f"2-{number}", fouls)
         playoff_deals.append(record_deal(service, playoff["id"], hands, actions))
-    playoff = service.get_match(playoff["id"])
+    playoff = service.tables.get(playoff["id"])
     assert playoff["standing"]["end"]["by"] == "playoff", playoff["standing"]
     # Table 3: a deal left in play after a few rounds, everyone still above 10 cards.
-    live_match, _ = service.create_match(tournament["id"], "3", PLAYERS, first=2)
+    live_match, _ = service.tables.open(tournament["id"], "3", PLAYERS, first=2)
     state, hands, _ = new_state(2, "daguai-viewer-live")
     actions: list[Record] = []
     play_out(state, random.Random(7), actions)
     cut = [i for i, a in enumerate(actions) if a["type"] == "play"][8] + 1
-    deal, _ = service.start_deal(match=live_match["id"], hands=hands, kitty=[])
+    deal, _ = service.deals.start(match=live_match["id"], hands=hands, kitty=[])
     for action in actions[:cut]:
-        service.record_action(deal["id"], action)
+        service.deals.record(deal["id"], action)
     seen = {card for action in actions[:cut] for card in action.get("cards", [])}
     live_hidden = {card for hand in hands for card in hand} - seen
-    return DaguaiSite(live, service.get_tournament(tournament["id"]), match, service.get_match(live_match["id"]),
+    return DaguaiSite(live, service.tournaments.get(tournament["id"]), match, service.tables.get(live_match["id"]),
                       deal["id"], live_hidden, deals, playoff_match=playoff, playoff_deals=playoff_deals)
 
 

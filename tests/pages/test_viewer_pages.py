@@ -91,7 +91,7 @@ def test_match_page_lists_each_deal_with_scores_chips_and_the_chart_data(site: D
 def example_deal(site: DemoSite) -> str:
     """The complete 斗地主 example record (a 7-card 单顺, a rocket), imported as a stand-alone deal."""
     assert site.live.service is not None
-    deal, _ = site.live.service.import_record(EXAMPLE_RECORD)
+    deal, _ = site.live.service.records.import_record(EXAMPLE_RECORD)
     return deal["id"]
 
 
@@ -109,16 +109,16 @@ def test_record_page_writes_each_action_in_chinese_notation(site: DemoSite, exam
 
 def test_record_page_has_hands_annotations_result_and_the_closing_digest(site: DemoSite) -> None:
     assert site.live.service is not None
-    deal = site.live.service.get_deal(site.demo_deal)
+    deal = site.live.service.deals.get(site.demo_deal)
     page = get(site, f"/deals/{site.demo_deal}/record").text
     assert deal["digest"] in page
-    for note in site.live.service.replay_all(site.demo_deal, "referee")["frames"]:
+    for note in site.live.service.deals.replay_all(site.demo_deal, "referee")["frames"]:
         for annotation in note["annotations"]:
             assert str(escape(annotation["text"])) in page
     assert "倍数 ×4（抢地主 ×1，明牌 ×2，炸弹 ×2，春天 ×1）" in page
     assert "王芳 发牌明牌（收到 15 张时，×2）" in page
     assert "张伟 不抢；王芳 成为地主，底牌 ♠K ♦10 小王" in page
-    dealt = site.live.service.replay_all(site.demo_deal, "referee")["frames"][0]["view"]
+    dealt = site.live.service.deals.replay_all(site.demo_deal, "referee")["frames"][0]["view"]
     for seat in dealt["seats"]:  # a closed deal is published: every hand as dealt
         assert set(seat["hand"]) <= quoted_cards(page)
 

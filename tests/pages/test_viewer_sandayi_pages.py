@@ -100,35 +100,35 @@ def start_sandayi_site(db_path: Path) -> SandayiSite:
         db_path, "三打一复盘测试赛", "sandayi", PLAYERS, format="sandayi.s002",
         tiebreaks=["dealer_count", "dealer_difficulty", "lots"], lots_seed="sandayi-viewer")
     rng = random.Random(2019)
-    match, _ = service.create_match(tournament["id"], "1", PLAYERS, first=0)
+    match, _ = service.tables.open(tournament["id"], "1", PLAYERS, first=0)
     for number, wanted in enumerate(PLAN, start=1):
-        standing = service.get_match(match["id"])["standing"]
+        standing = service.tables.get(match["id"])["standing"]
         first = RULES.first_seat(standing, 0, number, 4)
         hands, kitty, actions = find_deal(first, wanted, rng, number)
-        deal, _ = service.start_deal(match=match["id"], hands=hands, kitty=kitty)
+        deal, _ = service.deals.start(match=match["id"], hands=hands, kitty=kitty)
         assert deal["first"] == first
         for action in actions:
-            service.record_action(deal["id"], action)
-        assert service.get_deal(deal["id"])["finished"], (number, wanted)
-    match = service.get_match(match["id"])
+            service.deals.record(deal["id"], action)
+        assert service.deals.get(deal["id"])["finished"], (number, wanted)
+    match = service.tables.get(match["id"])
     assert match["status"] == "over" and match["standing"]["deals"] == 8
     # Table 2: a deal left in play after the bidding and a few plays.
-    live_match, _ = service.create_match(tournament["id"], "2", PLAYERS, first=1)
+    live_match, _ = service.tables.open(tournament["id"], "2", PLAYERS, first=1)
     state, hands, kitty = new_state(1, "sandayi-viewer-live")
     actions: list[Record] = []
     play_out(state, random.Random(7), actions, declare_rate=0.0)
     played = [a for a in actions if a["type"] == "play"]
     cut = actions.index(played[3]) + 1
-    deal, _ = service.start_deal(match=live_match["id"], hands=hands, kitty=kitty)
+    deal, _ = service.deals.start(match=live_match["id"], hands=hands, kitty=kitty)
     for action in actions[:cut]:
-        service.record_action(deal["id"], action)
+        service.deals.record(deal["id"], action)
     seen = {card for action in actions[:cut] for card in action.get("cards", [])}
     codes: dict[str, int] = {}
     for card in [c for hand in hands for c in hand] + kitty:
         codes[card] = codes.get(card, 0) + 1
     live_hidden = {code for code in codes if code not in seen}
-    deals = [service.get_deal(entry["deal_id"]) for entry in match["deals"]]
-    return SandayiSite(live, service.get_tournament(tournament["id"]), match, service.get_match(live_match["id"]),
+    deals = [service.deals.get(entry["deal_id"]) for entry in match["deals"]]
+    return SandayiSite(live, service.tournaments.get(tournament["id"]), match, service.tables.get(live_match["id"]),
                        deal["id"], live_hidden, deals)
 
 
@@ -224,7 +224,7 @@ def test_a_seats_frames_show_its_own_hand_and_only_counts_of_the_others(site: Sa
     taken = next(f for f in frames if f["view"]["dealer"] is not None)
     assert "收底牌 8 张" in taken["notation"]["zh"] and "8-card kitty" in taken["notation"]["en"]
     own, _ = site.viewer_frames(deal["id"], f"seat:{dealer}")
-    kitty = site.service.replay_all(deal["id"], "referee")["frames"][0]["view"]["kitty"]
+    kitty = site.service.deals.replay_all(deal["id"], "referee")["frames"][0]["view"]["kitty"]
     assert any(f["view"]["kitty"] == kitty for f in own)
     words = next(f for f in own if f["view"]["dealer"] is not None)["notation"]
     assert f"收底牌 {cards_text(kitty, 'zh')}" in words["zh"]

@@ -91,8 +91,8 @@ def demo_deals(site: DemoSite) -> list[tuple[str, str]]:
     """Every deal of every demo tournament, with its game."""
     service = site.live.service
     assert service is not None
-    return [(tournament["game"], entry["deal_id"]) for tournament in service.list_tournaments()
-            for match in service.list_matches(tournament["id"]) for entry in match["deals"]]
+    return [(tournament["game"], entry["deal_id"]) for tournament in service.tournaments.all()
+            for match in service.tables.of_tournament(tournament["id"]) for entry in match["deals"]]
 
 
 def test_every_card_of_every_demo_deal_fits_a_phone_a_tablet_and_a_laptop(site: DemoSite, offline: Offline) -> None:
@@ -104,7 +104,7 @@ def test_every_card_of_every_demo_deal_fits_a_phone_a_tablet_and_a_laptop(site: 
     games = set()
     order_forward = True
     for game, deal in demo_deals(site):
-        referee = service.replay_all(deal, "referee")
+        referee = service.deals.replay_all(deal, "referee")
         steps = steps_to_check(referee["frames"])
         open_viewer(page, site, f"?step={steps[0][0]}&view=public", deal=deal)
         views = page.eval_on_selector_all("#viewpoints [data-view]", "buttons => buttons.map(b => b.dataset.view)")
@@ -143,8 +143,8 @@ def test_no_page_of_the_demo_scrolls_sideways(site: DemoSite, offline: Offline) 
     assert service is not None
     page = offline.page()
     paths = ["/", "/deals"]
-    for tournament in service.list_tournaments():
-        matches = service.list_matches(tournament["id"])
+    for tournament in service.tournaments.all():
+        matches = service.tables.of_tournament(tournament["id"])
         paths += [f"/tournaments/{tournament['id']}", f"/tournaments/{tournament['id']}/standings",
                   f"/matches/{matches[0]['id']}", f"/matches/{matches[0]['id']}/travellers",
                   f"/deals/{matches[0]['deals'][0]['deal_id']}/record"]
@@ -192,13 +192,14 @@ def test_a_tournaments_tables_read_as_cards_on_a_phone_and_as_columns_on_a_lapto
     service = site.live.service
     assert service is not None
     page = offline.page()
-    tournament = service.list_tournaments()[0]
+    tournament = service.tournaments.all()[0]
     page.set_viewport_size(SCREENS["phone"])
     page.goto(f"{site.url}/tournaments/{tournament['id']}")
     for screen, size in SCREENS.items():
         page.set_viewport_size(size)
         rows = page.evaluate(TABLE_ROWS, "#tables")
-        assert len(rows) == len(service.list_matches(tournament["id"])) > 1 and {row["names"] for row in rows} == {3}
+        assert len(rows) == len(service.tables.of_tournament(tournament["id"])) > 1
+        assert {row["names"] for row in rows} == {3}
         assert [row["broken"] for row in rows] == [[] for _ in rows], screen
         assert {(row["labelled"], row["header"]) for row in rows} == (
             {(True, "none")} if screen == "phone" else {(False, "table-header-group")}), screen
@@ -221,7 +222,7 @@ def test_a_tournaments_tables_read_as_cards_on_a_phone_and_as_columns_on_a_lapto
       .filter((link) => link.getClientRects().length > 1).map((link) => link.textContent)""")
     assert broken == []
     # And a table's deals: a cell holding a name (首叫, 地主) is one line; the table scrolls in its box instead.
-    match = service.list_matches(tournament["id"])[0]
+    match = service.tables.of_tournament(tournament["id"])[0]
     page.goto(f"{site.url}/matches/{match['id']}")
     tall = page.eval_on_selector_all("table.deals tbody td", """(cells, names) => cells
       .filter((cell) => names.includes(cell.textContent.trim()))
@@ -232,14 +233,14 @@ def test_a_tournaments_tables_read_as_cards_on_a_phone_and_as_columns_on_a_lapto
     # With names whole, the 升级 and 大怪路子 tables of deals still fit their box on a tablet held upright.
     page.set_viewport_size(SCREENS["tablet"])
     for game in ("shengji", "daguai"):
-        for other in (t for t in service.list_tournaments() if t["game"] == game):
-            page.goto(f"{site.url}/matches/{service.list_matches(other['id'])[0]['id']}")
+        for other in (t for t in service.tournaments.all() if t["game"] == game):
+            page.goto(f"{site.url}/matches/{service.tables.of_tournament(other['id'])[0]['id']}")
             table, box = page.eval_on_selector("table.deals", "t => [t.scrollWidth, t.parentElement.clientWidth]")
             assert table <= box, (game, table, box)
     page.set_viewport_size(SCREENS["phone"])
     # Nor a table's name in a traveller's narrow first column (第 1 / 桌 across two lines).
-    wakeng = next(t for t in service.list_tournaments() if t["game"] == "wakeng")
-    page.goto(f"{site.url}/matches/{service.list_matches(wakeng['id'])[0]['id']}/travellers")
+    wakeng = next(t for t in service.tournaments.all() if t["game"] == "wakeng")
+    page.goto(f"{site.url}/matches/{service.tables.of_tournament(wakeng['id'])[0]['id']}/travellers")
     names = page.eval_on_selector_all("table.data tbody td:first-child .zh", """names => names.map((name) =>
       [name.textContent, name.getClientRects().length])""")  # an inline box per line it takes
     assert len(names) > 4 and [name for name, lines in names if lines != 1] == []
@@ -256,7 +257,7 @@ def test_the_deal_viewers_first_load_transfers_at_most_one_and_a_half_megabytes(
     compressed bodies and their headers)."""
     service = site.live.service
     assert service is not None
-    longest = max((service.replay_all(deal, "referee")["total"], deal) for _, deal in demo_deals(site))[1]
+    longest = max((service.deals.replay_all(deal, "referee")["total"], deal) for _, deal in demo_deals(site))[1]
     context = Offline(browser, site, SCREENS["phone"])
     try:
         page = context.page()
@@ -278,9 +279,9 @@ def test_seats_are_counted_from_one_where_people_read_them(site: DemoSite) -> No
     """The viewpoint buttons and the record's players: 1, 2, 3 … (升级: 东南西北); the data keeps 0 … n-1."""
     service = site.live.service
     assert service is not None
-    for tournament in service.list_tournaments():
-        deal = service.list_matches(tournament["id"])[0]["deals"][0]["deal_id"]
-        names = service.get_match(service.list_matches(tournament["id"])[0]["id"])["seat_names"]
+    for tournament in service.tournaments.all():
+        deal = service.tables.of_tournament(tournament["id"])[0]["deals"][0]["deal_id"]
+        names = service.tables.get(service.tables.of_tournament(tournament["id"])[0]["id"])["seat_names"]
         marks = COMPASS if tournament["game"] == "shengji" else [str(seat + 1) for seat in range(len(names))]
         viewer = viewer_support.page_of(site, f"/deals/{deal}")
         for seat, (name, mark) in enumerate(zip(names, marks, strict=True)):
@@ -298,10 +299,10 @@ def test_fouls_read_in_the_language_chosen_and_tables_say_why_a_score_fell(site:
     service = site.live.service
     assert service is not None
     fouls = marked = 0
-    for tournament in service.list_tournaments():
+    for tournament in service.tournaments.all():
         game = tournament["game"]
         codes = {code: (zh, en) for code, zh, en in get_engine(game).foul_codes}
-        for match in service.list_matches(tournament["id"]):
+        for match in service.tables.of_tournament(tournament["id"]):
             page = viewer_support.page_of(site, f"/matches/{match['id']}")
             rows = page.split('<tr class="deal-marks">')
             for entry in match["deals"]:
@@ -331,10 +332,10 @@ def test_a_deal_dealt_card_by_card_is_recorded_with_its_hands_and_says_it_is_bei
     deal say how far the dealing had come, and the printable record lists every hand as dealt (25 cards)."""
     service = site.live.service
     assert service is not None
-    for tournament in service.list_tournaments():
+    for tournament in service.tournaments.all():
         if tournament["game"] != "shengji":
             continue
-        deal = service.list_matches(tournament["id"])[0]["deals"][0]["deal_id"]
+        deal = service.tables.of_tournament(tournament["id"])[0]["deals"][0]["deal_id"]
         frames = site.live.get(f"/ui-api/deals/{deal}/frames").json()["frames"]
         assert frames[0]["notation"]["zh"].startswith("开始发牌") and "发牌完毕" not in frames[0]["notation"]["zh"]
         assert all(seat["count"] == 0 for seat in frames[0]["view"]["seats"])
@@ -412,9 +413,10 @@ def test_the_play_record_lists_every_round_by_seat_and_the_viewer_steps_to_the_n
     assert service is not None
     page = offline.page()
     for game in ("doudizhu", "shengji"):
-        match = next(m for t in service.list_tournaments() if t["game"] == game for m in service.list_matches(t["id"]))
+        match = next(m for t in service.tournaments.all() if t["game"] == game
+                     for m in service.tables.of_tournament(t["id"]))
         deals = [entry["deal_id"] for entry in match["deals"]]
-        frames = service.replay_all(deals[1], "referee")["frames"]
+        frames = service.deals.replay_all(deals[1], "referee")["frames"]
         step = len(frames) * 2 // 3
         open_viewer(page, site, f"?step={step}&view=seat:1", deal=deals[1])
         view = frames[step]["view"]
@@ -450,30 +452,30 @@ def test_deals_are_found_by_where_who_and_what_happened_and_a_deal_on_its_own_is
         return re.findall(r'<tr data-deal-id="([0-9a-f-]+)">', page)
 
     on_its_own = found("?tournament=-")  # the other tests of this module may have started some too
-    assert alone in on_its_own and all(service.get_deal(deal)["match_id"] is None for deal in on_its_own)
+    assert alone in on_its_own and all(service.deals.get(deal)["match_id"] is None for deal in on_its_own)
     assert set(found()) == {deal for _, deal in every} | set(on_its_own)
     assert 'href="/deals?tournament=-"' in viewer_support.page_of(site, f"/deals/{alone}")  # its page says where
     assert 'id="find-link"' in viewer_support.page_of(site, "/")
     shengji = {deal for game, deal in every if game == "shengji"}
     assert set(found("?game=shengji")) == shengji
-    player = service.list_matches(service.list_tournaments()[0]["id"])[0]["seat_names"][0]
+    player = service.tables.of_tournament(service.tournaments.all()[0]["id"])[0]["seat_names"][0]
     with_player = set(found(f"?player={player}"))
-    assert with_player and all(player in service.get_deal(deal)["seats"] or
-                               player in service.get_match(service.get_deal(deal)["match_id"])["seat_names"]
+    assert with_player and all(player in service.deals.get(deal)["seats"] or
+                               player in service.tables.get(service.deals.get(deal)["match_id"])["seat_names"]
                                for deal in with_player)
     fouled = {deal for _, deal in every
               if any(step["action"] and step["action"]["type"] == "foul"
-                     for step in service.replay_all(deal, "public")["frames"])}
+                     for step in service.deals.replay_all(deal, "public")["frames"])}
     assert set(found("?has=foul")) == fouled and fouled
-    noted = {deal for _, deal in every if service.get_deal(deal)["annotations"]}
+    noted = {deal for _, deal in every if service.deals.get(deal)["annotations"]}
     assert set(found("?has=annotation")) == noted and noted
     assert set(found("?has=penalty&game=shengji")) <= shengji
     assert found("?has=appeal") == []
-    one_round = next(t for t in service.list_tournaments() if t["game"] == "sandayi")  # no round paired after it
-    service.set_appeal_rules(one_round["id"], 1440, [])  # a day: however long this module has run
-    table = service.list_matches(one_round["id"])[0]
+    one_round = next(t for t in service.tournaments.all() if t["game"] == "sandayi")  # no round paired after it
+    service.appeals.set_rules(one_round["id"], 1440, [])  # a day: however long this module has run
+    table = service.tables.of_tournament(one_round["id"])[0]
     disputed = table["deals"][1]["deal_id"]
-    service.file_appeal(table["id"], {"kind": "deal", "deal_id": disputed}, "scoring_error", "计分有误")
+    service.appeals.file(table["id"], {"kind": "deal", "deal_id": disputed}, "scoring_error", "计分有误")
     assert found("?has=appeal") == [disputed]  # an appeal filed with the committee against that deal
 
 
@@ -482,8 +484,8 @@ def test_a_table_the_organiser_closed_names_who_it_placed_first_not_the_organise
     player it placed first (the most chips), and the reason shows in the language chosen."""
     service = site.live.service
     assert service is not None
-    tournament = service.list_tournaments()[0]
-    extra = next(m for m in service.list_matches(tournament["id"]) if m["ended_by"] == "closed")
+    tournament = service.tournaments.all()[0]
+    extra = next(m for m in service.tables.of_tournament(tournament["id"]) if m["ended_by"] == "closed")
     first = extra["seat_names"][extra["chips"].index(max(extra["chips"]))]
     page = viewer_support.page_of(site, f"/tournaments/{tournament['id']}")
     row = next(row for row in page.split("<tr>") if f"/matches/{extra['id']}" in row)
@@ -499,15 +501,15 @@ def test_a_duplicate_traveller_sets_every_table_on_a_board_side_by_side_with_its
     docs/rules/wakeng.md B7), each row linked to its replay."""
     service = site.live.service
     assert service is not None
-    tournament = next(t for t in service.list_tournaments() if t["game"] == "wakeng")
-    tables = service.list_matches(tournament["id"])
+    tournament = next(t for t in service.tournaments.all() if t["game"] == "wakeng")
+    tables = service.tables.of_tournament(tournament["id"])
     first = tables[0]
     assert f"/matches/{first['id']}/travellers" in viewer_support.page_of(site, f"/matches/{first['id']}")
     page = viewer_support.page_of(site, f"/matches/{first['id']}/travellers")
     scores: dict[int, dict[str, list[int]]] = {}  # board → deal → scores
     for table in tables:
         for entry in table["deals"]:
-            deal = service.get_deal(entry["deal_id"])
+            deal = service.deals.get(entry["deal_id"])
             scores.setdefault(deal["context"]["board"], {})[deal["id"]] = deal["result"]["scores"]
     sections = re.findall(r'<section class="panel traveller" data-board="(\d+)">(.*?)</section>', page, re.S)
     assert [int(board) for board, _ in sections] == sorted(scores)
@@ -529,8 +531,8 @@ def test_the_chip_tables_figures_come_from_the_game_not_the_generic_pages(site: 
     service = site.live.service
     assert service is not None
     seen = {}
-    for tournament in service.list_tournaments():
-        match = service.list_matches(tournament["id"])[0]
+    for tournament in service.tournaments.all():
+        match = service.tables.of_tournament(tournament["id"])[0]
         page = viewer_support.page_of(site, f"/matches/{match['id']}").split('id="fupan-strings"')[0]
         record = viewer_support.page_of(site, f"/deals/{match['deals'][0]['deal_id']}/record")
         seen[tournament["game"]] = ("起始筹码" in page, "局后筹码" in record.split('id="fupan-strings"')[0])
@@ -580,8 +582,8 @@ def test_no_english_word_in_any_chinese_page_of_the_demo(site: DemoSite, offline
 
     read("/")
     read("/deals?has=foul")
-    for index, tournament in enumerate(service.list_tournaments()):
-        match = service.list_matches(tournament["id"])[0]
+    for index, tournament in enumerate(service.tournaments.all()):
+        match = service.tables.of_tournament(tournament["id"])[0]
         deal = match["deals"][-1]["deal_id"]
         # The charts' words are charts.js's, alike for every game: drawn and read for the first tournament only.
         chart = " svg.main-svg" if index == 0 else ""
@@ -615,21 +617,21 @@ def a_demo_appeal(site: DemoSite) -> tuple[str, str]:
     part and the committee's form."""
     service = site.live.service
     assert service is not None
-    tournament = next(t for t in service.list_tournaments() if t["game"] == "sandayi")
-    table = service.list_matches(tournament["id"])[0]
+    tournament = next(t for t in service.tournaments.all() if t["game"] == "sandayi")
+    table = service.tables.of_tournament(tournament["id"])[0]
     deal = table["deals"][1]["deal_id"]
-    filed = service.list_appeals(tournament["id"])  # the finder's test above files this very appeal
+    filed = service.appeals.of_tournament(tournament["id"])  # the finder's test above files this very appeal
     if not filed:
-        service.set_appeal_rules(tournament["id"], 1440, [])
-        service.file_appeal(table["id"], {"kind": "deal", "deal_id": deal}, "scoring_error", "计分有误")
-        filed = service.list_appeals(tournament["id"])
+        service.appeals.set_rules(tournament["id"], 1440, [])
+        service.appeals.file(table["id"], {"kind": "deal", "deal_id": deal}, "scoring_error", "计分有误")
+        filed = service.appeals.of_tournament(tournament["id"])
     appeal = filed[0]["appeal_id"]
     if filed[0]["status"] != "filed":
         return tournament["id"], appeal
-    service.add_appeal_evidence(appeal, {"deal_id": deal, "step": 3, "viewpoint": "seat:1"}, "第三步的牌")
-    scores = service.get_deal(deal)["result"]["scores"]
-    service.rule_appeal(appeal, {"kind": "assigned", "scores": scores}, "维持原判")
-    service.appeal_ruling(appeal, "不服裁决")
+    service.appeals.add_evidence(appeal, {"deal_id": deal, "step": 3, "viewpoint": "seat:1"}, "第三步的牌")
+    scores = service.deals.get(deal)["result"]["scores"]
+    service.rulings.rule(appeal, {"kind": "assigned", "scores": scores}, "维持原判")
+    service.appeals.appeal_ruling(appeal, "不服裁决")
     return tournament["id"], appeal
 
 
@@ -656,8 +658,8 @@ def test_no_english_word_in_the_signed_in_pages_appeals_rounds_rules_and_panels_
         if words:
             found[path or page.url] = sorted(set(words))
 
-    tournament = service.list_tournaments()[0]  # 斗地主: rounds, a final, a play-off, an adjustment
-    match = service.list_matches(tournament["id"])[0]
+    tournament = service.tournaments.all()[0]  # 斗地主: rounds, a final, a play-off, an adjustment
+    match = service.tables.of_tournament(tournament["id"])[0]
     deal = match["deals"][-1]["deal_id"]
     page.goto(site.url + "/")
     page.evaluate("token => sessionStorage.setItem('fupan.token', token)", site.live.organiser)
@@ -681,7 +683,8 @@ def test_no_english_word_in_the_signed_in_pages_appeals_rounds_rules_and_panels_
     read(f"/appeals/{appeal}")
     read(f"/appeals/{appeal}/report")
     read(f"/appeals/{appeal}/review?view=seat:1", lambda: page.get_attribute("body", "data-ready") == "1")
-    moved = next(iter(service.get_appeal(appeal)["applied"]), None) or service.list_players(appeal_tournament)[0]["id"]
+    moved = (next(iter(service.appeals.get(appeal)["applied"]), None)
+             or service.tournaments.players(appeal_tournament)[0]["id"])
     read(f"/tournaments/{appeal_tournament}/standings/{moved}")  # a standing explained, the appeal's outcome in it
     read(f"/tournaments/{tournament['id']}/rounds/1")
     for game in ("doudizhu", "shengji", "sandayi", "wakeng", "daguai"):
@@ -693,7 +696,7 @@ def test_no_english_word_in_the_signed_in_pages_appeals_rounds_rules_and_panels_
     assert page.is_visible("article.zh") and not page.is_visible("article.en")
     read("/deals/00000000-0000-0000-0000-000000000000")  # not found: the error page
 
-    frames = service.replay_all(deal, "referee")["frames"]
+    frames = service.deals.replay_all(deal, "referee")["frames"]
     in_play = next(frame["step"] for frame in reversed(frames) if frame["view"]["phase"] == "play"
                    and frame["step"] < len(frames) - 1)
 
@@ -715,8 +718,8 @@ def test_standings_charts_draw_only_rounds_played_and_a_single_round_as_bars(sit
     service = site.live.service
     assert service is not None
     page = offline.page()
-    knockout = service.list_tournaments()[0]  # 斗地主: tables, a final, a play-off
-    swiss = next(t for t in service.list_tournaments() if t["game"] == "wakeng")  # one round
+    knockout = service.tournaments.all()[0]  # 斗地主: tables, a final, a play-off
+    swiss = next(t for t in service.tournaments.all() if t["game"] == "wakeng")  # one round
     standings = site.live.get(f"/api/tournaments/{knockout['id']}/standings").json()
     played = {row["name"]: {match["round"] for match in row["matches"]} for row in standings["rows"]}
     rounds = [stage["round"] for stage in standings["progression"]]

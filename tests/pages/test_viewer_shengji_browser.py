@@ -27,16 +27,16 @@ class ShengjiSite:
         service = site.live.service
         assert service is not None
         self.service = service
-        tournament = next(t for t in service.list_tournaments() if t["format"] == "shengji.s004")
+        tournament = next(t for t in service.tournaments.all() if t["format"] == "shengji.s004")
         self.tournament = tournament
-        self.match = service.list_matches(tournament["id"])[0]
-        self.deals = [service.get_deal(entry["deal_id"]) for entry in self.match["deals"]]
+        self.match = service.tables.of_tournament(tournament["id"])[0]
+        self.deals = [service.deals.get(entry["deal_id"]) for entry in self.match["deals"]]
 
     def deal_where(self, test: Any) -> dict[str, Any]:
         return next(deal for deal in self.deals if deal["result"] and test(deal["result"]))
 
     def frames(self, deal: str, viewpoint: str) -> list[dict[str, Any]]:
-        return self.service.replay_all(deal, viewpoint)["frames"]
+        return self.service.deals.replay_all(deal, viewpoint)["frames"]
 
 
 site = viewer_support.site_fixture(start_demo_site, "viewer-shengji")

@@ -16,8 +16,8 @@ site = viewer_support.site_fixture(start_demo_site, "viewer-shengji-pages")
 def final(site: DemoSite) -> dict[str, Any]:
     service = site.live.service
     assert service is not None
-    tournament = next(t for t in service.list_tournaments() if t["format"] == "shengji.s004")
-    return service.list_matches(tournament["id"])[0]
+    tournament = next(t for t in service.tournaments.all() if t["format"] == "shengji.s004")
+    return service.tables.of_tournament(tournament["id"])[0]
 
 
 def test_the_match_page_charts_levels_per_deal_up_to_the_goal(site: DemoSite, final: dict[str, Any]) -> None:
@@ -44,7 +44,7 @@ def test_the_tournament_page_shows_each_tables_levels_and_winners(site: DemoSite
 def test_the_record_page_writes_a_deal_in_both_languages(site: DemoSite, final: dict[str, Any]) -> None:
     service = site.live.service
     assert service is not None
-    dig = next(d for d in (service.get_deal(e["deal_id"]) for e in final["deals"])
+    dig = next(d for d in (service.deals.get(e["deal_id"]) for e in final["deals"])
                if d["result"].get("points", {}).get("kitty_multiplier", 0) >= 8)
     html = page_of(site, f"/deals/{dig['id']}/record")
     assert "（拖拉机）" in html and "闲家抠底：底牌" in html and "×8" in html

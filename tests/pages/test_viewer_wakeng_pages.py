@@ -114,37 +114,37 @@ def start_wakeng_site(db_path: Path) -> WakengSite:
     live, service, tournament = viewer_support.open_game_tournament(
         db_path, "挖坑复盘测试赛", "wakeng", PLAYERS, format="wakeng.s003", lots_seed="wakeng-viewer")
     rng = random.Random(2003)
-    match, _ = service.create_match(tournament["id"], "1", PLAYERS, first=0)
+    match, _ = service.tables.open(tournament["id"], "1", PLAYERS, first=0)
     for number, plan in enumerate(PLAN, start=1):
         for attempt in range(50):
             state, hands, kitty = new_state(f"wakeng-viewer-{number}-{attempt}")
             actions = scripted(state, plan, rng)
             if len([a for a in actions if a["type"] == "play"]) >= 8:  # a deal with some play to look at
                 break
-        deal, _ = service.start_deal(match=match["id"], hands=hands, kitty=kitty)
+        deal, _ = service.deals.start(match=match["id"], hands=hands, kitty=kitty)
         assert deal["first"] == state.first and deal["context"] == {"board": number}
         for action in actions:
-            service.record_action(deal["id"], action)
-        assert service.get_deal(deal["id"])["finished"], (number, plan["name"])
-    match = service.get_match(match["id"])
+            service.deals.record(deal["id"], action)
+        assert service.deals.get(deal["id"])["finished"], (number, plan["name"])
+    match = service.tables.get(match["id"])
     assert match["status"] == "over" and match["ended_by"] == "boards" and match["winners"] == []
     # Table 2, in round 2 (its board 1 is another deal: in one round every table plays the same boards): a deal
     # left in play after one player showed before bidding, the bidding and a few plays.
-    service.start_round(tournament["id"], "第2轮", "tables")
-    live_match, _ = service.create_match(tournament["id"], "2", PLAYERS, first=0)
+    service.tournaments.start_round(tournament["id"], "第2轮", "tables")
+    live_match, _ = service.tables.open(tournament["id"], "2", PLAYERS, first=0)
     state, hands, kitty = new_state("wakeng-viewer-live")
     actions = scripted(state, {"name": "live", "reveal": [False, True, False], "bids": [1, None, 2], "post": False,
                                "double": []}, random.Random(7))
     played = [a for a in actions if a["type"] == "play"]
     cut = actions.index(played[3]) + 1
-    deal, _ = service.start_deal(match=live_match["id"], hands=hands, kitty=kitty)
+    deal, _ = service.deals.start(match=live_match["id"], hands=hands, kitty=kitty)
     for action in actions[:cut]:
-        service.record_action(deal["id"], action)
+        service.deals.record(deal["id"], action)
     shown = (state.first + 1) % 3
     seen = {card for action in actions[:cut] for card in action.get("cards", [])} | set(kitty) | set(hands[shown])
     live_hidden = {card for hand in hands for card in hand} - seen
-    deals = [service.get_deal(entry["deal_id"]) for entry in match["deals"]]
-    return WakengSite(live, service.get_tournament(tournament["id"]), match, service.get_match(live_match["id"]),
+    deals = [service.deals.get(entry["deal_id"]) for entry in match["deals"]]
+    return WakengSite(live, service.tournaments.get(tournament["id"]), match, service.tables.get(live_match["id"]),
                       deal["id"], live_hidden, deals, live_shown=shown)
 
 

@@ -1,7 +1,7 @@
 """Several server processes on one store, as in production (README "Production": several workers on PostgreSQL).
 
 Each process keeps hot aggregates in its own cache and keeps it current through the notification log
-(FupanApplication._synchronise). Here real processes — `fupan serve`, and gunicorn with two workers, the
+(Store._synchronise). Here real processes — `fupan serve`, and gunicorn with two workers, the
 documented production command — share a SQLite file or a PostgreSQL schema: processes taking turns record
 one deal without a false conflict and read each other's writes at once, a stale write is a 409 that stores
 nothing, and a token revoked from the CLI is refused by every process at its next request.
@@ -26,7 +26,7 @@ import requests
 from conftest import EXAMPLE_RECORD, EXAMPLE_SCORES, Store, token_id
 from paths import ROOT
 
-from domain.services.application import FupanApplication
+from domain.services.fupan import Fupan
 
 PLAYERS = EXAMPLE_RECORD["seats"]
 
@@ -183,12 +183,12 @@ def test_a_new_sqlite_file_locked_while_a_worker_starts_is_waited_for(tmp_path):
     release = threading.Timer(1.5, holder.rollback)
     release.start()
     began = time.monotonic()
-    app = FupanApplication(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(path),
+    app = Fupan(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(path),
                                 "SQLITE_LOCK_TIMEOUT": "1"})
     try:
         assert time.monotonic() - began >= 1.4  # it did meet the lock, and waited it out
-        app.create_tournament("加锁的新库", "doudizhu")
-        assert [t["name"] for t in app.list_tournaments()] == ["加锁的新库"]
+        app.tournaments.create("加锁的新库", "doudizhu")
+        assert [t["name"] for t in app.tournaments.all()] == ["加锁的新库"]
     finally:
         release.join()
         holder.close()
@@ -227,10 +227,10 @@ def test_fupan_serve_reads_a_chunked_body_whole_and_limits_it(store: Store, tmp_
         stored = chunked([b'{"name": "\\u5206\\u5757", ', b'"game": "doudizhu"}'])
         assert stored.status_code == 201 and stored.json()["name"] == "分块", stored.text
         app = store.open()
-        before = app.recorder.max_notification_id()
+        before = app.store.recorder.max_notification_id()
         too_long = chunked([b'{"name": "', b"x" * (300 * 1024), b'", "game": "doudizhu"}'])
         assert too_long.status_code == 413 and too_long.json()["error"]["code"] == "too_large", too_long.text
-        assert app.recorder.max_notification_id() == before
+        assert app.store.recorder.max_notification_id() == before
         app.close()
     finally:
         server.process.stop()

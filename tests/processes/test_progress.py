@@ -16,7 +16,7 @@ from pathlib import Path
 from conftest import EXAMPLE_RECORD
 from game_support import example_table
 
-from domain.services.application import FupanApplication
+from domain.services.fupan import Fupan
 
 FUPAN = shutil.which("fupan") or str(Path(sys.executable).with_name("fupan"))
 
@@ -63,7 +63,7 @@ def test_long_commands_show_progress_on_a_terminal_and_nothing_in_a_pipe(tmp_pat
     piped = in_a_pipe("import", str(path), "--db", db)  # the same again: already there, and the refusal
     assert piped.returncode == 1 and piped.stderr == "" and len(piped.stdout.splitlines()) == 4
 
-    service = FupanApplication.for_sqlite(db)
+    service = Fupan.for_sqlite(db)
     try:
         example_table(service, "进度杯")
     finally:

@@ -12,7 +12,7 @@ import pytest
 from conftest import EXAMPLE_RECORD, LiveServer, Store
 
 from domain.records.format import check_record
-from domain.services.application import FupanApplication
+from domain.services.fupan import Fupan
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +34,7 @@ def finished_deal(live: LiveServer, key: str) -> str:
 def test_a_commentator_annotates_any_step_and_bad_notes_are_refused_writing_nothing(live):
     deal = finished_deal(live, "commentary")
     assert live.service is not None
-    _, commentator = live.service.create_token("commentator", label="解说 王老师")
+    _, commentator = live.service.tokens.create("commentator", label="解说 王老师")
     total = len(EXAMPLE_RECORD["actions"])
     notes = [
         {"step": 0, "glyph": "", "text": "地主牌型很好", "text_en": "", "author": "王老师"},  # the deal as dealt
@@ -78,18 +78,18 @@ def test_annotations_survive_export_and_import_into_another_store(live, tmp_path
     assert record["annotations"] == [{**notes[0], "at": 2}, notes[1]]
     assert check_record(copy.deepcopy(record))["ok"]
 
-    other = FupanApplication.for_sqlite(str(tmp_path / "other.sqlite"))
+    other = Fupan.for_sqlite(str(tmp_path / "other.sqlite"))
     try:
-        imported, created = other.import_record(copy.deepcopy(record))
+        imported, created = other.records.import_record(copy.deepcopy(record))
         assert created and imported["annotations"] == notes
-        again = other.export_record(imported["id"])
+        again = other.records.export_record(imported["id"])
         assert again["annotations"] == record["annotations"]
         # A record in the older spelling (`at`, the action index) is read as the step after that action.
         older = copy.deepcopy(record)
         older["annotations"] = [{"at": 2, "text": "旧记录", "author": "裁判"}]
         older["meta"] = {}
         older["seats"] = ["甲", "乙", "丙"]  # other players: another deal, not the one already stored
-        stored, _ = other.import_record(older)
+        stored, _ = other.records.import_record(older)
         assert stored["annotations"] == [{"step": 3, "glyph": "", "text": "旧记录", "text_en": "", "author": "裁判"}]
         for bad in ({"at": 2, "step": 5, "text": "不一致"}, {"step": 1, "glyph": "??!", "text": "x"}, "文字"):
             wrong = {**copy.deepcopy(older), "seats": ["丁", "戊", "己"], "annotations": [bad]}
@@ -104,7 +104,7 @@ def test_annotations_survive_export_and_import_into_another_store(live, tmp_path
 def test_a_commentator_annotates_the_step_on_show_from_the_viewer(live, browser):
     deal = finished_deal(live, "from the viewer")
     assert live.service is not None
-    _, commentator = live.service.create_token("commentator", label="解说 李老师")
+    _, commentator = live.service.tokens.create("commentator", label="解说 李老师")
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN")  # a phone
     page = context.new_page()
     errors: list[str] = []

@@ -53,9 +53,9 @@ class Event:
                            {"action": EXAMPLE_RECORD["actions"][0]}).status_code == 201
         service = server.service
         assert service is not None
-        _, self.referee = service.create_token("referee", [self.match], "table 1")
-        _, self.other_referee = service.create_token("referee", [self.live_match], "table 2")
-        _, self.committee = service.create_token("appeals", label="仲裁委员会")
+        _, self.referee = service.tokens.create("referee", [self.match], "table 1")
+        _, self.other_referee = service.tokens.create("referee", [self.live_match], "table 2")
+        _, self.committee = service.tokens.create("appeals", label="仲裁委员会")
 
     def totals(self) -> dict[str, int]:
         rows = self.server.get(f"/api/tournaments/{self.tournament}/standings").json()["rows"]
@@ -68,7 +68,7 @@ class Event:
 
     def head(self) -> int:
         assert self.server.service is not None
-        return self.server.service.recorder.max_notification_id()
+        return self.server.service.store.recorder.max_notification_id()
 
 
 @pytest.fixture(scope="module")
@@ -231,7 +231,7 @@ def test_result_blind_frames_end_at_the_judged_step_and_live_deals_stay_secret(e
     server = event.server
     service = server.service
     assert service is not None
-    appeal = service.file_appeal(event.match, {"kind": "deal", "deal_id": event.deal,
+    appeal = service.appeals.file(event.match, {"kind": "deal", "deal_id": event.deal,
                                                "step": len(EXAMPLE_RECORD["actions"])},
                                  "scoring_error", "计分有误")["appeal_id"]
     blind = server.get(f"/api/appeals/{appeal}/frames?viewpoint=seat:0").json()
@@ -242,8 +242,8 @@ def test_result_blind_frames_end_at_the_judged_step_and_live_deals_stay_secret(e
     assert blind["frames"][-1]["status"] == {"phase": "judged"}  # the last play ended the deal: not said
     revealed = server.get(f"/api/appeals/{appeal}/frames?viewpoint=seat:0&reveal=true").json()
     assert revealed["frames"][-1]["view"]["result"]["scores"] == EXAMPLE_SCORES
-    early = service.file_appeal(event.match, {"kind": "deal", "deal_id": event.deal, "step": 4}, "irregularity",
-                                "第4步")["appeal_id"]
+    early = service.appeals.file(event.match, {"kind": "deal", "deal_id": event.deal, "step": 4}, "irregularity",
+                                 "第4步")["appeal_id"]
     assert len(server.get(f"/api/appeals/{early}/frames").json()["frames"]) == 5
 
     # A live deal's appeal: its words and seat views only for those with rights over its table.
@@ -269,10 +269,10 @@ def test_verify_recomputes_appeal_chains_and_a_rebuild_equals_live(event, capsys
     assert server.get("/api/admin/verify", token=server.organiser).json()["ok"]
     service = server.service
     assert service is not None
-    chains = service.verify_chains()
+    chains = service.audit.verify_chains()
     assert chains["ok"] and chains["appeals"] >= 5
     # Someone with the database but not the chain's key rewrites an appeal's statement: its chain breaks.
-    appeal = service.list_appeals(event.tournament)[0]["appeal_id"]
+    appeal = service.appeals.of_tournament(event.tournament)[0]["appeal_id"]
     db = server.store.env["SQLITE_DBNAME"]
     with sqlite3.connect(db) as conn:
         (state,) = conn.execute("SELECT state FROM stored_events WHERE originator_id = ? AND originator_version = 1",
@@ -284,7 +284,7 @@ def test_verify_recomputes_appeal_chains_and_a_rebuild_equals_live(event, capsys
     conn.close()
     fresh = server.store.open()
     try:
-        broken = fresh.verify_chains()["broken"]
+        broken = fresh.audit.verify_chains()["broken"]
     finally:
         fresh.close()
     assert broken == [{"appeal_id": appeal, "first_bad_version": 1}]
@@ -300,7 +300,7 @@ def test_the_weighted_walk_on_postgresql(postgres_params: dict[str, str], tmp_pa
         event = Event(server, "申诉杯 PG")
         walk_weighted(event)
         assert server.get("/api/admin/verify", token=server.organiser).json()["ok"]
-        assert server.service is not None and server.service.verify_chains()["ok"]
+        assert server.service is not None and server.service.audit.verify_chains()["ok"]
     finally:
         server.stop()
         drop_schema(postgres_params, schema)

@@ -45,7 +45,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 def head(server: LiveServer) -> int:
     assert server.service is not None
-    return server.service.recorder.max_notification_id()
+    return server.service.store.recorder.max_notification_id()
 
 
 def standings(server: LiveServer, tournament: str) -> dict[str, dict[str, Any]]:
@@ -58,7 +58,7 @@ def play_over_http(server: LiveServer, deal: str, play_out: Callable[..., None],
     played to its end, never redealt (nobody calling in 斗地主, nobody declaring in 升级): the cards are the
     server's random deal, so the random player's seed is moved on until the deal is played."""
     assert server.service is not None
-    record = server.service.export_record(deal, LOCAL)  # a live deal's hands: local code only
+    record = server.service.records.export_record(deal, LOCAL)  # a live deal's hands: local code only
     setup, _, _ = parse_record(record)
     engine = get_engine(setup.game)
     for attempt in range(seed, seed + 200):
@@ -80,7 +80,7 @@ def rebuild_equals_live(server: LiveServer, tournament: str) -> None:
     assert server.post("/api/admin/rebuild").status_code == 200
     after = server.get(f"/api/tournaments/{tournament}/standings").json()
     assert {k: v for k, v in after.items() if k != "as_of"} == {k: v for k, v in before.items() if k != "as_of"}
-    assert server.service is not None and server.service.verify_chains()["ok"]
+    assert server.service is not None and server.service.audit.verify_chains()["ok"]
 
 
 def walk_void_and_redeal(server: LiveServer, name: str) -> None:
@@ -96,8 +96,8 @@ def walk_void_and_redeal(server: LiveServer, name: str) -> None:
     for action in EXAMPLE_RECORD["actions"]:
         assert server.post(f"/api/deals/{deal}/actions", {"action": action}).status_code == 201
     assert server.service is not None
-    _, referee = server.service.create_token("referee", [match], "table 1")
-    _, committee = server.service.create_token("appeals", label="仲裁委员会")
+    _, referee = server.service.tokens.create("referee", [match], "table 1")
+    _, committee = server.service.tokens.create("appeals", label="仲裁委员会")
     codes = [c["code"] for c in server.get(f"/api/tournaments/{tournament}/standings").json()["tiebreaks"]]
     deals_won, landlord_wins = codes.index("deals_won"), codes.index("landlord_wins")
     played = standings(server, tournament)
@@ -180,7 +180,7 @@ def walk_void_and_redeal(server: LiveServer, name: str) -> None:
     assert shown[new["id"]]["counted"] and shown[new["id"]]["replaces"] == deal
     assert shown[new["id"]]["appeal"]["href"] == path and shown[new["id"]]["score"] == scores[0]
     assert shown[new["id"]]["events"][-1]["type"] == "Appeal.Redealt"
-    exported = server.service.export_match(match, LOCAL)
+    exported = server.service.records.export_match(match, LOCAL)
     assert [r["meta"]["deal_id"] for r in exported] == [deal, new["id"]] and exported[1]["meta"]["replaces"] == deal
     rebuild_equals_live(server, tournament)
     timeline = [e["type"] for e in server.get(path).json()["timeline"]]
@@ -306,7 +306,7 @@ def test_a_wakeng_boards_adjusted_score_is_matchpointed_against_the_other_table_
     assert {row["player_id"]: row["total"] for row in preview["after"]["rows"]}[seated_a[0]] == 0.5
     assert server.post(f"{path}/decision", {"outcome": weighted, "reason": "两种结果各半", **COMMITTEE}
                        ).status_code == 403  # the organiser is not the committee
-    _, committee = server.service.create_token("appeals", label="委员会")  # type: ignore[union-attr]
+    _, committee = server.service.tokens.create("appeals", label="委员会")  # type: ignore[union-attr]
     assert server.post(f"{path}/decision", {"outcome": weighted, "reason": "两种结果各半", **COMMITTEE},
                        token=committee).status_code == 201
     assert facts(server, tournament, seated_a[1], deal_a)["facts"]["mp"] == 1
@@ -342,7 +342,7 @@ def test_a_voided_wakeng_board_is_replayed_with_the_same_cards_at_a_table_still_
     new = replay.json()
     assert new["context"] == server.get(f"/api/deals/{deal_a}").json()["context"]  # the same board
     assert server.service is not None
-    same = [server.service.export_record(d, LOCAL) for d in (deal_a, new["id"])]
+    same = [server.service.records.export_record(d, LOCAL) for d in (deal_a, new["id"])]
     assert same[0]["hands"] == same[1]["hands"] and same[0]["kitty"] == same[1]["kitty"]  # the board's cards
     assert new["first"] == server.get(f"/api/deals/{deal_a}").json()["first"]
     scores = play_over_http(server, new["id"], wakeng_play.play_out, seed=21)
@@ -357,7 +357,7 @@ def test_a_voided_wakeng_board_is_replayed_with_the_same_cards_at_a_table_still_
 
     # The committee lets the result stand: the board as first played counts again, the replay stays recorded
     # and counts no more.
-    _, committee = server.service.create_token("appeals", label="委员会")
+    _, committee = server.service.tokens.create("appeals", label="委员会")
     assert server.post(f"{path}/committee", {"reason": "不服"}).status_code == 201
     assert server.post(f"{path}/decision", {"outcome": {"kind": "stands"}, "reason": "结果成立", **COMMITTEE},
                        token=committee).status_code == 201

@@ -48,12 +48,12 @@ def test_a_resend_answers_the_first_answer_and_stores_nothing_new(server: LiveSe
     path = f"/api/deals/{deal}/actions"
     first = server.post(path, {"action": ACTIONS[0]}, **keyed("tap-0001"))
     assert first.status_code == 201 and "Idempotent-Replayed" not in first.headers
-    head = server.service.recorder.max_notification_id()  # type: ignore[union-attr]
+    head = server.service.store.recorder.max_notification_id()  # type: ignore[union-attr]
 
     again = server.post(path, {"action": ACTIONS[0]}, **keyed("tap-0001"))
     assert (again.status_code, again.json()) == (201, first.json())
     assert again.headers["Idempotent-Replayed"] == "true"
-    assert server.service.recorder.max_notification_id() == head  # type: ignore[union-attr]
+    assert server.service.store.recorder.max_notification_id() == head  # type: ignore[union-attr]
     assert actions_stored(server, deal) == 1
 
     # Durable: a restarted server (a fresh process's cache) answers the same.
@@ -71,7 +71,7 @@ def test_a_resend_answers_the_first_answer_and_stores_nothing_new(server: LiveSe
     assert server.post(f"/api/matches/{match}/clock", {"minutes": 3}, **keyed("tap-0001")).status_code == 409
 
     # Keys are per caller: a referee's "tap-0001" is a request of its own, never the organiser's answer.
-    _, referee = server.service.create_token("referee", [match], "table 1")  # type: ignore[union-attr]
+    _, referee = server.service.tokens.create("referee", [match], "table 1")  # type: ignore[union-attr]
     theirs = server.post(path, {"action": ACTIONS[1]}, token=referee, **keyed("tap-0001"))
     assert theirs.status_code == 201 and theirs.json()["version"] == first.json()["version"] + 1
     assert "Idempotent-Replayed" not in theirs.headers
@@ -113,7 +113,7 @@ def test_a_token_creation_replayed_never_shows_its_secret_again(server: LiveServ
     assert again.status_code == 201 and again.json()["bearer"] is None
     assert again.json()["token"] == first.json()["token"]
     assert len([t for t in server.get("/api/tokens", token=server.organiser).json() if t["label"] == "deputy"]) == 1
-    events = server.service.recorder.select_notifications(1, 10**6)  # type: ignore[union-attr]
+    events = server.service.store.recorder.select_notifications(1, 10**6)  # type: ignore[union-attr]
     secret = first.json()["bearer"].split("_", 2)[2]  # the secret itself may hold "_"
     assert not any(secret in n.state.decode() for n in events)
 
@@ -178,14 +178,13 @@ def test_concurrent_resends_to_two_server_processes_store_exactly_one(store: Sto
 # a request — the unit, the caller, `begin`, the service's command — and killed where the answer would follow.
 DIES_BEFORE_ANSWERING = """
 import json, os, signal, sys
-from domain.services.application import FupanApplication
-from domain.services.idempotency import begin
+from domain.services.fupan import Fupan
 env, token, key, path, deal, body = json.loads(sys.argv[1])
-app = FupanApplication(env=env)
-with app.unit():
-    principal = app.authenticate(token)
-    begin(app, principal.token_id, key, "POST", path, body.encode(), principal.recorded_by)
-    app.record_action(deal, json.loads(body)["action"], recorded_by=principal.recorded_by)
+app = Fupan(env=env)
+with app.requests.open():
+    principal = app.tokens.authenticate(token)
+    app.requests.begin(principal.token_id, key, "POST", path, body.encode(), principal.recorded_by)
+    app.deals.record(deal, json.loads(body)["action"], recorded_by=principal.recorded_by)
     os.kill(os.getpid(), signal.SIGKILL)
 """
 
@@ -220,7 +219,7 @@ def test_a_keyed_write_answers_what_it_wrote_though_it_is_stored_only_with_its_a
         answers = [server.post(f"/api/deals/{deal}/actions", {"action": action}, **keyed(f"play-{i}"))
                    for i, action in enumerate(ACTIONS)]
         assert {a.status_code for a in answers} == {201} and answers[-1].json()["match"]
-        _, referee = server.service.create_token("referee", [match], "table 1")  # type: ignore[union-attr]
+        _, referee = server.service.tokens.create("referee", [match], "table 1")  # type: ignore[union-attr]
         body = {"against": {"kind": "deal", "deal_id": deal, "step": 3}, "category": "rules_misapplied",
                 "statement": "第4步的顺子应判无效", "on_behalf_of": [PLAYERS[1]]}
         filed = server.post(f"/api/matches/{match}/appeals", body, token=referee, **keyed("appeal"))

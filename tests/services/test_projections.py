@@ -19,19 +19,19 @@ from hypothesis import strategies as st
 
 from domain.games.doudizhu.formats import DOUDIZHU_S001
 from domain.kernel.errors import IllegalAction, NotFound
-from domain.services.application import FupanApplication
+from domain.services.fupan import Fupan
 from fixtures import load_demo
 from fixtures.random_play.doudizhu import random_record
 from projections import Projections
 from projections.follower import TOPICS
 
 
-def play(service: FupanApplication, match_id: str, record: dict[str, Any]) -> dict[str, Any]:
+def play(service: Fupan, match_id: str, record: dict[str, Any]) -> dict[str, Any]:
     """Record a generated deal at a table action by action; the last answer."""
-    deal, _ = service.start_deal(match=match_id, first=record["first"], hands=record["hands"], kitty=record["kitty"])
+    deal, _ = service.deals.start(match=match_id, first=record["first"], hands=record["hands"], kitty=record["kitty"])
     answer: dict[str, Any] = {}
     for action in record["actions"]:
-        answer = service.record_action(deal["id"], action)
+        answer = service.deals.record(deal["id"], action)
     return answer
 
 
@@ -47,15 +47,15 @@ def deal_where(rng: random.Random, wanted: Any) -> dict[str, Any]:
             return record
 
 
-def followed_after(service: FupanApplication, position: int) -> int:
-    return len(service.recorder.select_notifications(position + 1, 10**9, topics=TOPICS))
+def followed_after(service: Fupan, position: int) -> int:
+    return len(service.store.recorder.select_notifications(position + 1, 10**9, topics=TOPICS))
 
 
-def tournament_with_table(service: FupanApplication, players: list[str], **declared: Any) -> tuple[dict, dict]:
-    tournament, _ = service.create_tournament(f"t-{uuid4().hex[:8]}", "doudizhu", **declared)
+def tournament_with_table(service: Fupan, players: list[str], **declared: Any) -> tuple[dict, dict]:
+    tournament, _ = service.tournaments.create(f"t-{uuid4().hex[:8]}", "doudizhu", **declared)
     for name in players:
-        service.register_player(tournament["id"], name)
-    match, _ = service.create_match(tournament["id"], "1", players[:3])
+        service.tournaments.register_player(tournament["id"], name)
+    match, _ = service.tables.open(tournament["id"], "1", players[:3])
     return tournament, match
 
 
@@ -65,15 +65,15 @@ def tournament_with_table(service: FupanApplication, players: list[str], **decla
 class Scenario:
     """A random tournament driven through the service, one command at a time."""
 
-    def __init__(self, service: FupanApplication, data: st.DataObject):
+    def __init__(self, service: Fupan, data: st.DataObject):
         self.service, self.data = service, data
         menu = [c.code for c in DOUDIZHU_S001.tiebreaks]
         tiebreaks = data.draw(st.permutations(menu).flatmap(lambda p: st.integers(1, len(p)).map(lambda n: p[:n])))
-        self.tournament, _ = service.create_tournament(f"h-{uuid4().hex}", "doudizhu", format="doudizhu.s001",
-                                                       tiebreaks=tiebreaks)
+        self.tournament, _ = service.tournaments.create(f"h-{uuid4().hex}", "doudizhu", format="doudizhu.s001",
+                                                        tiebreaks=tiebreaks)
         self.players = [f"p{i}" for i in range(data.draw(st.integers(3, 7)))]
         for player in self.players:
-            service.register_player(self.tournament["id"], player)
+            service.tournaments.register_player(self.tournament["id"], player)
         self.tables: list[str] = []
         self.rng = random.Random(data.draw(st.integers(0, 2**32)))
 
@@ -82,18 +82,19 @@ class Scenario:
         choice = self.data.draw(st.sampled_from(["table", "deal", "deal", "deal", "adjust", "round"]))
         if choice == "table" or not self.tables:
             seats = self.data.draw(st.permutations(self.players)).__getitem__(slice(0, 3))
-            match, _ = self.service.create_match(tid, f"T{len(self.tables) + 1}", list(seats))
+            match, _ = self.service.tables.open(tid, f"T{len(self.tables) + 1}", list(seats))
             self.tables.append(match["id"])
         elif choice == "deal":
-            match = self.service.get_match(self.data.draw(st.sampled_from(self.tables)))
+            match = self.service.tables.get(self.data.draw(st.sampled_from(self.tables)))
             if match["status"] == "live":
                 play(self.service, match["id"], random_record(self.rng))
         elif choice == "adjust":
-            self.service.adjust(tid, self.data.draw(st.sampled_from(self.players)),
-                                self.data.draw(st.integers(-5, 5).filter(bool)), "hypothesis ruling",
-                                kind=self.data.draw(st.sampled_from(["penalty", "adjustment"])))
+            self.service.tournaments.adjust(tid, self.data.draw(st.sampled_from(self.players)),
+                                            self.data.draw(st.integers(-5, 5).filter(bool)), "hypothesis ruling",
+                                            kind=self.data.draw(st.sampled_from(["penalty", "adjustment"])))
         else:
-            self.service.start_round(tid, kind=self.data.draw(st.sampled_from(["tables", "final", "playoff"])))
+            kind = self.data.draw(st.sampled_from(["tables", "final", "playoff"]))
+            self.service.tournaments.start_round(tid, kind=kind)
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
@@ -103,7 +104,7 @@ def test_incremental_standings_equal_a_rebuild_after_every_recorded_event(servic
     projections = Projections(service, page_size=data.draw(st.integers(1, 5)))  # small pages split saves
     scenario = Scenario(service, data)
     for _ in range(data.draw(st.integers(3, 14))):
-        before = service.recorder.max_notification_id()
+        before = service.store.recorder.max_notification_id()
         scenario.step()
         if followed_after(service, before):
             projections.follower.catch_up()
@@ -122,7 +123,7 @@ def test_restart_mid_tournament_continues_without_counting_anything_twice(store)
     first = store.open()
     projections = Projections(first)
     tournament, match = tournament_with_table(first, ["甲", "乙", "丙", "丁", "戊", "己"])
-    second_table, _ = first.create_match(tournament["id"], "2", ["丁", "戊", "己"])
+    second_table, _ = first.tables.open(tournament["id"], "2", ["丁", "戊", "己"])
     play(first, match["id"], random_record(rng))
     projections.follower.catch_up()
     before = projections.standings(tournament["id"])
@@ -135,12 +136,12 @@ def test_restart_mid_tournament_continues_without_counting_anything_twice(store)
     assert projections.follower.applied == 0  # nothing reprocessed
     assert projections.standings(tournament["id"]) == before
     play(restarted, second_table["id"], random_record(rng))
-    restarted.adjust(tournament["id"], "丁", -2, "late", kind="penalty")
+    restarted.tournaments.adjust(tournament["id"], "丁", -2, "late", kind="penalty")
     projections.follower.catch_up()
     assert projections.follower.applied == followed_after(restarted, position)
     assert projections.verify()["ok"]
     after = {row["player_id"]: row for row in projections.standings(tournament["id"])["rows"]}
-    chips = dict(zip(second_table["seats"], restarted.get_match(second_table["id"])["chips"], strict=True))
+    chips = dict(zip(second_table["seats"], restarted.tables.get(second_table["id"])["chips"], strict=True))
     assert after["丁"]["total"] == chips["丁"] - 2 and after["戊"]["total"] == chips["戊"]
     restarted.close()
 
@@ -152,10 +153,10 @@ def test_two_followers_racing_apply_every_event_exactly_once(store):
     try:
         mine, theirs = Projections(writer, page_size=1), Projections(other, page_size=1)
         tournament, match = tournament_with_table(writer, ["甲", "乙", "丙"])
-        while writer.get_match(match["id"])["status"] == "live":
+        while writer.tables.get(match["id"])["status"] == "live":
             play(writer, match["id"], random_record(rng))
         for name in ("丁", "戊"):
-            writer.register_player(tournament["id"], name)
+            writer.tournaments.register_player(tournament["id"], name)
         barrier = threading.Barrier(2)
         errors: list[BaseException] = []
 
@@ -185,17 +186,18 @@ def test_a_deals_actions_alone_write_nothing_yet_the_answer_reflects_them(servic
     tournament, match = tournament_with_table(service, ["甲", "乙", "丙"])
     projections = Projections(service)
     record = random_record(random.Random(4))
-    deal, _ = service.start_deal(match=match["id"], first=record["first"], hands=record["hands"],
-                                 kitty=record["kitty"])
+    deal, _ = service.deals.start(match=match["id"], first=record["first"], hands=record["hands"],
+                                  kitty=record["kitty"])
     projections.follower.catch_up()
     stored = projections.live.position()
     for action in record["actions"][:-1]:
-        service.record_action(deal["id"], action)
-    head = service.recorder.max_notification_id()
+        service.deals.record(deal["id"], action)
+    head = service.store.recorder.max_notification_id()
     assert projections.follower.catch_up() == head and projections.live.position() == stored
     assert projections.standings(tournament["id"])["as_of"] == head
-    service.record_action(deal["id"], record["actions"][-1])
-    assert projections.follower.catch_up() == projections.live.position() == service.recorder.max_notification_id()
+    service.deals.record(deal["id"], record["actions"][-1])
+    head = service.store.recorder.max_notification_id()
+    assert projections.follower.catch_up() == projections.live.position() == head
 
 
 def test_a_server_follows_in_the_background_without_anyone_reading(service):
@@ -203,7 +205,7 @@ def test_a_server_follows_in_the_background_without_anyone_reading(service):
     projections = Projections(service, follow_every=0.01)
     try:
         play(service, match["id"], deal_where(random.Random(6), lambda r: not r.get("redeal")))
-        head = service.recorder.max_notification_id()
+        head = service.store.recorder.max_notification_id()
         deadline = time.monotonic() + 10
         while projections.live.position() < head and time.monotonic() < deadline:
             time.sleep(0.01)
@@ -269,7 +271,7 @@ def test_without_lots_a_complete_tie_shares_the_rank(service):
 
 
 def test_unknown_format_or_tiebreak_is_refused_when_standings_are_asked(service):
-    tournament, _ = service.create_tournament("odd", "doudizhu", tiebreaks=["coin_toss"])
+    tournament, _ = service.tournaments.create("odd", "doudizhu", tiebreaks=["coin_toss"])
     with pytest.raises(IllegalAction) as refused:
         Projections(service).standings(tournament["id"])
     assert refused.value.code == "unknown_tiebreak"
@@ -292,8 +294,8 @@ def test_time_travel_by_notification_id_and_by_round(service):
     assert projections.standings(tournament["id"], as_of=10**9)["as_of"] == later["as_of"]
     with pytest.raises(NotFound):
         projections.standings(tournament["id"], as_of=0)
-    service.start_round(tournament["id"], "决赛", "final")
-    service.create_match(tournament["id"], "决赛", ["甲", "乙", "丙"])
+    service.tournaments.start_round(tournament["id"], "决赛", "final")
+    service.tables.open(tournament["id"], "决赛", ["甲", "乙", "丙"])
     assert projections.standings(tournament["id"], round_limit=1)["rows"] == later["rows"]
     assert [p["round"] for p in projections.standings(tournament["id"])["progression"]] == [1, 2]
 
@@ -375,8 +377,8 @@ def test_the_demo_tournament_ranks_its_final_and_explains_down_to_single_events(
 def test_rounds_and_adjustments_are_events_with_who_and_why(service):
     organiser = {"role": "organiser", "token_id": "t-1"}
     tournament, match = tournament_with_table(service, ["甲", "乙", "丙"])
-    assert match["id"] in [m["id"] for m in service.get_tournament(tournament["id"])["matches"]]
-    final = service.start_round(tournament["id"], "决赛", "final", recorded_by=organiser)
+    assert match["id"] in [m["id"] for m in service.tournaments.get(tournament["id"])["matches"]]
+    final = service.tournaments.start_round(tournament["id"], "决赛", "final", recorded_by=organiser)
     assert final == {"round": 2, "label": "决赛", "kind": "final"}  # the table opened before was round 1
     refused = [
         dict(player_id="无名", points=-1, reason="x"), dict(player_id="甲", points=0, reason="x"),
@@ -386,14 +388,14 @@ def test_rounds_and_adjustments_are_events_with_who_and_why(service):
     ]
     for arguments in refused:
         with pytest.raises(IllegalAction):
-            service.adjust(tournament["id"], **arguments)
+            service.tournaments.adjust(tournament["id"], **arguments)
     with pytest.raises(IllegalAction):
-        service.start_round(tournament["id"], kind="semi")
+        service.tournaments.start_round(tournament["id"], kind="semi")
     with pytest.raises(IllegalAction):
-        service.create_match(tournament["id"], "9", ["甲", "乙", "丙"], round=3)
-    deal, _ = service.start_deal(match=match["id"], seed="s")
-    recorded = service.adjust(tournament["id"], "甲", -1, "说话 / talking", kind="penalty", round=1,
-                              refers_to={"deal_id": deal["id"], "version": 1}, recorded_by=organiser)
+        service.tables.open(tournament["id"], "9", ["甲", "乙", "丙"], round=3)
+    deal, _ = service.deals.start(match=match["id"], seed="s")
+    recorded = service.tournaments.adjust(tournament["id"], "甲", -1, "说话 / talking", kind="penalty", round=1,
+                                          refers_to={"deal_id": deal["id"], "version": 1}, recorded_by=organiser)
     assert recorded["round"] == 1 and recorded["refers_to"] == {"deal_id": deal["id"], "version": 1}
     (row,) = Projections(service).explain(tournament["id"], "甲")["adjustments"]
     assert row["recorded_by"] == organiser and row["reason"] == "说话 / talking" and row["kind"] == "penalty"
@@ -411,14 +413,14 @@ def test_tournaments_recorded_before_formats_existed_still_load_and_rank(service
            "timestamp": datetime(2024, 1, 1, tzinfo=UTC), "originator_topic": "fupan:Tournament"}
     opened = {"match_id": uuid4(), "table": "1", "recorded_by": LOCAL_RECORDER,
               "timestamp": datetime(2024, 1, 1, tzinfo=UTC)}
-    service.recorder.insert_events([
-        StoredEvent(uid, 1, Tournament.Created.TOPIC, service.mapper.transcoder.encode(old)),
-        StoredEvent(uid, 2, Tournament.MatchOpened.TOPIC, service.mapper.transcoder.encode(opened)),
+    service.store.recorder.insert_events([
+        StoredEvent(uid, 1, Tournament.Created.TOPIC, service.store.mapper.transcoder.encode(old)),
+        StoredEvent(uid, 2, Tournament.MatchOpened.TOPIC, service.store.mapper.transcoder.encode(opened)),
     ])
-    loaded = service.get_tournament(uid)
+    loaded = service.tournaments.get(uid)
     assert (loaded["format"], loaded["tiebreaks"], loaded["lots_seed"]) == ("", [], "")
     assert loaded["matches"][0]["round"] == 1
-    service.register_player(uid, "甲")
+    service.tournaments.register_player(uid, "甲")
     standings = Projections(service).standings(str(uid))
     assert standings["format"] == "doudizhu.s001"
     assert [t["code"] for t in standings["tiebreaks"]] == list(DOUDIZHU_S001.default_tiebreaks)

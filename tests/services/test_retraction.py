@@ -31,7 +31,7 @@ def live_table(server: LiveServer) -> tuple[str, str, str]:
                         {"table": "1", "seats": PLAYERS, "first": 2}).json()["id"]
     body = {"hands": EXAMPLE_RECORD["hands"], "kitty": EXAMPLE_RECORD["kitty"], "first": 2}
     deal = server.post(f"/api/matches/{match}/deals", body).json()["id"]
-    _, referee = server.service.create_token("referee", [match], "table 1")  # type: ignore[union-attr]
+    _, referee = server.service.tokens.create("referee", [match], "table 1")  # type: ignore[union-attr]
     return match, deal, referee
 
 
@@ -50,7 +50,7 @@ def test_the_last_standing_action_is_retracted_and_the_deal_goes_on_without_it(s
     match, deal, referee = live_table(server)
     wrong_play = {"seat": 2, "type": "play", "cards": ["S3"]}  # the landlord meant to lead a straight
     record(server, deal, referee, [*ACTIONS[:3], wrong_play])
-    head = server.service.recorder.max_notification_id()  # type: ignore[union-attr]
+    head = server.service.store.recorder.max_notification_id()  # type: ignore[union-attr]
 
     # Only the last action still standing: the bid before it is refused, nothing stored.
     refused = retract(server, deal, referee, 2)
@@ -58,7 +58,7 @@ def test_the_last_standing_action_is_retracted_and_the_deal_goes_on_without_it(s
     assert refused.json()["error"]["details"]["last"] == 3 and refused.json()["error"]["message_zh"]
     assert server.post(f"/api/deals/{deal}/retractions", {"at": 3, "reason": "  "}, token=referee).status_code in (
         400, 422)
-    assert server.service.recorder.max_notification_id() == head  # type: ignore[union-attr]
+    assert server.service.store.recorder.max_notification_id() == head  # type: ignore[union-attr]
 
     taken = retract(server, deal, referee, 3, "误点：应出顺子")
     assert taken.status_code == 201, taken.text
@@ -106,7 +106,7 @@ def test_the_last_standing_action_is_retracted_and_the_deal_goes_on_without_it(s
     if store.backend == "sqlite":
         assert fupan(["verify", "--db", store.env["SQLITE_DBNAME"]]) == 0
     else:
-        assert server.service.verify_chains()["ok"]  # type: ignore[union-attr]
+        assert server.service.audit.verify_chains()["ok"]  # type: ignore[union-attr]
 
 
 def test_a_live_deals_retraction_reason_is_the_recorders_until_the_deal_is_published(server: LiveServer):

@@ -10,23 +10,23 @@ from typing import Any
 from conftest import LiveServer
 from test_shengji_matches import play_next
 
-from domain.services.application import FupanApplication
+from domain.services.fupan import Fupan
 from projections import Projections
 
 PLAYERS = ["赵一", "钱二", "孙三", "李四", "周五", "吴六", "郑七", "王八"]
 
 
-def tournament_with_tables(service: FupanApplication, preset: str, tables: list[list[str]]) -> tuple[str, list[str]]:
-    tournament, _ = service.create_tournament(f"升级 {preset} 排名", "shengji", {"sj.preset": preset},
-                                              format=f"shengji.{preset}")
+def tournament_with_tables(service: Fupan, preset: str, tables: list[list[str]]) -> tuple[str, list[str]]:
+    tournament, _ = service.tournaments.create(f"升级 {preset} 排名", "shengji", {"sj.preset": preset},
+                                               format=f"shengji.{preset}")
     for name in sorted({p for seats in tables for p in seats}):
-        service.register_player(tournament["id"], name)
-    matches = [service.create_match(tournament["id"], str(n), seats)[0]["id"] for n, seats in enumerate(tables, 1)]
+        service.tournaments.register_player(tournament["id"], name)
+    matches = [service.tables.open(tournament["id"], str(n), seats)[0]["id"] for n, seats in enumerate(tables, 1)]
     return tournament["id"], matches
 
 
-def team_totals(service: FupanApplication, match: str) -> dict[str, list[int]]:
-    results = [d["result"] for d in service.list_match_deals(match) if not d["result"].get("redeal")]
+def team_totals(service: Fupan, match: str) -> dict[str, list[int]]:
+    results = [d["result"] for d in service.deals.of_match(match) if not d["result"].get("redeal")]
     return {key: [sum(r[key][team] for r in results) for team in (0, 1)] for key in ("big_points", "small_points")}
 
 
@@ -39,7 +39,7 @@ def test_s004_ranks_by_big_points_then_small_points_and_each_direction_apart(ser
     for match in matches:  # three deals at each table, then the chief referee calls time
         for _ in range(3):
             play_next(service, match, rng)
-        service.record_clock(match, 180, "时间到")
+        service.tables.record_clock(match, 180, "时间到")
     standings = server.get(f"/api/tournaments/{tournament}/standings").json()
     assert [t["code"] for t in standings["tiebreaks"]] == ["small_points", "lots"]
     rows = {row["player_id"]: row for row in standings["rows"]}
@@ -63,9 +63,9 @@ def test_s004_ranks_by_big_points_then_small_points_and_each_direction_apart(ser
             assert sorted(pair["player_ids"]) == sorted(seats[s] for s in d["seats"])
 
 
-def test_s001_a_table_tied_at_the_cap_is_ranked_by_its_extra_deal(service: FupanApplication):
+def test_s001_a_table_tied_at_the_cap_is_ranked_by_its_extra_deal(service: Fupan):
     tournament, (match,) = tournament_with_tables(service, "s001", [PLAYERS[:4]])
-    service.record_clock(match, 60, "一小时到，两队同级")
+    service.tables.record_clock(match, 60, "一小时到，两队同级")
     rng = random.Random(4)
     for _ in range(10):
         _, _, last = play_next(service, match, rng)
@@ -87,9 +87,9 @@ def test_s001_a_table_tied_at_the_cap_is_ranked_by_its_extra_deal(service: Fupan
     assert deal["facts"]["extra_deal"] == 1 and deal["facts"]["level"] == 2
 
 
-def test_a_drawn_table_is_over_and_the_format_still_ranks_it(service: FupanApplication):
+def test_a_drawn_table_is_over_and_the_format_still_ranks_it(service: Fupan):
     tournament, (match,) = tournament_with_tables(service, "s004", [PLAYERS[:4]])
-    service.record_clock(match, 181, "开赛即到时")
+    service.tables.record_clock(match, 181, "开赛即到时")
     projections = Projections(service)
     standings = projections.standings(tournament)
     (table,) = standings["tables"]
@@ -103,7 +103,7 @@ def _directions_of(document: dict[str, Any]) -> list[str]:
     return [d["code"] for d in document.get("directions", [])]
 
 
-def test_only_formats_with_directions_have_direction_standings(service: FupanApplication):
+def test_only_formats_with_directions_have_direction_standings(service: Fupan):
     s001, _ = tournament_with_tables(service, "s001", [PLAYERS[:4]])
     s004, _ = tournament_with_tables(service, "s004", [PLAYERS[4:]])
     projections = Projections(service)

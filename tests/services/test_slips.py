@@ -50,9 +50,9 @@ def slip_facts_daguai(state: Any, actions: list[dict[str, Any]]) -> dict[str, An
 
 def same_lots(service: Any, name: str, game: str, players: list[str]) -> dict[str, Any]:
     """A tournament of `players`, its lots drawn from one seed (so two of them rank ties alike)."""
-    tournament, _ = service.create_tournament(name, game, lots_seed="slips")
+    tournament, _ = service.tournaments.create(name, game, lots_seed="slips")
     for player in players:
-        service.register_player(tournament["id"], player)
+        service.tournaments.register_player(tournament["id"], player)
     return tournament
 
 
@@ -63,16 +63,16 @@ def recorded_and_slipped(server: LiveServer, game: str, players: list[str], play
     assert service is not None
     engine = {"doudizhu": doudizhu_play.ENGINE, "daguai": daguai_play.ENGINE}[game]
     full, by_slip = (same_lots(service, f"{kind}-{game}", game, players) for kind in ("全程", "成绩单"))
-    full_table, _ = service.create_match(full["id"], "1", players, 0)
-    slip_table, _ = service.create_match(by_slip["id"], "1", players, 0)
+    full_table, _ = service.tables.open(full["id"], "1", players, 0)
+    slip_table, _ = service.tables.open(by_slip["id"], "1", players, 0)
     rng = random.Random(seed)
     for number in range(1, deals + 1):
-        if service.get_match(full_table["id"])["status"] != "live":
+        if service.tables.get(full_table["id"])["status"] != "live":
             break
-        deal, _ = service.start_deal(match=full_table["id"], seed=f"{game}-{seed}-{number}")
+        deal, _ = service.deals.start(match=full_table["id"], seed=f"{game}-{seed}-{number}")
         recorded, state = record_random_play(service, deal["id"], engine, play_out, rng,
                                              prefix=prefixes.get(number, ()), foul_rate=0.04)
-        actions = service.export_record(deal["id"])["actions"]
+        actions = service.records.export_record(deal["id"])["actions"]
         facts = facts_of(state, actions)
         preview = server.post(f"/api/matches/{slip_table['id']}/slips/preview", {"facts": facts, "number": number})
         assert preview.status_code == 200, preview.text
@@ -151,9 +151,9 @@ def test_an_impossible_slip_is_refused_with_its_reason_and_stores_nothing(server
     service = server.service
     assert service is not None
     tournament = open_tournament(service, "不可能杯", "doudizhu", CHIP_PLAYERS)
-    match, _ = service.create_match(tournament["id"], "1", CHIP_PLAYERS, 0)
+    match, _ = service.tables.open(tournament["id"], "1", CHIP_PLAYERS, 0)
     path = f"/api/matches/{match['id']}/slips"
-    head = service.recorder.max_notification_id()
+    head = service.store.recorder.max_notification_id()
     refusals = {
         "impossible_slip": [{"landlord": 0, "winner": "farmers", "spring": "spring"},  # 春天 needs the landlord's win
                             {"landlord": 0, "winner": "landlord", "spring": "spring", "bombs": 5, "rocket": True},
@@ -172,7 +172,7 @@ def test_an_impossible_slip_is_refused_with_its_reason_and_stores_nothing(server
     assert server.post(path, {"facts": {"landlord": 0, "winner": "landlord"}, "number": 2}).status_code == 409
     preview = server.post(path + "/preview", {"facts": {"landlord": 0, "winner": "landlord", "robs": 2}})
     assert preview.status_code == 200 and preview.json()["result"]["scores"] == [12, -4, -4]
-    assert service.recorder.max_notification_id() == head  # nothing stored by any of them
+    assert service.store.recorder.max_notification_id() == head  # nothing stored by any of them
     entered = server.post(path, {"facts": {"landlord": 0, "winner": "landlord", "robs": 2}})
     assert entered.status_code == 201 and entered.json()["match"]["chips"] == [22, 6, 6]
     assert server.get(f"/api/matches/{match['id']}").json()["status"] == "over"  # 22 chips: the table is won

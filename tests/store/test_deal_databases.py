@@ -23,7 +23,6 @@ from test_processes import two_servers
 from cli.main import main as fupan
 from domain.kernel.dealing import deal_from_seed
 from domain.kernel.engine import DealSetup
-from domain.services.audit import audit_store
 from domain.store.deal_databases import configured, home
 from fixtures.random_play import doudizhu as doudizhu_play
 
@@ -190,8 +189,8 @@ def test_standings_records_frames_and_a_rebuild_equal_the_single_database_run(ru
     imported = two.server.post("/api/records", {k: v for k, v in exported.items() if k != "match"})
     assert imported.status_code == 201, imported.text
     uid = UUID(imported.json()["id"])
-    assert two.server.service is not None and two.server.service.deal_home_label(uid) == (
-        two.server.service.where_stored(uid)["database"])
+    assert two.server.service is not None and two.server.service.store.deal_home_label(uid) == (
+        two.server.service.store.where_stored(uid)["database"])
     again = two.server.get(f"/api/deals/{uid}/record", token=two.server.organiser).json()
     assert (again["actions"], again["result"]) == (exported["actions"], exported["result"])
     for deal in two.deals[:1]:
@@ -266,7 +265,7 @@ def test_a_write_whose_main_part_failed_is_completed_by_the_next_write_that_need
     match = server.post(f"/api/tournaments/{run.tournament}/matches", {"table": "3", "seats": PLAYERS[0], "first": 0})
     assert match.status_code == 201, match.text
     match_id = match.json()["id"]
-    saved = service._saved
+    saved = service.store._saved
 
     def main_refuses(aggregates: Any) -> None:
         raise IntegrityError("the main database refused the table's part")
@@ -281,31 +280,31 @@ def test_a_write_whose_main_part_failed_is_completed_by_the_next_write_that_need
             break
     for action in actions[:-1]:
         assert server.post(f"/api/deals/{first['id']}/actions", {"action": action}).status_code == 201
-    monkeypatch.setattr(service, "_saved", main_refuses)
+    monkeypatch.setattr(service.store, "_saved", main_refuses)
     closing = server.post(f"/api/deals/{first['id']}/actions", {"action": actions[-1]},
                           headers={"Idempotency-Key": "closing"})
     # The deal's part and its key were stored: the answer is the stored one (the table's part is the repair's).
     assert closing.status_code == 201 and closing.json()["finished"]
-    monkeypatch.setattr(service, "_saved", saved)
+    monkeypatch.setattr(service.store, "_saved", saved)
     assert server.get(f"/api/deals/{first['id']}").json()["finished"]
     assert [d["status"] for d in server.get(f"/api/matches/{match_id}").json()["deals"]] == ["live"]
     again = server.post(f"/api/deals/{first['id']}/actions", {"action": actions[-1]},
                         headers={"Idempotency-Key": "closing"})
     assert again.status_code == 201 and again.headers["Idempotent-Replayed"] == "true"  # the deal's part stood
-    unscored = [f for f in audit_store(service, service.deal_stores)["findings"] if f["kind"] == "unscored"]
+    unscored = [f for f in service.audit.verify_store()["findings"] if f["kind"] == "unscored"]
     assert [f["id"] for f in unscored] == [match_id]
 
     # The next start at the table: its table part refused once (the deal's stream is stored), then resent.
-    monkeypatch.setattr(service, "_saved", main_refuses)
+    monkeypatch.setattr(service.store, "_saved", main_refuses)
     refused = server.post(f"/api/matches/{match_id}/deals", {"seed": "断开-2"})
     assert refused.status_code == 409, refused.text
-    monkeypatch.setattr(service, "_saved", saved)
+    monkeypatch.setattr(service.store, "_saved", saved)
     second = server.post(f"/api/matches/{match_id}/deals", {"seed": "断开-2"})
     assert second.status_code == 201, second.text
     table = server.get(f"/api/matches/{match_id}").json()
     assert [d["status"] for d in table["deals"]] == ["finished", "live"]
     assert table["deals"][1]["deal_id"] == second.json()["id"]
-    assert not [f for f in audit_store(service, service.deal_stores)["findings"] if f.get("id") == match_id]
+    assert not [f for f in service.audit.verify_store()["findings"] if f.get("id") == match_id]
 
 
 def test_two_server_processes_on_deals_in_two_databases_see_each_others_writes(postgres_params, tmp_path):

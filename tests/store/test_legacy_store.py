@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from paths import DATA
 
-from domain.services.application import FupanApplication
+from domain.services.fupan import Fupan
 from projections.service import Projections
 
 EXPECTED = json.loads((DATA / "legacy_store.expected.json").read_text(encoding="utf-8"))
@@ -33,19 +33,19 @@ def with_steps(record: dict) -> dict:
 
 
 def test_the_legacy_store_reads_as_it_did(legacy_copy: Path):
-    app = FupanApplication.for_sqlite(str(legacy_copy))
+    app = Fupan.for_sqlite(str(legacy_copy))
     projections = Projections(app)
     try:
-        assert app.recorder.max_notification_id() == EXPECTED["notifications"]
-        assert app.verify_chains()["broken"] == []
-        assert {d["id"]: d["digest"] for d in app.list_deals()} == EXPECTED["digests"]
+        assert app.store.recorder.max_notification_id() == EXPECTED["notifications"]
+        assert app.audit.verify_chains()["broken"] == []
+        assert {d["id"]: d["digest"] for d in app.deals.all()} == EXPECTED["digests"]
         for deal_id, record in EXPECTED["exports"].items():
-            assert app.export_record(deal_id) == with_steps(record)
+            assert app.records.export_record(deal_id) == with_steps(record)
         assert projections.rebuild()["position"] == EXPECTED["notifications"]
         for tournament_id, rows in EXPECTED["tournaments"].items():
             assert projections.standings(tournament_id)["rows"] == rows
         assert projections.verify()["ok"]
-        revoked = [t for t in app.list_tokens() if t["revoked"]]
+        revoked = [t for t in app.tokens.all() if t["revoked"]]
         assert [t["label"] for t in revoked] == ["legacy"]
     finally:
         projections.close()

@@ -25,20 +25,20 @@ from conftest import EXAMPLE_RECORD, LiveServer, Store
 from eventsourcing.persistence import StoredEvent
 
 from domain.model.tournament import Tournament
-from domain.services.application import FupanApplication
+from domain.services.fupan import Fupan
 
 NUL_PLAYER = "x\x00y"  # registered as pre-fix servers accepted it: through the service, with its digest
 SURROGATE = "s\ud800t"  # written into the rows directly: no code path of fupan can produce it
 
 
-def stored_raw(service: FupanApplication, tournament: str, topic: str, **fields: Any) -> None:
+def stored_raw(service: Fupan, tournament: str, topic: str, **fields: Any) -> None:
     """Write one more event of `topic` into the tournament's rows, as a copy of its last stored event of that
     topic with `fields` changed (JSON-escaped, as any writer of the rows would leave them)."""
-    events = service.recorder.select_events(UUID(tournament))
+    events = service.store.recorder.select_events(UUID(tournament))
     template = next(e for e in reversed(events) if e.topic == topic)
     state = json.loads(template.state)
     state.update(fields, originator_version=events[-1].originator_version + 1)
-    service.recorder.insert_events([StoredEvent(
+    service.store.recorder.insert_events([StoredEvent(
         originator_id=template.originator_id, originator_version=events[-1].originator_version + 1,
         topic=topic, state=json.dumps(state).encode())])  # ensure_ascii: "\ud800" is written as its escape
 
@@ -48,15 +48,15 @@ def poisoned_store(store: Store) -> dict[str, Any]:
     holds one, and — written into the rows — a player and an adjustment holding a lone surrogate."""
     service = store.open()
     try:
-        tournament, _ = service.create_tournament("毒 T", "doudizhu")
+        tournament, _ = service.tournaments.create("毒 T", "doudizhu")
         tid = tournament["id"]
         for name in ("张三", "李四", NUL_PLAYER):
-            service.register_player(tid, name)
-        match, _ = service.create_match(tid, "1", ["张三", "李四", NUL_PLAYER], first=2)
-        deal, _ = service.start_deal(match=match["id"], hands=EXAMPLE_RECORD["hands"], kitty=EXAMPLE_RECORD["kitty"])
+            service.tournaments.register_player(tid, name)
+        match, _ = service.tables.open(tid, "1", ["张三", "李四", NUL_PLAYER], first=2)
+        deal, _ = service.deals.start(match=match["id"], hands=EXAMPLE_RECORD["hands"], kitty=EXAMPLE_RECORD["kitty"])
         for action in EXAMPLE_RECORD["actions"]:
-            service.record_action(deal["id"], action)
-        service.adjust(tid, "张三", -1, "迟到\x00")
+            service.deals.record(deal["id"], action)
+        service.tournaments.adjust(tid, "张三", -1, "迟到\x00")
         stored_raw(service, tid, Tournament.PlayerRegistered.TOPIC, player_id=SURROGATE, name=SURROGATE)
         stored_raw(service, tid, Tournament.Adjusted.TOPIC, player_id="李四", reason="备注" + SURROGATE, points=2)
         return {"tournament": tid, "match": match["id"]}

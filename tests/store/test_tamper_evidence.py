@@ -26,9 +26,8 @@ from domain.kernel.integrity import GENESIS, next_digest
 from domain.model.chain import digest_payload
 from domain.model.token import LOCAL
 from domain.records.format import parse_record
-from domain.services.application import FupanApplication
 from domain.services.audit import audit_store
-from domain.services.digests import round_digests
+from domain.services.fupan import Fupan
 from domain.store.logchain import link_digest
 from fixtures.random_play.doudizhu import play_out
 
@@ -112,25 +111,25 @@ class Built:
         self.raw = Raw(store)
         app = self.open()
         try:
-            tournament, _ = app.create_tournament("校验杯", "doudizhu")
+            tournament, _ = app.tournaments.create("校验杯", "doudizhu")
             self.tournament = tournament["id"]
             for name in PLAYERS:
-                app.register_player(self.tournament, name)
-            match, _ = app.create_match(self.tournament, "1", PLAYERS, first=0)
+                app.tournaments.register_player(self.tournament, name)
+            match, _ = app.tables.open(self.tournament, "1", PLAYERS, first=0)
             self.match = match["id"]
             self.finished = self._deal(app, "seed-one", to_the_end=True)
             self.live = self._deal(app, "seed-two", to_the_end=False)
-            self.token = app.create_token("referee", [self.match], "table 1")[0]["id"]
-            self.round_digest = round_digests(app, self.tournament)[0]["digest"]
+            self.token = app.tokens.create("referee", [self.match], "table 1")[0]["id"]
+            self.round_digest = app.records.round_digests(self.tournament)[0]["digest"]
         finally:
             app.close()
 
-    def open(self) -> FupanApplication:
-        return FupanApplication(env={**self.store.env, "FUPAN_SIGNING_KEY": KEY})
+    def open(self) -> Fupan:
+        return Fupan(env={**self.store.env, "FUPAN_SIGNING_KEY": KEY})
 
-    def _deal(self, app: FupanApplication, seed: str, *, to_the_end: bool) -> str:
-        deal, _ = app.start_deal(match=self.match, seed=seed)
-        setup, _, _ = parse_record(app.export_record(deal["id"], LOCAL))
+    def _deal(self, app: Fupan, seed: str, *, to_the_end: bool) -> str:
+        deal, _ = app.deals.start(match=self.match, seed=seed)
+        setup, _, _ = parse_record(app.records.export_record(deal["id"], LOCAL))
         engine = get_engine("doudizhu")
         for attempt in range(50):  # a play long enough that its first four actions do not end it
             actions: list[dict[str, Any]] = []
@@ -138,8 +137,8 @@ class Built:
             if len(actions) > 5:
                 break
         for action in actions if to_the_end else actions[:4]:
-            app.record_action(deal["id"], action)
-        assert app.get_deal(deal["id"])["finished"] is to_the_end
+            app.deals.record(deal["id"], action)
+        assert app.deals.get(deal["id"])["finished"] is to_the_end
         return deal["id"]
 
     def verify(self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str,
@@ -168,7 +167,7 @@ def rechain(built: Built, uid: str) -> None:
     """What an attacker who read docs/ARCHITECTURE.md "Integrity" does after an edit: recompute the deal's hash
     chain (decoding and encoding the rows with the library's own transcoder)."""
     app = built.open()
-    transcoder = app.mapper.transcoder
+    transcoder = app.store.mapper.transcoder
     try:
         digest, rows = GENESIS, []
         for version, topic, stored in built.raw.run("SELECT originator_version, topic, state FROM {events} WHERE "
@@ -426,11 +425,12 @@ def test_an_old_store_without_a_chain_says_so_and_does_not_fail(tmp_path, monkey
     store = json.loads(capsys.readouterr().out)["store"]
     assert store["ok"] and store["links"] == 1 and store["signed"] == 1 and store["events"] == 1347
     assert any("adopted the 1347 events stored before the chain existed" in notice for notice in store["notices"])
-    app = FupanApplication(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(copy),
+    app = Fupan(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(copy),
                                 "FUPAN_SIGNING_KEY": KEY})
     try:
-        app.register_player(app.list_tournaments()[0]["id"], "新人")  # and every write from then on is linked
-        report = audit_store(app)
+        # and every write from then on is linked
+        app.tournaments.register_player(app.tournaments.all()[0]["id"], "新人")
+        report = audit_store(app.store)
         assert report["ok"] and report["links"] == 2
     finally:
         app.close()
@@ -442,18 +442,18 @@ def test_writers_racing_from_two_applications_keep_one_unbroken_chain(store):
     import threading
 
     env = {**store.env, "FUPAN_SIGNING_KEY": KEY}
-    apps = [FupanApplication(env=env) for _ in range(2)]
+    apps = [Fupan(env=env) for _ in range(2)]
     try:
-        def register(app: FupanApplication, prefix: str) -> None:
+        def register(app: Fupan, prefix: str) -> None:
             for n in range(50):  # aggregates of its own: no version conflicts, only a race for the chain
-                app.create_tournament(f"{prefix}杯{n}", "doudizhu")
+                app.tournaments.create(f"{prefix}杯{n}", "doudizhu")
 
         threads = [threading.Thread(target=register, args=(app, f"p{i}-")) for i, app in enumerate(apps)]
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join()
-        report = audit_store(apps[0])
+        report = audit_store(apps[0].store)
         assert report["ok"], report["findings"]
         assert report["links"] == 2 * 50 and report["signed"] == report["links"] and report["events"] == 2 * 50
         from domain.model.ids import tournament_id
@@ -476,8 +476,8 @@ def test_a_rotated_key_still_verifies_old_links_and_a_bad_key_is_refused(tmp_pat
     monkeypatch.setenv("FUPAN_SIGNING_KEY_FILE", str(keys))
     status, report = built.verify(monkeypatch, capsys, key=None)
     assert status == 0 and len(report["store"]["keys"]) == 2
-    app = FupanApplication(env={**built.store.env, "FUPAN_SIGNING_KEY_FILE": str(keys)})
-    app.register_player(built.tournament, "新来的")  # signed with the new key from now on
+    app = Fupan(env={**built.store.env, "FUPAN_SIGNING_KEY_FILE": str(keys)})
+    app.tournaments.register_player(built.tournament, "新来的")  # signed with the new key from now on
     app.close()
     status, report = built.verify(monkeypatch, capsys, key=None)
     assert status == 0 and len(report["store"]["keys"]) == 2
@@ -514,10 +514,10 @@ def test_a_store_in_several_databases_is_audited_log_by_log(tmp_path):
     main, other = (Built(Store.sqlite(tmp_path / f"{name}.sqlite")) for name in ("main", "deals"))
     apps = [main.open(), other.open()]
     try:
-        assert audit_store(apps[0], [apps[1]])["ok"]
+        assert audit_store(apps[0].store, [apps[1].store])["ok"]
         other.raw.delete(other.finished)
-        assert audit_store(apps[0])["ok"]  # the main database alone does not know
-        report = audit_store(apps[0], [apps[1]])
+        assert audit_store(apps[0].store)["ok"]  # the main database alone does not know
+        report = audit_store(apps[0].store, [apps[1].store])
         assert ("deleted", other.finished, 1) in {(f["kind"], f["id"], f.get("log")) for f in report["findings"]}
         assert len(report["logs"]) == 2
     finally:

@@ -16,22 +16,22 @@ from projections.follower import Follower
 def test_a_polling_follower_skips_a_deals_actions_yet_counts_every_scored_deal(service):
     tournament, match = tournament_with_table(service, ["甲", "乙", "丙"])
     projections = Projections(service)  # no background thread: the poller below is the background's kind
-    poller = Follower(service.recorder, service.mapper, projections.live)
+    poller = Follower(service.store.recorder, service.store.mapper, projections.live)
     rng = random.Random(16)
     for deals, table in ((1, "1"), (2, "2")):  # a chip table may end after one deal: a table each
         if table != "1":
-            match, _ = service.create_match(tournament["id"], table, ["甲", "乙", "丙"])
+            match, _ = service.tables.open(tournament["id"], table, ["甲", "乙", "丙"])
         record = deal_where(rng, lambda r: not r.get("redeal"))
-        deal, _ = service.start_deal(match=match["id"], first=record["first"], hands=record["hands"],
-                                     kitty=record["kitty"])
-        assert poller.poll() == service.recorder.max_notification_id()  # Match.DealStarted: followed, applied
+        deal, _ = service.deals.start(match=match["id"], first=record["first"], hands=record["hands"],
+                                      kitty=record["kitty"])
+        assert poller.poll() == service.store.recorder.max_notification_id()  # Match.DealStarted: followed, applied
         position = projections.live.position()
         for action in record["actions"][:-1]:
-            service.record_action(deal["id"], action)
-            assert poller.poll() == service.recorder.max_notification_id()  # reflects the actions
+            service.deals.record(deal["id"], action)
+            assert poller.poll() == service.store.recorder.max_notification_id()  # reflects the actions
             assert projections.live.position() == position  # nothing written for them
-        service.record_action(deal["id"], record["actions"][-1])  # Deal.Finished, Match.DealScored
-        assert poller.poll() == projections.live.position() == service.recorder.max_notification_id()
+        service.deals.record(deal["id"], record["actions"][-1])  # Deal.Finished, Match.DealScored
+        assert poller.poll() == projections.live.position() == service.store.recorder.max_notification_id()
         _, stored = projections.live.standings(tournament["id"], 0)  # the stored page, no catching up
         assert stored is not None and sum(t["deals"] for t in stored["tables"]) == deals
     assert poller.applied > 0
@@ -44,22 +44,22 @@ def test_a_polling_follower_still_moves_the_stored_position_past_a_long_run_of_a
 
     monkeypatch.setattr(follower, "IDLE_GAP", 12)
     projections = Projections(service)
-    poller = Follower(service.recorder, service.mapper, projections.live)
+    poller = Follower(service.store.recorder, service.store.mapper, projections.live)
     poller.poll()
     start = projections.live.position()
     rng = random.Random(3)
     record = random_record(rng, foul_rate=0, timeout_rate=0)
     while len(record["actions"]) < 30:
         record = random_record(rng, foul_rate=0, timeout_rate=0)
-    deal, _ = service.start_deal(first=record["first"], hands=record["hands"], kitty=record["kitty"],
-                                 game="doudizhu", seats=["甲", "乙", "丙"])
+    deal, _ = service.deals.start(first=record["first"], hands=record["hands"], kitty=record["kitty"],
+                                  game="doudizhu", seats=["甲", "乙", "丙"])
     moved = []
     for action in record["actions"][:-1]:  # a stand-alone deal, unfinished: nothing in it is followed
-        service.record_action(deal["id"], action)
-        assert poller.poll() == service.recorder.max_notification_id()
+        service.deals.record(deal["id"], action)
+        assert poller.poll() == service.store.recorder.max_notification_id()
         moved.append(projections.live.position())
     assert moved[0] == start and moved[-1] > start  # it stayed, then moved on within 12 events of the head
-    assert all(service.recorder.max_notification_id() - p <= len(record["actions"]) for p in moved)
+    assert all(service.store.recorder.max_notification_id() - p <= len(record["actions"]) for p in moved)
     assert max(b - a for a, b in zip(moved, moved[1:], strict=False)) >= 12
     projections.close()
 
@@ -71,28 +71,28 @@ def test_a_keys_absence_is_learnt_with_the_units_start_and_a_stored_key_is_still
 
     caller, key = "caller", "k-1"
     asked: list[object] = []
-    select_events = service.recorder.select_events
+    select_events = service.store.recorder.select_events
 
     def counted(*args: object, **kwargs: object) -> object:  # the real read, noted
         asked.append(kwargs.get("originator_id", args[:1]))
         return select_events(*args, **kwargs)
 
-    service.recorder.select_events = counted
+    service.store.recorder.select_events = counted
     try:
-        with service.unit(probe=(request_id(caller, key),)):
-            assert service.find(request_id(caller, key)) is None
+        with service.requests.open(probe=(request_id(caller, key),)):
+            assert service.store.find(request_id(caller, key)) is None
         assert asked == ([] if store.backend == "postgres" else [request_id(caller, key)])
         other = store.open()  # another process stores the key
         try:
-            with other.unit():
-                other.commit(IdempotentRequest.new(caller, key, "POST", "/x", b"{}", {"role": "organiser"}))
+            with other.requests.open():
+                other.store.commit(IdempotentRequest.new(caller, key, "POST", "/x", b"{}", {"role": "organiser"}))
         finally:
             other.close()
-        with service.unit(probe=(request_id(caller, key),)):
-            found = service.find(request_id(caller, key))
+        with service.requests.open(probe=(request_id(caller, key),)):
+            found = service.store.find(request_id(caller, key))
         assert isinstance(found, IdempotentRequest) and found.path == "/x"
     finally:
-        service.recorder.select_events = select_events
+        service.store.recorder.select_events = select_events
 
 
 def test_one_worker_polls_in_the_background_and_another_takes_over_when_it_goes(service, store):
@@ -101,7 +101,7 @@ def test_one_worker_polls_in_the_background_and_another_takes_over_when_it_goes(
 
     from projections.store import PollerLease
 
-    first, second = (PollerLease(service.factory.datastore) for _ in range(2))
+    first, second = (PollerLease(service.store.factory.datastore) for _ in range(2))
     try:
         assert first.held()
         assert second.held() is (store.backend == "sqlite")

@@ -23,7 +23,7 @@ from domain.kernel.engine import Engine
 from domain.kernel.errors import IllegalAction
 from domain.model.token import LOCAL
 from domain.records.format import check_record, fold, parse_record
-from domain.services.application import FupanApplication
+from domain.services.fupan import Fupan
 from projections import Projections
 
 DOCS = ROOT / "docs" / "record-format.md"
@@ -138,43 +138,44 @@ class Scripted:
 # --- through the service -------------------------------------------------------------------------------------
 
 
-def open_tournament(service: FupanApplication, name: str, game: str, players: Iterable[str],
+def open_tournament(service: Fupan, name: str, game: str, players: Iterable[str],
                     options: dict[str, Any] | None = None) -> dict[str, Any]:
     """A tournament of `game` with `players` registered and its first round started."""
-    tournament, _ = service.create_tournament(name, game, options=options)
+    tournament, _ = service.tournaments.create(name, game, options=options)
     for player in players:
-        service.register_player(tournament["id"], player)
-    service.start_round(tournament["id"], "第1轮")
+        service.tournaments.register_player(tournament["id"], player)
+    service.tournaments.start_round(tournament["id"], "第1轮")
     return tournament
 
 
-def example_table(service: FupanApplication, name: str) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+def example_table(service: Fupan, name: str) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
     """A 斗地主 tournament `name` with the example record's players and table "1", the example record played out
     there as its first deal: the tournament, the match and the deal."""
-    tournament, _ = service.create_tournament(name, "doudizhu")
+    tournament, _ = service.tournaments.create(name, "doudizhu")
     for player in EXAMPLE_RECORD["seats"]:
-        service.register_player(tournament["id"], player)
+        service.tournaments.register_player(tournament["id"], player)
     match, deal = example_deal(service, tournament["id"], "1")
     return tournament, match, deal
 
 
-def example_deal(service: FupanApplication, tournament_id: str, table: str, actions: int | None = None
+def example_deal(service: Fupan, tournament_id: str, table: str, actions: int | None = None
                  ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Table `table` of the example record's players, with the example record's deal and its first `actions`
     actions (all by default) recorded: the match and the deal."""
     record = EXAMPLE_RECORD
-    match, _ = service.create_match(tournament_id, table, record["seats"], first=record["first"])
-    deal, _ = service.start_deal(match=match["id"], first=record["first"], hands=record["hands"], kitty=record["kitty"])
+    match, _ = service.tables.open(tournament_id, table, record["seats"], first=record["first"])
+    deal, _ = service.deals.start(match=match["id"], first=record["first"], hands=record["hands"],
+                                  kitty=record["kitty"])
     for action in record["actions"][:actions]:
-        service.record_action(deal["id"], action)
+        service.deals.record(deal["id"], action)
     return match, deal
 
 
-def record_random_play(service: FupanApplication, deal_id: str, engine: Engine, play_out: Callable[..., None],
+def record_random_play(service: Fupan, deal_id: str, engine: Engine, play_out: Callable[..., None],
                        rng: random.Random, prefix: Iterable[Action] = (), **rates: float) -> tuple[dict[str, Any], Any]:
     """Apply `prefix`, then random legal actions from `play_out`, to an engine state built from the deal's setup,
     and record every action through the service; the finished deal (with the engine's scores) and the state."""
-    setup, _, _ = parse_record(service.export_record(deal_id, LOCAL))  # a live deal's hands: local code only
+    setup, _, _ = parse_record(service.records.export_record(deal_id, LOCAL))  # a live deal's hands: local code only
     state = engine.new_deal(setup)
     actions: list[Action] = []
     for action in prefix:
@@ -182,13 +183,13 @@ def record_random_play(service: FupanApplication, deal_id: str, engine: Engine, 
         actions.append(action)
     play_out(state, rng, actions, **rates)
     for action in actions:
-        service.record_action(deal_id, action)
-    deal = service.get_deal(deal_id)
+        service.deals.record(deal_id, action)
+    deal = service.deals.get(deal_id)
     assert deal["finished"] and deal["result"]["scores"] == engine.result(state)["scores"]
     return deal, state
 
 
-def verified_standings(service: FupanApplication, tournament_id: str) -> dict[str, Any]:
+def verified_standings(service: Fupan, tournament_id: str) -> dict[str, Any]:
     """The tournament's standings, once a replay of the whole log has verified the read model."""
     projections = Projections(service)
     try:

@@ -102,7 +102,7 @@ def drop_schema(params: dict[str, str], name: str) -> None:
 
 
 def application_env(params: dict[str, str], schema: str) -> dict[str, str]:
-    """The eventsourcing settings that put a FupanApplication on this server, in its own schema."""
+    """The eventsourcing settings that put a Fupan on this server, in its own schema."""
     return {
         "PERSISTENCE_MODULE": "eventsourcing.postgres",
         "POSTGRES_DBNAME": params["dbname"],

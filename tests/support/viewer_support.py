@@ -46,7 +46,7 @@ def start_demo_site(db_path: Path) -> DemoSite:
     live = LiveServer(db_path).start()
     assert live.service is not None
     tournament = load_demo(live.service)
-    match = live.service.list_matches(tournament["id"])[0]
+    match = live.service.tables.of_tournament(tournament["id"])[0]
     return DemoSite(live, tournament, match, list(match["deals"]))
 
 
@@ -54,7 +54,7 @@ def unseen_cards(site: DemoSite, deal_id: str, viewer_seat: int) -> set[str]:
     """Cards `viewer_seat` can never know in this deal: other seats' cards that are never played, never in the
     shown kitty and never in an open (明牌) hand. Taken from the referee's fold, server-side."""
     assert site.live.service is not None
-    frames = site.live.service.replay_all(deal_id, "referee")["frames"]
+    frames = site.live.service.deals.replay_all(deal_id, "referee")["frames"]
     final = frames[-1]["view"]
     known = set(final["kitty"] or [])
     unseen: set[str] = set()
@@ -72,10 +72,10 @@ def start_live_deal(site: DemoSite, key: str, actions: int = 5) -> tuple[str, se
     the cards still hidden in hands (neither played nor the kitty, which is shown once 王五 is landlord)."""
     assert site.live.service is not None
     record = EXAMPLE_RECORD
-    deal, _ = site.live.service.start_deal(game="doudizhu", seats=record["seats"], first=record["first"],
-                                           hands=record["hands"], kitty=record["kitty"], key=key)
+    deal, _ = site.live.service.deals.start(game="doudizhu", seats=record["seats"], first=record["first"],
+                                            hands=record["hands"], kitty=record["kitty"], key=key)
     for action in record["actions"][:actions]:
-        site.live.service.record_action(deal["id"], action)
+        site.live.service.deals.record(deal["id"], action)
     played = {card for action in record["actions"][:actions] for card in action.get("cards", [])}
     in_hands = {card for hand in record["hands"] for card in hand} - played - set(record["kitty"])
     return deal["id"], in_hands
@@ -129,10 +129,10 @@ def open_game_tournament(db_path: Path, name: str, game: str, players: list[str]
     live = LiveServer(db_path).start()
     service = live.service
     assert service is not None
-    tournament, _ = service.create_tournament(name, game, {}, **declared)
+    tournament, _ = service.tournaments.create(name, game, {}, **declared)
     for player in players:
-        service.register_player(tournament["id"], player)
-    service.start_round(tournament["id"], "第1轮", "tables")
+        service.tournaments.register_player(tournament["id"], player)
+    service.tournaments.start_round(tournament["id"], "第1轮", "tables")
     return live, service, tournament
 
 
@@ -164,7 +164,7 @@ class GameSite:
         return self.live.service
 
     def frames(self, deal: str, viewpoint: str) -> list[dict[str, Any]]:
-        return self.service.replay_all(deal, viewpoint)["frames"]
+        return self.service.deals.replay_all(deal, viewpoint)["frames"]
 
     def viewer_frames(self, deal: str, viewpoint: str) -> tuple[list[dict[str, Any]], str]:
         """The viewer's frames of `deal` for `viewpoint` over HTTP (anonymously), and the answer's text."""

@@ -9,7 +9,7 @@ from typing import Any
 from game_support import checked, documented_example, final_result, verified_standings
 
 from domain.records.format import check_record
-from domain.services.application import FupanApplication
+from domain.services.fupan import Fupan
 from fixtures import demo_tables, load_demo
 from fixtures.daguai_table import WANTED, features
 
@@ -38,10 +38,10 @@ def test_every_deal_of_the_demo_table_passes_check_and_shows_what_it_should():
     assert found >= WANTED
 
 
-def test_load_demo_records_the_table_to_its_end_and_ranks_the_teams(service: FupanApplication):
+def test_load_demo_records_the_table_to_its_end_and_ranks_the_teams(service: Fupan):
     load_demo(service)
-    (tournament,) = [t for t in service.list_tournaments() if t["game"] == "daguai"]
-    (match,) = service.list_matches(tournament["id"])
+    (tournament,) = [t for t in service.tournaments.all() if t["game"] == "daguai"]
+    (match,) = service.tables.of_tournament(tournament["id"])
     deals = demo_table()["deals"]
     points = [sum(record["result"]["scores"][team] for record in deals) for team in (0, 1)]
     assert match["status"] == "over" and match["standing"]["points"] == points

@@ -18,49 +18,49 @@ from domain.kernel.engine import DealSetup
 from domain.kernel.errors import IllegalAction
 from domain.model.token import LOCAL
 from domain.records.format import check_record, parse_record
-from domain.services.application import FupanApplication
+from domain.services.fupan import Fupan
 from fixtures.random_play.daguai import play_out
 
 ENGINE = DaguaiEngine()
 PLAYERS = ["甲一", "乙一", "甲二", "乙二", "甲三", "乙三"]
 
 
-def record_deal(service: FupanApplication, deal_id: str, rng: random.Random) -> dict[str, Any]:
+def record_deal(service: Fupan, deal_id: str, rng: random.Random) -> dict[str, Any]:
     """Random legal actions from `play_out` recorded through the service; the finished deal."""
     deal, state = record_random_play(service, deal_id, ENGINE, play_out, rng, foul_rate=0.01, timeout_rate=0.01)
     assert deal["result"]["team_points"] == ENGINE.result(state)["team_points"]
     return deal
 
 
-def open_event(service: FupanApplication, deals: int = 4) -> str:
+def open_event(service: Fupan, deals: int = 4) -> str:
     tournament = open_tournament(service, "大怪路子团体赛", "daguai", PLAYERS, {"dg.tableDeals": deals})
     assert tournament["format"] in ("", "daguai.s000")
     return tournament["id"]
 
 
-def test_a_four_deal_table_through_the_service_and_its_standings(service: FupanApplication):
+def test_a_four_deal_table_through_the_service_and_its_standings(service: Fupan):
     tournament = open_event(service)
-    assert service.get_tournament(tournament)["options"]["dg.tableDeals"] == 4
-    table, _ = service.create_match(tournament, "1", PLAYERS, first=2)
+    assert service.tournaments.get(tournament)["options"]["dg.tableDeals"] == 4
+    table, _ = service.tables.open(tournament, "1", PLAYERS, first=2)
     points, heads = [0, 0], [0, 0]
     for number in range(1, 5):
-        deal, created = service.start_deal(match=table["id"], seed=f"dg-{number}")
+        deal, created = service.deals.start(match=table["id"], seed=f"dg-{number}")
         assert created and deal["number"] == number
         assert deal["first"] == (2 + number - 1) % 6  # the dealer moves one seat a deal (A10.10)
         hands, kitty = deal_from_seed(f"dg-{number}", ENGINE, deal["first"])
-        setup, _, _ = parse_record(service.export_record(deal["id"], LOCAL))
+        setup, _, _ = parse_record(service.records.export_record(deal["id"], LOCAL))
         assert setup.hands == hands and setup.kitty == kitty == [] and setup.first == deal["first"]
         finished = record_deal(service, deal["id"], random.Random(number))
         result = finished["result"]
         assert result["scores"] == [result["team_points"][s % 2] for s in range(6)]
         points = [p + t for p, t in zip(points, result["team_points"], strict=True)]
         heads[result["head_team"]] += 1
-        exported = service.export_record(deal["id"])
+        exported = service.records.export_record(deal["id"])
         assert check_record(exported) == {"ok": True, "result": {"scores": result["scores"]}}
-        match = service.get_match(table["id"])
+        match = service.tables.get(table["id"])
         assert match["standing"]["points"] == points and match["standing"]["first_finishes"] == heads
         assert match["standing"]["deals"] == number
-    match = service.get_match(table["id"])
+    match = service.tables.get(table["id"])
     if points[0] != points[1]:
         winner, by = (0 if points[0] > points[1] else 1), "points"
     elif heads[0] != heads[1]:
@@ -73,7 +73,7 @@ def test_a_four_deal_table_through_the_service_and_its_standings(service: FupanA
         assert (match["status"], match["ended_by"], match["winner"]) == ("over", by, winner)
         assert match["winners"] == [s for s in range(6) if s % 2 == winner]
         with pytest.raises(IllegalAction):
-            service.start_deal(match=table["id"], seed="dg-5")  # the table is over after its deals
+            service.deals.start(match=table["id"], seed="dg-5")  # the table is over after its deals
     document = verified_standings(service, tournament)
     assert document["format"] == "daguai.s000"
     rows = {row["player_id"]: row for row in document["rows"]}
@@ -97,18 +97,18 @@ def played_until(setup: DealSetup, wanted: str) -> list[dict[str, Any]]:
     raise AssertionError("no play found")
 
 
-def test_a_tied_table_goes_to_a_play_off_won_by_its_first_finisher(service: FupanApplication):
+def test_a_tied_table_goes_to_a_play_off_won_by_its_first_finisher(service: Fupan):
     """D28 through the service: 3 + 1 against 1 + 3 points with two 头家 each → an extra deal; its first
     finisher's team advances."""
     tournament = open_event(service)
-    table, _ = service.create_match(tournament, "1", PLAYERS, first=0)
+    table, _ = service.tables.open(tournament, "1", PLAYERS, first=0)
     wanted = ["team0", "team1", "team0", "team1", "team1"]
     for number, team in enumerate(wanted, start=1):
-        deal, _ = service.start_deal(match=table["id"], seed=f"tie-{number}")
-        setup, _, _ = parse_record(service.export_record(deal["id"], LOCAL))
+        deal, _ = service.deals.start(match=table["id"], seed=f"tie-{number}")
+        setup, _, _ = parse_record(service.records.export_record(deal["id"], LOCAL))
         for action in played_until(setup, team):  # 抓1: 3 points to the 头家's team
-            service.record_action(deal["id"], action)
-        match = service.get_match(table["id"])
+            service.deals.record(deal["id"], action)
+        match = service.tables.get(table["id"])
         if number < 4:
             assert match["status"] == "live"
     assert match["standing"]["points"] == [6, 9] and match["standing"]["first_finishes"] == [2, 3]

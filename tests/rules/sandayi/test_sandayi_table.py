@@ -11,7 +11,7 @@ from typing import Any
 from game_support import HttpDeal, checked, documented_example, final_result, open_http_table, verified_standings
 
 from domain.records.format import check_record
-from domain.services.application import FupanApplication
+from domain.services.fupan import Fupan
 from fixtures import demo_tables, load_demo
 from fixtures.random_play.sandayi import random_record
 from fixtures.sandayi_table import WANTED, features
@@ -43,16 +43,16 @@ def test_every_deal_of_the_demo_table_passes_check_and_shows_what_it_should():
     assert sum(a["type"] == "foul" for record in deals for a in record["actions"]) == 1
 
 
-def test_load_demo_records_the_table_to_its_end_and_ranks_it(service: FupanApplication):
+def test_load_demo_records_the_table_to_its_end_and_ranks_it(service: Fupan):
     load_demo(service)
-    (tournament,) = [t for t in service.list_tournaments() if t["game"] == "sandayi"]
-    (match,) = service.list_matches(tournament["id"])
+    (tournament,) = [t for t in service.tournaments.all() if t["game"] == "sandayi"]
+    (match,) = service.tables.of_tournament(tournament["id"])
     table = demo_table()
     assert match["status"] == "over" and match["ended_by"] == "deals"
     totals = [sum(record["result"]["scores"][seat] for record in table["deals"]) for seat in range(4)]
     assert match["standing"]["scores"] == totals and match["standing"]["deals"] == 8
     for entry, record in zip(match["deals"], table["deals"], strict=True):
-        assert service.get_deal(entry["deal_id"])["result"]["scores"] == record["result"]["scores"]
+        assert service.deals.get(entry["deal_id"])["result"]["scores"] == record["result"]["scores"]
     (ranked,) = verified_standings(service, tournament["id"])["tables"]
     order = sorted(range(4), key=lambda seat: totals[seat], reverse=True)
     assert ranked["totals"] == totals
@@ -92,19 +92,19 @@ def test_a_referee_records_a_deal_over_http_and_refusals_store_nothing(server):
 
 
 def test_a_second_foul_before_the_dealer_is_known_voids_the_deal_and_keeps_the_first_bidder(
-        service: FupanApplication):
-    tournament, _ = service.create_tournament("作废局", "sandayi")
+        service: Fupan):
+    tournament, _ = service.tournaments.create("作废局", "sandayi")
     for name in PLAYERS:
-        service.register_player(tournament["id"], name)
-    match, _ = service.create_match(tournament["id"], "1", PLAYERS, first=2)
-    deal, _ = service.start_deal(match=match["id"], seed="void-1")
+        service.tournaments.register_player(tournament["id"], name)
+    match, _ = service.tables.open(tournament["id"], "1", PLAYERS, first=2)
+    deal, _ = service.deals.start(match=match["id"], seed="void-1")
     assert deal["first"] == 2
-    service.record_action(deal["id"], {"seat": 2, "type": "bid", "value": 1})
+    service.deals.record(deal["id"], {"seat": 2, "type": "bid", "value": 1})
     for _ in range(2):
-        service.record_action(deal["id"], {"seat": 3, "type": "foul", "code": "gesture", "note": "手势暗示"})
-    voided = service.get_deal(deal["id"])
+        service.deals.record(deal["id"], {"seat": 3, "type": "foul", "code": "gesture", "note": "手势暗示"})
+    voided = service.deals.get(deal["id"])
     assert voided["finished"] and voided["result"]["redeal"] and voided["result"]["scores"] == [0, 0, 0, 0]
-    table = service.get_match(match["id"])
+    table = service.tables.get(match["id"])
     assert table["standing"]["deals"] == 0 and table["standing"]["scores"] == [0, 0, 0, 0]
-    again, _ = service.start_deal(match=match["id"], seed="void-2")
+    again, _ = service.deals.start(match=match["id"], seed="void-2")
     assert again["first"] == 2  # redealt with the same first bidder

@@ -1,5 +1,5 @@
 """The demo 升级 matches (fixtures/shengji_matches.py → shengji_s004.json, shengji_s001.json): every deal is a
-valid record, and `load_demo` records them through FupanApplication into matches that end as the files say —
+valid record, and `load_demo` records them through Fupan into matches that end as the files say —
 on SQLite and PostgreSQL."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from game_support import verified_standings
 
 from domain.records.format import check_record
-from domain.services.application import FupanApplication
+from domain.services.fupan import Fupan
 from fixtures import demo_tables, load_demo
 from fixtures.generating import folded
 from fixtures.shengji_matches import features
@@ -39,17 +39,17 @@ def test_the_s004_match_shows_a_failed_throw_a_tractor_dig_and_an_adjudicated_re
     assert [a["kind"] for a in revokes] == ["revoke"]  # recorded by the referee, never a silently accepted play
 
 
-def test_load_demo_records_the_matches_to_their_end(service: FupanApplication):
+def test_load_demo_records_the_matches_to_their_end(service: Fupan):
     load_demo(service)
-    by_format = {t["format"]: t for t in service.list_tournaments()}
-    s004 = service.list_matches(by_format["shengji.s004"]["id"])[0]
-    s001 = service.list_matches(by_format["shengji.s001"]["id"])[0]
+    by_format = {t["format"]: t for t in service.tournaments.all()}
+    s004 = service.tables.of_tournament(by_format["shengji.s004"]["id"])[0]
+    s001 = service.tables.of_tournament(by_format["shengji.s001"]["id"])[0]
     for match, preset in ((s004, "s004"), (s001, "s001")):
         table = table_of(preset)
         assert match["status"] == "over" and match["ended_by"] == "goal"
         assert len(match["deals"]) == len(table["deals"])
         for entry, record in zip(match["deals"], table["deals"], strict=True):
-            deal = service.get_deal(entry["deal_id"])
+            deal = service.deals.get(entry["deal_id"])
             assert deal["context"] == record["context"] and deal["result"]["scores"] == record["result"]["scores"]
         assert [(r["after_deal"], r["minutes"]) for r in match["clock"]] == [
             (r["after_deal"], r["minutes"]) for r in table["clock"]]

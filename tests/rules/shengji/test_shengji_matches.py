@@ -18,7 +18,7 @@ from domain.games.shengji.table import first_context, time_cap_outcome, totals
 from domain.kernel.engine import DealSetup
 from domain.kernel.errors import IllegalAction
 from domain.model.token import LOCAL
-from domain.services.application import FupanApplication
+from domain.services.fupan import Fupan
 from fixtures.random_play.shengji import play_deal
 from projections import Projections
 
@@ -28,11 +28,11 @@ PLAYERS = ["东", "南", "西", "北"]
 QUIET = {"foul_rate": 0.0, "timeout_rate": 0.0, "irregularity_rate": 0.0}
 
 
-def open_match(service: FupanApplication, options: dict[str, Any], first: int = 0) -> dict[str, Any]:
-    tournament, _ = service.create_tournament(f"升级 {options}", "shengji", options)
+def open_match(service: Fupan, options: dict[str, Any], first: int = 0) -> dict[str, Any]:
+    tournament, _ = service.tournaments.create(f"升级 {options}", "shengji", options)
     for name in PLAYERS:
-        service.register_player(tournament["id"], name)
-    match, _ = service.create_match(tournament["id"], "1", PLAYERS, first=first)
+        service.tournaments.register_player(tournament["id"], name)
+    match, _ = service.tables.open(tournament["id"], "1", PLAYERS, first=first)
     return match
 
 
@@ -41,15 +41,15 @@ def setup_of(record: dict[str, Any]) -> DealSetup:
                      record["kitty"], record["context"])
 
 
-def play_next(service: FupanApplication, match_id: str, rng: random.Random,
+def play_next(service: Fupan, match_id: str, rng: random.Random,
               until: int | None = None) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
     """Start the match's next deal (server-dealt) and record random legal actions for it: all, or the first
     `until`; the deal, its actions and the answer to the last one recorded."""
-    deal, _ = service.start_deal(match=match_id, seed=f"{rng.getrandbits(64):x}")
-    _, actions = play_deal(setup_of(service.export_record(deal["id"], LOCAL)), rng, **QUIET)
+    deal, _ = service.deals.start(match=match_id, seed=f"{rng.getrandbits(64):x}")
+    _, actions = play_deal(setup_of(service.records.export_record(deal["id"], LOCAL)), rng, **QUIET)
     last: dict[str, Any] = {}
     for action in actions[:until]:
-        last = service.record_action(deal["id"], action)
+        last = service.deals.record(deal["id"], action)
     return deal, actions, last
 
 
@@ -97,7 +97,7 @@ def test_a_deal_that_wins_the_match_says_whether_by_the_goal_or_by_a_revoke():
 # --- recorded through the service, on both stores -----------------------------------------------------------
 
 
-def test_an_s001_match_carries_levels_and_dealers_until_a_team_reaches_five(service: FupanApplication,
+def test_an_s001_match_carries_levels_and_dealers_until_a_team_reaches_five(service: Fupan,
                                                                             store: Store):
     match = open_match(service, {"sj.preset": "s001"}, first=2)
     rng = random.Random(8)
@@ -117,15 +117,15 @@ def test_an_s001_match_carries_levels_and_dealers_until_a_team_reaches_five(serv
         if last["match"]["status"] == "over":
             break
     assert previous is not None
-    m = service.get_match(match["id"])
+    m = service.tables.get(match["id"])
     winner = previous["match_winner"]
     assert (m["status"], m["winner"], m["ended_by"]) == ("over", winner, "goal")
     assert m["winners"] == [winner, winner + 2] and m["standing"]["levels"] == previous["new_levels"]
     assert m["standing"]["levels"][winner] >= 5 and m["next_context"] is None
     assert [d["standing"]["levels"] for d in m["deals"]][-1] == previous["new_levels"]
     assert m["start_chips"] is None and m["chips"] is None
-    for refused in (lambda: service.start_deal(match=match["id"], seed="one more"),
-                    lambda: service.record_clock(match["id"], 59)):
+    for refused in (lambda: service.deals.start(match=match["id"], seed="one more"),
+                    lambda: service.tables.record_clock(match["id"], 59)):
         with pytest.raises(IllegalAction) as over:
             refused()
         assert over.value.code == "match_over"
@@ -133,37 +133,37 @@ def test_an_s001_match_carries_levels_and_dealers_until_a_team_reaches_five(serv
     assert ended == ["fupan:Match.Ended"]
 
 
-def test_time_called_between_deals_ends_an_s004_match_at_the_cap(service: FupanApplication):
+def test_time_called_between_deals_ends_an_s004_match_at_the_cap(service: Fupan):
     match = open_match(service, {"sj.preset": "s004"})
     rng = random.Random(21)
     for _ in range(2):
         play_next(service, match["id"], rng)
-    m = service.record_clock(match["id"], 95, "第二局结束")
+    m = service.tables.record_clock(match["id"], 95, "第二局结束")
     assert (m["status"], m["time_up"], m["time_limit"]) == ("live", False, 180)
     with pytest.raises(IllegalAction) as backwards:
-        service.record_clock(match["id"], 90)
+        service.tables.record_clock(match["id"], 90)
     assert backwards.value.code == "clock_backwards"
     standing = m["standing"]
-    m = service.record_clock(match["id"], 180, "时间到")
+    m = service.tables.record_clock(match["id"], 180, "时间到")
     expected = time_cap_outcome(standing["levels"], standing, m["options"])
     assert m["status"] == "over" and m["time_up"] and m["ended_by"] == expected["by"]
     assert m["winner"] == expected["winner"]
     assert [(r["minutes"], r["time_up"], r["after_deal"]) for r in m["clock"]] == [(95, False, 2), (180, True, 2)]
     with pytest.raises(IllegalAction) as over:
-        service.start_deal(match=match["id"], seed="after the cap")
+        service.deals.start(match=match["id"], seed="after the cap")
     assert over.value.code == "match_over"
 
 
-def test_time_called_during_a_deal_ends_the_match_after_that_deal(service: FupanApplication):
+def test_time_called_during_a_deal_ends_the_match_after_that_deal(service: Fupan):
     match = open_match(service, {"sj.preset": "s004"})
     rng = random.Random(5)
     deal, actions, _ = play_next(service, match["id"], rng, until=30)
-    m = service.record_clock(match["id"], 181)
+    m = service.tables.record_clock(match["id"], 181)
     assert m["status"] == "live" and m["time_up"] and m["current_deal"] == deal["id"]
     for action in actions[30:]:
-        last = service.record_action(deal["id"], action)
+        last = service.deals.record(deal["id"], action)
     result = last["result"]
-    m = service.get_match(match["id"])
+    m = service.tables.get(match["id"])
     if result.get("redeal"):  # nothing was counted: the cap compares the start, equal on everything
         assert (m["status"], m["winner"], m["ended_by"]) == ("over", None, "tie")
     else:
@@ -171,15 +171,15 @@ def test_time_called_during_a_deal_ends_the_match_after_that_deal(service: Fupan
         assert (m["status"], m["winner"], m["ended_by"]) == ("over", expected["winner"], expected["by"])
 
 
-def test_s004_time_called_before_anything_counted_is_a_drawn_match(service: FupanApplication):
+def test_s004_time_called_before_anything_counted_is_a_drawn_match(service: Fupan):
     match = open_match(service, {"sj.preset": "s004"})
-    m = service.record_clock(match["id"], 200, "开赛延误，裁判宣布时间到")
+    m = service.tables.record_clock(match["id"], 200, "开赛延误，裁判宣布时间到")
     assert (m["status"], m["winner"], m["winners"], m["ended_by"]) == ("over", None, [], "tie")
 
 
-def test_s001_equal_levels_at_the_cap_are_decided_by_one_extra_deal_from_scratch(service: FupanApplication):
+def test_s001_equal_levels_at_the_cap_are_decided_by_one_extra_deal_from_scratch(service: Fupan):
     match = open_match(service, {"sj.preset": "s001"}, first=1)
-    m = service.record_clock(match["id"], 60)
+    m = service.tables.record_clock(match["id"], 60)
     assert m["status"] == "live" and m["standing"]["extra_deal"] and m["next_context"] == first_context()
     rng = random.Random(3)
     for _ in range(10):  # a 加赛 nobody declares in is dealt again
@@ -187,41 +187,41 @@ def test_s001_equal_levels_at_the_cap_are_decided_by_one_extra_deal_from_scratch
         assert deal["context"] == first_context() and deal["first"] == 1
         if not last["result"].get("redeal"):
             break
-    m = service.get_match(match["id"])
+    m = service.tables.get(match["id"])
     assert (m["status"], m["ended_by"], m["winner"]) == ("over", "extra_deal", last["result"]["winner_team"])
     assert m["standing"]["levels"] == [2, 2]  # the 加赛 only decides; it moves no level
 
 
-def test_a_match_deal_takes_its_context_from_the_match(service: FupanApplication):
+def test_a_match_deal_takes_its_context_from_the_match(service: Fupan):
     match = open_match(service, {"sj.preset": "s004"})
     with pytest.raises(IllegalAction) as wrong:
-        service.start_deal(match=match["id"], seed="x", context={"levels": [5, 5], "dealer": 0, "deal_number": 4})
+        service.deals.start(match=match["id"], seed="x", context={"levels": [5, 5], "dealer": 0, "deal_number": 4})
     assert wrong.value.code == "context_from_match"
-    deal, _ = service.start_deal(match=match["id"], seed="x", context=first_context())
+    deal, _ = service.deals.start(match=match["id"], seed="x", context=first_context())
     assert deal["context"] == first_context()
 
 
-def test_a_closed_shengji_match_keeps_its_levels_and_names_no_winner(service: FupanApplication):
+def test_a_closed_shengji_match_keeps_its_levels_and_names_no_winner(service: Fupan):
     match = open_match(service, {"sj.preset": "s001"})
     play_next(service, match["id"], random.Random(5))
-    levels = service.get_match(match["id"])["standing"]["levels"]
-    closed = service.close_match(match["id"], "场地到时，组委会决定结束本桌")
+    levels = service.tables.get(match["id"])["standing"]["levels"]
+    closed = service.tables.close(match["id"], "场地到时，组委会决定结束本桌")
     assert (closed["status"], closed["ended_by"], closed["winners"]) == ("over", "closed", [])
     assert closed["standing"]["levels"] == levels and closed["next_context"] is None
     with pytest.raises(IllegalAction) as over:
-        service.record_clock(match["id"], 10)
+        service.tables.record_clock(match["id"], 10)
     assert over.value.code == "match_over"
     standings = Projections(service).standings(match["tournament_id"])
     (table,) = standings["tables"]
     assert table["over"] and table["ended"]["by"] == "closed" and table["ended"]["winners"] == []
 
 
-def test_a_chip_table_records_clock_readings_and_has_no_time_cap(service: FupanApplication):
-    tournament, _ = service.create_tournament("斗地主", "doudizhu")
+def test_a_chip_table_records_clock_readings_and_has_no_time_cap(service: Fupan):
+    tournament, _ = service.tournaments.create("斗地主", "doudizhu")
     for name in PLAYERS[:3]:
-        service.register_player(tournament["id"], name)
-    match, _ = service.create_match(tournament["id"], "1", PLAYERS[:3])
-    m = service.record_clock(match["id"], 600, "四小时")
+        service.tournaments.register_player(tournament["id"], name)
+    match, _ = service.tables.open(tournament["id"], "1", PLAYERS[:3])
+    m = service.tables.record_clock(match["id"], 600, "四小时")
     assert (m["status"], m["time_limit"], m["time_up"], m["standing"]) == (
         "live", None, False, {"chips": [10, 10, 10], "end": None})
 
@@ -291,36 +291,37 @@ def test_the_clock_over_http_ends_a_match_at_the_cap(server: LiveServer):
                                                                       "time_up": True, "after_deal": 1}
 
 
-def test_a_side_that_misdeals_more_than_three_times_is_disqualified(service: FupanApplication):
+def test_a_side_that_misdeals_more_than_three_times_is_disqualified(service: Fupan):
     """S004 13 / docs/rules/shengji.md §3.13: a wrong number of cards found while dealing is dealt again with the
     same context; a side with more than three such errors is disqualified (the other side wins the match)."""
     match = open_match(service, {"sj.preset": "s004"})
     rng = random.Random(11)
     play_next(service, match["id"], rng)
-    before = service.get_match(match["id"])
+    before = service.tables.get(match["id"])
     for n in (1, 2, 3):
-        m = service.record_misdeal(match["id"], 1, f"第 {n} 次少发一张")
+        m = service.tables.record_misdeal(match["id"], 1, f"第 {n} 次少发一张")
         assert (m["status"], m["standing"]["misdeals"]) == ("live", [0, n])
         assert m["next_context"] == before["next_context"] and m["standing"]["levels"] == before["standing"]["levels"]
-    assert service.record_misdeal(match["id"], 2)["standing"]["misdeals"] == [1, 3]  # each side counts its own
-    listed = service.get_match(match["id"])["misdeals"]
+    assert service.tables.record_misdeal(match["id"], 2)["standing"]["misdeals"] == [1, 3]  # each side counts its own
+    listed = service.tables.get(match["id"])["misdeals"]
     assert [(x["seat"], x["before_deal"]) for x in listed] == [(1, 2)] * 3 + [(2, 2)]
     for seat in (4, -1, True):
         with pytest.raises(IllegalAction) as bad:
-            service.record_misdeal(match["id"], seat)  # type: ignore[arg-type]
+            service.tables.record_misdeal(match["id"], seat)  # type: ignore[arg-type]
         assert bad.value.code == "bad_seat"
 
     deal, actions, _ = play_next(service, match["id"], rng, until=2)
     with pytest.raises(IllegalAction) as live:
-        service.record_misdeal(match["id"], 3)
+        service.tables.record_misdeal(match["id"], 3)
     assert live.value.code == "deal_in_progress"  # a misdeal is found while dealing, before the deal is recorded
     for action in actions[2:]:
-        service.record_action(deal["id"], action)
-    assert service.get_match(match["id"])["status"] == "live"
+        service.deals.record(deal["id"], action)
+    assert service.tables.get(match["id"])["status"] == "live"
 
-    out = service.record_misdeal(match["id"], 3, "第四次发牌错误")  # seat 3: team 1 again, its fourth
+    out = service.tables.record_misdeal(match["id"], 3, "第四次发牌错误")  # seat 3: team 1 again, its fourth
     assert (out["status"], out["winner"], out["winners"], out["ended_by"]) == ("over", 0, [0, 2], "misdeals")
-    for attempt in (lambda: service.record_misdeal(match["id"], 0), lambda: service.start_deal(match=match["id"])):
+    for attempt in (lambda: service.tables.record_misdeal(match["id"], 0),
+                    lambda: service.deals.start(match=match["id"])):
         with pytest.raises(IllegalAction) as over:
             attempt()
         assert over.value.code == "match_over"
@@ -340,14 +341,14 @@ def test_misdeals_over_http_and_on_the_match_page(server: LiveServer):
     assert "第 1 局发牌数目错误（南 发牌），重新发牌" in page and "少发一张" in page
 
 
-def test_a_seats_replay_shows_another_seats_bury_by_its_size_even_once_published(service: FupanApplication):
+def test_a_seats_replay_shows_another_seats_bury_by_its_size_even_once_published(service: Fupan):
     match = open_match(service, {"sj.preset": "s004"})
     deal, _, last = play_next(service, match["id"], random.Random(2))
     assert last["finished"] and not last["result"].get("redeal")
     dealer = last["result"]["dealer"]
 
     def bury_action(viewpoint: str) -> dict[str, Any]:
-        frames = service.replay_all(deal["id"], viewpoint)["frames"]
+        frames = service.deals.replay_all(deal["id"], viewpoint)["frames"]
         return next(f["action"] for f in frames if f["action"] and f["action"]["type"] == "bury")
 
     assert len(bury_action(f"seat:{dealer}")["cards"]) == 8 == len(bury_action("referee")["cards"])

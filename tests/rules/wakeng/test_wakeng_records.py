@@ -10,7 +10,7 @@ from fractions import Fraction
 from game_support import checked, documented_example, final_result, verified_standings
 
 from domain.records.format import check_record
-from domain.services.application import FupanApplication
+from domain.services.fupan import Fupan
 from fixtures import demo_tables, load_demo
 from fixtures.wakeng_round import WANTED, features
 
@@ -42,10 +42,10 @@ def rate(mine: int, others: list[int]) -> Fraction:
     return Fraction(points, 2 * len(others))
 
 
-def test_load_demo_records_the_round_and_ranks_it_by_duplicate_score_rate(service: FupanApplication):
+def test_load_demo_records_the_round_and_ranks_it_by_duplicate_score_rate(service: Fupan):
     load_demo(service)
-    (tournament,) = [t for t in service.list_tournaments() if t["game"] == "wakeng"]
-    matches = service.list_matches(tournament["id"])
+    (tournament,) = [t for t in service.tournaments.all() if t["game"] == "wakeng"]
+    matches = service.tables.of_tournament(tournament["id"])
     tables = demo_tables("wakeng_s003.json")
     assert [m["status"] for m in matches] == ["over", "over"] and {m["ended_by"] for m in matches} == {"boards"}
     rates: dict[str, list[Fraction]] = {}

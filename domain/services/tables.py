@@ -1,0 +1,116 @@
+"""Tables (matches): opening one, misdeals, the clock, closing, and score slips — a deal recorded by its result
+alone (domain/records/slips.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from domain.kernel.engine import DealSetup
+from domain.kernel.errors import Conflict
+from domain.model.deal import Deal
+from domain.model.ids import LOCAL_RECORDER, deal_id_in_match
+from domain.model.match import Match
+from domain.model.tournament import Tournament
+from domain.records.slips import score as score_slip
+from domain.services.presenters import deal_dict, match_dict, match_summary
+from domain.services.service import Service, same_kind
+from domain.services.tournaments import Tournaments
+from domain.store.units import command
+
+
+class Tables(Service):
+    """The tables of the tournaments and what is recorded at them besides the play."""
+
+    tournaments: Tournaments
+
+    @command
+    def open(
+        self, tournament: UUID | str, table: str, seats: list[str], first: int = 0,
+        options: dict[str, Any] | None = None, recorded_by: dict[str, Any] = LOCAL_RECORDER, round: int | None = None,
+    ) -> tuple[dict[str, Any], bool]:
+        """(match, created): a table of the tournament, named by `table` (idempotent), in `round` (default:
+        the current round)."""
+        t = self.store.load(Tournament, tournament, "tournament")
+        match = Match.open(t, table, seats, first, options or {}, recorded_by)
+        existing = self.store.find(match.id)
+        if existing is not None:
+            same_kind(existing, Match, table).check_same(match)
+            return match_dict(existing, t), False
+        t.open_match(match.id, table, recorded_by, round)
+        self.store.commit(t, match)
+        return match_dict(match, t), True
+
+    def of_tournament(self, tournament: UUID | str) -> list[dict[str, Any]]:
+        return [self.get(entry["id"]) for entry in self.tournaments.get(tournament)["matches"]]
+
+    @command
+    def get(self, match: UUID | str) -> dict[str, Any]:
+        m = self.store.load(Match, match, "match")
+        return match_dict(m, self.store.load(Tournament, m.tournament_id, "tournament"))
+
+    @command
+    def record_misdeal(self, match: UUID | str, seat: int, note: str = "",
+                       recorded_by: dict[str, Any] = LOCAL_RECORDER) -> dict[str, Any]:
+        """Record a misdeal by `seat` before the deal is recorded; it is dealt again (Match.record_misdeal)."""
+        m = self.store.load(Match, match, "match")
+        m.record_misdeal(seat, note, recorded_by)
+        self.store.commit(m)
+        return self.get(m.id)
+
+    @command
+    def close(self, match: UUID | str, reason: str, recorded_by: dict[str, Any] = LOCAL_RECORDER) -> dict[str, Any]:
+        """End a table by the organiser's decision, with the reason (Match.close)."""
+        m = self.store.load(Match, match, "match")
+        m.close(reason, recorded_by)
+        self.store.commit(m)
+        return self.get(m.id)
+
+    @command
+    def record_clock(self, match: UUID | str, minutes: int, note: str = "",
+                     recorded_by: dict[str, Any] = LOCAL_RECORDER) -> dict[str, Any]:
+        """Record the match clock (minutes played). A reading at or past the game's time limit calls time:
+        the time cap then decides the match, at once or after the deal in play (domain/kernel/table.py)."""
+        m = self.store.load(Match, match, "match")
+        m.record_clock(minutes, note, recorded_by)
+        self.store.commit(m)
+        return self.get(m.id)
+
+    # --- score slips (domain/records/slips.py) ------------------------------------------------------------
+
+    @command
+    def preview_slip(self, match: UUID | str, facts: Any, number: int | None = None) -> dict[str, Any]:
+        """What a score slip for the table's next deal would score, and the table after it; stores nothing."""
+        m = self.store.load(Match, match, "match")
+        setup, number, stored, result = _slip(m, facts, number)
+        standing = m.rules.after_deal(m.standing, m.options, result)
+        return {"match_id": str(m.id), "number": number, "first": setup.first, "context": setup.context,
+                "facts": stored, "result": result, "standing": standing}
+
+    @command
+    def enter_slip(self, match: UUID | str, facts: Any, number: int | None = None,
+                   recorded_by: dict[str, Any] = LOCAL_RECORDER) -> dict[str, Any]:
+        """Store the table's next deal from a score slip: a result-only deal, scored into the match like any."""
+        m = self.store.load(Match, match, "match")
+        setup, number, stored, result = _slip(m, facts, number)
+        deal = Deal.from_slip(deal_id_in_match(m.id, number), setup, stored, result, match=m.id, number=number,
+                              recorded_by=recorded_by)
+        m.start_deal(deal.id, number, setup.first, recorded_by)
+        m.score_deal(deal.id, number, result, recorded_by)
+        self.store.commit(m, deal)
+        return {**deal_dict(deal, full=True), "match": match_summary(m)}
+
+
+def _slip(m: Match, facts: Any, expected: int | None) -> tuple[DealSetup, int, dict[str, Any], dict]:
+    """(setup, number, facts as stored, result) of a slip for the table's next deal (409 unless it is deal
+    `expected`, when given); nothing changes."""
+    m.check_next_deal()
+    number = len(m.deals) + 1
+    if expected is not None and expected != number:
+        raise Conflict("conflict", f"The table's next deal is {number}, not {expected}; nothing was written.",
+                       f"本桌下一局是第 {number} 局，不是第 {expected} 局；本次未写入。",
+                       {"expected_number": expected, "number": number})
+    setup = DealSetup(m.game, m.options, list(m.seats), m.default_first(number), [], [],
+                      m.context_for_next_deal(None))
+    stored, result = score_slip(setup, facts)
+    return setup, number, stored, result
