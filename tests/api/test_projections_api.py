@@ -197,8 +197,8 @@ def test_a_penalty_or_adjustment_beyond_the_limit_is_refused_and_stores_nothing(
     for points in (10**30, -1001, 1001):
         adjustment = {"player_id": "王芳", "points": points, "kind": "penalty", "reason": "迟到"}
         recorded = demo_server.post(f"/api/tournaments/{demo}/adjustments", adjustment)
-        expected = "malformed_json" if points == 10**30 else "bad_adjustment"
-        assert recorded.status_code in (400, 422) and error_of(recorded)["code"] == expected, recorded.text
+        expected = ("malformed_json",) if points == 10**30 else ("bad_adjustment", "invalid_body")
+        assert recorded.status_code in (400, 422) and error_of(recorded)["code"] in expected, recorded.text
         previewed = demo_server.post(f"/api/tournaments/{demo}/standings/preview", {"adjustments": [adjustment]})
         assert previewed.status_code in (400, 422), previewed.text
     assert demo_server.service.store.recorder.max_notification_id() == before  # type: ignore[union-attr]
