@@ -27,7 +27,7 @@ def cmd_token_create(args: argparse.Namespace) -> int:
 
 
 def cmd_token_list(args: argparse.Namespace) -> int:
-    for token in open_service(args.db).list_tokens():
+    for token in open_service(args.db).tokens.all():
         if args.json:
             print(json.dumps(token, ensure_ascii=False))
             continue
@@ -42,7 +42,7 @@ def cmd_token_list(args: argparse.Namespace) -> int:
 
 def cmd_token_revoke(args: argparse.Namespace) -> int:
     try:
-        token, changed = open_service(args.db).revoke_token(args.id, LOCAL.recorded_by)
+        token, changed = open_service(args.db).tokens.revoke(args.id, LOCAL.recorded_by)
     except Refusal as error:
         print(f"fupan token: {error.message}", file=sys.stderr)
         return 1

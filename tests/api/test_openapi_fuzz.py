@@ -71,7 +71,8 @@ def site(postgres_params: dict[str, str]) -> Iterator[Site]:
     create_schema(postgres_params, schema)
     # Wrong tokens are part of what is generated: no lock-out here (the limit has tests of its own).
     live = LiveServer(Store("postgres", application_env(postgres_params, schema)),
-                      {"FUPAN_AUTH_FAILURES": 10**9, "FUPAN_PROJECTION_POLL": 0}).start()
+                      {"FUPAN_AUTH_FAILURES": 10**9, "FUPAN_AUTH_ADDRESS_FAILURES": 10**9,
+                       "FUPAN_PROJECTION_POLL": 0}).start()
     service = live.service
     assert service is not None
     tournament, _ = service.tournaments.create("模糊测试", "doudizhu")

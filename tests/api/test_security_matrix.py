@@ -278,7 +278,7 @@ BODIES: dict[str, Callable[[Table], Any]] = {
 @pytest.fixture
 def matrix_server(store: Store) -> Iterator[LiveServer]:
     # Wrong and revoked tokens are sent on purpose many times here: no rate limit in this test.
-    live = LiveServer(store, {"FUPAN_AUTH_FAILURES": 10**6}).start()
+    live = LiveServer(store, {"FUPAN_AUTH_FAILURES": 10**6, "FUPAN_AUTH_ADDRESS_FAILURES": 10**6}).start()
     yield live
     live.stop()
 

@@ -32,13 +32,13 @@ def test_evidence_viewpoints_are_exact_and_a_stored_bad_one_breaks_no_report(ser
     # An appeal whose evidence was stored with a bad viewpoint (as the prefix check let through): its report,
     # pages and answers still read.
     broken = event.file(step=2, on_behalf_of=[]).json()["appeal_id"]
-    service = server.service
-    assert service is not None
-    with service.unit():
-        stored = service.load(Appeal, broken, "appeal")
+    assert server.service is not None
+    store = server.service.store
+    with store.unit():
+        stored = store.load(Appeal, broken, "appeal")
         stored.add_evidence({"deal_id": event.deal, "step": 2, "viewpoint": "seat:99"}, "旧版本存下的",
                             {"role": "local", "token_id": None})
-        service.commit(stored)
+        store.commit(stored)
     for page in (f"/appeals/{broken}/report", f"/appeals/{broken}", f"/api/appeals/{broken}",
                  f"/appeals/{broken}/review"):
         assert server.get(page).status_code == 200, page
