@@ -10,7 +10,7 @@ nothing, and a token revoked from the CLI is refused by every process at its nex
 from __future__ import annotations
 
 import os
-import socket
+import re
 import sqlite3
 import subprocess
 import sys
@@ -30,10 +30,11 @@ from domain.services.application import FupanApplication
 PLAYERS = EXAMPLE_RECORD["seats"]
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+# Every server here binds port 0 and says which port the system gave it (no port is picked, closed and then
+# reused, which another process could take in between): `fupan serve` in its "serving on" line, gunicorn in its
+# "Listening at" line.
+SERVE = [sys.executable, "-m", "api.cli", "serve", "--port", "0"]
+LISTENING = re.compile(r"(?:serving on|Listening at:) (http://127\.0\.0\.1:\d+)")
 
 
 class Process:
@@ -45,15 +46,16 @@ class Process:
             self.popen = subprocess.Popen(argv, cwd=ROOT, env={**os.environ, **store.env}, stdout=sink,
                                           stderr=subprocess.STDOUT)
 
-    def wait_for(self, port: int) -> None:
+    def address(self) -> str:
+        """The URL the server says it listens on, once it has bound its socket (connections wait in the
+        socket's queue from then on, until it accepts them)."""
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
+            found = LISTENING.search(self.log.read_text())
+            if found:
+                return found.group(1)
             assert self.popen.poll() is None, f"the server exited: {self.log.read_text()}"
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                    return
-            except OSError:
-                time.sleep(0.05)
+            time.sleep(0.05)  # poll interval: the log line is the condition
         raise AssertionError(f"the server did not start: {self.log.read_text()}")
 
     def stop(self) -> None:
@@ -69,10 +71,9 @@ class Server:
     """One HTTP server (one or several processes) and a client for it; every request a fresh connection, so
     a multi-worker server hands requests to whichever worker accepts them."""
 
-    def __init__(self, store: Store, argv: list[str], port: int, log: Path):
-        self.url = f"http://127.0.0.1:{port}"
+    def __init__(self, store: Store, argv: list[str], log: Path):
         self.process = Process(store, argv, log)
-        self.process.wait_for(port)
+        self.url = self.process.address()
 
     def call(self, method: str, path: str, token: str, body: Any = None) -> requests.Response:
         return requests.request(method, self.url + path, json=body, timeout=30,
@@ -92,9 +93,7 @@ def servers(store: Store, tmp_path: Path) -> Iterator[list[Server]]:
     started: list[Server] = []
     try:
         for n in range(2):
-            port = free_port()
-            started.append(Server(store, [sys.executable, "-m", "api.cli", "serve", "--port", str(port)], port,
-                                  tmp_path / f"serve-{n}.log"))
+            started.append(Server(store, SERVE, tmp_path / f"serve-{n}.log"))
         yield started
     finally:
         for server in started:
@@ -189,10 +188,9 @@ def test_a_new_sqlite_file_locked_while_a_worker_starts_is_waited_for(tmp_path):
 
 def test_the_documented_production_command_two_gunicorn_workers_records_a_deal(store, tmp_path):
     token = fupan_cli(store, "token", "create", "--role", "organiser")
-    port = free_port()
     server = Server(store, [sys.executable, "-m", "gunicorn", "--workers", "2", "--worker-class", "gthread",
-                            "--threads", "4", "--bind", f"127.0.0.1:{port}", "api.app:create_app()"],
-                    port, tmp_path / "gunicorn.log")
+                            "--threads", "4", "--bind", "127.0.0.1:0", "api.app:create_app()"],
+                    tmp_path / "gunicorn.log")
     try:
         match = open_table(server, token)
         deal = start_deal(server, token, match)["id"]
@@ -208,9 +206,7 @@ def test_fupan_serve_reads_a_chunked_body_whole_and_limits_it(store: Store, tmp_
     """waitress reads a chunked body before the app sees it: a small one is stored whole, one past the body
     limit is refused with 413 in the error shape and writes nothing (docs/SECURITY.md "Hardening")."""
     token = fupan_cli(store, "token", "create", "--role", "organiser")
-    port = free_port()
-    server = Server(store, [sys.executable, "-m", "api.cli", "serve", "--port", str(port)], port,
-                    tmp_path / "serve.log")
+    server = Server(store, SERVE, tmp_path / "serve.log")
     try:
         def chunked(parts: list[bytes]) -> requests.Response:
             return requests.post(server.url + "/api/tournaments", data=iter(parts), timeout=30,
