@@ -171,17 +171,22 @@ def test_a_new_sqlite_file_locked_while_a_worker_starts_is_waited_for(tmp_path):
     path = tmp_path / "new.sqlite"
     holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     holder.execute("BEGIN EXCLUSIVE")
-    release = threading.Timer(1.5, holder.rollback)
-    release.start()
-    began = time.monotonic()
+    released = threading.Event()
+
+    def release() -> None:
+        released.set()  # before the rollback: the worker cannot get the lock before this is set
+        holder.rollback()
+
+    releasing = threading.Timer(1.5, release)  # past the worker's 1 s lock timeout
+    releasing.start()
     app = FupanApplication(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(path),
                                 "SQLITE_LOCK_TIMEOUT": "1"})
     try:
-        assert time.monotonic() - began >= 1.4  # it did meet the lock, and waited it out
+        assert released.is_set()  # it did meet the lock, and waited it out
         app.create_tournament("加锁的新库", "doudizhu")
         assert [t["name"] for t in app.list_tournaments()] == ["加锁的新库"]
     finally:
-        release.join()
+        releasing.join()
         holder.close()
         app.close()
 
