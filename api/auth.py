@@ -324,8 +324,10 @@ def install(app: Flask) -> None:
     app.extensions["fupan.blueprint_policies"] = {}
     app.extensions["fupan.reader"] = current_principal
     window = float(app.config["FUPAN_AUTH_WINDOW"])
-    app.extensions["fupan.auth_failures"] = FailureLimiter(int(app.config["FUPAN_AUTH_FAILURES"]), window)
-    app.extensions["fupan.address_failures"] = FailureLimiter(int(app.config["FUPAN_AUTH_ADDRESS_FAILURES"]), window)
+    clock = app.config.get("FUPAN_AUTH_CLOCK") or time.monotonic  # tests pass a clock they move themselves
+    app.extensions["fupan.auth_failures"] = FailureLimiter(int(app.config["FUPAN_AUTH_FAILURES"]), window, clock)
+    app.extensions["fupan.address_failures"] = FailureLimiter(int(app.config["FUPAN_AUTH_ADDRESS_FAILURES"]), window,
+                                                              clock)
     app.before_request(_guard)
     app.after_request(_challenge)
 

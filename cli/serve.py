@@ -4,6 +4,7 @@ tournament into an empty store and prints fresh tokens for the run."""
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 
 from cli.common import DEFAULT_DB, open_service
@@ -27,14 +28,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print("fupan: no organiser token yet; writes need one: fupan token create --role organiser"
               + (f" --db {args.db}" if args.db else ""), file=sys.stderr, flush=True)
     app = create_app({"FUPAN_APPLICATION": service})
-    print(f"fupan: serving on http://{args.host}:{args.port}/ (API docs: /api/docs)", flush=True)
     # waitress: a production WSGI server in pure Python that keeps a scorer's HTTP/1.1 connection open between
     # actions (werkzeug's development server closes every connection). `ident` keeps the Server header bare.
     # waitress reads a chunked body whole before the app sees it (so it is never cut short) and hands it on with
     # its length: the app then refuses it past the route's limit as any other (413, in the error shape). It
     # buffers at most this much (beyond, its own 413).
-    waitress.serve(app, host=args.host, port=args.port, threads=args.threads, ident="fupan",
-                   max_request_body_size=4 * app.config["MAX_CONTENT_LENGTH"])
+    logging.basicConfig()  # as waitress.serve does: its warnings (a full task queue) reach stderr
+    server = waitress.create_server(app, host=args.host, port=args.port, threads=args.threads, ident="fupan",
+                                    max_request_body_size=4 * app.config["MAX_CONTENT_LENGTH"])
+    # The port bound, not the one asked for: with --port 0 the system picks a free one, and this line says which.
+    port = getattr(server, "effective_port", args.port)
+    print(f"fupan: serving on http://{args.host}:{port}/ (API docs: /api/docs)", flush=True)
+    server.run()
     return 0
 
 
@@ -62,7 +67,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     serve = commands.add_parser("serve", help="run the HTTP API (and viewer)")
     serve.add_argument("--db", help=f"SQLite file (default ./{DEFAULT_DB})")
     serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--port", type=int, default=8000, help="default 8000; 0: a free port, printed once bound")
     serve.add_argument("--threads", type=int, default=8, help="request threads (default 8)")
     serve.add_argument("--demo", action="store_true", help="load the demo fixtures into an empty store")
     serve.set_defaults(handler=cmd_serve)

@@ -21,11 +21,42 @@ from uuid import UUID, uuid4
 import pytest
 import requests
 from flask import Flask
+from hypothesis import settings
+from hypothesis.database import DirectoryBasedExampleDatabase
+from paths import ROOT
 from postgres_cluster import Unavailable, application_env, create_schema, drop_schema, postgres_server
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from domain.services.fupan import Fupan
 from web.app import create_app
+
+# Hypothesis profiles (docs/TESTING.md). "ci", chosen when CI is set: the same examples on every run (derived from
+# each test's name, not drawn at random) and no example database, so a CI run fails or passes the same way twice.
+# "dev", otherwise: random examples, and the failing ones kept in .hypothesis/examples and tried first next run.
+# HYPOTHESIS_PROFILE picks one by name. Loaded here, before any test module builds its own @settings from them.
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+settings.register_profile("dev", database=DirectoryBasedExampleDatabase(str(ROOT / ".hypothesis" / "examples")))
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
+
+
+def random_order_seed(config: pytest.Config) -> int | None:
+    """The seed pytest-randomly shuffled the tests with (None when it is off: `-p no:randomly`)."""
+    return getattr(config.option, "randomly_seed", None) if config.pluginmanager.hasplugin("randomly") else None
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    # pytest-randomly says its seed in the header, which -q (our default) leaves out: say it here, and again at the
+    # end, so a failing order can be run again (docs/TESTING.md).
+    seed = random_order_seed(session.config)
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if seed is not None and reporter is not None and session.config.option.verbose < 0:
+        reporter.write_line(f"random order: -p randomly --randomly-seed={seed}")
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    seed = random_order_seed(config)
+    if seed is not None:
+        terminalreporter.write_line(f"random order: -p randomly --randomly-seed={seed} runs the tests in this order")
 
 
 def move(seat: int, kind: str, cards: str = "") -> dict[str, Any]:

@@ -41,7 +41,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     - `MAX_CONTENT_LENGTH` (imports, default 16 MiB) and `FUPAN_MAX_BODY` (every other body, 256 KiB);
     - `FUPAN_AUTH_FAILURES` / `FUPAN_AUTH_ADDRESS_FAILURES` / `FUPAN_AUTH_WINDOW`: failed authentications
       allowed with one token from one client address (10), and from one address whatever the tokens (200), in
-      a window of seconds (60) before 429 — per worker process (api/auth.py FailureLimiter);
+      a window of seconds (60) before 429 — per worker process (api/auth.py FailureLimiter); `FUPAN_AUTH_CLOCK`:
+      the seconds clock of that window (time.monotonic; tests pass one they move by hand);
     - `FUPAN_CORS_ORIGINS`: origins allowed to call the API from a browser (none by default);
     - `FUPAN_PROJECTION_POLL`: seconds between checks for events stored by other processes (0.02; 0: only
       when standings are read);

@@ -36,18 +36,35 @@ def table_with_deal(server: LiveServer, name: str, setup: DealSetup, actions: li
 
 
 @pytest.fixture(scope="module")
-def live(tmp_path_factory) -> Iterator[tuple[LiveServer, dict]]:
+def shared(tmp_path_factory) -> Iterator[tuple[LiveServer, dict]]:
+    """The module's server, the endgame its tests play, and a referee of another table."""
     server = LiveServer(Store.sqlite(tmp_path_factory.mktemp("analysis") / "fupan.sqlite")).start()
     found = real_endgame("doudizhu", random.Random(21), 7)
     assert found is not None
     setup, actions, _ = found
-    match, deal = table_with_deal(server, "分析杯", setup, actions)
     _, other = open_http_table(server, "另一杯", "doudizhu", setup.seats, setup.first)
     assert server.service is not None
-    _, referee = server.service.tokens.create("referee", [match], "table 1")
     _, stranger = server.service.tokens.create("referee", [other], "another table")
-    yield server, {"deal": deal, "setup": setup, "actions": actions, "referee": referee, "stranger": stranger}
+    yield server, {"setup": setup, "actions": actions, "stranger": stranger}
     server.stop()
+
+
+@pytest.fixture
+def live(shared, request) -> tuple[LiveServer, dict]:
+    """A live deal of this test's own (its own tournament: one test finishing its deal changes no other's), played
+    up to the endgame, and its table's referee."""
+    server, world = shared
+    setup = world["setup"]
+    _, match = open_http_table(server, f"分析杯 {request.node.name[5:40]}", "doudizhu", setup.seats, setup.first)
+    created = server.post(f"/api/matches/{match}/deals", {"hands": setup.hands, "kitty": setup.kitty,
+                                                            "first": setup.first})
+    assert created.status_code == 201, created.text
+    deal = created.json()["id"]
+    for action in world["actions"]:
+        assert server.post(f"/api/deals/{deal}/actions", {"action": action}).status_code == 201
+    assert server.service is not None
+    _, referee = server.service.tokens.create("referee", [match], "table 1")
+    return server, {**world, "deal": deal, "referee": referee}
 
 
 def test_a_live_deal_is_analysed_for_its_referee_and_the_organiser_only(live):

@@ -10,7 +10,6 @@ import copy
 import hashlib
 import json
 import sqlite3
-import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -472,16 +471,28 @@ def test_a_slow_upload_holds_no_lock_over_other_writes(server):
 
     tournament, _ = open_table(server)
     body = json.dumps({"name": "慢"}).encode()
+    # Know when the slow request has reached the app (its headers read, its body still on the way).
+    arrived = threading.Event()
+    app = server.app
+    assert app is not None
+    inner = app.wsgi_app
+
+    def noting_the_slow_one(environ: dict[str, Any], start_response: Any) -> Any:
+        if environ.get("HTTP_X_SLOW"):
+            arrived.set()
+        return inner(environ, start_response)
+
+    app.wsgi_app = noting_the_slow_one  # type: ignore[method-assign]
     address = urlparse(server.url)
     slow = socket.create_connection((address.hostname, address.port), timeout=30)
-    slow.sendall((f"POST /api/tournaments/{tournament}/players HTTP/1.1\r\nHost: x\r\n"
+    slow.sendall((f"POST /api/tournaments/{tournament}/players HTTP/1.1\r\nHost: x\r\nX-Slow: 1\r\n"
                   f"Authorization: Bearer {server.organiser}\r\nContent-Type: application/json\r\n"
                   f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode() + body[:3])
     answered: list[int] = []
     other = threading.Thread(target=lambda: answered.append(
         server.post(f"/api/tournaments/{tournament}/players", {"name": "快"}).status_code))
     try:
-        time.sleep(0.3)  # the slow request is in the server, its body unfinished
+        assert arrived.wait(timeout=15)  # the slow request is in the server, its body unfinished
         other.start()
         other.join(timeout=15)
         assert answered == [201]  # done while the first body is still on its way

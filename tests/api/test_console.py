@@ -41,11 +41,13 @@ def entries_of(live: LiveServer, tournament: str) -> list[dict[str, Any]]:
     return live.get(f"/api/tournaments/{tournament}/entries").json()["entries"]
 
 
-def refused(live: LiveServer, tournament: str, body: dict[str, Any], code: str, zh: str) -> dict[str, Any]:
-    """The entry request is refused with `code` and a Chinese reason, and the tournament is unchanged."""
+def refused(live: LiveServer, tournament: str, body: dict[str, Any], code: str, zh: str, status: int = 422
+            ) -> dict[str, Any]:
+    """The entry request is refused with `status` and `code` and a Chinese reason, and the tournament is unchanged:
+    422 for entries the tournament refuses, 400 for text that cannot be read as entries."""
     before = live.get(f"/api/tournaments/{tournament}").json()["version"]
     response = live.post(f"/api/tournaments/{tournament}/entries", body)
-    assert response.status_code in (400, 422), response.text
+    assert response.status_code == status, response.text
     error = response.json()["error"]
     assert error["code"] == code and zh in error["message_zh"], error
     assert live.get(f"/api/tournaments/{tournament}").json()["version"] == before  # nothing stored
@@ -95,7 +97,7 @@ def test_individual_entries_and_the_department_limit_of_seed_002(live):
     assert live.post(f"/api/tournaments/{tournament}/entries", {"text": csv_text}).status_code == 201
     refused(live, tournament, {"text": "张四,计算机学院"}, "department_limit", "计算机学院")
     refused(live, tournament, {"text": "李一,光电学院"}, "duplicate_entry", "李一")
-    refused(live, tournament, {"text": "张五,光电学院,多余的一列"}, "bad_entry_line", "第 1 行")
+    refused(live, tournament, {"text": "张五,光电学院,多余的一列"}, "bad_entry_line", "第 1 行", 400)
     one = live.post(f"/api/tournaments/{tournament}/entries", {"entries": [team("王一", "", "王一")]})
     assert one.status_code == 201
     assert [(e["name"], e["department"]) for e in entries_of(live, tournament)][-2:] == [("李一", "光电学院"),

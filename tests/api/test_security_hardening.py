@@ -5,7 +5,6 @@ errors. Refusals are checked to write nothing, through the store."""
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -31,11 +30,30 @@ def tournament_body(size: int) -> dict[str, Any]:
     return {"name": "大", "game": "doudizhu", "options": {"padding": "x" * size}}
 
 
+class ManualClock:
+    """The failed-login limit's clock (FUPAN_AUTH_CLOCK): it moves only when the test moves it, so the window
+    passes exactly when the test says, however slow the machine."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
 @pytest.fixture
-def small_server(store: Store) -> Iterator[LiveServer]:
+def clock() -> ManualClock:
+    return ManualClock()
+
+
+@pytest.fixture
+def small_server(store: Store, clock: ManualClock) -> Iterator[LiveServer]:
     live = LiveServer(store, {"MAX_CONTENT_LENGTH": 1024 * 1024, "FUPAN_MAX_BODY": 16 * 1024,
                               "FUPAN_AUTH_FAILURES": 3, "FUPAN_AUTH_ADDRESS_FAILURES": 5,
-                              "FUPAN_AUTH_WINDOW": 1.5}).start()
+                              "FUPAN_AUTH_WINDOW": 60.0, "FUPAN_AUTH_CLOCK": clock}).start()
     yield live
     live.stop()
 
@@ -70,7 +88,7 @@ def test_writes_take_json_only(server, content_type):
     assert stored(server) == before
 
 
-def test_failed_authentication_is_limited_per_token_and_address_and_locks_no_other_token_out(small_server):
+def test_failed_authentication_is_limited_per_token_and_address_and_locks_no_other_token_out(small_server, clock):
     """Issue 16, defect 7: at a venue behind one NAT address, one referee's mistyped tokens lock out that token
     there, not every other referee; an address trying token after token is limited too, at a higher count."""
     server = small_server
@@ -79,9 +97,10 @@ def test_failed_authentication_is_limited_per_token_and_address_and_locks_no_oth
     mistyped = server.organiser[:-4] + ("aaaa" if not server.organiser.endswith("aaaa") else "bbbb")
     for _ in range(3):
         assert_error(server.get("/api/tournaments", token=mistyped), 401, "invalid_token")
+        clock.advance(10)  # failures at 0, 10 and 20 s: the oldest one decides when the limit lifts
     limited = server.get("/api/tournaments", token=mistyped)
     error = assert_error(limited, 429, "too_many_failures")
-    assert 1 <= int(limited.headers["Retry-After"]) <= 2 and error["details"]["retry_after"] >= 1
+    assert limited.headers["Retry-After"] == "30" and error["details"]["retry_after"] == 30  # 60 − 30 s
     # While limited, even the right secret of that token is not checked (a guess that happens to be right is not
     # confirmed), and a write with it stores nothing …
     assert_error(server.get("/api/tokens", token=server.organiser), 429, "too_many_failures")
@@ -96,18 +115,23 @@ def test_failed_authentication_is_limited_per_token_and_address_and_locks_no_oth
         wrong = "fupan_" + guess * 32 + "_" + "x" * 43
         assert_error(server.get("/api/tournaments", token=wrong), 401, "invalid_token")
     assert_error(server.get("/api/deals", token=appeals), 429, "too_many_failures")
-    # The window passes.
-    time.sleep(1.6)
+    # Not a moment before the first failure is a whole window (60 s) old …
+    clock.advance(29)
+    assert_error(server.get("/api/tokens", token=server.organiser), 429, "too_many_failures")
+    # … and then it has.
+    clock.advance(1)
     assert server.get("/api/tokens", token=server.organiser).status_code == 200
     assert server.get("/api/deals", token=appeals).status_code == 200
     assert server.get("/api/tournaments", headers={"Authorization": "Basic dXNlcjpwYXNz"}).status_code == 401
 
 
 @pytest.mark.parametrize("hops", [0, 1])
-def test_forwarded_headers_count_only_behind_a_declared_proxy(store: Store, hops: int):
+def test_forwarded_headers_count_only_behind_a_declared_proxy(store: Store, clock: ManualClock, hops: int):
     """With FUPAN_PROXY_HOPS=1 the failed-login limit counts the client named by X-Forwarded-For and HTTPS is
     taken from X-Forwarded-Proto; with no proxy declared both headers are ignored (anyone could forge them)."""
-    live = LiveServer(store, {"FUPAN_AUTH_FAILURES": 2, "FUPAN_AUTH_WINDOW": 60.0, "FUPAN_PROXY_HOPS": hops}).start()
+    # The window never passes here, however slow the machine: the clock stands still.
+    live = LiveServer(store, {"FUPAN_AUTH_FAILURES": 2, "FUPAN_AUTH_WINDOW": 60.0, "FUPAN_AUTH_CLOCK": clock,
+                              "FUPAN_PROXY_HOPS": hops}).start()
     try:
         wrong = "Bearer fupan_" + "0" * 32 + "_" + "x" * 43
         guesser = {"Authorization": wrong, "X-Forwarded-For": "203.0.113.7"}

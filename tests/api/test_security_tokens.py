@@ -7,10 +7,8 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -155,37 +153,30 @@ def test_every_event_names_its_recorder_and_no_secret_is_ever_stored(server, sto
         assert not [s for s in secrets if s in state], notification.topic
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+SERVING = re.compile(r"serving on (http://127\.0\.0\.1:\d+)/")
 
 
-def serve_demo(db: Path, port: int) -> tuple[subprocess.Popen[str], dict[str, str]]:
-    """`fupan serve --demo` in a process of its own; the tokens it prints, by role."""
+def serve_demo(db: Path) -> tuple[subprocess.Popen[str], dict[str, str], str]:
+    """`fupan serve --demo --port 0` in a process of its own: the tokens it prints, by role, and the address it
+    says it is serving on (the port the system picked; it listens from the moment it prints that line)."""
     command = [sys.executable, "-c", "from cli.main import main; raise SystemExit(main())", "serve", "--demo",
-               "--db", str(db), "--port", str(port)]
+               "--db", str(db), "--port", "0"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     assert process.stdout is not None
     tokens: dict[str, str] = {}
-    lines = []
+    lines: list[str] = []
+    serving: re.Match[str] | None = None
     for line in process.stdout:
         lines.append(line)
         found = BEARER.search(line)
         if found:
             tokens["organiser" if "organiser" in line else "referee"] = found.group()
-        if "serving on" in line:
+        serving = SERVING.search(line)
+        if serving:
             break
-    assert "DEMO MODE" in "".join(lines), "".join(lines)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            requests.get(f"http://127.0.0.1:{port}/api/tournaments", timeout=2)
-            break
-        except requests.ConnectionError:
-            time.sleep(0.1)
-    return process, tokens
+    assert "DEMO MODE" in "".join(lines) and serving is not None, "".join(lines)
+    return process, tokens, serving.group(1)
 
 
 def stop(process: subprocess.Popen[Any]) -> None:
@@ -194,9 +185,8 @@ def stop(process: subprocess.Popen[Any]) -> None:
 
 
 def test_the_demo_is_one_command_and_prints_fresh_tokens(tmp_path):
-    db, port = tmp_path / "demo.sqlite", free_port()
-    url = f"http://127.0.0.1:{port}"
-    process, tokens = serve_demo(db, port)
+    db = tmp_path / "demo.sqlite"
+    process, tokens, url = serve_demo(db)
     try:
         assert set(tokens) == {"organiser", "referee"}
         organiser = {"Authorization": f"Bearer {tokens['organiser']}"}
@@ -212,7 +202,7 @@ def test_the_demo_is_one_command_and_prints_fresh_tokens(tmp_path):
         assert note.status_code == 201, note.text
     finally:
         stop(process)
-    again, fresh = serve_demo(db, port)  # a restart: new tokens, the old ones revoked
+    again, fresh, url = serve_demo(db)  # a restart: new tokens, the old ones revoked
     try:
         assert fresh["organiser"] != tokens["organiser"]
         old = requests.get(f"{url}/api/tokens", headers={"Authorization": f"Bearer {tokens['organiser']}"},

@@ -77,15 +77,6 @@ class Offline:
         return page
 
 
-def wait_for_step(page: Page, at_least: int, timeout_ms: int = 10_000) -> None:
-    """Poll from Python: page.wait_for_function would evaluate a string, which the pages' CSP (no eval) forbids."""
-    for _ in range(timeout_ms // 50):
-        if step_of(page) >= at_least:
-            return
-        page.wait_for_timeout(50)
-    raise AssertionError(f"step stayed at {step_of(page)}, expected at least {at_least}")
-
-
 def query_of(page: Page) -> str:
     """The address's query as the page has it now (`page.url` learns of a history.replaceState only later)."""
     return page.evaluate("location.search.slice(1)")
@@ -144,16 +135,18 @@ def test_step_forward_and_back_with_buttons_keys_and_the_slider(site: DemoSite, 
 
 def test_autoplay_runs_and_pauses(site: DemoSite, offline: Offline) -> None:
     page = offline.page()
+    page.clock.install()  # the page's timers run when the test says: autoplay's steps come exactly on time
     open_viewer(page, site, "?step=0&view=public")
     page.select_option("#speed", "200")
     page.click("#btn-play")
-    wait_for_step(page, 3)
+    page.clock.run_for(600)
+    assert step_of(page) == 3  # one step each 200 ms
     page.click("#btn-play")
-    paused_at = step_of(page)
-    page.wait_for_timeout(600)
-    assert step_of(page) == paused_at
+    page.clock.run_for(1000)
+    assert step_of(page) == 3  # paused: five more steps' time, no step
     page.keyboard.press(" ")  # space plays again
-    wait_for_step(page, paused_at + 1)
+    page.clock.run_for(200)
+    assert step_of(page) == 4
     page.keyboard.press(" ")
 
 
@@ -311,6 +304,9 @@ def total_of(page: Page) -> int:
     return int(page.get_attribute("body", "data-total") or "-1")
 
 
+FOLLOW_MS = 2000  # static/viewer.js: a reader following a deal in play asks for news this often
+
+
 def wait_until(check: Callable[[], bool], page: Page, what: str, timeout_ms: int = 15_000) -> None:
     for _ in range(timeout_ms // 100):
         if check():
@@ -324,6 +320,7 @@ def test_a_live_deal_follows_the_play_until_it_ends(site: DemoSite, offline: Off
     service = site.live.service
     assert service is not None
     following, looking_back = offline.page(), offline.page()
+    following.clock.install()  # its polls come when the test runs its clock (looking_back's: on the real one)
     following.goto(f"{site.url}/deals/{deal}?step=5&view=public")
     looking_back.goto(f"{site.url}/deals/{deal}?step=2&view=public")
     for page in (following, looking_back):
@@ -331,6 +328,7 @@ def test_a_live_deal_follows_the_play_until_it_ends(site: DemoSite, offline: Off
         assert page.is_visible("#following") and "进行中" in page.inner_text("#deal-status")
 
     service.deals.record(deal, EXAMPLE_RECORD["actions"][5])  # recorded at the table, elsewhere
+    following.clock.run_for(FOLLOW_MS)  # its next poll
     wait_until(lambda: step_of(following) == 6, following, "the reader at the last step to move on")
     wait_until(lambda: total_of(looking_back) == 6, looking_back, "the other reader's timeline to grow")
     assert step_of(looking_back) == 2  # looking back: left where they were
@@ -339,6 +337,7 @@ def test_a_live_deal_follows_the_play_until_it_ends(site: DemoSite, offline: Off
 
     for action in EXAMPLE_RECORD["actions"][6:]:
         service.deals.record(deal, action)
+    following.clock.run_for(FOLLOW_MS)
     total = len(EXAMPLE_RECORD["actions"])
     wait_until(lambda: step_of(following) == total, following, "the last action")
     wait_until(lambda: "已结束" in following.inner_text("#deal-status"), following, "the deal to show as over")
@@ -352,8 +351,10 @@ def test_a_live_deal_follows_the_play_until_it_ends(site: DemoSite, offline: Off
     wait_until(lambda: "已结束" in looking_back.inner_text("#deal-status"), looking_back,
                "the other reader to see the end")
     requests = len(offline.requested)
-    following.wait_for_timeout(5000)
-    assert len(offline.requested) == requests  # over: no more asking
+    following.clock.run_for(5 * FOLLOW_MS)  # five polls' time: a poll still scheduled would now be sent …
+    # … and be seen before a request the page sends after it.
+    assert following.evaluate("fetch('/api/tournaments').then((answer) => answer.status)") == 200
+    assert offline.requested[requests:] == [f"{site.url}/api/tournaments"]  # over: no more asking
     assert offline.errors == []
 
 

@@ -10,7 +10,7 @@ nothing, and a token revoked from the CLI is refused by every process at its nex
 from __future__ import annotations
 
 import os
-import socket
+import re
 import sqlite3
 import subprocess
 import sys
@@ -31,10 +31,11 @@ from domain.services.fupan import Fupan
 PLAYERS = EXAMPLE_RECORD["seats"]
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+# Every server here binds port 0 and says which port the system gave it (no port is picked, closed and then
+# reused, which another process could take in between): `fupan serve` in its "serving on" line, gunicorn in its
+# "Listening at" line.
+SERVE = [sys.executable, "-m", "cli", "serve", "--port", "0"]
+LISTENING = re.compile(r"(?:serving on|Listening at:) (http://127\.0\.0\.1:\d+)")
 
 
 class Process:
@@ -46,15 +47,16 @@ class Process:
             self.popen = subprocess.Popen(argv, cwd=ROOT, env={**os.environ, **store.env}, stdout=sink,
                                           stderr=subprocess.STDOUT)
 
-    def wait_for(self, port: int) -> None:
+    def address(self) -> str:
+        """The URL the server says it listens on, once it has bound its socket (connections wait in the
+        socket's queue from then on, until it accepts them)."""
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
+            found = LISTENING.search(self.log.read_text())
+            if found:
+                return found.group(1)
             assert self.popen.poll() is None, f"the server exited: {self.log.read_text()}"
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                    return
-            except OSError:
-                time.sleep(0.05)
+            time.sleep(0.05)  # poll interval: the log line is the condition
         raise AssertionError(f"the server did not start: {self.log.read_text()}")
 
     def stop(self) -> None:
@@ -70,10 +72,9 @@ class Server:
     """One HTTP server (one or several processes) and a client for it; every request a fresh connection, so
     a multi-worker server hands requests to whichever worker accepts them."""
 
-    def __init__(self, store: Store, argv: list[str], port: int, log: Path):
-        self.url = f"http://127.0.0.1:{port}"
+    def __init__(self, store: Store, argv: list[str], log: Path):
         self.process = Process(store, argv, log)
-        self.process.wait_for(port)
+        self.url = self.process.address()
 
     def call(self, method: str, path: str, token: str, body: Any = None) -> requests.Response:
         return requests.request(method, self.url + path, json=body, timeout=30,
@@ -93,9 +94,7 @@ def two_servers(store: Store, logs: Path) -> Iterator[list[Server]]:
     started: list[Server] = []
     try:
         for n in range(2):
-            port = free_port()
-            started.append(Server(store, [sys.executable, "-m", "cli", "serve", "--port", str(port)], port,
-                                  logs / f"serve-{n}.log"))
+            started.append(Server(store, SERVE, logs / f"serve-{n}.log"))
         yield started
     finally:
         for server in started:
@@ -180,27 +179,31 @@ def test_a_new_sqlite_file_locked_while_a_worker_starts_is_waited_for(tmp_path):
     path = tmp_path / "new.sqlite"
     holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     holder.execute("BEGIN EXCLUSIVE")
-    release = threading.Timer(1.5, holder.rollback)
-    release.start()
-    began = time.monotonic()
+    released = threading.Event()
+
+    def release() -> None:
+        released.set()  # before the rollback: the worker cannot get the lock before this is set
+        holder.rollback()
+
+    releasing = threading.Timer(1.5, release)  # past the worker's 1 s lock timeout
+    releasing.start()
     app = Fupan(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(path),
                                 "SQLITE_LOCK_TIMEOUT": "1"})
     try:
-        assert time.monotonic() - began >= 1.4  # it did meet the lock, and waited it out
+        assert released.is_set()  # it did meet the lock, and waited it out
         app.tournaments.create("加锁的新库", "doudizhu")
         assert [t["name"] for t in app.tournaments.all()] == ["加锁的新库"]
     finally:
-        release.join()
+        releasing.join()
         holder.close()
         app.close()
 
 
 def test_the_documented_production_command_two_gunicorn_workers_records_a_deal(store, tmp_path):
     token = fupan_cli(store, "token", "create", "--role", "organiser")
-    port = free_port()
     server = Server(store, [sys.executable, "-m", "gunicorn", "--workers", "2", "--worker-class", "gthread",
-                            "--threads", "4", "--bind", f"127.0.0.1:{port}", "web.app:create_app()"],
-                    port, tmp_path / "gunicorn.log")
+                            "--threads", "4", "--bind", "127.0.0.1:0", "web.app:create_app()"],
+                    tmp_path / "gunicorn.log")
     try:
         match = open_table(server, token)
         deal = start_deal(server, token, match)["id"]
@@ -216,9 +219,7 @@ def test_fupan_serve_reads_a_chunked_body_whole_and_limits_it(store: Store, tmp_
     """waitress reads a chunked body before the app sees it: a small one is stored whole, one past the body
     limit is refused with 413 in the error shape and writes nothing (docs/SECURITY.md "Hardening")."""
     token = fupan_cli(store, "token", "create", "--role", "organiser")
-    port = free_port()
-    server = Server(store, [sys.executable, "-m", "cli", "serve", "--port", str(port)], port,
-                    tmp_path / "serve.log")
+    server = Server(store, SERVE, tmp_path / "serve.log")
     try:
         def chunked(parts: list[bytes]) -> requests.Response:
             return requests.post(server.url + "/api/tournaments", data=iter(parts), timeout=30,

@@ -3,8 +3,8 @@ standings and `explain` as it should and cites the appeal; a late filing is refu
 nothing unless the chief referee accepts it; result-blind frames show nothing of the end; `fupan verify`
 recomputes appeals' hash chains (and names an edited one); a rebuild equals the live read models.
 
-One SQLite store for the module (each test files its own appeals and checks differences of the standings it
-causes), and the weighted walk once more on PostgreSQL.
+One SQLite server for the module, a tournament of its own for each test (so no test sees what another filed, in
+whatever order they run), and the weighted walk once more on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -78,9 +78,11 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     server.stop()
 
 
-@pytest.fixture(scope="module")
-def event(live: LiveServer) -> Event:
-    return Event(live)
+@pytest.fixture
+def event(live: LiveServer, request: pytest.FixtureRequest) -> Event:
+    """This test's own tournament on the module's server: the appeal rules, rounds and appeals it sets are its own
+    (a tournament's id is its name's: each test names its own)."""
+    return Event(live, f"申诉杯 {request.node.name[5:40]}")
 
 
 def moved(before: dict[str, int], after: dict[str, int]) -> dict[str, int]:
@@ -262,15 +264,27 @@ def test_result_blind_frames_end_at_the_judged_step_and_live_deals_stay_secret(e
     assert "BJ" not in json.dumps(listed, ensure_ascii=False)
 
 
-def test_verify_recomputes_appeal_chains_and_a_rebuild_equals_live(event, capsys):
+def test_verify_recomputes_appeal_chains_and_a_rebuild_equals_live(tmp_path, capsys):
+    # A store of its own: the test edits a stored event, which would break `verify` for any test after it.
+    server = LiveServer(Store.sqlite(tmp_path / "fupan.sqlite")).start()
+    try:
+        verify_an_edited_appeal(Event(server), capsys)
+    finally:
+        server.stop()
+
+
+def verify_an_edited_appeal(event: Event, capsys: pytest.CaptureFixture[str]) -> None:
     server = event.server
+    walk_weighted(event)
+    for category in ("conduct", "irregularity"):
+        assert event.file(category=category).status_code == 201
     assert server.get("/api/admin/verify", token=server.organiser).json()["ok"]
     assert server.post("/api/admin/rebuild").status_code == 200
     assert server.get("/api/admin/verify", token=server.organiser).json()["ok"]
     service = server.service
     assert service is not None
     chains = service.audit.verify_chains()
-    assert chains["ok"] and chains["appeals"] >= 5
+    assert chains["ok"] and chains["appeals"] == 3
     # Someone with the database but not the chain's key rewrites an appeal's statement: its chain breaks.
     appeal = service.appeals.of_tournament(event.tournament)[0]["appeal_id"]
     db = server.store.env["SQLITE_DBNAME"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID, uuid4
@@ -15,7 +16,6 @@ from uuid import UUID, uuid4
 import psycopg
 import pytest
 from conftest import LiveServer, Store
-from eventsourcing.persistence import IntegrityError
 from postgres_cluster import application_env, create_schema, drop_schema
 from test_processes import test_two_processes_taking_turns_record_one_deal_and_see_each_others_writes as taking_turns
 from test_processes import two_servers
@@ -96,8 +96,44 @@ def stream_counts(params: dict[str, str], dbname: str, schema: str) -> dict[str,
     return found
 
 
+def drop_everywhere(params: dict[str, str], schema: str) -> None:
+    """Drop `schema` from the main database and from each deal database that has it."""
+    drop_schema(params, schema)
+    for index in range(K):
+        try:
+            with connect(params, deal_database(params, index)) as conn:
+                conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        except psycopg.OperationalError:  # not created (the run failed before)
+            pass
+
+
+@contextmanager
+def k_server(params: dict[str, str]) -> Iterator[tuple[LiveServer, dict[str, str], str]]:
+    """A server on a store of its own with K deal databases: (server, its environment, its schema)."""
+    schema = f"kt_{uuid4().hex[:12]}"
+    create_schema(params, schema)
+    env = {**application_env(params, schema), "FUPAN_DEAL_DATABASES": str(K)}
+    server = LiveServer(Store("postgres", env))
+    try:
+        yield server.start(), env, schema
+    finally:
+        server.stop()
+        drop_everywhere(params, schema)
+
+
+@pytest.fixture
+def own_run(postgres_params: dict[str, str]) -> Iterator[Run]:
+    """The tournament played on a K-database store of this test's own, for a test that breaks or adds to it (the
+    module's `runs` are only read, so no test depends on which ran before it)."""
+    with k_server(postgres_params) as (server, env, schema):
+        run = Run(server, env, schema)
+        play(run)
+        yield run
+
+
 @pytest.fixture(scope="module")
 def runs(postgres_params: dict[str, str]) -> Iterator[dict[int, Run]]:
+    """The same tournament played with one database and with K, read (never written) by the tests using it."""
     made: dict[int, Run] = {}
     try:
         for k in (1, K):
@@ -158,7 +194,7 @@ def test_each_deals_events_and_keys_are_in_its_database_and_nothing_of_them_else
     assert set(runs[1].deals) <= set(stream_counts(postgres_params, postgres_params["dbname"], runs[1].schema))
 
 
-def test_standings_records_frames_and_a_rebuild_equal_the_single_database_run(runs):
+def test_standings_records_frames_and_a_rebuild_equal_the_single_database_run(runs, postgres_params):
     one, two = runs[1], runs[K]
     assert one.deals == two.deals  # the ids are uuid5 of natural keys: the same actions, the same ids
 
@@ -184,15 +220,17 @@ def test_standings_records_frames_and_a_rebuild_equal_the_single_database_run(ru
                 for record in map(__import__("json").loads, answer.text.splitlines())]
 
     assert records(two) == records(one)
-    # A record imported into the store with two deal databases lands in its own, and reads back the same.
+    # A record imported into a store with two deal databases (one of its own: `runs` are only read) lands in its
+    # own, and reads back the same.
     exported = one.server.get(f"/api/deals/{one.deals[0]}/record", token=one.server.organiser).json()
-    imported = two.server.post("/api/records", {k: v for k, v in exported.items() if k != "match"})
-    assert imported.status_code == 201, imported.text
-    uid = UUID(imported.json()["id"])
-    assert two.server.service is not None and two.server.service.store.deal_home_label(uid) == (
-        two.server.service.store.where_stored(uid)["database"])
-    again = two.server.get(f"/api/deals/{uid}/record", token=two.server.organiser).json()
-    assert (again["actions"], again["result"]) == (exported["actions"], exported["result"])
+    with k_server(postgres_params) as (fresh, _, _):
+        imported = fresh.post("/api/records", {k: v for k, v in exported.items() if k != "match"})
+        assert imported.status_code == 201, imported.text
+        uid = UUID(imported.json()["id"])
+        assert fresh.service is not None and fresh.service.store.deal_home_label(uid) == (
+            fresh.service.store.where_stored(uid)["database"])
+        again = fresh.get(f"/api/deals/{uid}/record", token=fresh.organiser).json()
+        assert (again["actions"], again["result"]) == (exported["actions"], exported["result"])
     for deal in two.deals[:1]:
         frames = [run.server.get(f"/ui-api/deals/{deal}/frames?viewpoint=referee") for run in (one, two)]
         assert frames[0].status_code == frames[1].status_code == 200
@@ -203,9 +241,9 @@ def test_standings_records_frames_and_a_rebuild_equal_the_single_database_run(ru
     assert standings(two) == standings(one) == first
 
 
-def test_fupan_verify_checks_every_database_and_names_the_one_a_deleted_row_was_in(runs, postgres_params,
+def test_fupan_verify_checks_every_database_and_names_the_one_a_deleted_row_was_in(own_run, postgres_params,
                                                                                    monkeypatch, capsys):
-    run = runs[K]
+    run = own_run
     for name, value in run.env.items():
         monkeypatch.setenv(name, value)
     monkeypatch.delenv("FUPAN_SIGNING_KEY", raising=False)
@@ -255,20 +293,35 @@ def test_the_setting_is_checked_and_one_database_is_the_default():
     assert home(UUID(int=5), 4) == home(UUID(int=5), 4)
 
 
-def test_a_write_whose_main_part_failed_is_completed_by_the_next_write_that_needs_it(runs, monkeypatch):
+@contextmanager
+def main_refuses_writes(params: dict[str, str], schema: str) -> Iterator[None]:
+    """While inside, the main database refuses every insert into its events table as a conflicting writer's
+    insert would be refused (a unique violation, raised by a trigger in the database itself); the deal databases
+    write on."""
+    with connect(params, params["dbname"]) as conn:
+        conn.execute(f'CREATE FUNCTION "{schema}".refuse_write() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN '
+                     "RAISE EXCEPTION 'the main database refused the table''s part' "
+                     "USING ERRCODE = 'unique_violation'; END $$")
+        conn.execute(f'CREATE TRIGGER refuse_write BEFORE INSERT ON "{schema}".fupan_events FOR EACH ROW '
+                     f'EXECUTE FUNCTION "{schema}".refuse_write()')
+    try:
+        yield
+    finally:
+        with connect(params, params["dbname"]) as conn:
+            conn.execute(f'DROP TRIGGER refuse_write ON "{schema}".fupan_events')
+            conn.execute(f'DROP FUNCTION "{schema}".refuse_write()')
+
+
+def test_a_write_whose_main_part_failed_is_completed_by_the_next_write_that_needs_it(own_run, postgres_params):
     """The main database refuses the second transaction of a cross-database write (as a conflicting writer
     would): the closing action leaves its deal finished and the table unscored, which the table's next deal
     start scores first; a start whose table part failed leaves its deal's stream, which the resend adopts."""
-    run = runs[K]
+    run = own_run
     server, service = run.server, run.server.service
     assert service is not None
     match = server.post(f"/api/tournaments/{run.tournament}/matches", {"table": "3", "seats": PLAYERS[0], "first": 0})
     assert match.status_code == 201, match.text
     match_id = match.json()["id"]
-    saved = service.store._saved
-
-    def main_refuses(aggregates: Any) -> None:
-        raise IntegrityError("the main database refused the table's part")
 
     first = server.post(f"/api/matches/{match_id}/deals", {"seed": "断开-1"}).json()
     hands, kitty = deal_from_seed("断开-1", doudizhu_play.ENGINE, first["first"])
@@ -280,12 +333,13 @@ def test_a_write_whose_main_part_failed_is_completed_by_the_next_write_that_need
             break
     for action in actions[:-1]:
         assert server.post(f"/api/deals/{first['id']}/actions", {"action": action}).status_code == 201
-    monkeypatch.setattr(service.store, "_saved", main_refuses)
-    closing = server.post(f"/api/deals/{first['id']}/actions", {"action": actions[-1]},
-                          headers={"Idempotency-Key": "closing"})
+    head = service.store.recorder.max_notification_id()
+    with main_refuses_writes(postgres_params, run.schema):
+        closing = server.post(f"/api/deals/{first['id']}/actions", {"action": actions[-1]},
+                              headers={"Idempotency-Key": "closing"})
     # The deal's part and its key were stored: the answer is the stored one (the table's part is the repair's).
     assert closing.status_code == 201 and closing.json()["finished"]
-    monkeypatch.setattr(service.store, "_saved", saved)
+    assert service.store.recorder.max_notification_id() == head  # nothing of it on main
     assert server.get(f"/api/deals/{first['id']}").json()["finished"]
     assert [d["status"] for d in server.get(f"/api/matches/{match_id}").json()["deals"]] == ["live"]
     again = server.post(f"/api/deals/{first['id']}/actions", {"action": actions[-1]},
@@ -295,10 +349,9 @@ def test_a_write_whose_main_part_failed_is_completed_by_the_next_write_that_need
     assert [f["id"] for f in unscored] == [match_id]
 
     # The next start at the table: its table part refused once (the deal's stream is stored), then resent.
-    monkeypatch.setattr(service.store, "_saved", main_refuses)
-    refused = server.post(f"/api/matches/{match_id}/deals", {"seed": "断开-2"})
+    with main_refuses_writes(postgres_params, run.schema):
+        refused = server.post(f"/api/matches/{match_id}/deals", {"seed": "断开-2"})
     assert refused.status_code == 409, refused.text
-    monkeypatch.setattr(service.store, "_saved", saved)
     second = server.post(f"/api/matches/{match_id}/deals", {"seed": "断开-2"})
     assert second.status_code == 201, second.text
     table = server.get(f"/api/matches/{match_id}").json()

@@ -1,4 +1,4 @@
-"""A throwaway PostgreSQL server for the test session: the real server, on loopback, in a temp directory.
+"""A throwaway PostgreSQL server for the test session: the real server, on a Unix socket, in a temp directory.
 
 `FUPAN_TEST_POSTGRES` (a libpq "key=value" string) points the tests at an existing server instead. Without
 it, the binaries are looked up on PATH and in /usr/lib/postgresql/*/bin; PostgreSQL refuses to run as root,
@@ -11,7 +11,6 @@ from __future__ import annotations
 import glob
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 from collections.abc import Iterator
@@ -36,12 +35,6 @@ def _binary(name: str) -> str:
     return found
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def _run_as(user: str | None, argv: list[str]) -> None:
     command = ["runuser", "-u", user, "--", *argv] if user else argv
     subprocess.run(command, check=True, capture_output=True, timeout=120)
@@ -63,7 +56,9 @@ def postgres_server() -> Iterator[dict[str, str]]:
     if as_user:
         shutil.chown(root, as_user)
         shutil.chown(sockets, as_user)
-    port = _free_port()
+    # No TCP port at all: the server listens on a Unix socket in its own directory, so no port is picked, closed
+    # and reused (another process could take it in between) and the port number only names the socket file.
+    port = 5432
     pwfile = root / "pw"
     pwfile.write_text(PASSWORD)
     if as_user:
@@ -72,12 +67,12 @@ def postgres_server() -> Iterator[dict[str, str]]:
         _run_as(as_user, [initdb, "-D", str(data), "-U", USER, "--pwfile", str(pwfile), "-A", "scram-sha-256",
                           "-E", "UTF8", "--no-sync"])
         _run_as(as_user, [pg_ctl, "-D", str(data), "-l", str(root / "log"), "-w", "start", "-o",
-                          f"-p {port} -k {sockets} -c listen_addresses=127.0.0.1 -c fsync=off "
+                          f"-p {port} -k {sockets} -c listen_addresses='' -c fsync=off "
                           f"-c max_connections=200"])
     except (subprocess.CalledProcessError, FileNotFoundError, OSError) as error:
         shutil.rmtree(root, ignore_errors=True)
         raise Unavailable(f"could not start a PostgreSQL server: {error}") from error
-    params = {"host": "127.0.0.1", "port": str(port), "user": USER, "password": PASSWORD, "dbname": DBNAME}
+    params = {"host": str(sockets), "port": str(port), "user": USER, "password": PASSWORD, "dbname": DBNAME}
     try:
         with psycopg.connect(**{**params, "dbname": "postgres"}, autocommit=True) as conn:
             conn.execute(f"CREATE DATABASE {DBNAME}")
