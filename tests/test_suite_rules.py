@@ -26,7 +26,10 @@ SLEEPS = {"sleep", "wait_for_timeout"}
 CLOCKS = {("time", "time"), ("time", "monotonic"), ("time", "perf_counter"), ("datetime", "now"),
           ("datetime", "utcnow")}
 # Legitimate exceptions, each with its reason: (path relative to tests/, function) → why.
-ALLOWED: dict[tuple[str, str], str] = {}
+ALLOWED: dict[tuple[str, str], str] = {
+    ("api/test_security_stalls.py", "alongside"): "the measurement itself: how long a concurrent request waits while "
+                                                  "a stall runs (docs/SECURITY.md §6, issue 27's acceptance)",
+}
 
 
 def sources() -> Iterator[tuple[str, ast.Module]]:

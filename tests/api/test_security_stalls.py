@@ -48,8 +48,7 @@ def alongside(stall: Callable[[], requests.Response], others: list[Callable[[], 
     thread = threading.Thread(target=send)
     thread.start()
     waits: list[float] = []
-    time.sleep(0.02)  # the stall's request reaches the server first
-    while thread.is_alive():
+    while thread.is_alive():  # the first of them may go before the stall arrives: later ones overlap it
         for other in others:
             began = time.monotonic()
             reply = other()
