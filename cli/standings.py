@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from cli.common import Progress, open_projections, tournament_ref
@@ -15,16 +16,24 @@ def _figure(value: Any) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-def cmd_standings(args: argparse.Namespace) -> int:
+def _asked(command: str, ask: Callable[[], dict[str, Any]], as_json: bool) -> dict[str, Any] | int:
+    """The projections' answer to print in words, or the exit code once it was refused (1) or printed as JSON."""
     try:
-        answer = open_projections(args.db).standings(tournament_ref(args.tournament), round_limit=args.round,
-                                                     as_of=args.as_of)
+        answer = ask()
     except Refusal as error:
-        print(f"fupan standings: {error.message}", file=sys.stderr)
+        print(f"fupan {command}: {error.message}", file=sys.stderr)
         return 1
-    if args.json:
+    if as_json:
         print(json.dumps(answer, ensure_ascii=False, indent=1))
         return 0
+    return answer
+
+
+def cmd_standings(args: argparse.Namespace) -> int:
+    answer = _asked("standings", lambda: open_projections(args.db).standings(
+        tournament_ref(args.tournament), round_limit=args.round, as_of=args.as_of), args.json)
+    if isinstance(answer, int):
+        return answer
     codes = [t["code"] for t in answer["tiebreaks"]]
     print(f"{answer['name']} · {answer['format']} · as of notification {answer['as_of']}"
           + (f" · after round {answer['round']}" if answer["round"] else ""))
@@ -42,15 +51,10 @@ def cmd_standings(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    try:
-        answer = open_projections(args.db).explain(tournament_ref(args.tournament), args.player,
-                                                   round_limit=args.round, as_of=args.as_of)
-    except Refusal as error:
-        print(f"fupan explain: {error.message}", file=sys.stderr)
-        return 1
-    if args.json:
-        print(json.dumps(answer, ensure_ascii=False, indent=1))
-        return 0
+    answer = _asked("explain", lambda: open_projections(args.db).explain(
+        tournament_ref(args.tournament), args.player, round_limit=args.round, as_of=args.as_of), args.json)
+    if isinstance(answer, int):
+        return answer
     parts = answer["total_explained"]
     print(f"{answer['name']}: rank {answer['rank']}, {answer['status']}, total {_figure(answer['total'])} = "
           f"{parts['start_chips']} start + {_figure(parts['deals'])} from deals + {parts['adjustments']} adjustments"
