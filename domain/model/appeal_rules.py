@@ -33,6 +33,7 @@ REPLACES = "replaces"  # a replacement deal's meta: the voided deal it replaces 
 
 
 DEFAULT_DEADLINE_MINUTES = 30
+APPEALS_PER_TABLE = 30  # appeals one table may have filed about it (docs/SECURITY.md §6b)
 
 
 # filed → ruled → appealed → decided → closed; withdrawn ends it too.

@@ -14,6 +14,7 @@ from domain.kernel.errors import IllegalAction, listed
 from domain.model.appeal import Appeal
 from domain.model.appeal_rules import AGAINST as APPEAL_AGAINST
 from domain.model.appeal_rules import (
+    APPEALS_PER_TABLE,
     DEFAULT_DEADLINE_MINUTES,
     LATE_REASONS,
     AppealRules,
@@ -106,6 +107,15 @@ class Appeals(Service):
         m = self.store.load(Match, match, "match")
         t = self.store.load(Tournament, m.tournament_id, "tournament")
         checked = self._against(m, t, against)
+        # Bounded (docs/SECURITY.md §6b): a referee token must not grow the tournament's appeals without end. A scan
+        # of the appeals (cached aggregates); filing is rare, and a venue's appeals are tens, not thousands.
+        filed = sum(1 for uid in self.store.ids_by_topic(Appeal.Created.TOPIC)
+                    if self.store.load(Appeal, uid, "appeal").match_id == m.id)
+        if filed >= APPEALS_PER_TABLE:
+            raise IllegalAction("too_many_appeals", f"A table may have at most {APPEALS_PER_TABLE} appeals filed about "
+                                "it: ask the chief referee to rule on the ones filed.",
+                                f"一桌最多可提交 {APPEALS_PER_TABLE} 项申诉：请裁判长先处理已提交的申诉。",
+                                {"limit": APPEALS_PER_TABLE})
         unknown = [p for p in on_behalf_of if p not in t.players]
         if unknown:
             raise IllegalAction("unknown_player", f"Not registered in this tournament: {listed(unknown)}.",

@@ -15,6 +15,7 @@ from test_appeals import Event
 
 from domain.kernel.engine import FOUL_NOTE_LIMIT
 from domain.model.appeal import MAX_EVIDENCE
+from domain.model.appeal_rules import APPEALS_PER_TABLE
 from domain.model.deal import MAX_ANNOTATION_TEXT, MAX_ANNOTATIONS, MAX_FOULS, MAX_RETRACTIONS
 
 ACTIONS = EXAMPLE_RECORD["actions"]
@@ -93,3 +94,19 @@ def test_annotations_fouls_retractions_and_evidence_are_bounded(server):
                            token=event.referee).status_code == 201
     refused(server.post(f"/api/appeals/{appeal}/evidence", {"note": "再"}, token=event.referee), 422,
             "too_much_evidence")
+
+
+def test_a_tables_appeals_are_bounded(server):
+    """A referee token cannot file appeals about its table without end: the tournament's appeals list, every
+    reader's, would grow with each (docs/SECURITY.md §6b). The one past the limit is refused and stores nothing."""
+    event = Event(server, "申诉上限杯")
+    for _ in range(APPEALS_PER_TABLE):
+        assert event.file().status_code == 201
+    before = event.head()
+    refused(event.file(), 422, "too_many_appeals")
+    assert event.head() == before
+    # Another table's referee still files about its own table.
+    other = server.post(f"/api/matches/{event.live_match}/appeals", {
+        "against": {"kind": "result"}, "category": "scoring_error", "statement": "比分记错"},
+        token=event.other_referee)
+    assert other.status_code == 201, other.text
