@@ -1,4 +1,4 @@
-"""The typed values every game's engine answers with: a deal's result, the head of its view and a seat's view.
+"""The typed values every game's engine answers with: a deal's result and the head of its view.
 
 They are TypedDicts, not classes of their own: they are JSON as they stand, so the record format, the stored
 events and the API's answers keep their shape, and a type checker reads every `result["landlord_won"]` against
@@ -37,12 +37,3 @@ class ViewHead(TypedDict):
     to_act: Annotated[int | None, Doc("the seat to act, none when the deal is over")]
     first: Annotated[int, Doc("the seat that acted first")]
 
-
-class SeatView(TypedDict, total=False):
-    """One seat as a viewpoint may see it: a hand it may not see is absent, never masked."""
-
-    seat: Required[Annotated[int, Doc("the seat, counted from 0")]]
-    name: Required[Annotated[str, Doc("the player's name")]]
-    count: Required[Annotated[int | str, Doc("cards in hand; a count the rules do not announce is a stack (\">10\")")]]
-    hand: Annotated[list[str], Doc("the cards in hand, only where the viewpoint may see them")]
-    played: Annotated[list[str], Doc("the cards this seat has played so far")]
