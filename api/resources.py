@@ -35,6 +35,7 @@ from projections.formats import declare
 TOURNAMENT_IN, PLAYER_IN, MATCH_IN = s.TournamentCreateSchema(), s.PlayerCreateSchema(), s.MatchCreateSchema()
 CLOCK_IN = s.ClockCreateSchema()
 CLOSE_IN, MISDEAL_IN = s.CloseMatchSchema(), s.MisdealCreateSchema()
+REOPEN_IN = s.ReopenMatchSchema()
 DEAL_IN, STANDALONE_DEAL_IN = s.DealCreateSchema(), s.StandaloneDealCreateSchema()
 ACTION_IN, ANNOTATION_IN = s.RecordActionSchema(), s.AnnotationCreateSchema()
 REPLAY_QUERY, REPLAY_ALL_QUERY = s.ReplayQuerySchema(), s.ReplayAllQuerySchema()
@@ -172,6 +173,17 @@ def record_misdeal(match_id: str) -> tuple[Response, int]:
 def close_match(match_id: str) -> tuple[Response, int]:
     body = load(CLOSE_IN, json_body())
     match = service().tables.close(match_id, body["reason"], recorded_by=current_principal().recorded_by)
+    return reply(MATCH, match, 201)
+
+
+@matches.post("/<match_id>/reopen")
+@requires(ORGANISER_ONLY)
+@doc("Reopen a table the organiser closed, with the reason (closed by mistake, or its remaining boards to be "
+     "recorded); only while its round is the tournament's last. Refused (`not_closed`) for a table that its own "
+     "end rule ended", body=REOPEN_IN, response=MATCH, status=201, errors=(400, 404, 409, 422))
+def reopen_match(match_id: str) -> tuple[Response, int]:
+    body = load(REOPEN_IN, json_body())
+    match = service().tables.reopen(match_id, body["reason"], recorded_by=current_principal().recorded_by)
     return reply(MATCH, match, 201)
 
 

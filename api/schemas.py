@@ -782,3 +782,11 @@ class AppealFramesSchema(Schema):
     total = fields.Integer(metadata={"description": "revealed: every step"})
     closed = fields.Boolean()
     frames = fields.List(fields.Dict(), required=True)
+
+
+# --- a closed table reopened, a pairing overridden (issue 23: tables that end early or short) -----------------
+
+
+class ReopenMatchSchema(Schema):
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=500),
+                           metadata={"description": "why the closed table takes deals again, e.g. 误点结束此桌"})

@@ -46,7 +46,7 @@ IDLE_GAP = 1000
 TOPICS = [
     Tournament.Created.TOPIC, Tournament.PlayerRegistered.TOPIC, Tournament.RoundStarted.TOPIC,
     Tournament.MatchOpened.TOPIC, Tournament.Adjusted.TOPIC, Match.Created.TOPIC, Match.DealStarted.TOPIC,
-    Match.DealScored.TOPIC, Match.Ended.TOPIC, Deal.Finished.TOPIC,
+    Match.DealScored.TOPIC, Match.Ended.TOPIC, Match.Reopened.TOPIC, Deal.Finished.TOPIC,
     Appeal.Created.TOPIC, Appeal.Ruled.TOPIC, Appeal.Decided.TOPIC, Appeal.Redealt.TOPIC, Appeal.RedealScored.TOPIC,
 ]
 
@@ -143,8 +143,10 @@ class Follower:
                 finished = next((e for e in self.deal_events(event.deal_id) if isinstance(e, Deal.Finished)), None)
                 if finished is not None:  # none: the deal is on this log (stored before deal databases)
                     rows["finished"].append(self._row(notification.id, finished)[1])
+            if kind == "reopened":  # an end earlier in this page is undone too (deletes run before inserts)
+                rows["ended"] = [r for r in rows["ended"] if r[0] != row[0]]
             rows[kind].append(row)
-            if kind in ("scored", "ended"):  # by a table, or by an appeal for its redeal (which names the table)
+            if kind in ("scored", "ended", "reopened"):  # by a table, or by an appeal for its redeal (which names the table)
                 scored_at.add(str(getattr(event, "match_id", None) or event.originator_id))
             elif kind == "redeal":
                 scored_at.add(str(event.match_id))
@@ -179,6 +181,8 @@ class Follower:
         if isinstance(event, Match.Ended):
             return "ended", (me, nid, dumps({"winner": event.winner, "winners": event.winners, "by": event.by,
                                              "time_up": event.time_up, **who}), me)
+        if isinstance(event, Match.Reopened):
+            return "reopened", (me,)
         if isinstance(event, Match.Created):
             return "seats", (nid, dumps({"seats": event.seats, "start_chips": event.start_chips,
                                          "first": event.first, **who}), me)

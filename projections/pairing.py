@@ -102,8 +102,8 @@ def read_history(document: Any) -> History:
     players = _names(document.get("players"), "players")
     if len(set(players)) != len(players):
         twice = sorted(name for name, n in Counter(players).items() if n > 1)
-        raise _refuse("player_twice", f"A player is listed twice in `players`: {twice}.",
-                      f"`players` 中有选手重复：{twice}。", players=twice)
+        raise _refuse("player_twice", f"A player is listed twice in players: {listed(twice)}.",
+                      f"players 中有选手重复：{listed(twice, 'zh')}。", players=twice)
     known = set(players)
     seed = document.get("seed")
     if not isinstance(seed, str):
@@ -144,7 +144,6 @@ def _read_round(index: int, item: Any, unknown: Any) -> Round:
         raise _refuse("bad_history", f"{where}: `tables` is a list.", f"第 {index} 轮：`tables` 必须是列表。",
                       round=index)
     tables = []
-    boards: set[int] = set()
     for number, table in enumerate(tables_in, start=1):
         if not isinstance(table, dict):
             raise _refuse("bad_history", f"{where}, table {number} is an object.",
@@ -161,21 +160,14 @@ def _read_round(index: int, item: Any, unknown: Any) -> Round:
             raise _refuse("bad_results", f"{where}, table {number}: `results` holds one list of 3 whole scores a "
                           "board.", f"第 {index} 轮第 {number} 桌：`results` 每副牌一组 3 个整数得分。",
                           round=index, table=number)
-        boards.add(len(results))
         tables.append(Table(tuple(seats), tuple(tuple(board) for board in results)))
-    if len(boards) > 1:
-        played = sorted(boards)
-        raise _refuse("boards_differ", f"{where}: the tables played different numbers of boards ({listed(played)}); "
-                      "every table of a round plays the same boards (B11.8).",
-                      f"第 {index} 轮各桌的牌副数不同（{listed(played, 'zh')}）；同一轮各桌打相同的牌（B11.8）。",
-                      round=index, boards=sorted(boards))
     byes = _names(item.get("byes", []), f"{where}, byes")
     unknown(byes, f"{where}, byes")
     seated = [name for table in tables for name in table.seats] + byes
     twice = sorted(name for name, n in Counter(seated).items() if n > 1)
     if twice:
-        raise _refuse("player_twice", f"{where}: {twice} appear more than once.",
-                      f"第 {index} 轮中 {twice} 出现不止一次。", round=index, players=twice)
+        raise _refuse("player_twice", f"{where}: {listed(twice)} appear more than once.",
+                      f"第 {index} 轮中 {listed(twice, 'zh')} 出现不止一次。", round=index, players=twice)
     return Round(index, tuple(tables), tuple(byes))
 
 

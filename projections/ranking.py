@@ -110,20 +110,28 @@ class Ranking:
             if not info.get("byes"):
                 continue
             tables = [m for m in self.matches if m["round"] == number]
-            boards = max((len(self.seated[m["match_id"]][0].deals) for m in tables), default=0)
+            # A table closed early played fewer boards: board k's comparison group is the tables that played it
+            # (B7: the rate is the mean over the boards played), so the bye's middle is that group's middle.
+            played = [len(self.seated[m["match_id"]][0].deals) for m in tables]
+            boards = max(played, default=0)
             for player in info["byes"]:
                 match = {"match_id": f"bye:{number}:{player}", "round": number, "table": "", "seats": [player],
                          "start_chips": None, "bye": True}
                 line = Line(match, 0)
                 if self.format.duplicate:
-                    credit = {"score": 0, "won": 0, "bye": 1, "mp": len(tables) - 1, "mp_rate": Fraction(1, 2),
-                              "mp_max": 2 * (len(tables) - 1)}
                     line.deals = [({"deal_id": f"{match['match_id']}:{board}", "match_id": match["match_id"],
                                     "number": board, "result": {"bye": True}, "finished": {}, "scored": {}},
-                                   dict(credit)) for board in range(1, boards + 1)]
+                                   self._bye_credit(sum(n >= board for n in played)))
+                                  for board in range(1, boards + 1)]
                 self.over[match["match_id"]] = True
                 lines.setdefault(player, []).append(line)
                 lines[player].sort(key=lambda held: held.round)
+
+    @staticmethod
+    def _bye_credit(tables: int) -> dict[str, Any]:
+        """A bye board (B11.9): rate ½, MP = the middle of a group of `tables` results, raw 0, not won."""
+        return {"score": 0, "won": 0, "bye": 1, "mp": tables - 1, "mp_rate": Fraction(1, 2),
+                "mp_max": 2 * (tables - 1)}
 
     def _lots(self) -> dict[str, int]:
         """Lot numbers 1…n from the recorded seed; partners of a team format draw one lot together."""

@@ -17,7 +17,7 @@ rebuild uses another prefix):
 - matches — a table opened in a round (`Tournament.MatchOpened`) and its seats (`Match.Created`);
 - deals — a deal of a table: started, its result (`Deal.Finished`), its score at the table (`Match.DealScored`,
   with the table's standing after it);
-- ends — a table that is over (`Match.Ended`): the side that won, its seats and why;
+- ends — a table that is over (`Match.Ended`): the side that won, its seats and why (until a `Match.Reopened`);
 - appeals, outcomes — an appeal's deal (`Appeal.Created`) and each outcome its ruling and decision recorded
   (`Appeal.Ruled`, `.Decided`; docs/appeals.md): the standings read the latest one; a voided deal's replacement
   (`Appeal.Redealt`) is a deals row of the appeal's table, counted in the voided deal's place;
@@ -89,6 +89,9 @@ WRITES: dict[str, str] = {
     # A deal outside any table (standalone, imported) has no row: its result updates nothing.
     "finished": "UPDATE {deals} SET finished_nid = ?, finished = ? WHERE deal_id = ?",
     "scored": "UPDATE {deals} SET scored_nid = ?, scored = ? WHERE deal_id = ?",
+    # A table the organiser reopened (Match.Reopened) is no longer over; written before "ended", so a page that
+    # reopens a table and ends it again keeps the later end (the follower drops an end the page then reopened).
+    "reopened": "DELETE FROM {ends} WHERE match_id = ?",
     "ended": "INSERT INTO {ends} (match_id, tournament_id, nid, body) "
              "SELECT ?, tournament_id, ?, ? FROM {matches} WHERE match_id = ?",
     "adjustment": "INSERT INTO {adjustments} (tournament_id, version, nid, body) VALUES (?, ?, ?, ?)",

@@ -122,6 +122,20 @@ class Match(Aggregate):
         def apply(self, aggregate: Match) -> None:
             aggregate.standing = self.standing
 
+    class Reopened(Event):
+        """The organiser undid a close (`Closed`), with the reason — a table closed by mistake, or one whose
+        remaining boards are to be recorded after all — while its round is still the tournament's last. The
+        standing is the one before the close (end None): the table takes deals again until its own end rule,
+        or another close, ends it."""
+
+        TOPIC = "fupan:Match.Reopened"
+        reason: str
+        standing: dict[str, Any]
+        recorded_by: dict[str, Any]
+
+        def apply(self, aggregate: Match) -> None:
+            aggregate.standing = self.standing
+
     class Ended(Event):
         """The match is over: the side that won (None: a draw), its seats, and why. The aggregate's own state
         follows from the standing recorded with the event before it; this one is for readers of the log."""
@@ -321,6 +335,20 @@ class Match(Aggregate):
         standing = {**self.standing, "end": {"winner": None, "by": "closed", "reason": reason}}
         self.trigger_event(self.Closed, reason=reason, standing=standing, recorded_by=recorded_by)
         self._ended(recorded_by)
+
+    def reopen(self, reason: str, recorded_by: dict[str, Any]) -> None:
+        """Undo the organiser's close, with the reason; only a table that `close` ended (its own end rule — a
+        chip target, its boards all played, time — is a result, which a correction or an appeal changes)."""
+        end = self.standing["end"]
+        if end is None or end.get("by") != "closed":
+            raise IllegalAction("not_closed", "Only a table the organiser closed can be reopened.",
+                                "只有组织者提前结束的桌才能重新开放。", {"end": end})
+        reason = reason.strip()
+        if not reason or len(reason) > 500:
+            raise IllegalAction("bad_reason", "Say why the table is reopened (1–500 characters).",
+                                "请写明重新开放本桌的理由（1–500 个字符）。", {"length": len(reason)})
+        self.trigger_event(self.Reopened, reason=reason, standing={**self.standing, "end": None},
+                           recorded_by=recorded_by)
 
     def _ended(self, recorded_by: dict[str, Any]) -> None:
         if self.over:

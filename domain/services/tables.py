@@ -7,7 +7,7 @@ from typing import Any
 from uuid import UUID
 
 from domain.kernel.engine import DealSetup
-from domain.kernel.errors import Conflict
+from domain.kernel.errors import Conflict, IllegalAction
 from domain.model.deal import Deal
 from domain.model.ids import LOCAL_RECORDER, deal_id_in_match
 from domain.model.match import Match
@@ -63,6 +63,22 @@ class Tables(Service):
         """End a table by the organiser's decision, with the reason (Match.close)."""
         m = self.store.load(Match, match, "match")
         m.close(reason, recorded_by)
+        self.store.commit(m)
+        return self.get(m.id)
+
+    @command
+    def reopen(self, match: UUID | str, reason: str, recorded_by: dict[str, Any] = LOCAL_RECORDER) -> dict[str, Any]:
+        """Undo a close, with the reason (Match.reopen) — only while the table's round is the tournament's last:
+        a later round was paired from this table's result, so it stands (a correction or an appeal changes it)."""
+        m = self.store.load(Match, match, "match")
+        t = self.store.load(Tournament, m.tournament_id, "tournament")
+        here = next((entry["round"] for entry in t.matches if entry["id"] == m.id), t.current_round)
+        if here != t.current_round:
+            raise IllegalAction("round_moved_on", f"Round {t.current_round} has started: round {here}'s tables stand "
+                                "as they were when it was paired.",
+                                f"第 {t.current_round} 轮已开始：第 {here} 轮各桌的结果已用于编排，不能重新开放。",
+                                {"round": here, "current_round": t.current_round})
+        m.reopen(reason, recorded_by)
         self.store.commit(m)
         return self.get(m.id)
 
