@@ -146,7 +146,7 @@ class Follower:
             if kind == "reopened":  # an end earlier in this page is undone too (deletes run before inserts)
                 rows["ended"] = [r for r in rows["ended"] if r[0] != row[0]]
             rows[kind].append(row)
-            if kind in ("scored", "ended", "reopened"):  # by a table, or by an appeal for its redeal (which names the table)
+            if kind in ("scored", "ended", "reopened"):  # a table, or an appeal for its redeal (names the table)
                 scored_at.add(str(getattr(event, "match_id", None) or event.originator_id))
             elif kind == "redeal":
                 scored_at.add(str(event.match_id))
