@@ -64,6 +64,11 @@ def cmd_explain(args: argparse.Namespace) -> int:
                 else f"{tiebreak['measure']} of {tiebreak['fact']} over {tiebreak['scope']} deals")
         print(f"  tiebreak {tiebreak['code']} ({tiebreak['zh']}): {_figure(tiebreak['value'])} — {rule}")
     for table in answer["matches"]:
+        if table.get("bye"):  # no table, no seat: the boards credited (B11.9 in 挖坑) or going on in a knockout
+            credited = ", ".join(f"deal {d['number']} rate {_figure(d['facts'].get('mp_rate'))}"
+                                 for d in table["deals"] if "mp_rate" in d["facts"])
+            print(f"  {table['label']} bye (counts for {table['counts_for']})" + (f": {credited}" if credited else ""))
+            continue
         print(f"  {table['label']} table {table['table']} (seat {table['seat']}, counts for {table['counts_for']}): "
               f"place {table['place']}, total {_figure(table['table_total'])}")
         for deal in table["deals"]:

@@ -32,6 +32,8 @@ def matchpoints(tournament_id: str, players: set[str]) -> tuple[dict[str, dict[s
     projections = current_app.extensions["fupan.projections"]
     for player in players:
         for table in projections.explain(tournament_id, player)["matches"]:
+            if table.get("bye"):  # a bye's boards were played at no table: nothing to compare on a traveller
+                continue
             for deal in table["deals"]:
                 explained.setdefault(deal["deal_id"], {})[table["seat"]] = deal["facts"]
                 if deal.get("appeal"):

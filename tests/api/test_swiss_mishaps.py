@@ -8,14 +8,18 @@ Boards are entered as score slips (成绩单): the pairing reads scores only, an
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import LiveServer
+from game_support import record_random_play
 
 from cli.main import main
+from fixtures.random_play.wakeng import ENGINE as WAKENG
+from fixtures.random_play.wakeng import play_out as wakeng_play_out
 
 PLAYERS = ["张伟", "王芳", "李娜", "刘洋", "陈静", "杨光", "赵磊", "黄磊", "周婷", "吴昊", "徐丽", "孙涛", "林峰"]
 BOARDS = 2
@@ -134,3 +138,66 @@ def test_a_closed_table_is_reopened_with_a_reason_and_takes_its_remaining_boards
     again = live.post(f"/api/matches/{table}/reopen", {"reason": "再开"})
     assert again.status_code == 422 and again.json()["error"]["code"] == "not_closed"
     assert live.get("/api/admin/verify", token=live.organiser).json()["ok"]
+
+
+def played_event(live: LiveServer, name: str) -> dict[str, Any]:
+    """Three rounds, a bye each; round 1's first table closed after one board of two; round 3's first board
+    recorded in full at every table (random legal play), the rest entered as slips."""
+    service = live.service
+    assert service is not None
+    rng = random.Random(23)
+    tournament = swiss(live, name)
+    byes: list[str] = []
+    for number in (1, 2, 3):
+        plan = draw(live, tournament)
+        byes += plan["bye_names"]
+        open_round(live, tournament, plan)
+        for index, table in enumerate(round_tables(live, tournament)):
+            boards = 1 if number == 1 and index == 0 else BOARDS
+            for board in range(1, boards + 1):
+                if number == 3 and board == 1:
+                    deal, _ = service.deals.start(match=table["id"], seed=f"{tournament}-r3-b1")
+                    record_random_play(service, deal["id"], WAKENG, wakeng_play_out, rng)
+                else:
+                    assert slip(live, table["id"], board).status_code == 201
+            if boards < BOARDS:
+                assert live.post(f"/api/matches/{table['id']}/close", {"reason": "提前结束"}).status_code == 201
+    info = live.get(f"/api/tournaments/{tournament}").json()
+    return {"id": tournament, "byes": byes, "matches": info["matches"]}
+
+
+@pytest.fixture(scope="module")
+def event(live: LiveServer) -> dict[str, Any]:
+    return played_event(live, "瑞士赛·三轮")
+
+
+def test_every_table_of_every_round_has_its_travellers_with_a_bye_in_the_event(live, event):
+    assert len(event["byes"]) == 3 and len(set(event["byes"])) == 3
+    for match in event["matches"]:
+        page = live.get(f"/matches/{match['id']}/travellers")
+        assert page.status_code == 200, (match["table"], page.text[-500:])
+        assert "KeyError" not in page.text
+
+
+def test_fupan_explain_a_player_who_had_a_bye(live, event, capsys):
+    db = str(live.store.env["SQLITE_DBNAME"])
+    for name in event["byes"]:
+        assert main(["explain", event["id"], name, "--db", db]) == 0, capsys.readouterr().err
+        out, err = capsys.readouterr()
+        assert err == "" and "bye" in out, out
+
+
+def test_the_pages_of_a_bye_player_and_of_rounds_with_a_bye_answer(live, event):
+    tournament = event["id"]
+    players = {p["name"]: p["id"] for p in live.get(f"/api/tournaments/{tournament}").json()["players"]}
+    pages = [f"/tournaments/{tournament}", f"/tournaments/{tournament}/standings",
+             f"/console/tournaments/{tournament}", *(f"/tournaments/{tournament}/rounds/{n}" for n in (1, 2, 3)),
+             *(f"/console/tournaments/{tournament}/rounds/{n}/seating" for n in (1, 2, 3)),
+             *(f"/tournaments/{tournament}/standings/{players[name]}" for name in event["byes"]),
+             *(f"/matches/{m['id']}" for m in event["matches"])]
+    for page in pages:
+        answer = live.get(page)
+        assert answer.status_code == 200, (page, answer.text[-300:])
+    for name in event["byes"]:
+        explained = live.get(f"/api/tournaments/{tournament}/standings/{players[name]}/explain").json()
+        assert sum(1 for m in explained["matches"] if m.get("bye")) == 1
