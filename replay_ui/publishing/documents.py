@@ -83,11 +83,21 @@ def deal_pdf(deal_id: str) -> Response:
     return pdf_response(build_pdf([deal], deal.title, lang), f"deal-{deal_id}.pdf")
 
 
+def replayed_deals(match_id: str) -> list[str]:
+    """The table's deals that have a record to print: a score slip's (成绩单) has a result and no cards, so the
+    table's PDF leaves it out (its score is on the table page), and a table of slips only has no PDF."""
+    return [deal["id"] for deal in service().deals.of_match(match_id, reader()) if not deal.get("result_only")]
+
+
 @documents.get("/matches/<match_id>/records.pdf")
 def match_pdf(match_id: str) -> Response:
     lang = _lang()
     match = service().tables.get(match_id)
-    deals = [printable(entry["deal_id"], lang) for entry in match["deals"]]
+    replayed = replayed_deals(match_id)
+    if not replayed:
+        raise NotFound("no_replay", "Every deal of this table was entered as a score slip: there is no record to "
+                       "print.", "本桌各局均以成绩单录入，没有可打印的记录。", {"match_id": match_id})
+    deals = [printable(deal_id, lang) for deal_id in replayed]
     title = table_label(match["table"], lang)
     return pdf_response(build_pdf(deals, title, lang), f"table-{match['table']}.pdf")
 

@@ -13,7 +13,9 @@ pages' one fetch function (`Fupan.getJSON`, static/fupan.js) answers from it and
 
 from __future__ import annotations
 
+import html
 import json
+import logging
 import os
 import time
 from collections.abc import Callable
@@ -22,7 +24,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from flask import Flask, request
+from flask import Flask, has_request_context, request
 
 from domain.games import GAMES
 
@@ -37,8 +39,26 @@ Progress = Callable[[int, int], None]  # (files written, files known so far)
 
 
 @dataclass
+class LeftOut:
+    """A page or file the site does not have, and why. `error`: the app failed to answer it or answered that it
+    has no such page although a page of the tournament linked it — a fault, so `fupan publish` exits non-zero;
+    otherwise a link to something outside the tournament, left out by design. Every link to it was removed."""
+
+    url: str
+    status: int | None  # the app's answer; None: not asked (outside the tournament)
+    why: str  # in words, English
+    why_zh: str
+    error: bool
+    linked_from: list[str] = field(default_factory=list)  # the written pages that linked it
+
+    def as_json(self) -> dict[str, Any]:
+        return {"url": self.url, "status": self.status, "why": self.why, "why_zh": self.why_zh, "error": self.error,
+                "linked_from": sorted(set(self.linked_from))}
+
+
+@dataclass
 class Publication:
-    """What `publish` wrote: counts for the summary, and the links it left out (pointing nowhere)."""
+    """What `publish` wrote: counts for the summary, and what it left out (no link in the site points to it)."""
 
     out: Path
     pages: int = 0
@@ -46,7 +66,29 @@ class Publication:
     deals: int = 0
     bytes: int = 0
     seconds: float = 0.0
-    left_out: list[str] = field(default_factory=list)
+    left_out: list[LeftOut] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[LeftOut]:
+        return [item for item in self.left_out if item.error]
+
+    def as_json(self) -> dict[str, Any]:
+        return {"out": str(self.out), "index": str(self.out / "index.html"), "pages": self.pages,
+                "files": self.files, "deals": self.deals, "bytes": self.bytes, "errors": len(self.errors),
+                "left_out": [item.as_json() for item in self.left_out]}
+
+
+class _Failures(logging.Handler):
+    """The app's logged exceptions while publishing, by request path: said in the report, not as tracebacks."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.by_path: dict[str, str] = {}
+
+    def emit(self, record: logging.LogRecord) -> None:
+        error = record.exc_info[1] if record.exc_info else None
+        said = f"{type(error).__name__}: {error}" if error is not None else record.getMessage()
+        self.by_path.setdefault(request.path if has_request_context() else "", said)
 
 
 class Publisher:
@@ -66,6 +108,9 @@ class Publisher:
         self.home = f"/tournaments/{self.tournament_id}"
         self.queue: list[tuple[str, str]] = []  # (URL to ask for, file to write)
         self.known: set[str] = set()
+        self.links: dict[str, set[tuple[str, str]]] = {}  # target file → (page file, the link as written there)
+        self.outside: dict[str, LeftOut] = {}  # URL → the links to it, left out by design
+        self.missing: dict[str, LeftOut] = {}  # target file → why it was not written
         self.report = Publication(out, deals=len(self.deals))
         self._url_for = app.url_for
         app.url_for = self.url_for  # type: ignore[method-assign]  # flask.url_for calls current_app.url_for
@@ -95,15 +140,21 @@ class Publisher:
         _, path_args = self.app.url_map.bind("localhost").match(parts.path)
         # Only the ids say whose page it is (a round's number or a file's name belongs to the page that has it).
         ids = [str(value) for key, value in path_args.items() if key.endswith("_id") or key == "game"]
+        page = self.file_for(request.endpoint or "", request.path)
         if not all(value in self.allowed for value in ids):
-            self.report.left_out.append(url)
+            left = self.outside.setdefault(url, LeftOut(
+                url, None, "it belongs to another tournament or to no tournament: not published with this one",
+                "属于其他赛事或不属于任何赛事，不随本赛事发布", error=False))
+            left.linked_from.append(page)
             return "#"
         target = self.file_for(endpoint, parts.path, parts.query)
         self.want(parts.path + (f"?{parts.query}" if parts.query and not target.endswith(".html") else ""), target)
-        here = PurePosixPath(self.file_for(request.endpoint or "", request.path)).parent
+        here = PurePosixPath(page).parent
         link = os.path.relpath(target, start=str(here) if str(here) != "." else os.curdir)
         keep = f"?{parts.query}" if parts.query and target.endswith(".html") else ""
-        return link + keep + (f"#{parts.fragment}" if parts.fragment else "")
+        written = link + keep + (f"#{parts.fragment}" if parts.fragment else "")
+        self.links.setdefault(target, set()).add((page, written))
+        return written
 
     def want(self, url: str, target: str) -> None:
         if target not in self.known:
@@ -165,12 +216,26 @@ class Publisher:
             self.want(f"/deals/{deal}", f"deals/{deal}.html")
             self.want(f"/deals/{deal}/record", f"deals/{deal}/record.html")
         client = self.app.test_client()
+        failures = _Failures()
+        logger, handlers, propagate = self.app.logger, self.app.logger.handlers[:], self.app.logger.propagate
+        logger.handlers, logger.propagate = [failures], False
+        try:
+            self._crawl(client, failures, progress)
+        finally:
+            logger.handlers, logger.propagate = handlers, propagate
+        self.report.left_out = [*self.report.left_out, *self.outside.values()]
+        self._unlink_missing()
+        self.report.seconds = time.monotonic() - started
+        return self.report
+
+    def _crawl(self, client: Any, failures: _Failures, progress: Progress | None) -> None:
+        """Ask for every page and file the site links, writing each answer; note what could not be written."""
         done = 0
         while self.queue:
             url, target = self.queue.pop(0)
             answer = client.get(url)
             if answer.status_code != 200:
-                self.report.left_out.append(f"{url} ({answer.status_code})")
+                self.report.left_out.append(self._failed(url, target, answer, failures))
             else:
                 self.write(target, answer.get_data())
                 self.report.pages += target.endswith(".html")
@@ -184,8 +249,40 @@ class Publisher:
             done += 1
             if progress is not None:
                 progress(done, done + len(self.queue))
-        self.report.seconds = time.monotonic() - started
-        return self.report
+
+    def _failed(self, url: str, target: str, answer: Any, failures: _Failures) -> LeftOut:
+        """What a page the site links said instead of itself, in words."""
+        error = (answer.get_json(silent=True) or {}).get("error", {}) if answer.is_json else {}
+        path = urlsplit(url).path
+        if answer.status_code >= 500:
+            said = failures.by_path.get(path, error.get("message", ""))
+            why = f"the app failed to make it ({answer.status_code}: {said})"
+            why_zh = f"应用生成该页时出错（{answer.status_code}：{said}）"
+        else:
+            why = f"the app answered {answer.status_code} {error.get('code', '')}: {error.get('message', '')}".strip()
+            why_zh = f"应用答复 {answer.status_code} {error.get('code', '')}：{error.get('message_zh', '')}".strip()
+        self.missing[target] = LeftOut(url, answer.status_code, why, why_zh, error=True)
+        return self.missing[target]
+
+    def _unlink_missing(self) -> None:
+        """No written page links a file that was not written: each such link loses its address (an `<a>` without
+        `href` is no link) and says it was left out."""
+        written = {str(path.relative_to(self.out)) for path in self.out.rglob("*") if path.is_file()}
+        edits: dict[str, list[str]] = {}
+        for target, linked in self.links.items():
+            if target in written:
+                continue
+            if target in self.missing:
+                self.missing[target].linked_from = sorted({page for page, _ in linked if page in written})
+            for page, link in linked:
+                if page in written and page.endswith(".html"):
+                    edits.setdefault(page, []).append(link)
+        for page, links in edits.items():
+            path = self.out / page
+            text = path.read_text(encoding="utf-8")
+            for link in links:
+                text = text.replace(f'href="{html.escape(link)}"', 'aria-disabled="true" data-left-out')
+            path.write_text(text, encoding="utf-8")
 
 
 def publish(app: Flask, tournament_id: str, out: Path, progress: Progress | None = None) -> Publication:

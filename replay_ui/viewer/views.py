@@ -84,7 +84,8 @@ def match_page(match_id: str) -> str:
     for row in rows:  # its fouls and penalties beside a deal's figures: a −3 says why
         row["marks"] = marked.get(row.get("id"), [])
     return render_template("match.html", match=match, tournament=tournament, names=names, rows=rows,
-                           chart=ui.match_chart(match, names))
+                           chart=ui.match_chart(match, names),
+                           printable=any(not deal.get("result_only") for deal in deals))  # the PDF's deals
 
 
 @pages.get("/deals/<deal_id>")
