@@ -21,7 +21,7 @@ from api.standings import projections
 from domain.kernel.errors import BadRequest, IllegalAction, listed
 from domain.model.entries import read_entries
 from domain.model.side_events import GAMES as SIDE_GAMES
-from projections import draws
+from projections import draws, pairing
 from projections.formats import resolve
 from projections.standings import Standings
 
@@ -71,9 +71,25 @@ class RoundTablesInSchema(Schema):
     kind = fields.String(load_default="tables", validate=validate.OneOf(["tables", "final", "playoff"]))
     tables = fields.List(fields.Nested(TableInSchema), required=True, validate=validate.Length(min=1, max=500))
     byes = fields.List(fields.String(validate=_NAME), load_default=list)
+    override = fields.Nested(
+        "OverrideInSchema", load_default=None,
+        metadata={"description": "a Swiss round opened with other tables or byes than proposed: why "
+                  "(docs/pairing.md \"The organiser's override\"); refused without it"})
+
+
+class OverrideInSchema(Schema):
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=500))
+
+
+class PairingCheckInSchema(Schema):
+    tables = fields.List(fields.List(fields.String(validate=_NAME)), required=True,
+                         validate=validate.Length(min=1, max=500),
+                         metadata={"description": "each table's player ids in seat order"})
+    byes = fields.List(fields.String(validate=_NAME), load_default=list)
 
 
 ENTRIES_IN, DRAW_QUERY, ROUND_TABLES_IN = EntriesInSchema(), DrawQuerySchema(), RoundTablesInSchema()
+PAIRING_CHECK_IN = PairingCheckInSchema()
 
 
 def pad_path(match_id: str) -> str:
@@ -188,9 +204,72 @@ def _check_finished(tournament_id: str, tournament: dict[str, Any]) -> None:
      status=201, errors=(400, 404, 409, 422))
 def open_round(tournament_id: str) -> tuple[Response, int]:
     body = load(ROUND_TABLES_IN, json_body())
+    tournament = service().tournaments.get(tournament_id)
+    override = None
+    if _format_of(tournament).structure == "cumulative":  # a Swiss round: the proposal, or an override that says why
+        override = _swiss_override(tournament, body)
     opened = service().tournaments.open_round(tournament_id, body["label"], body["kind"], body["tables"], body["byes"],
-                                              recorded_by=current_principal().recorded_by)
+                                              recorded_by=current_principal().recorded_by, override=override)
     return opened, 201
+
+
+def _swiss_check(tournament: dict[str, Any], tables: list[list[str]], byes: list[str]
+                 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """(the proposed pairing, what the given one breaks): the checker of `fupan pair` (projections/pairing.py)
+    on the exported history, names turned back into player ids."""
+    _check_finished(tournament["id"], tournament)
+    history = projections().pairing_history(tournament["id"])
+    ids = dict(zip(history["players"], [p["id"] for p in tournament["players"]], strict=True))
+    names = {pid: name for name, pid in ids.items()}
+    proposal = draws.swiss(tournament, history, ids)
+    as_named = [[names.get(p, p) for p in table] for table in tables]
+    problems = pairing.check_override(pairing.read_history(history), proposal["round"], as_named,
+                                      [names.get(p, p) for p in byes])
+    shown = {p["id"]: p["name"] for p in tournament["players"]}
+    for problem in problems:  # the players by id too, for a page that marks them
+        problem["player_ids"] = [ids.get(name, name) for name in problem["players"]]
+        problem["players"] = [shown.get(ids.get(name, name), name) for name in problem["players"]]
+    return proposal, problems
+
+
+def _swiss_override(tournament: dict[str, Any], body: dict[str, Any]) -> dict[str, Any] | None:
+    """None when the round is the proposed pairing; else the override to record, once checked: refused while it
+    breaks a rule no round may (a player missing, twice, unknown, withdrawn; a table not of three), or without
+    the organiser's reason."""
+    tables = [list(spec["seats"]) for spec in body["tables"]]
+    proposal, problems = _swiss_check(tournament, tables, body["byes"])
+    proposed = {"tables": [t["seats"] for t in proposal["tables"]], "byes": proposal["byes"]}
+    if sorted(map(tuple, tables)) == sorted(map(tuple, proposed["tables"])) and set(body["byes"]) == set(
+            proposed["byes"]) and len(body["byes"]) == len(proposed["byes"]):
+        return None
+    refused = [p for p in problems if p["severity"] == pairing.REFUSED]
+    if refused:
+        raise IllegalAction("bad_override", " ".join(p["en"] for p in refused), "".join(p["zh"] for p in refused),
+                            {"problems": refused})
+    if body["override"] is None:
+        raise IllegalAction("override_needs_reason", "These tables are not the proposed pairing: say why to open "
+                            "them (the override is recorded with its reason).",
+                            "这不是建议的编排：请写明调整理由后再开桌（调整及其理由会被记录）。",
+                            {"problems": problems})
+    return {"proposed": proposed, "broken": [p["code"] for p in problems], "reason": body["override"]["reason"]}
+
+
+@console.post("/<tournament_id>/draw/check")
+@requires(ANYONE)
+@doc("Check a Swiss round's tables chosen by hand against the pairing rules (stores nothing): each rule broken, "
+     "in Chinese and English — `refused` (a round cannot open so) or `warning` (it may, with a reason)",
+     body=PAIRING_CHECK_IN, errors=(400, 404, 422))
+def check_pairing(tournament_id: str) -> tuple[Response, int]:
+    body = load(PAIRING_CHECK_IN, json_body())
+    tournament = service().tournaments.get(tournament_id)
+    if _format_of(tournament).structure != "cumulative":
+        raise IllegalAction("not_swiss", "Only a Swiss round's pairing is checked against rules.",
+                            "只有瑞士移位赛的编排可以按规则检查。", {})
+    proposal, problems = _swiss_check(tournament, body["tables"], body["byes"])
+    same = sorted(map(tuple, body["tables"])) == sorted(tuple(t["seats"]) for t in proposal["tables"]) and set(
+        body["byes"]) == set(proposal["byes"])
+    return {"round": proposal["round"], "same_as_proposal": same, "problems": problems,
+            "refused": any(p["severity"] == pairing.REFUSED for p in problems)}, 200
 
 
 @console.get("/<tournament_id>/progress")

@@ -356,3 +356,111 @@ def export_history(facts: TournamentFacts, withdrawn: list[str] = ()) -> dict[st
         "adjustments": [{"player": names[a["player_id"]], "mp": a["points"], "reason": a["reason"], "round": a["round"]}
                         for a in facts.adjustments],
     }
+
+
+# --- the organiser's override, checked against the rules ----------------------------------------------------
+
+REFUSED = "refused"  # the round cannot be opened so
+WARNING = "warning"  # a rule of the pairing is broken: the organiser may still open it, saying why
+
+
+def _problem(code: str, severity: str, rule: str, en: str, zh: str, players: list[str] = ()) -> dict[str, Any]:
+    return {"code": code, "severity": severity, "rule": rule, "en": en, "zh": zh, "players": list(players)}
+
+
+def check_override(history: History, number: int, tables: list[list[str]], byes: list[str]) -> list[dict[str, Any]]:
+    """Which rules of this module a pairing of round `number` chosen by hand breaks, in plain words: refusals
+    (a player missing, seated twice, unknown or withdrawn; a table not of three) and warnings (B11.9's byes,
+    B11.10's repeats and order, B11.11's seats), compared with what `pair` would give. Empty: it is the
+    pairing the rules give (or one exactly as good)."""
+    proposal = pair(history, number)
+    known = set(history.players)
+    active = [name for name in ranking(history) if name not in history.withdrawn]
+    seated = [name for table in tables for name in table]
+    problems = []
+    strangers = sorted(set(seated + list(byes)) - known)
+    if strangers:
+        problems.append(_problem("unknown", REFUSED, "entries", f"Not entered: {listed(strangers)}.",
+                                 f"未报名：{listed(strangers, 'zh')}。", strangers))
+    twice = sorted(name for name, n in Counter(seated + list(byes)).items() if n > 1)
+    if twice:
+        problems.append(_problem("twice", REFUSED, "B8", f"Placed more than once: {listed(twice)}.",
+                                 f"被安排了不止一次：{listed(twice, 'zh')}。", twice))
+    short = [i for i, table in enumerate(tables, start=1) if len(table) != TABLE]
+    if short:
+        problems.append(_problem("table_size", REFUSED, "B8", f"Every table seats 3 players (table "
+                                 f"{listed(short)} does not).", f"每桌 3 人（第 {listed(short, 'zh')} 桌不是）。"))
+    gone = sorted(set(seated + list(byes)) & history.withdrawn)
+    if gone:
+        problems.append(_problem("withdrawn", REFUSED, "withdrawal", f"Withdrawn, never paired again: "
+                                 f"{listed(gone)}.", f"已退赛，不再编排：{listed(gone, 'zh')}。", gone))
+    missing = [name for name in active if name not in seated and name not in byes]
+    if missing:
+        problems.append(_problem("missing", REFUSED, "B8", f"Neither seated nor on a bye: {listed(missing)}.",
+                                 f"既未入座也未轮空：{listed(missing, 'zh')}。", missing))
+    if problems:
+        return problems
+    problems += _bye_problems(history, active, byes)
+    met = meetings(history)
+    playing = [name for name in active if name not in byes]
+
+    def cost(groups: list[list[str]]) -> int:
+        return sum(met[frozenset(p)] for group in groups for p in itertools.combinations(group, 2))
+
+    if number > 1:
+        best = fewest_repeats(playing, met)
+        again = sorted({"–".join(sorted(p)) for group in tables for p in itertools.combinations(group, 2)
+                        if met[frozenset(p)]})
+        if cost(tables) > cost(best):
+            problems.append(_problem(
+                "repeat_opponents", WARNING, "B11.10",
+                f"Players meet again who need not: {listed(again)} ({cost(tables)} repeat meetings; the rules "
+                f"need {cost(best)}).", f"不必重复相遇的选手再次同桌：{listed(again, 'zh')}（重复相遇 {cost(tables)} "
+                f"次；按规则只需 {cost(best)} 次）。", sorted({n for pair in again for n in pair.split("–")})))
+        elif {frozenset(t) for t in tables} != {frozenset(t) for t in best}:
+            problems.append(_problem(
+                "rank_order", WARNING, "B11.10", "The tables are not filled top-down in ranking order (the same "
+                "number of repeat meetings, another grouping).", "各桌不是按排名自上而下编排的（重复相遇次数相同，"
+                "分组不同）。"))
+    elif {frozenset(t) for t in tables} != {frozenset(t) for t in proposal["tables"]}:
+        problems.append(_problem("not_the_lot", WARNING, "B8.1", "Round 1's tables are not the draw by lot.",
+                                 "第 1 轮各桌不是抽签的结果。"))
+    counts = seat_counts(history)
+    for table in tables:
+        chosen = [counts[name][index] for index, name in enumerate(table)]
+        best_seats = seat(list(table), counts, history.seed, number)
+        ideal = [counts[name][index] for index, name in enumerate(best_seats)]
+        if (sum(chosen), sum(n * n for n in chosen)) > (sum(ideal), sum(n * n for n in ideal)):
+            repeated = [name for index, name in enumerate(table) if counts[name][index]]
+            problems.append(_problem(
+                "seat_balance", WARNING, "B11.11", f"{listed(repeated)} sit in a seat they already had, although "
+                "another seating of the table avoids it.", f"{listed(repeated, 'zh')} 坐到了已经坐过的位置，而本桌"
+                "另一种座次可以避免。", repeated))
+    return problems
+
+
+def _bye_problems(history: History, active: list[str], byes: list[str]) -> list[dict[str, Any]]:
+    """B11.9: N mod 3 byes, to those with the fewest byes so far, the lowest-ranked among them."""
+    problems = []
+    due = len(active) % TABLE
+    if len(byes) != due:
+        problems.append(_problem("bye_count", WARNING, "B11.9", f"{len(byes)} byes where {len(active)} players "
+                                 f"need {due}.", f"{len(active)} 名选手应有 {due} 人轮空，现为 {len(byes)} 人。",
+                                 list(byes)))
+    had = Counter(name for r in history.rounds for name in r.byes)
+    playing = [name for name in active if name not in byes]
+    fewest = min((had[name] for name in playing), default=0)
+    again = [name for name in byes if had[name] > fewest]
+    if again:
+        fresh = [name for name in playing if had[name] == fewest]
+        problems.append(_problem(
+            "bye_twice", WARNING, "B11.9", f"{listed(again)} would have another bye while players who have had "
+            f"fewer play (such as {listed(fresh[-2:])}).", f"{listed(again, 'zh')} 将再次轮空，而轮空次数更少的选手"
+            f"（如 {listed(fresh[-2:], 'zh')}）却在比赛。", again))
+    elif len(byes) == due and set(byes) != choose_byes(history, active):
+        rightful = sorted(choose_byes(history, active) - set(byes), key=active.index)
+        problems.append(_problem(
+            "not_lowest_bye", WARNING, "B11.9", f"The bye goes to {listed(list(byes))} rather than the lowest-ranked "
+            f"eligible player ({listed(rightful)}).", f"轮空给了 {listed(list(byes), 'zh')}，而不是可轮空者中排名"
+            f"最低的 {listed(rightful, 'zh')}。", list(byes)))
+    return problems

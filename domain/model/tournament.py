@@ -133,6 +133,27 @@ class Tournament(Aggregate):
         def apply(self, aggregate: Tournament) -> None:
             aggregate.withdrawn[self.player_id] = {"round": self.round, "reason": self.reason}
 
+    class PairingOverridden(Event):
+        """The organiser opened `round` with other tables or byes than the pairing rules proposed (a Swiss round:
+        docs/pairing.md "The organiser's override"), for the reason given. `proposed` and the chosen `tables`
+        (seats in seat order) and `byes` are player ids; `broken` the codes of the rules the override breaks, as
+        the checker (projections/pairing.py check_override) named them. Recorded right after the round's
+        RoundStarted, in the same transaction."""
+
+        TOPIC = "fupan:Tournament.PairingOverridden"
+        round: int
+        proposed: dict[str, Any]  # {"tables": [[id, …], …], "byes": [id, …]}
+        tables: list[list[str]]
+        byes: list[str]
+        broken: list[str]
+        reason: str
+        recorded_by: dict[str, Any]
+
+        def apply(self, aggregate: Tournament) -> None:
+            for info in aggregate.rounds:
+                if info["round"] == self.round:
+                    info["override"] = {"reason": self.reason, "broken": list(self.broken)}
+
     class SideEventOpened(Event):
         """A results-only knockout side event of the tournament (seed 001: 五子棋, 跳棋;
         domain/model/side_events.py)."""
@@ -276,6 +297,17 @@ class Tournament(Aggregate):
         self.trigger_event(self.Withdrew, player_id=player_id, round=self.current_round, reason=reason.strip(),
                            recorded_by=recorded_by)
         return {"player_id": player_id, **self.withdrawn[player_id]}
+
+    def override_pairing(self, proposed: dict[str, Any], tables: list[list[str]], byes: list[str], broken: list[str],
+                         reason: str, recorded_by: dict[str, Any]) -> None:
+        """Record that the round just started is not the proposed pairing, with the reason (the checker's refusals
+        were made before: only its warnings, `broken`, are left)."""
+        reason = reason.strip()
+        if not reason or len(reason) > 500:
+            raise IllegalAction("override_needs_reason", "Say why the pairing is changed (1–500 characters).",
+                                "请写明调整编排的理由（1–500 个字符）。", {"length": len(reason)})
+        self.trigger_event(self.PairingOverridden, round=self.current_round, proposed=proposed, tables=tables,
+                           byes=byes, broken=broken, reason=reason, recorded_by=recorded_by)
 
     def entries(self) -> list[dict[str, Any]]:
         """Every entry in registration order: {name, department, members: [{id, name}]}; a player registered

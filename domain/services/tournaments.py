@@ -115,11 +115,16 @@ class Tournaments(Service):
 
     @command
     def open_round(self, tournament: UUID | str, label: str, kind: str, tables: list[dict[str, Any]],
-                   byes: list[str] = (), recorded_by: dict[str, Any] = LOCAL_RECORDER) -> dict[str, Any]:
+                   byes: list[str] = (), recorded_by: dict[str, Any] = LOCAL_RECORDER,
+                   override: dict[str, Any] | None = None) -> dict[str, Any]:
         """Start the next round with its byes and open its tables ({table, seats, first}) in one transaction:
-        a pairing is recorded whole or not at all."""
+        a pairing is recorded whole or not at all. `override` ({proposed, broken, reason}): the tables are not the
+        proposed pairing, and the organiser says why (Tournament.PairingOverridden, recorded with the round)."""
         t = self.store.load(Tournament, tournament, "tournament")
         started = t.start_round(label, kind, recorded_by, list(byes))
+        if override is not None:
+            t.override_pairing(override["proposed"], [list(spec["seats"]) for spec in tables], list(byes),
+                               list(override["broken"]), override["reason"], recorded_by)
         opened = []
         for spec in tables:
             match = Match.open(t, spec["table"], spec["seats"], spec.get("first", 0), spec.get("options", {}),

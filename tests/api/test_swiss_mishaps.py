@@ -267,3 +267,59 @@ def test_a_page_the_app_fails_to_make_is_named_unlinked_and_the_exit_status_says
     assert dead_links(tmp_path / "site") == []
     page = (tmp_path / "site" / done.errors[0].linked_from[0]).read_text(encoding="utf-8")
     assert "data-left-out" in page and "travellers.html" not in page
+
+
+def test_the_organiser_overrides_a_proposed_pairing_checked_and_recorded_with_its_reason(live, tmp_path, capsys):
+    tournament = swiss(live, "瑞士赛·调整编排")
+    open_round(live, tournament, draw(live, tournament))
+    for table in round_tables(live, tournament):
+        for board in range(1, BOARDS + 1):
+            assert slip(live, table["id"], board).status_code == 201
+    plan = draw(live, tournament)
+    ids = {p["name"]: p["id"] for p in live.get(f"/api/tournaments/{tournament}").json()["players"]}
+    tables = [list(t["seats"]) for t in plan["tables"]]
+    (bye,) = plan["byes"]
+    round_1 = live.get(f"/api/tournaments/{tournament}/standings").json()["tables"]
+    # Round 1's bye player takes the bye again, and the top table's first player sits out in round 2 instead
+    had_bye = next(p for p in ids.values() if p not in {s for t in round_1 for s in t["seats"]})
+    # the fewest byes first: round 1's bye player plays in round 2
+    i, j = next((i, j) for i, t in enumerate(tables) for j, p in enumerate(t) if p == had_bye)
+    tables[i][j] = bye
+    edited = {"tables": tables, "byes": [had_bye]}
+    check = live.post(f"/api/tournaments/{tournament}/draw/check", edited)
+    assert check.status_code == 200, check.text
+    answer = check.json()
+    assert not answer["same_as_proposal"] and not answer["refused"]
+    codes = {p["code"] for p in answer["problems"]}
+    assert "bye_twice" in codes, answer
+    twice = next(p for p in answer["problems"] if p["code"] == "bye_twice")
+    name = next(n for n, pid in ids.items() if pid == had_bye)
+    assert twice["players"] == [name] and name in twice["zh"] and "轮空" in twice["zh"] and "bye" in twice["en"]
+    assert "[" not in twice["zh"] and "'" not in twice["en"]  # names, never a Python list
+    # A player missing is refused outright
+    missing = live.post(f"/api/tournaments/{tournament}/draw/check", {"tables": tables, "byes": []}).json()
+    assert missing["refused"] and missing["problems"][0]["code"] == "missing"
+    body = {"label": plan["label"], "kind": plan["kind"], "byes": [had_bye],
+            "tables": [{"table": t["table"], "seats": seats, "first": 0, "options": {}}
+                       for t, seats in zip(plan["tables"], tables, strict=True)]}
+    without = live.post(f"/api/tournaments/{tournament}/round-tables", body)
+    assert without.status_code == 422 and without.json()["error"]["code"] == "override_needs_reason"
+    refused = live.post(f"/api/tournaments/{tournament}/round-tables",
+                        {**body, "byes": [], "override": {"reason": "少一人"}})
+    assert refused.status_code == 422 and refused.json()["error"]["code"] == "bad_override"
+    opened = live.post(f"/api/tournaments/{tournament}/round-tables",
+                       {**body, "override": {"reason": "张伟须提前离场，由他轮空"}})
+    assert opened.status_code == 201, opened.text
+    info = live.get(f"/api/tournaments/{tournament}").json()
+    assert info["rounds"][-1]["override"] == {"reason": "张伟须提前离场，由他轮空",
+                                              "broken": [p["code"] for p in answer["problems"]]}
+    assert info["rounds"][-1]["byes"] == [had_bye]
+    # The export carries the round as played, so `fupan pair` and the console agree on the next round
+    for table in round_tables(live, tournament):
+        for board in range(1, BOARDS + 1):
+            assert slip(live, table["id"], board).status_code == 201
+    expected = cli_pair(tmp_path, capsys, live, tournament, 3)
+    assert draw(live, tournament)["pairing"] == expected
+    history = json.loads(exported(tmp_path, capsys, live, tournament).read_text(encoding="utf-8"))
+    assert history["rounds"][1]["byes"] == [name]
+    assert live.get("/api/admin/verify", token=live.organiser).json()["ok"]
