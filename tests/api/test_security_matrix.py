@@ -108,6 +108,8 @@ KINDS: dict[str, str] = {
     "console.list_entries": "public",
     "console.draw": "public",  # a proposal, stores nothing; a pairing is public and re-derivable (fupan pair)
     "console.open_round": "organiser",
+    "console.check_pairing": "public",  # a pairing chosen by hand, checked against the rules: stores nothing
+    "matches.reopen_match": "organiser",  # a table the organiser closed takes deals again
     "console.progress": "public",
     "console_matches.referee_card": "organiser",  # issues a referee token
     "console.withdraw": "organiser",
@@ -152,6 +154,15 @@ class Table:
         self.undrawn = server.post("/api/tournaments", {"name": "抽签杯", "game": "doudizhu"}).json()["id"]
         for name in PLAYERS:
             server.post(f"/api/tournaments/{self.undrawn}/players", {"name": name})
+        self.swiss = server.post("/api/tournaments", {"name": "瑞士杯", "game": "wakeng"}).json()["id"]
+        self.swiss_players = [server.post(f"/api/tournaments/{self.swiss}/players", {"name": name}).json()["id"]
+                              for name in PLAYERS]
+        reopened = server.post("/api/tournaments", {"name": "重开杯", "game": "doudizhu"}).json()["id"]
+        for name in PLAYERS:
+            server.post(f"/api/tournaments/{reopened}/players", {"name": name})
+        self.closed_match = server.post(f"/api/tournaments/{reopened}/matches",
+                                        {"table": "1", "seats": PLAYERS, "first": 0}).json()["id"]
+        assert server.post(f"/api/matches/{self.closed_match}/close", {"reason": "误点"}).status_code == 201
         body = {"hands": EXAMPLE_RECORD["hands"], "kitty": EXAMPLE_RECORD["kitty"], "first": 2}
         self.deal = server.post(f"/api/matches/{self.match}/deals", body).json()["id"]
         for action in EXAMPLE_RECORD["actions"][:2]:
@@ -203,12 +214,14 @@ class Table:
 
     def path_value(self, name: str, endpoint: str = "") -> str:
         # Table 1 has a live deal, so what may only happen between deals goes to another table.
-        between_deals = {"matches.close_match": self.other_match, "matches.record_misdeal": self.quiet_match,
+        between_deals = {"matches.close_match": self.other_match, "matches.reopen_match": self.closed_match, "matches.record_misdeal": self.quiet_match,
                          "slips.preview_slip": self.quiet_match, "slips.enter_slip": self.quiet_match}
         if name == "match_id" and endpoint in between_deals:
             return between_deals[endpoint]
         if name == "appeal_id":
             return self.appeals.get(endpoint, self.appeals[""])
+        if name == "tournament_id" and endpoint == "console.check_pairing":
+            return self.swiss  # a Swiss round's pairing is what is checked
         if name == "tournament_id" and endpoint == "console.draw":
             return self.undrawn  # a draw needs a round that can be drawn: here, the first one
 
@@ -233,6 +246,8 @@ BODIES: dict[str, Callable[[Table], Any]] = {
                                            "first": 2},
     "matches.record_clock": lambda t: {"minutes": 25, "note": "第一局进行中"},
     "matches.close_match": lambda t: {"reason": "加赛已分出名次"},
+    "matches.reopen_match": lambda t: {"reason": "误点结束此桌"},  # a table closed in Table's setup
+    "console.check_pairing": lambda t: {"tables": [t.swiss_players], "byes": []},
     "matches.record_misdeal": lambda t: {"seat": 0, "note": "发牌数目错误"},
     "deals.start_deal": lambda t: {"game": "doudizhu", "seats": PLAYERS, "hands": EXAMPLE_RECORD["hands"],
                                    "kitty": EXAMPLE_RECORD["kitty"], "key": "matrix"},
