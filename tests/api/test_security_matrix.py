@@ -214,7 +214,8 @@ class Table:
 
     def path_value(self, name: str, endpoint: str = "") -> str:
         # Table 1 has a live deal, so what may only happen between deals goes to another table.
-        between_deals = {"matches.close_match": self.other_match, "matches.reopen_match": self.closed_match, "matches.record_misdeal": self.quiet_match,
+        between_deals = {"matches.close_match": self.other_match, "matches.reopen_match": self.closed_match,
+                         "matches.record_misdeal": self.quiet_match,
                          "slips.preview_slip": self.quiet_match, "slips.enter_slip": self.quiet_match}
         if name == "match_id" and endpoint in between_deals:
             return between_deals[endpoint]
