@@ -227,6 +227,7 @@
     $("#proposal").hidden = false;
     $("#proposal").dataset.round = String(plan.round);
     $("#open-round").addEventListener("click", () => act(openRound));
+    if (plan.method === "swiss" && window.FupanOverride) FupanOverride.attach(plan, hooks()); // override.js
   }
 
   async function openRound() {
@@ -280,6 +281,7 @@
         });
       }),
     );
+    if (window.FupanOverride) FupanOverride.reopenForms(answer, hooks()); // a table closed early: reopen it
     root.dataset.round = String(answer.round);
     root.dataset.progress = answer.tables.map((table) => table.state).join(",");
     return answer;
@@ -411,6 +413,11 @@
     const adjustments = answer.adjustments.map((a) => `<li>${esc(a.kind)} ${a.points}: ${esc(a.reason)}</li>`);
     $("#explanation").innerHTML = `<h3 data-explained="${esc(player)}" data-explained-total="${esc(figure(answer.total))}">${esc(answer.name)}</h3><p>${esc(t("console.explain.total", { total: figure(total.total), start: figure(total.start_chips), deals: figure(total.deals), adjustments: figure(total.adjustments) }))}</p><ul>${tables.join("")}${adjustments.join("")}</ul>`;
     $("#explanation").hidden = false;
+  }
+
+  /* What override.js (the pairing override, reopening a closed table) uses of this page. */
+  function hooks() {
+    return { api, act, say, refreshAll, base, players, hideProposal: () => { proposal = null; $("#proposal").hidden = true; } };
   }
 
   /* --- the tournament page -------------------------------------------------------------------------------- */
