@@ -414,7 +414,7 @@ def check_override(history: History, number: int, tables: list[list[str]], byes:
         if cost(tables) > cost(best):
             problems.append(_problem(
                 "repeat_opponents", WARNING, "B11.10",
-                f"Players meet again who need not: {listed(again)} ({cost(tables)} repeat meetings; the rules "
+                f"Players meet again who need not: {listed(again)} (repeat meetings: {cost(tables)}; the rules "
                 f"need {cost(best)}).", f"不必重复相遇的选手再次同桌：{listed(again, 'zh')}（重复相遇 {cost(tables)} "
                 f"次；按规则只需 {cost(best)} 次）。", sorted({n for pair in again for n in pair.split("–")})))
         elif {frozenset(t) for t in tables} != {frozenset(t) for t in best}:
