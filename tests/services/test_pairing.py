@@ -311,3 +311,48 @@ def test_every_pairing_seats_everyone_once_with_the_byes_and_seats_the_rules_say
                 board[1] = -board[0] // 2
                 board[2] = -board[0] - board[1]
         history["rounds"].append({"round": number, "tables": tables, "byes": out["byes"]})
+
+
+# --- the organiser's override, checked against the rules (issue 23, defect 4) --------------------------------
+
+
+def test_an_override_is_checked_rule_by_rule_in_plain_words():
+    from projections.pairing import check_override
+
+    ten = [f"p{i}" for i in range(1, 11)]  # one bye a round
+    r1 = {"round": 1, "tables": [table(["p1", "p2", "p3"], [2, -1, -1]), table(["p4", "p5", "p6"], [2, -1, -1]),
+                                 table(["p7", "p8", "p9"], [2, -1, -1])], "byes": ["p10"]}
+    history = read_history({"players": ten, "seed": "s", "rounds": [r1]})
+    proposal = pair(history, 2)
+
+    def codes(tables: list[list[str]], byes: list[str]) -> list[str]:
+        return [problem["code"] for problem in check_override(history, 2, tables, byes)]
+
+    assert codes(proposal["tables"], proposal["byes"]) == []  # the rules' own pairing breaks none of them
+    (bye,) = proposal["byes"]
+    # p1, p2 and p3 together again: two more repeat meetings than needed
+    rest = sorted(set(ten) - {"p1", "p2", "p3", bye})
+    assert codes([["p1", "p2", "p3"], rest[:3], rest[3:]], [bye])[0] == "repeat_opponents"  # (and the same seats)
+    # p10 had round 1's bye: another one, while others who had none play
+    swapped = [[bye if name == "p10" else name for name in t] for t in proposal["tables"]]
+    problems = check_override(history, 2, swapped, ["p10"])
+    assert [p["code"] for p in problems][:1] == ["bye_twice"] and problems[0]["players"] == ["p10"]
+    assert "p10" in problems[0]["zh"] and "轮空" in problems[0]["zh"] and "[" not in problems[0]["en"]
+    # A table seated so that players sit where they sat in round 1, although another seating avoids it (B11.11)
+    counts = seat_counts(history)
+
+    def repeats(order: tuple[str, ...]) -> tuple[int, int]:
+        already = [counts[name][index] for index, name in enumerate(order)]
+        return sum(already), sum(n * n for n in already)
+
+    index, worse = next((i, order) for i, t in enumerate(proposal["tables"])
+                        for order in itertools.permutations(t) if repeats(order) > min(map(repeats,
+                                                                                          itertools.permutations(t))))
+    turned = [list(worse) if i == index else t for i, t in enumerate(proposal["tables"])]
+    assert codes(turned, proposal["byes"]) == ["seat_balance"]
+    # Refused: a player left out, one placed twice, a stranger, a table of two
+    assert codes(proposal["tables"], []) == ["missing"]
+    assert codes([*proposal["tables"][:-1], [bye, *proposal["tables"][-1][1:]]], [bye])[0] == "twice"
+    assert codes([["p1", "p2", "陌生人"], *proposal["tables"][1:]], proposal["byes"])[0] == "unknown"
+    assert "table_size" in codes([proposal["tables"][0][:2], *proposal["tables"][1:]],
+                                 [bye, proposal["tables"][0][2]])
