@@ -132,7 +132,14 @@ def test_a_closed_table_is_reopened_with_a_reason_and_takes_its_remaining_boards
     reopened = live.post(f"/api/matches/{table}/reopen", {"reason": "误点结束此桌，裁判确认还有一副"})
     assert reopened.status_code == 201, reopened.text
     assert reopened.json()["status"] == "live"
+
+    def over() -> bool:  # as the projections (standings, the console's progress) see the table
+        tables = live.get(f"/api/tournaments/{tournament}/standings").json()["tables"]
+        return next(t["over"] for t in tables if t["match_id"] == table)
+
+    assert not over()
     assert slip(live, table, 2).status_code == 201
+    assert over()
     match = live.get(f"/api/matches/{table}").json()
     assert match["status"] == "over" and match["ended_by"] != "closed"  # its own end rule: all its boards played
     names = set(match["seat_names"])
