@@ -124,9 +124,11 @@ def test_a_table_closed_early_a_table_reopened_and_the_pairing_overridden_in_the
               for i in range(len(proposal["tables"])) for s in range(3)]
     assert displaced in seated and name not in seated
     fits(page)
-    page.click("#lang-toggle")  # the rule broken, in English too
+    page.click("#lang-toggle")  # the rule broken, in English too (the console redraws its lists: wait for it)
+    settle(page)
     assert "bye" in problem.inner_text() and name in problem.inner_text()
     page.click("#lang-toggle")
+    settle(page)
     page.fill("#override-reason", "按组委会决定由其再次轮空")
     page.click("#open-override")
     settle(page)
