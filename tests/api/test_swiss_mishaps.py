@@ -330,3 +330,42 @@ def test_the_organiser_overrides_a_proposed_pairing_checked_and_recorded_with_it
     history = json.loads(exported(tmp_path, capsys, live, tournament).read_text(encoding="utf-8"))
     assert history["rounds"][1]["byes"] == [name]
     assert live.get("/api/admin/verify", token=live.organiser).json()["ok"]
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium is not installed")
+def test_the_published_swiss_opens_from_file_with_its_bye_rounds(live, event, tmp_path, capsys, browser):
+    """Chromium, network blocked, from file://: the standings (whose rows hold a bye), every table page and its
+    travellers load with no script error and no request for a file that is not there."""
+    site = tmp_path / "site"
+    assert main(["publish", event["id"], "--out", str(site), "--db", str(live.store.env["SQLITE_DBNAME"])]) == 0
+    assert capsys.readouterr().err == ""
+    context = browser.new_context(viewport={"width": 1366, "height": 900}, locale="zh-CN")
+    blocked: list[str] = []
+    errors: list[str] = []
+
+    def only_files(route: Any, request: Any) -> None:
+        if request.url.startswith("file://"):
+            route.continue_()
+        else:
+            blocked.append(request.url)
+            route.abort("internetdisconnected")
+
+    context.route("**/*", only_files)
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.on("requestfailed", lambda request: errors.append(f"{request.url}: {request.failure}"))
+    try:
+        page.goto((site / "tournaments" / event["id"] / "standings.html").as_uri())
+        page.locator("#standings-chart .main-svg").first.wait_for(timeout=15_000)
+        assert page.locator("#standings-table tbody tr").count() == len(PLAYERS)
+        for match in event["matches"]:
+            page.goto((site / "matches" / f"{match['id']}.html").as_uri())
+            page.goto((site / "matches" / match["id"] / "travellers.html").as_uri())
+            assert page.locator("section.traveller").count() >= 1
+    finally:
+        context.close()
+    assert blocked == [] and errors == [], (blocked, errors)
