@@ -3,6 +3,9 @@ history written in that format (projections/pairing.py; docs/pairing.md has the 
 
     fupan pair --history FILE --round R [--json]   the pairing of round R (R = the rounds given + 1)
     fupan pair --export TOURNAMENT [--db FILE]     the stored tournament's history, as JSON
+    fupan pair --history FILE --round R --check PAIRING [--json]
+                                                   the rules a pairing chosen by hand breaks ({"tables", "byes"}:
+                                                   the organiser's override, docs/pairing.md); exit 1 if refused
 
 The console pairs the same way (api/console.py: the projections' `pairing_history`, then `pair`), so a published
 pairing can be checked by anyone holding the history. An inconsistent history is refused on stderr with exit status 1.
@@ -17,7 +20,7 @@ from typing import Any
 
 from cli.common import open_projections, tournament_ref
 from domain.kernel.errors import Refusal
-from projections.pairing import pair, read_history
+from projections.pairing import REFUSED, check_override, pair, read_history
 
 
 def register(commands: Any) -> None:
@@ -30,6 +33,8 @@ def register(commands: Any) -> None:
     verb.add_argument("--round", type=int, help="the round to pair: one more than the rounds in the history")
     verb.add_argument("--json", action="store_true", help="print the pairing as JSON (the audit format)")
     verb.add_argument("--db", help="SQLite file, for --export")
+    verb.add_argument("--check", metavar="FILE", help="a pairing chosen by hand, {\"tables\": [[p0, p1, p2], …], "
+                      "\"byes\": […]}: name the rules it breaks instead of pairing")
     verb.set_defaults(handler=cmd_pair)
 
 
@@ -43,20 +48,11 @@ def cmd_pair(args: argparse.Namespace) -> int:
         return _export(args)
     if args.round is None:
         return _fail("--round R is needed with --history (R: one more than the rounds in the history).")
-    try:
-        if args.history == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.history, encoding="utf-8") as handle:
-                text = handle.read()
-    except OSError as error:
-        return _fail(f"cannot read {args.history}: {error.strerror}")
-    except UnicodeDecodeError:
-        return _fail(f"{args.history} is not UTF-8 text")
-    try:
-        document = json.loads(text)
-    except ValueError as error:
-        return _fail(f"{args.history} is not valid JSON: {error}")
+    document = _read_json(args.history)
+    if isinstance(document, str):
+        return _fail(document)
+    if args.check is not None:
+        return _check(args, document)
     try:
         pairing = pair(read_history(document), args.round)
     except Refusal as error:
@@ -70,6 +66,47 @@ def cmd_pair(args: argparse.Namespace) -> int:
     if pairing["byes"]:
         print("  byes: " + " · ".join(pairing["byes"]))
     return 0
+
+
+def _read_json(path: str) -> Any:
+    """The JSON document in `path` (- for standard input), or what is wrong with it as a string."""
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+    except OSError as error:
+        return f"cannot read {path}: {error.strerror}"
+    except UnicodeDecodeError:
+        return f"{path} is not UTF-8 text"
+    try:
+        return json.loads(text)
+    except ValueError as error:
+        return f"{path} is not valid JSON: {error}"
+
+
+def _check(args: argparse.Namespace, document: Any) -> int:
+    """The rules the pairing in --check breaks, one a line (Chinese, then English); exit 1 if it is refused."""
+    chosen = _read_json(args.check)
+    if isinstance(chosen, str):
+        return _fail(chosen)
+    tables, byes = (chosen.get("tables"), chosen.get("byes", [])) if isinstance(chosen, dict) else (None, None)
+    if not (isinstance(tables, list) and all(isinstance(t, list) and all(isinstance(n, str) for n in t)
+                                             for t in tables)
+            and isinstance(byes, list) and all(isinstance(n, str) for n in byes)):
+        return _fail(f'{args.check}: a pairing is {{"tables": [[name, name, name], …], "byes": [name, …]}}.')
+    try:
+        problems = check_override(read_history(document), args.round, tables, byes)
+    except Refusal as error:
+        return _fail(f"{error.message} / {error.message_zh}")
+    if args.json:
+        print(json.dumps({"round": args.round, "problems": problems}, ensure_ascii=False))
+    elif not problems:
+        print(f"round {args.round}: breaks no pairing rule / 没有违反编排规则")
+    for problem in [] if args.json else problems:
+        print(f"  {problem['severity']} ({problem['rule']}): {problem['zh']} / {problem['en']}")
+    return 1 if any(problem["severity"] == REFUSED for problem in problems) else 0
 
 
 def _export(args: argparse.Namespace) -> int:

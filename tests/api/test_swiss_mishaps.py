@@ -303,6 +303,18 @@ def test_the_organiser_overrides_a_proposed_pairing_checked_and_recorded_with_it
     name = next(n for n, pid in ids.items() if pid == had_bye)
     assert twice["players"] == [name] and name in twice["zh"] and "轮空" in twice["zh"] and "bye" in twice["en"]
     assert "[" not in twice["zh"] and "'" not in twice["en"]  # names, never a Python list
+    # `fupan pair --check` on the exported history says the same, in names
+    named = {pid: n for n, pid in ids.items()}
+    chosen = tmp_path / "override.json"
+    chosen.write_text(json.dumps({"tables": [[named[p] for p in t] for t in tables], "byes": [name]},
+                                 ensure_ascii=False), encoding="utf-8")
+    history_file = exported(tmp_path, capsys, live, tournament)
+    assert main(["pair", "--history", str(history_file), "--round", "2", "--check", str(chosen), "--json"]) == 0
+    by_cli = json.loads(capsys.readouterr().out)["problems"]
+    assert [p["code"] for p in by_cli] == [p["code"] for p in answer["problems"]]
+    chosen.write_text(json.dumps({"tables": [[named[p] for p in t] for t in tables], "byes": []}), encoding="utf-8")
+    assert main(["pair", "--history", str(history_file), "--round", "2", "--check", str(chosen)]) == 1
+    assert "既未入座也未轮空" in capsys.readouterr().out
     # A player missing is refused outright
     missing = live.post(f"/api/tournaments/{tournament}/draw/check", {"tables": tables, "byes": []}).json()
     assert missing["refused"] and missing["problems"][0]["code"] == "missing"
