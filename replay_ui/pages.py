@@ -51,6 +51,13 @@ def _zh(key: str, **params: Any) -> str:
     return i18n.text(key, "zh", **params)
 
 
+@common.app_template_global("title_attr")
+def _title_attr(key: str) -> Markup:
+    """A string as an element's tooltip: ` title="…" data-i18n-title="key"` — plain text, escaped, in Chinese, and
+    written again in the chosen language by static/fupan.js. An attribute never holds `t()`'s language spans."""
+    return Markup(' title="{}" data-i18n-title="{}"').format(i18n.text(key, "zh"), key)
+
+
 @common.app_template_global("game_name")
 def _game_name(game: str) -> Any:
     return i18n.bilingual(f"game.{game}") if f"game.{game}" in i18n.catalog() else game

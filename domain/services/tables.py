@@ -3,6 +3,7 @@ alone (domain/records/slips.py)."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 from uuid import UUID
 
@@ -113,4 +114,6 @@ def _slip(m: Match, facts: Any, expected: int | None) -> tuple[DealSetup, int, d
     setup = DealSetup(m.game, m.options, list(m.seats), m.default_first(number), [], [],
                       m.context_for_next_deal(None))
     stored, result = score_slip(setup, facts)
+    if "first" in stored:  # who bid first, as the referee entered it (挖坑): the deal's first seat
+        setup = dataclasses.replace(setup, first=stored["first"])
     return setup, number, stored, result
