@@ -49,7 +49,9 @@ def match_dict(m: Match, t: Tournament) -> dict[str, Any]:
         "current_deal": str(live["deal_id"]) if live else None,
         "deals": [
             {"number": d["number"], "deal_id": str(d["deal_id"]), "first": d["first"], "status": d["status"],
-             "scores": _copy(d["scores"]), "chips": _copy(d["chips"]), "standing": copy.deepcopy(d["standing"])}
+             "scores": _copy(d["scores"]), "chips": _copy(d["chips"]), "standing": copy.deepcopy(d["standing"]),
+             # 更正: the deal's facts were corrected (Match.DealCorrected); `scores` are the corrected ones
+             **({"corrected": copy.deepcopy(d["corrected"])} if "corrected" in d else {})}
             for d in m.deals
         ],
         "version": m.version,

@@ -23,6 +23,8 @@ from domain.games import get_engine, get_game
 from domain.kernel.errors import NotFound
 from replay_ui.games import ui_for
 from replay_ui.pages import (
+    as_corrected,
+    correction_texts,
     deal_context,
     described_frames,
     game_script,
@@ -75,14 +77,20 @@ def match_page(match_id: str) -> str:
     tournament = app.tournaments.get(match["tournament_id"])
     names = list(match["seat_names"])
     ui = ui_for(match["game"])
-    deals = app.deals.of_match(match_id, reader())
+    deals = [as_corrected(deal, match) for deal in app.deals.of_match(match_id, reader())]
     rows = ui.match_rows(match, deals, names)
     slips = {deal["id"] for deal in deals if deal.get("result_only")}
     for row in rows:  # 成绩单: a deal entered as a score slip is marked, and has no replay to link to
         row["result_only"] = row.get("id") in slips
     marked = {deal["id"]: deal_marks(app, deal, names, reader()) for deal in deals}
-    for row in rows:  # its fouls and penalties beside a deal's figures: a −3 says why
+    corrected = {deal["id"]: correction_texts(deal, names) for deal in deals if "corrected" in deal}
+    for row in rows:  # its fouls and penalties beside a deal's figures: a −3 says why; a 更正 says why too
         row["marks"] = marked.get(row.get("id"), [])
+        if row.get("id") in corrected:
+            texts = corrected[row["id"]]
+            row["corrected"] = True
+            row["marks"] = [*row["marks"], {"kind": "corrected", "who": "", "zh": texts["zh"]["mark"],
+                                            "en": texts["en"]["mark"]}]
     return render_template("match.html", match=match, tournament=tournament, names=names, rows=rows,
                            chart=ui.match_chart(match, names))
 
