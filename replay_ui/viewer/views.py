@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import plotly
-from flask import Blueprint, Response, jsonify, render_template, request, send_file, url_for
+from flask import Blueprint, Response, current_app, jsonify, render_template, request, send_file, url_for
 
 from domain.games import get_engine, get_game
 from domain.kernel.errors import NotFound
+from projections.appeal_effects import score_outcomes
 from replay_ui.games import ui_for
 from replay_ui.pages import (
     as_corrected,
@@ -30,10 +31,11 @@ from replay_ui.pages import (
     game_script,
     not_found_page,
     reader,
+    scores_named,
     seat_mark,
     service,
 )
-from replay_ui.shared import transfer
+from replay_ui.shared import i18n, transfer
 from replay_ui.shared.notation import foul_names
 from replay_ui.viewer.marks import deal_marks
 
@@ -91,8 +93,34 @@ def match_page(match_id: str) -> str:
             row["corrected"] = True
             row["marks"] = [*row["marks"], {"kind": "corrected", "who": "", "zh": texts["zh"]["mark"],
                                             "en": texts["en"]["mark"]}]
+    _appealed(rows, match, names)
     return render_template("match.html", match=match, tournament=tournament, names=names, rows=rows,
                            chart=ui.match_chart(match, names))
+
+
+def _appealed(rows: list[dict[str, Any]], match: dict[str, Any], names: list[str]) -> None:
+    """A deal an appeal's outcome in effect rescored (the standings' own read, projections/appeal_effects.py):
+    its row shows the score the standings count, marked 申诉 with the scores as played; the running totals
+    after it move with it. Corrections (更正) are the table's own scores already."""
+    projections = current_app.extensions.get("fupan.projections")
+    if projections is None:
+        return
+    outcomes = score_outcomes(projections.facts(match["tournament_id"]).appeals)
+    moved = [0] * len(names)
+    for row in rows:
+        ruled = outcomes.get(row.get("id") or "")
+        if ruled is not None and row.get("scores"):
+            outcome, was = ruled["outcome"], list(row["scores"])
+            if "scores" in outcome:
+                row["scores"] = list(outcome["scores"])
+                moved = [m + new - old for m, new, old in zip(moved, outcome["scores"], was, strict=False)]
+            row["appealed"] = True
+            row["marks"] = [*row.get("marks", []), {
+                "kind": "appeal", "who": "", "href": f"/appeals/{ruled['appeal_id']}",
+                **{lang: i18n.text(f"appeal.mark.{outcome['kind']}", lang, was=scores_named(was, names, lang))
+                   for lang in i18n.LANGUAGES}}]
+        if any(moved) and isinstance(row.get("totals"), list) and len(row["totals"]) == len(moved):
+            row["totals"] = [t + m if isinstance(t, int) else t for t, m in zip(row["totals"], moved, strict=True)]
 
 
 @pages.get("/deals/<deal_id>")

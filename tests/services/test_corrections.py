@@ -124,3 +124,37 @@ def test_a_correction_that_is_the_committees_is_refused(server: LiveServer):
     assert fixed.json()["standing"]["scores"] == [a + b for a, b in zip(deals[0]["scores"], deals[1]["scores"],
                                                                          strict=True)]
     assert re.search(r"更正", server.get(f"/tournaments/{tournament['id']}").text)
+
+
+def test_an_appeals_adjusted_score_is_the_one_on_the_table_page_and_in_pairing(server: LiveServer):
+    service = server.service
+    assert service is not None
+    tournament, one, two = swiss(server)
+    deal = service.tables.get(two)["deals"][0]
+    assert deal["scores"] == [1, 1, -2] or deal["scores"][2] > 0  # as played (李娜… 黄磊 won it)
+    appeal = service.appeals.file(two, {"kind": "deal", "deal_id": deal["deal_id"], "step": 0}, "irregularity",
+                                  "黄磊出完前说话")
+    assigned = [2, 2, -4]
+    service.rulings.rule(appeal["appeal_id"], {"kind": "assigned", "scores": assigned}, "判定庄家负")
+
+    # The table page shows the score the ruling assigned, marked 申诉, and the scores as played.
+    page = server.get(f"/matches/{two}").text
+    row = re.search(r'<tr data-deal="1"[^>]*data-appealed="1"[^>]*>(.*?)</tr>', page, re.S)
+    assert row is not None, page
+    cells = re.findall(r'<td class="num score[^"]*">([^<]*)</td>', row.group(1))
+    assert cells == ["+2", "+2", "-4"]
+
+    # Pairing reads the deal as the ruling scored it, and no matchpoint adjustment besides.
+    projections = Projections(service)
+    history = projections.pairing_history(tournament["id"])
+    assert history["rounds"][0]["tables"][1]["results"][0] == assigned and history["adjustments"] == []
+    on_screen = standing_keys(server, tournament["id"])
+    paired = [on_screen[name] for name in ranking(read_history(history))]
+    assert paired == sorted(paired, reverse=True)
+
+    # The explanation names the appeal's change; its parts add up to the total.
+    explained = server.get(f"/api/tournaments/{tournament['id']}/standings/刘洋/explain").json()
+    parts = explained["total_explained"]["parts"]
+    assert [p["kind"] for p in parts if p.get("included")] == ["appeal"]
+    summed = [part for part in parts if not part.get("included")]
+    assert abs(sum(part["points"] for part in summed) - explained["total_explained"]["total"]) < 1e-9
