@@ -86,6 +86,10 @@ def match_page(match_id: str) -> str:
         row["result_only"] = row.get("id") in slips
     marked = {deal["id"]: deal_marks(app, deal, names, reader()) for deal in deals}
     corrected = {deal["id"]: correction_texts(deal, names) for deal in deals if "corrected" in deal}
+    finished = {deal["id"]: deal["number"] for deal in deals if deal["finished"]}
+    for row in rows:  # 更正: the organiser or the table's referee corrects a scored deal on the pad (a token)
+        if row.get("id") in finished:
+            row["correct_url"] = url_for("pad_ui.match_pad", match_id=match_id, correct=finished[row["id"]])
     for row in rows:  # its fouls and penalties beside a deal's figures: a −3 says why; a 更正 says why too
         row["marks"] = marked.get(row.get("id"), [])
         if row.get("id") in corrected:
