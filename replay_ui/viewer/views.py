@@ -86,7 +86,8 @@ def match_page(match_id: str) -> str:
         row["result_only"] = row.get("id") in slips
     marked = {deal["id"]: deal_marks(app, deal, names, reader()) for deal in deals}
     corrected = {deal["id"]: correction_texts(deal, names) for deal in deals if "corrected" in deal}
-    finished = {deal["id"]: deal["number"] for deal in deals if deal["finished"]}
+    published = current_app.config.get("FUPAN_PUBLISHING")  # a published copy has no pad to correct on
+    finished = {} if published else {deal["id"]: deal["number"] for deal in deals if deal["finished"]}
     for row in rows:  # 更正: the organiser or the table's referee corrects a scored deal on the pad (a token)
         if row.get("id") in finished:
             row["correct_url"] = url_for("pad_ui.match_pad", match_id=match_id, correct=finished[row["id"]])

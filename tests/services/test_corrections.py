@@ -6,12 +6,15 @@ ranking shown on screen. Over real HTTP on SQLite and PostgreSQL (the `server` f
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 from typing import Any
 
 from conftest import LiveServer
 from game_support import open_tournament
 
+from cli.main import main as fupan
 from projections import Projections
 from projections.pairing import ranking, read_history
 
@@ -158,3 +161,20 @@ def test_an_appeals_adjusted_score_is_the_one_on_the_table_page_and_in_pairing(s
     assert [p["kind"] for p in parts if p.get("included")] == ["appeal"]
     summed = [part for part in parts if not part.get("included")]
     assert abs(sum(part["points"] for part in summed) - explained["total_explained"]["total"]) < 1e-9
+
+
+def test_a_corrected_slip_exports_as_corrected_and_checks(server: LiveServer, tmp_path: Path, capsys: Any):
+    _, one, _ = swiss(server)
+    fixed = server.post(f"/api/matches/{one}/corrections", {"number": 1, "facts": RIGHT, "reason": "笔误"})
+    assert fixed.status_code == 201
+    deal = server.get(f"/api/matches/{one}").json()["deals"][0]
+    record = server.get(f"/api/deals/{deal['deal_id']}/record").json()
+    assert record["slip"]["winner"] == 1 and record["result"]["scores"] == deal["scores"]
+    corrected = record["meta"]["corrected"]
+    assert corrected["reason"] == "笔误" and corrected["entered"]["slip"]["winner"] == 0
+    path = tmp_path / "corrected.json"
+    path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+    assert fupan(["check", str(path)]) == 0
+    capsys.readouterr()
+    table = server.get(f"/api/matches/{one}/records").text
+    assert "笔误" in table
