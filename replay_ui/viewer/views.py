@@ -38,6 +38,7 @@ from replay_ui.pages import (
 from replay_ui.shared import i18n, transfer
 from replay_ui.shared.notation import foul_names
 from replay_ui.viewer.marks import deal_marks
+from replay_ui.viewer.slip_facts import slip_lines
 
 PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
 YEAR = 365 * 24 * 3600
@@ -133,7 +134,7 @@ def deal_viewer(deal_id: str) -> str:
     context = deal_context(deal_id)
     deal = context["deal"]
     if deal.get("result_only"):
-        return render_template("slip.html", **context)  # a score slip: its facts and result, no replay
+        return slip_page(context)  # a score slip: its facts and result, no replay
     boot = {
         "deal_id": deal["id"], "game": deal["game"], "names": context["names"], "seats": len(deal["seats"]),
         "number": deal["number"], "finished": deal["finished"], **context["figures"],
@@ -146,6 +147,12 @@ def deal_viewer(deal_id: str) -> str:
     }
     return render_template("deal.html", **context, boot=boot, neighbours=neighbours(context["match"], deal),
                            game_script=game_script(deal["game"]))
+
+
+def slip_page(context: dict[str, Any]) -> str:
+    """A score slip's page: its facts in words (every seat by its player's name) and its result."""
+    deal = context["deal"]
+    return render_template("slip.html", **context, slip_lines=slip_lines(deal["game"], deal["slip"], context["names"]))
 
 
 def neighbours(match: dict[str, Any] | None, deal: dict[str, Any]) -> dict[str, str | None]:
@@ -168,7 +175,7 @@ def dealt_view(frames: list[dict[str, Any]]) -> dict[str, Any]:
 def deal_record(deal_id: str) -> str:
     context = deal_context(deal_id)
     if context["deal"].get("result_only"):
-        return render_template("slip.html", **context)
+        return slip_page(context)
     replay = described_frames(deal_id, "public", context["names"])
     final = replay["frames"][-1]["view"]
     summary = [n.as_json() for n in ui_for(final["game"]).summarize(final, context["names"])]

@@ -56,3 +56,18 @@ def test_no_template_puts_the_language_spans_of_a_string_in_an_attribute(server:
     badge = re.search(r'<a class="tag slip"[^>]*>', page)
     assert badge is not None and "<span" not in badge.group(0) and 'data-i18n-title="slip.noReplay"' in badge.group(0)
     assert '">成绩单' not in re.sub(r"<[^>]+>", "", page)
+
+
+def test_the_slip_page_names_every_seat_and_foul(server: LiveServer):
+    match = wakeng_table(server, "名字杯")
+    facts = {"first": 1, "digger": 0, "bid": 2, "doubles": [2], "shows": [1], "winner": 0,
+             "fouls": [{"seat": 1, "code": "talking", "note": ""}]}
+    entered = server.post(f"/api/matches/{match}/slips", {"facts": facts})
+    assert entered.status_code == 201, entered.text
+    page = server.get(f"/deals/{entered.json()['id']}").text
+    facts_shown = re.search(r'<dl class="slip-facts">(.*?)</dl>', page, re.S)
+    assert facts_shown is not None
+    text = re.sub(r"<[^>]+>", " ", facts_shown.group(1))
+    for said in ("首叫", "王芳", "挖坑者", "张伟", "加倍的选手", "李娜", "王芳：说话"):
+        assert said in text, said
+    assert "[" not in text and "talking" not in re.sub(r'lang="en">[^<]*', "", facts_shown.group(1))
