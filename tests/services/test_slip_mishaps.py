@@ -9,6 +9,8 @@ from conftest import LiveServer
 from game_support import open_tournament
 from paths import ROOT
 
+from domain.records.format import check_record
+
 WAKENG_PLAYERS = ["张伟", "王芳", "李娜"]
 
 
@@ -34,6 +36,8 @@ def test_a_lanwa_slip_names_who_bid_first_and_the_table_page_shows_only_what_was
     entered = server.post(path, {"facts": lanwa})
     assert entered.status_code == 201, entered.text
     assert entered.json()["slip"]["first"] == 2 and entered.json()["first"] == 2
+    record = server.get(f"/api/deals/{entered.json()['id']}/record").json()
+    assert record["first"] == 2 and check_record(record)["ok"]  # the record says who bid first, and checks
     # A 烂挖 whose digger is not who bid first cannot be.
     refused = server.post(path + "/preview", {"facts": {**lanwa, "first": 1}})
     assert refused.status_code == 422 and refused.json()["error"]["code"] == "impossible_slip"
