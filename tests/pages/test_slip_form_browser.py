@@ -103,6 +103,10 @@ def test_a_wakeng_slip_is_entered_by_names_and_corrected_from_the_table_page(sit
     page.click('[data-command="slip"]')
     form = page.locator('#pad-form form[data-form="slip"]')
     no_typed_seats(page, screen.viewport["width"])  # type: ignore[attr-defined]
+    # Nobody is chosen for the referee: the form says what is still to choose, in words.
+    preview = form.locator("[data-slip-preview]")
+    wait(page, lambda: preview.get_attribute("data-slip-state") == "missing")
+    assert "挖坑者" in preview.inner_text() and "先出完" in preview.inner_text()
     form.locator('[data-slip="digger"]').select_option(label="张伟")
     form.locator('[data-slip="bid"]').fill("2")
     form.locator('[data-slip="doubles"] label', has_text="徐丽").click()  # 徐丽 doubled: seat 2 counted from 0

@@ -773,6 +773,12 @@
       const mine = ++seq;
       previewed = null;
       confirm.disabled = true;
+      const unset = Fupan.slipForm.missing(game, form);
+      if (unset.length) { // nothing to ask the rules yet: say what is still to choose
+        shown.dataset.slipState = "missing";
+        shown.textContent = t("slip.missing", { what: unset.join(Fupan.lang() === "zh" ? "、" : ", ") });
+        return;
+      }
       let answer;
       try {
         answer = await api("POST", url, body(facts));

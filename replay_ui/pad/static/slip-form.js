@@ -118,6 +118,18 @@
     return shape ? shape(facts) : facts;
   }
 
+  /* What is still to choose before the rules can be asked: a required player not chosen, a row's player. */
+  function missing(game, root) {
+    const unset = [];
+    padGame(game).slip.forEach(([name, kind]) => {
+      const el = root.querySelector(`[data-slip="${name}"]`);
+      if (!el) return;
+      if (kind === "seat" && el.value === "") unset.push(t(`pad.slip.${name}`));
+      if (kind === "items" && [...el.querySelectorAll('[data-item-part="seat"]')].some((s) => s.value === "")) unset.push(t(`pad.slip.${name}`));
+    });
+    return unset;
+  }
+
   function showOrder(field, names) {
     const order = JSON.parse(field.dataset.order || "[]");
     field.querySelector("[data-order-list]").innerHTML = order.map((seat) => `<li data-seat="${seat}">${esc(seatLabel(names, seat))}</li>`).join("");
@@ -168,5 +180,5 @@
     }
   }
 
-  F.slipForm = { html, bind, read, seatLabel };
+  F.slipForm = { html, bind, read, missing, seatLabel };
 })();
