@@ -75,3 +75,14 @@ def test_the_slip_page_names_every_seat_and_foul(server: LiveServer):
     for said in ("首叫", "王芳", "挖坑者", "张伟", "加倍的选手", "李娜", "王芳：说话"):
         assert said in text, said
     assert "[" not in text and "talking" not in re.sub(r'lang="en">[^<]*', "", facts_shown.group(1))
+
+
+def test_a_doudizhu_slip_shows_no_first_bidder_nobody_entered(server: LiveServer):
+    service = server.service
+    assert service is not None
+    tournament = open_tournament(service, "首叫杯", "doudizhu", WAKENG_PLAYERS)
+    match, _ = service.tables.open(tournament["id"], "1", WAKENG_PLAYERS, 1)
+    assert server.post(f"/api/matches/{match['id']}/slips", {"facts": {"landlord": 2, "winner": "landlord"}}).ok
+    page = server.get(f"/matches/{match['id']}").text
+    cells = re.findall(r'<tr data-result-only="1">\s*<td class="num">1</td>\s*<td>([^<]*)</td>', page)
+    assert cells == ["—"]  # not 王芳, whom the table's rotation names
