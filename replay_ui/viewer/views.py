@@ -13,6 +13,7 @@ asks for the `public` viewpoint, which shows hands only once a deal is published
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +61,8 @@ def index() -> str:
 def tournament_page(tournament_id: str) -> str:
     app = service()
     tournament = app.tournaments.get(tournament_id)
-    matches = app.tables.of_tournament(tournament_id)
+    outcomes = _outcomes(tournament_id)  # each table as the standings count it (an appeal's outcome in effect)
+    matches = [_as_ruled(m, outcomes)[0] for m in app.tables.of_tournament(tournament_id)]
     standings = {m["id"]: ui_for(m["game"]).standing_text(m, m["seat_names"]) for m in matches}
     leaders = {m["id"]: ui_for(m["game"]).table_leaders(m) if m["ended_by"] == "closed" else [] for m in matches}
     return render_template("tournament.html", tournament=tournament, matches=matches, standings=standings,
@@ -76,7 +78,7 @@ def standings_page(tournament_id: str) -> str:
 @pages.get("/matches/<match_id>")
 def match_page(match_id: str) -> str:
     app = service()
-    match = app.tables.get(match_id)
+    match, ruled = _as_ruled(app.tables.get(match_id))  # as the standings count it: an appeal's outcome in effect
     tournament = app.tournaments.get(match["tournament_id"])
     names = list(match["seat_names"])
     ui = ui_for(match["game"])
@@ -99,34 +101,64 @@ def match_page(match_id: str) -> str:
             row["corrected"] = True
             row["marks"] = [*row["marks"], {"kind": "corrected", "who": "", "zh": texts["zh"]["mark"],
                                             "en": texts["en"]["mark"]}]
-    _appealed(rows, match, names)
+    _appeal_marks(rows, ruled, names)
     return render_template("match.html", match=match, tournament=tournament, names=names, rows=rows,
                            chart=ui.match_chart(match, names))
 
 
-def _appealed(rows: list[dict[str, Any]], match: dict[str, Any], names: list[str]) -> None:
-    """A deal an appeal's outcome in effect rescored (the standings' own read, projections/appeal_effects.py):
-    its row shows the score the standings count, marked 申诉 with the scores as played; the running totals
-    after it move with it. Corrections (更正) are the table's own scores already."""
+def _outcomes(tournament_id: str) -> dict[str, dict[str, Any]]:
+    """deal id → the appeal's score outcome in effect on it, from the standings' own read (none without them)."""
     projections = current_app.extensions.get("fupan.projections")
-    if projections is None:
-        return
-    outcomes = score_outcomes(projections.facts(match["tournament_id"]).appeals)
-    moved = [0] * len(names)
+    return {} if projections is None else score_outcomes(projections.facts(tournament_id).appeals)
+
+
+def _as_ruled(match: dict[str, Any], outcomes: dict[str, dict[str, Any]] | None = None
+              ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """(the table as the standings count it, deal id → the appeal's outcome in effect and the scores as played).
+    A deal an appeal's outcome rescored (projections/appeal_effects.py, the standings' own read) has the score
+    the outcome gives, and the running figures after it (scores, chips) move with it — on the rows, the chart
+    and the table's standing alike. Corrections (更正) are the table's own scores already."""
+    outcomes = _outcomes(match["tournament_id"]) if outcomes is None else outcomes
+    ruled = {e["deal_id"]: {**outcomes[e["deal_id"]], "was": e["scores"]} for e in match["deals"]
+             if e["deal_id"] in outcomes and e["scores"]}
+    if not ruled:
+        return match, {}
+    shown = copy.deepcopy(match)
+    moved = [0] * len(match["seats"])
+
+    def shifted(values: Any) -> Any:
+        if isinstance(values, list) and len(values) == len(moved) and all(isinstance(v, int) for v in values):
+            return [v + m for v, m in zip(values, moved, strict=True)]
+        return values
+
+    for entry in shown["deals"]:
+        found = ruled.get(entry["deal_id"])
+        if found is not None and "scores" in found["outcome"]:
+            new = found["outcome"]["scores"]
+            moved = [m + a - b for m, a, b in zip(moved, new, entry["scores"], strict=True)]
+            entry["scores"] = list(new)
+        if any(moved) and entry["standing"]:
+            entry["chips"] = shifted(entry["chips"])
+            entry["standing"] = {**entry["standing"], **{k: shifted(entry["standing"][k]) for k in ("scores", "chips")
+                                                          if k in entry["standing"]}}
+    if any(moved):
+        shown["chips"] = shifted(shown["chips"])
+        shown["standing"] = {**shown["standing"], **{k: shifted(shown["standing"][k]) for k in ("scores", "chips")
+                                                     if k in shown["standing"]}}
+    return shown, ruled
+
+
+def _appeal_marks(rows: list[dict[str, Any]], ruled: dict[str, dict[str, Any]], names: list[str]) -> None:
+    """申诉 under a rescored deal: what the outcome did, the scores as played by name, a link to the appeal."""
     for row in rows:
-        ruled = outcomes.get(row.get("id") or "")
-        if ruled is not None and row.get("scores"):
-            outcome, was = ruled["outcome"], list(row["scores"])
-            if "scores" in outcome:
-                row["scores"] = list(outcome["scores"])
-                moved = [m + new - old for m, new, old in zip(moved, outcome["scores"], was, strict=False)]
-            row["appealed"] = True
-            row["marks"] = [*row.get("marks", []), {
-                "kind": "appeal", "who": "", "href": f"/appeals/{ruled['appeal_id']}",
-                **{lang: i18n.text(f"appeal.mark.{outcome['kind']}", lang, was=scores_named(was, names, lang))
-                   for lang in i18n.LANGUAGES}}]
-        if any(moved) and isinstance(row.get("totals"), list) and len(row["totals"]) == len(moved):
-            row["totals"] = [t + m if isinstance(t, int) else t for t, m in zip(row["totals"], moved, strict=True)]
+        found = ruled.get(row.get("id") or "")
+        if found is None:
+            continue
+        row["appealed"] = True
+        row["marks"] = [*row.get("marks", []), {
+            "kind": "appeal", "who": "", "href": f"/appeals/{found['appeal_id']}",
+            **{lang: i18n.text(f"appeal.mark.{found['outcome']['kind']}", lang,
+                               was=scores_named(found["was"], names, lang)) for lang in i18n.LANGUAGES}}]
 
 
 @pages.get("/deals/<deal_id>")

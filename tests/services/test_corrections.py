@@ -146,6 +146,13 @@ def test_an_appeals_adjusted_score_is_the_one_on_the_table_page_and_in_pairing(s
     assert row is not None, page
     cells = re.findall(r'<td class="num score[^"]*">([^<]*)</td>', row.group(1))
     assert cells == ["+2", "+2", "-4"]
+    # The table's standing on the page and on the tournament page moves with it.
+    played = service.tables.get(two)["standing"]["scores"]
+    ruled = [s + a - b for s, a, b in zip(played, assigned, deal["scores"], strict=True)]
+    chart = json.loads(re.search(r'id="match-chart-data">(.*?)</script>', page, re.S).group(1))  # type: ignore[union-attr]
+    assert [line[-1] for line in chart["series"]] == ruled != played
+    listed = server.get(f"/tournaments/{tournament['id']}").text
+    assert " / ".join(f"{s:+d}" if s else "0" for s in ruled) in listed
 
     # Pairing reads the deal as the ruling scored it, and no matchpoint adjustment besides.
     projections = Projections(service)
