@@ -130,6 +130,9 @@ class Tables(Service):
     def _correction(self, m: Match, number: Any, facts: Any
                     ) -> tuple[Deal, tuple[dict[str, Any], dict[str, Any]], list[dict[str, Any]]]:
         """(the deal, (its facts as stored, the result they score), each later scored deal's result and context)."""
+        if not m.deals:
+            raise IllegalAction("not_scored", "This table has no scored deal to correct yet.",
+                                "本桌还没有可以更正的已计分牌局。", {"number": number})
         if type(number) is not int or not 1 <= number <= len(m.deals):
             raise IllegalAction("bad_deal_number", f"Name a deal of this table, 1–{len(m.deals)}.",
                                 f"请指明本桌的牌局（第 1–{len(m.deals)} 局）。", {"number": number})
