@@ -119,6 +119,8 @@ class MatchDealSchema(Schema):
     scores = fields.List(fields.Integer(), allow_none=True)
     chips = fields.List(fields.Integer(), allow_none=True, metadata={"description": "chips after this deal"})
     standing = fields.Dict(allow_none=True, metadata={"description": "the standing after this deal"})
+    corrected = fields.Dict(metadata={"description": "更正: {reason, was, facts, result, by, at, count}, when the "
+                                                     "deal's facts were corrected (docs/corrections.md)"})
 
 
 class ClockReadingSchema(Schema):
@@ -790,3 +792,23 @@ class AppealFramesSchema(Schema):
 class ReopenMatchSchema(Schema):
     reason = fields.String(required=True, validate=validate.Length(min=1, max=500),
                            metadata={"description": "why the closed table takes deals again, e.g. 误点结束此桌"})
+
+
+class CorrectionSchema(Schema):
+    """A correction (更正) of a scored deal of the table: its facts as they should have been, and why
+    (docs/corrections.md). The facts are the game's slip facts (docs/record-format.md "Result-only records")."""
+
+    number = fields.Integer(required=True, strict=True, validate=validate.Range(min=1),
+                            metadata={"description": "the table's deal number to correct"})
+    facts = fields.Dict(required=True, metadata={"description": "the deal's facts as corrected, per game"})
+    reason = fields.String(metadata={"description": "why (required to correct; 1–500 characters)"})
+
+
+class CorrectionPreviewSchema(Schema):
+    match_id = fields.String(required=True)
+    number = fields.Integer(required=True)
+    deal_id = fields.String(required=True)
+    facts = fields.Dict(required=True, metadata={"description": "the facts as they would be stored"})
+    result = fields.Dict(required=True, metadata={"description": "the result the corrected facts score"})
+    was = fields.List(fields.Integer(), required=True, metadata={"description": "the deal's scores before"})
+    standing = fields.Dict(required=True, metadata={"description": "the table's standing after the correction"})

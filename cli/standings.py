@@ -50,14 +50,25 @@ def cmd_standings(args: argparse.Namespace) -> int:
     return 0
 
 
+def _part(part: dict[str, Any]) -> str:
+    """A part of an explained total in words: 'start', 'from deals', 'correction of deal 3', 'penalty'."""
+    named = {"start": "start", "deals": "from deals", "recorded": "from deals as recorded"}
+    if part["kind"] in ("correction", "appeal"):
+        return f"{part['kind']} of deal {part['number']}"
+    return named.get(part["kind"], part["kind"])
+
+
 def cmd_explain(args: argparse.Namespace) -> int:
     answer = _asked("explain", lambda: open_projections(args.db).explain(
         tournament_ref(args.tournament), args.player, round_limit=args.round, as_of=args.as_of), args.json)
     if isinstance(answer, int):
         return answer
-    parts = answer["total_explained"]
+    # The total as a sum that adds up, each part named (a correction or an appeal counted in a deal included).
+    summed = " + ".join(f"{_figure(p['points'])} {_part(p)}" for p in answer["total_explained"]["parts"]
+                        if not p.get("included"))
+    inside = [_part(p) for p in answer["total_explained"]["parts"] if p.get("included")]
     print(f"{answer['name']}: rank {answer['rank']}, {answer['status']}, total {_figure(answer['total'])} = "
-          f"{parts['start_chips']} start + {_figure(parts['deals'])} from deals + {parts['adjustments']} adjustments"
+          f"{summed}{' (counted in the deals: ' + ', '.join(inside) + ')' if inside else ''}"
           f" (as of notification {answer['as_of']})")
     for tiebreak in answer["tiebreak_values"]:
         rule = ("drawn from the recorded lots seed" if tiebreak["measure"] == "lots"

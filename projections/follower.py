@@ -46,7 +46,7 @@ IDLE_GAP = 1000
 TOPICS = [
     Tournament.Created.TOPIC, Tournament.PlayerRegistered.TOPIC, Tournament.RoundStarted.TOPIC,
     Tournament.MatchOpened.TOPIC, Tournament.Adjusted.TOPIC, Match.Created.TOPIC, Match.DealStarted.TOPIC,
-    Match.DealScored.TOPIC, Match.Ended.TOPIC, Match.Reopened.TOPIC, Deal.Finished.TOPIC,
+    Match.DealScored.TOPIC, Match.Ended.TOPIC, Match.Reopened.TOPIC, Deal.Finished.TOPIC, Match.DealCorrected.TOPIC,
     Appeal.Created.TOPIC, Appeal.Ruled.TOPIC, Appeal.Decided.TOPIC, Appeal.Redealt.TOPIC, Appeal.RedealScored.TOPIC,
 ]
 
@@ -146,7 +146,8 @@ class Follower:
             if kind == "reopened":  # an end earlier in this page is undone too (deletes run before inserts)
                 rows["ended"] = [r for r in rows["ended"] if r[0] != row[0]]
             rows[kind].append(row)
-            if kind in ("scored", "ended", "reopened"):  # a table, or an appeal for its redeal (names the table)
+            # by a table, or by an appeal for its redeal (which names the table); a correction, by the table
+            if kind in ("scored", "ended", "reopened", "correction"):
                 scored_at.add(str(getattr(event, "match_id", None) or event.originator_id))
             elif kind == "redeal":
                 scored_at.add(str(event.match_id))
@@ -178,6 +179,11 @@ class Follower:
         if isinstance(event, Match.DealScored):
             return "scored", (nid, dumps({"scores": event.scores, "chips": event.chips, "winner": event.winner,
                                           "standing": event.standing, **who}), str(event.deal_id))
+        if isinstance(event, Match.DealCorrected):
+            return "correction", (me, event.originator_version, nid, dumps({
+                "match_id": me, "deal_id": str(event.deal_id), "number": event.number, "result": event.result,
+                "scores": event.scores, "was": event.was, "reason": event.reason, "standings": event.standings,
+                **who}), me)
         if isinstance(event, Match.Ended):
             return "ended", (me, nid, dumps({"winner": event.winner, "winners": event.winners, "by": event.by,
                                              "time_up": event.time_up, **who}), me)

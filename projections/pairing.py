@@ -36,6 +36,7 @@ from typing import Any
 
 from domain.kernel.errors import IllegalAction, listed
 from domain.kernel.formats import Format
+from projections.appeal_effects import counted_in_deal, replacement_counts, score_appeals, score_outcomes
 from projections.formats import FORMATS
 from projections.standings import Standings
 from projections.standings_values import TournamentFacts
@@ -333,9 +334,24 @@ def export_history(facts: TournamentFacts, withdrawn: list[str] = ()) -> dict[st
     names = {p["player_id"]: p["name"] for p in facts.players}
     if len(set(names.values())) != len(names):
         names = {pid: pid for pid in names}
+    # The boards as the standings count them (one ranking): a correction's scores are the deal's already
+    # (projections/store.py); an appeal's assigned or weighted score replaces the board's, a voided board gives
+    # way to its redeal; the appeal's compensating adjustments are counted in the board, not again in MP.
+    outcomes = score_outcomes(facts.appeals)
     deals: dict[str, list[dict[str, Any]]] = {}
     for deal in facts.deals:
+        if "replaces" in deal["scored"]:
+            if not replacement_counts(deal, outcomes):
+                continue
+            deal = {**deal, "number": next((d["number"] for d in facts.deals
+                                            if d["deal_id"] == deal["scored"]["replaces"]), deal["number"])}
+        ruled = outcomes.get(deal["deal_id"])
+        if ruled is not None and ruled["outcome"]["kind"] == "void":
+            continue
+        if ruled is not None and "scores" in ruled["outcome"]:
+            deal = {**deal, "result": {**deal["result"], "scores": list(ruled["outcome"]["scores"])}}
         deals.setdefault(deal["match_id"], []).append(deal)
+    in_deals = score_appeals(facts.appeals)
     rounds = []
     numbers = sorted({r["round"] for r in facts.rounds} | {m["round"] for m in facts.matches if m["seats"]})
     for number in numbers:
@@ -354,7 +370,7 @@ def export_history(facts: TournamentFacts, withdrawn: list[str] = ()) -> dict[st
         "rounds": rounds,
         "withdrawn": [names[p] for p in withdrawn if p in names],
         "adjustments": [{"player": names[a["player_id"]], "mp": a["points"], "reason": a["reason"], "round": a["round"]}
-                        for a in facts.adjustments],
+                        for a in facts.adjustments if not counted_in_deal(a, in_deals)],
     }
 
 

@@ -127,12 +127,14 @@ class Standings(Ranking):
                 "deals": self._explained_deals(line),
             })
         ids = {id(a) for a in figures.adjustments}
+        explained_deals = [d for m in matches if not m.get("bye") and m["counts_for"] == "ranking" for d in m["deals"]]
         return {
             **self.header(), **{k: row[k] for k in ("rank", "player_id", "name", "number", "total", "status",
                                                     "reached", "stage", "decided_by", "tied_with")},
             "total_explained": {"start_chips": figures.base, "deals": plain(figures.from_deals),
                                 "adjustments": sum(a["points"] for a in figures.adjustments),
-                                "total": plain(figures.total), "measure": self.format.total.describe()},
+                                "total": plain(figures.total), "measure": self.format.total.describe(),
+                                "parts": self._parts(figures, explained_deals, matches)},
             "tiebreak_values": [{**c.describe(), "value": plain(v)}
                                 for c, v in zip(self.criteria, figures.tiebreaks, strict=True)],
             "matches": matches,
@@ -141,6 +143,39 @@ class Standings(Ranking):
                                 if counted_in_deal(a, self.score_appeals) else {})}
                             for a in self.adjustments if a["player_id"] == player],
         }
+
+    def _parts(self, figures: Any, deals: list[dict[str, Any]], matches: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The total as a sum that adds up, each part named: the start, the deals as recorded, each deal's change
+        by a correction (更正) or an appeal's adjusted score (申诉), and each adjustment counted. A deal's change
+        is in its deal, never counted twice; where the total is not the sum of the deals' scores (a rate of
+        matchpoints) a change is named with `included` (its deal's points are in the deals' part, not apart)."""
+        parts: list[dict[str, Any]] = [{"kind": "start", "points": figures.base}] if figures.base else []
+        additive = self.format.total.measure == "sum" and self.format.total.fact == "score"
+        seat_of = {d["deal_id"]: m["seat"] for m in matches if not m.get("bye") for d in m["deals"]}
+        changes: list[dict[str, Any]] = []
+        for deal in deals:
+            if not deal["counted"] or deal["deal_id"] is None:
+                continue
+            seat = seat_of[deal["deal_id"]]
+            found = []
+            if "corrected" in deal:
+                found.append({"kind": "correction", "points": deal["score"] - deal["corrected"]["was"][seat],
+                              "reason": deal["corrected"]["reason"]})
+            if "appeal" in deal and not deal.get("replaces") and deal.get("result"):
+                found.append({"kind": "appeal", "points": deal["score"] - deal["result"]["scores"][seat],
+                              "appeal_id": deal["appeal"]["id"]})
+            changes += [{**change, "number": deal["number"], "deal_id": deal["deal_id"],
+                         **({} if additive else {"included": True})} for change in found if change["points"]]
+        in_deals = sum(change["points"] for change in changes) if additive else 0
+        parts.append({"kind": "recorded" if in_deals else "deals", "points": plain(figures.from_deals - in_deals)})
+        parts.extend(changes)
+        counted = figures.total - figures.base - figures.from_deals  # what the adjustments count for, in all
+        points = sum(a["points"] for a in figures.adjustments)
+        for a in figures.adjustments:
+            share = counted * a["points"] / points if points else 0
+            parts.append({"kind": a["kind"], "points": plain(share), "reason": a["reason"],
+                          "version": a.get("version")})
+        return parts
 
     def _explained_deals(self, line: Line) -> list[dict[str, Any]]:
         """Every deal of the line as played, each with the facts that count; a deal an appeal changed links the
@@ -166,6 +201,8 @@ class Standings(Ranking):
                                   **({"outcome": ruled["outcome"]["kind"]} if ruled else {})}
             if ruled and ruled["outcome"]["kind"] == "void":
                 item["voided"] = True
+            if "corrected" in deal:  # 更正 (docs/corrections.md): the deal's facts as corrected, and why
+                item["corrected"] = deal["corrected"]
             if deal["deal_id"] in replaced:
                 item["replaced_by"] = replaced[deal["deal_id"]]
             if "replaces" in deal["scored"]:

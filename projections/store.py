@@ -21,6 +21,8 @@ rebuild uses another prefix):
 - appeals, outcomes — an appeal's deal (`Appeal.Created`) and each outcome its ruling and decision recorded
   (`Appeal.Ruled`, `.Decided`; docs/appeals.md): the standings read the latest one; a voided deal's replacement
   (`Appeal.Redealt`) is a deals row of the appeal's table, counted in the voided deal's place;
+- corrections — a scored deal's facts corrected (`Match.DealCorrected`, docs/corrections.md): loaded over the
+  deal's result and score, and the table's standing after it and the later deals, as of its notification id;
 - standings(tournament_id, document) — the standings page, recomputed from the facts in the same transaction.
 """
 
@@ -65,11 +67,13 @@ TABLES: dict[str, tuple[str, str]] = {
     "outcomes": ("appeal_id TEXT NOT NULL, version INTEGER NOT NULL, tournament_id TEXT NOT NULL, nid BIGINT NOT NULL, "
                  "body TEXT NOT NULL", "appeal_id, version"),
     "standings": ("tournament_id TEXT NOT NULL, document TEXT NOT NULL", "tournament_id"),
+    "corrections": ("match_id TEXT NOT NULL, version INTEGER NOT NULL, tournament_id TEXT NOT NULL, "
+                    "nid BIGINT NOT NULL, body TEXT NOT NULL", "match_id, version"),
 }
 INDEXED = {"matches": "tournament_id", "deals": "tournament_id", "ends": "tournament_id", "appeals": "tournament_id",
-           "outcomes": "tournament_id"}
+           "outcomes": "tournament_id", "corrections": "tournament_id"}
 # Tables added after stores with a read model existed: a read model without them is rebuilt once (Projections).
-LATER_TABLES = ("appeals", "outcomes")
+LATER_TABLES = ("appeals", "outcomes", "corrections")
 
 # What a page of events writes, per kind of row, applied kind by kind in this order. Every row is inserted
 # once and every column set once (a deal finishes once, a table is seated once), and each statement only
@@ -97,6 +101,9 @@ WRITES: dict[str, str] = {
     "adjustment": "INSERT INTO {adjustments} (tournament_id, version, nid, body) VALUES (?, ?, ?, ?)",
     "outcome": "INSERT INTO {outcomes} (appeal_id, version, tournament_id, nid, body) "
                "SELECT ?, ?, tournament_id, ?, ? FROM {appeals} WHERE appeal_id = ?",
+    # A scored deal's facts corrected (Match.DealCorrected): read over the deal's score when loaded.
+    "correction": "INSERT INTO {corrections} (match_id, version, tournament_id, nid, body) "
+                  "SELECT ?, ?, tournament_id, ?, ? FROM {matches} WHERE match_id = ?",
 }
 
 
@@ -122,6 +129,22 @@ def key(text: str) -> str:
     if UNSTORABLE.search(text) or text.startswith('"'):
         return json.dumps(text)
     return text
+
+
+def corrected(deals: list[dict[str, Any]], corrections: list[dict[str, Any]]) -> None:
+    """The deals as corrected (in the order the corrections were stored): a corrected deal's result and score
+    are the correction's, marked `corrected`; its standing and the later deals' of its table are chained again."""
+    by_table = {(deal["match_id"], deal["number"]): deal for deal in deals if "replaces" not in deal["scored"]}
+    for correction in corrections:
+        for offset, standing in enumerate(correction["standings"]):
+            deal = by_table.get((correction["match_id"], correction["number"] + offset))
+            if deal is not None:
+                deal["scored"] = {**deal["scored"], "standing": standing, "chips": standing.get("chips")}
+        deal = next((d for d in deals if d["deal_id"] == correction["deal_id"]), None)
+        if deal is not None:
+            deal["result"] = correction["result"]
+            deal["scored"]["scores"] = correction["scores"]
+            deal["corrected"] = {k: correction[k] for k in ("reason", "was", "recorded_by", "time")}
 
 
 class PositionMoved(Exception):
@@ -328,6 +351,9 @@ class ViewStore:
             deals.append({"deal_id": row["deal_id"], "match_id": row["match_id"], "number": row["number"],
                           "result": finished.pop("result"), "winner": scored["winner"], "finished": finished,
                           "scored": scored})
+        c.execute(self.sql("SELECT body FROM {corrections} WHERE tournament_id = ? AND nid <= ? ORDER BY nid"),
+                  (tournament_id, as_of))
+        corrected(deals, [json.loads(row["body"]) for row in c.fetchall()])
         c.execute(self.sql("SELECT appeal_id, body FROM {appeals} WHERE tournament_id = ? AND nid <= ? ORDER BY nid"),
                   (tournament_id, as_of))
         appeals = {row["appeal_id"]: {**json.loads(row["body"]), "appeal_id": row["appeal_id"], "outcome": None}

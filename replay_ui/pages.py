@@ -51,6 +51,13 @@ def _zh(key: str, **params: Any) -> str:
     return i18n.text(key, "zh", **params)
 
 
+@common.app_template_global("title_attr")
+def _title_attr(key: str) -> Markup:
+    """A string as an element's tooltip: ` title="…" data-i18n-title="key"` — plain text, escaped, in Chinese, and
+    written again in the chosen language by static/fupan.js. An attribute never holds `t()`'s language spans."""
+    return Markup(' title="{}" data-i18n-title="{}"').format(i18n.text(key, "zh"), key)
+
+
 @common.app_template_global("game_name")
 def _game_name(game: str) -> Any:
     return i18n.bilingual(f"game.{game}") if f"game.{game}" in i18n.catalog() else game
@@ -141,10 +148,45 @@ def deal_context(deal_id: str) -> dict[str, Any]:
     deal = app.deals.get(deal_id, reader())
     match = app.tables.get(deal["match_id"]) if deal["match_id"] else None
     tournament = app.tournaments.get(match["tournament_id"]) if match else None
+    deal = as_corrected(deal, match)
+    names = seat_names(deal, match)
     return {
-        "deal": deal, "match": match, "tournament": tournament, "names": seat_names(deal, match),
+        "deal": deal, "match": match, "tournament": tournament, "names": names,
         "figures": ui_for(deal["game"]).deal_figures(match, deal),
+        "correction": correction_texts(deal, names) if "corrected" in deal else None,
     }
+
+
+def scores_named(scores: list[int], names: list[str], lang: str) -> str:
+    """A deal's scores with the players' names: '张伟 +6，王芳 −3，李娜 −3'."""
+    signed = [f"{name} {score:+d}".replace("-", "−") if score else f"{name} 0" for name, score in zip(names, scores,
+                                                                                                     strict=False)]
+    return ("，" if lang == "zh" else ", ").join(signed)
+
+
+def correction_texts(deal: dict[str, Any], names: list[str]) -> dict[str, dict[str, str]]:
+    """A corrected deal's 更正 in words, per language: `mark` (the table's line under the deal) and `note` (the
+    deal page's) — the reason, who corrected it and the scores before, by name."""
+    corrected = deal["corrected"]
+    role = (corrected.get("by") or {}).get("role")
+    out: dict[str, dict[str, str]] = {}
+    for lang in i18n.LANGUAGES:
+        words = {"reason": note_text(corrected["reason"], lang), "was": scores_named(corrected["was"], names, lang),
+                 "by": i18n.text("correction.by.referee" if role == "referee" else "correction.by.organiser", lang)}
+        out[lang] = {"mark": i18n.text("correction.mark", lang, **words),
+                     "note": i18n.text("correction.note", lang, **words)}
+    return out
+
+
+def as_corrected(deal: dict[str, Any], match: dict[str, Any] | None) -> dict[str, Any]:
+    """The deal as its table scores it: a corrected deal (更正, Match.DealCorrected) reads with the corrected
+    result and facts, and says so (`corrected`); the deal's own record keeps what was recorded."""
+    entry = next((e for e in (match or {}).get("deals", ()) if e["deal_id"] == deal["id"]), None)
+    if entry is None or "corrected" not in entry:
+        return deal
+    corrected = entry["corrected"]
+    return {**deal, "result": corrected["result"], "corrected": corrected,
+            **({"slip": corrected["facts"]} if deal.get("result_only") else {})}
 
 
 def described_frames(deal_id: str, viewpoint: str, names: list[str]) -> dict[str, Any]:

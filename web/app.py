@@ -19,6 +19,7 @@ from api import auth, idempotency
 from api.analysis import analysis
 from api.appeals import appeals
 from api.console import BLUEPRINTS as CONSOLE_BLUEPRINTS
+from api.corrections import corrections
 from api.errors import register_error_handlers
 from api.openapi import docs
 from api.pad import recording_pad
@@ -76,7 +77,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     units.install(app)
     auth.install(app)
     idempotency.install(app)  # after the guard: the caller and the request's unit are known
-    for blueprint in (*BLUEPRINTS, retractions, slips, tokens, docs, recording_pad, analysis, *CONSOLE_BLUEPRINTS):
+    for blueprint in (*BLUEPRINTS, retractions, slips, corrections, tokens, docs, recording_pad, analysis,
+                      *CONSOLE_BLUEPRINTS):
         app.register_blueprint(blueprint)
     app.register_blueprint(appeals)  # docs/appeals.md
     auth.open_to_anyone(app, VIEWER_BLUEPRINTS)

@@ -29,20 +29,38 @@ def known(facts: dict[str, Any], allowed: set[str]) -> None:
                   unknown=unknown)
 
 
+# What the people at the table call a fact (the pad's labels say the same), for messages in plain words.
+CALLED = {
+    "first": ("who bid first", "首叫"), "digger": ("the digger", "挖坑者"),
+    "winner": ("who went out first", "先出完者"), "landlord": ("the landlord", "地主"),
+    "out": ("the farmer out first", "先出完的农民"), "dealer": ("the dealer", "庄家"),
+    "declarer": ("the declarer", "定主者"), "offender": ("who fouled twice", "二次犯规者"), "bid": ("the bid", "叫分"),
+    "robs": ("the robs", "抢地主次数"), "bombs": ("the bombs", "炸弹个数"), "points": ("the card points", "牌墩得分"),
+}
+
+
+def called(name: str) -> tuple[str, str]:
+    """(English, Chinese) of a fact as people call it; a fact without a name of its own as written."""
+    return CALLED.get(name, (name, name))
+
+
 def seat(facts: dict[str, Any], name: str, seats: int, *, required: bool = True) -> int | None:
     value = facts.get(name)
     if value is None and not required:
         return None
     if type(value) is not int or not 0 <= value < seats:
-        raise bad(f"`{name}` must be a seat 0–{seats - 1}.", f"`{name}` 必须是座位 0–{seats - 1}。", field=name)
+        en, zh = called(name)
+        raise bad(f"Choose {en}: one of the table's {seats} players.", f"请选择{zh}：本桌 {seats} 名选手之一。",
+                  field=name, seats=seats)
     return value
 
 
 def whole(facts: dict[str, Any], name: str, low: int, high: int, default: int | None = None) -> int:
     value = facts.get(name, default)
     if type(value) is not int or not low <= value <= high:
-        raise bad(f"`{name}` must be a whole number {low}–{high}.", f"`{name}` 必须是 {low}–{high} 的整数。",
-                  field=name, value=repr(value))
+        en, zh = called(name)
+        raise bad(f"{en[0].upper() + en[1:]} is a whole number from {low} to {high}.",
+                  f"{zh}必须是 {low} 到 {high} 的整数。", field=name, value=repr(value))
     return value
 
 

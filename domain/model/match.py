@@ -77,6 +77,35 @@ class Match(Aggregate):
             entry.update(status="finished", scores=self.scores, chips=self.chips, standing=self.standing)
             aggregate.standing = self.standing
 
+    class DealCorrected(Event):
+        """A correction (更正, not an appeal): the organiser or the table's referee put right a scored deal's
+        facts — a mistyped slip, a recorded deal's scoring fact — with the reason. `facts` are the deal's facts as
+        corrected (the game's slip facts: domain/records/slips.py), `result` what they score, `was` the scores it
+        replaces; `standings` the table's standing after this deal and each later one, chained again from the
+        corrected result (docs/corrections.md). The deal's own record is unchanged: this is the table's word."""
+
+        TOPIC = "fupan:Match.DealCorrected"
+        deal_id: UUID
+        number: int
+        facts: dict[str, Any]
+        result: dict[str, Any]
+        scores: list[int]
+        was: list[int]
+        reason: str
+        standings: list[dict[str, Any]]
+        recorded_by: dict[str, Any]
+
+        def apply(self, aggregate: Match) -> None:
+            for offset, standing in enumerate(self.standings):
+                aggregate.deals[self.number - 1 + offset].update(standing=standing, chips=standing.get("chips"))
+            entry = aggregate.deals[self.number - 1]
+            entry.update(scores=list(self.scores), corrected={
+                "reason": self.reason, "was": list(self.was), "facts": self.facts, "result": self.result,
+                "by": self.recorded_by, "at": self.timestamp.isoformat(),
+                "count": entry.get("corrected", {}).get("count", 0) + 1})
+            if self.number - 1 + len(self.standings) == len(aggregate.deals):  # the table's last deal's standing
+                aggregate.standing = self.standings[-1]
+
     class ClockRecorded(Event):
         """A reading of the match clock (minutes played) by the referee; one at or past the game's time limit
         calls time, and the standing then says what the time cap decided."""
@@ -292,6 +321,46 @@ class Match(Aggregate):
                            recorded_by=recorded_by)
         self._ended(recorded_by)
 
+    def correct_deal(self, number: int, facts: dict[str, Any], result: dict[str, Any], later: list[dict[str, Any]],
+                     reason: str, recorded_by: dict[str, Any]) -> None:
+        """Correct deal `number`'s facts (更正): its new `result`, and the table's standing chained again through
+        the `later` deals' results (in order). Refused while a deal is in play, when the table's time or
+        misdeals after it weigh on the standing, when the later deals were dealt from another standing (升级's
+        dealer and levels), or when the table would have ended otherwise: those are the committee's (an appeal)."""
+        reason = reason.strip() if isinstance(reason, str) else ""
+        if not reason or len(reason) > 500:
+            raise IllegalAction("bad_reason", "Say why the deal is corrected (1–500 characters).",
+                                "请写明更正的理由（1–500 个字符）。", {"length": len(reason)})
+        if not 1 <= number <= len(self.deals) or self.deals[number - 1]["status"] != "finished":
+            raise IllegalAction("not_scored", f"Deal {number} of this table is not scored: only a scored deal is "
+                                "corrected.", f"本桌第 {number} 局尚未计分：只有已计分的牌局可以更正。",
+                                {"number": number})
+        self._refuse_if_live("Deal {n} is still being played: finish it first.", "第 {n} 局尚未结束，请先打完这一局。")
+        if self.time_up or any(misdeal["before_deal"] > number for misdeal in self.misdeals):
+            raise _not_correctable("time was called, or a misdeal counted, after this deal",
+                                   "本局之后已叫停时间或记录了发牌错误", number)
+        entry = self.deals[number - 1]
+        before = self.deals[number - 2]["standing"] if number > 1 else self.rules.start(self.options, len(self.seats))
+        standings, standing = [], before
+        for offset, played in enumerate([{"result": result}, *later]):
+            if offset and self.rules.context(standing) != played["context"]:
+                raise _not_correctable(f"deal {number + offset} was dealt from the standing before the correction",
+                                       f"第 {number + offset} 局是按更正前的局势发牌的", number)
+            standing = self.rules.after_deal(standing, self.options, played["result"])
+            last = number + offset == len(self.deals)
+            if standing["end"] is not None and not last:
+                raise _not_correctable("the table would have ended earlier", "本桌会提前结束", number)
+            standings.append(standing)
+        ended = self.standing["end"]
+        if ended is not None and ended["by"] == "closed":
+            standings[-1] = {**standings[-1], "end": ended}  # the organiser's close still ends it
+        elif (standings[-1]["end"] or {}).get("winner") != (ended or {}).get("winner") \
+                or (standings[-1]["end"] is None) != (ended is None):
+            raise _not_correctable("it changes how the table ended", "它会改变本桌的结局", number)
+        self.trigger_event(self.DealCorrected, deal_id=entry["deal_id"], number=number, facts=facts, result=result,
+                           scores=list(result["scores"]), was=list(entry["scores"]), reason=reason,
+                           standings=standings, recorded_by=recorded_by)
+
     def record_clock(self, minutes: int, note: str, recorded_by: dict[str, Any]) -> None:
         """Record a reading of the match clock. At or past the time limit time is called: with no deal in
         play the time cap decides now, else after the deal in play (MatchRules.time_up)."""
@@ -354,3 +423,9 @@ class Match(Aggregate):
         if self.over:
             self.trigger_event(self.Ended, winner=self.winner, winners=self.winners, by=self.standing["end"]["by"],
                                time_up=self.time_up, recorded_by=recorded_by)
+
+
+def _not_correctable(why: str, why_zh: str, number: int) -> IllegalAction:
+    return IllegalAction("not_correctable", f"Deal {number} cannot be corrected here: {why}. That is for the "
+                         "committee: file an appeal.",
+                         f"第 {number} 局不能在此更正：{why_zh}。请提出申诉，由仲裁决定。", {"number": number})

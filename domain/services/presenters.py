@@ -49,7 +49,9 @@ def match_dict(m: Match, t: Tournament) -> dict[str, Any]:
         "current_deal": str(live["deal_id"]) if live else None,
         "deals": [
             {"number": d["number"], "deal_id": str(d["deal_id"]), "first": d["first"], "status": d["status"],
-             "scores": _copy(d["scores"]), "chips": _copy(d["chips"]), "standing": copy.deepcopy(d["standing"])}
+             "scores": _copy(d["scores"]), "chips": _copy(d["chips"]), "standing": copy.deepcopy(d["standing"]),
+             # 更正: the deal's facts were corrected (Match.DealCorrected); `scores` are the corrected ones
+             **({"corrected": copy.deepcopy(d["corrected"])} if "corrected" in d else {})}
             for d in m.deals
         ],
         "version": m.version,
@@ -106,6 +108,13 @@ def record_dict(d: Deal, m: Match | None) -> dict[str, Any]:
         facts = record["meta"].pop("slip")
         del record["meta"]["result_only"], record["hands"], record["kitty"], record["actions"]
         record.update(result_only=True, slip=facts)
+    entry = next((e for e in m.deals if e["deal_id"] == d.id), None) if m is not None else None
+    if entry is not None and "corrected" in entry:  # 更正 (docs/corrections.md): the table's word on the deal
+        corrected = copy.deepcopy(entry["corrected"])
+        if d.result_only:  # the slip as corrected is the record; what was entered is kept beside it
+            corrected["entered"] = {"slip": record["slip"], "result": record["result"]}
+            record.update(slip=corrected.pop("facts"), result=corrected.pop("result"))
+        record["meta"]["corrected"] = corrected
     return record
 
 

@@ -3,6 +3,8 @@ alone (domain/records/slips.py)."""
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from typing import Any
 from uuid import UUID
 
@@ -116,6 +118,55 @@ class Tables(Service):
         self.store.commit(m, deal)
         return {**deal_dict(deal, full=True), "match": match_summary(m)}
 
+    # --- corrections (更正, docs/corrections.md) --------------------------------------------------------------
+
+    @command
+    def preview_correction(self, match: UUID | str, number: Any, facts: Any) -> dict[str, Any]:
+        """What correcting deal `number` to these facts scores, and the table after it; stores nothing."""
+        m = self.store.load(Match, match, "match")
+        deal, result, later = self._correction(m, number, facts)
+        probe = copy.deepcopy(m)  # the stored table is the cached object: the correction is tried on a copy
+        probe.correct_deal(deal.number or 0, result[0], result[1], later, "preview", LOCAL_RECORDER)
+        return {"match_id": str(m.id), "number": deal.number, "deal_id": str(deal.id), "facts": result[0],
+                "result": result[1], "was": list(m.deals[(deal.number or 1) - 1]["scores"] or []),
+                "standing": probe.standing}
+
+    @command
+    def correct(self, match: UUID | str, number: Any, facts: Any, reason: Any,
+                recorded_by: dict[str, Any] = LOCAL_RECORDER) -> dict[str, Any]:
+        """Correct a scored deal's facts (更正, not an appeal): a new `Match.DealCorrected` with the reason; the
+        deal's scores and the table's standing follow it on every page, in the standings and in pairing."""
+        m = self.store.load(Match, match, "match")
+        deal, (stored, result), later = self._correction(m, number, facts)
+        m.correct_deal(deal.number or 0, stored, result, later, reason if isinstance(reason, str) else "",
+                       recorded_by)
+        self.store.commit(m)
+        return self.get(m.id)
+
+    def _correction(self, m: Match, number: Any, facts: Any
+                    ) -> tuple[Deal, tuple[dict[str, Any], dict[str, Any]], list[dict[str, Any]]]:
+        """(the deal, (its facts as stored, the result they score), each later scored deal's result and context)."""
+        if not m.deals:
+            raise IllegalAction("not_scored", "This table has no scored deal to correct yet.",
+                                "本桌还没有可以更正的已计分牌局。", {"number": number})
+        if type(number) is not int or not 1 <= number <= len(m.deals):
+            raise IllegalAction("bad_deal_number", f"Name a deal of this table, 1–{len(m.deals)}.",
+                                f"请指明本桌的牌局（第 1–{len(m.deals)} 局）。", {"number": number})
+        entry = m.deals[number - 1]
+        deal = self.store.load(Deal, entry["deal_id"], "deal")
+        setup = DealSetup(deal.setup.game, deal.setup.options, list(deal.setup.seats), deal.setup.first, [], [],
+                          dict(deal.setup.context))
+        scored = score_slip(setup, facts)
+        later = []
+        for after in m.deals[number:]:
+            if after["status"] != "finished":
+                break
+            played = self.store.load(Deal, after["deal_id"], "deal")
+            corrected = after.get("corrected")
+            later.append({"result": corrected["result"] if corrected else played.result,
+                          "context": played.setup.context})
+        return deal, scored, later
+
 
 def _slip(m: Match, facts: Any, expected: int | None) -> tuple[DealSetup, int, dict[str, Any], dict]:
     """(setup, number, facts as stored, result) of a slip for the table's next deal (409 unless it is deal
@@ -129,4 +180,6 @@ def _slip(m: Match, facts: Any, expected: int | None) -> tuple[DealSetup, int, d
     setup = DealSetup(m.game, m.options, list(m.seats), m.default_first(number), [], [],
                       m.context_for_next_deal(None))
     stored, result = score_slip(setup, facts)
+    if "first" in stored:  # who bid first, as the referee entered it (挖坑): the deal's first seat
+        setup = dataclasses.replace(setup, first=stored["first"])
     return setup, number, stored, result

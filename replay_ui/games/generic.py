@@ -39,6 +39,14 @@ def standing_text(match: dict[str, Any], names: list[str]) -> str:
     return " / ".join(str(values[-1]) for values in totals)
 
 
+def first_bidder(deal: dict[str, Any], names: list[str]) -> str | None:
+    """Who bid first (首叫) as far as it is a fact: recorded by the play, or entered on the score slip (its
+    `first`); a slip that did not say has None — the table's rotation is no record of who bid."""
+    if deal.get("result_only") and "first" not in (deal.get("slip") or {}):
+        return None
+    return names[deal["first"]]
+
+
 def signed_totals(match: dict[str, Any], length: int) -> str:
     """Each seat's total from the table's standing, then its counted deals of `length`: '+12 / -3 / 0 · 6/8'."""
     standing = match["standing"]

@@ -25,7 +25,10 @@ pad_pages = Blueprint("pad_ui", __name__, template_folder="templates")
 def _page(boot: dict[str, Any], game: str, title: dict[str, Any]) -> str:
     engine = get_engine(game)
     marks = {lang: [seat_mark(game, seat, lang) for seat in range(engine.seat_count)] for lang in ("zh", "en")}
-    boot = {**boot, "game": game, "table": game_table(engine), "seat_marks": marks,
+    # A slip's fouls are chosen from the game's list, with a penalty in its unit where it has one (slip-form.js).
+    slip = {"fouls": [{"code": code, "zh": zh, "en": en} for code, zh, en in engine.foul_codes],
+            "foul_unit": None if engine.foul_unit is None else {"en": engine.foul_unit[0], "zh": engine.foul_unit[1]}}
+    boot = {**boot, "game": game, "table": game_table(engine), "seat_marks": marks, "slip": slip,
             "viewer_url": url_for("replay_ui.deal_viewer", deal_id=boot["deal_id"]) if boot.get("deal_id") else None}
     return render_template("pad.html", boot=boot, game=game, title=title, pad_script=has_pad_script(game))
 

@@ -115,6 +115,7 @@ class Publisher:
         self._url_for = app.url_for
         app.url_for = self.url_for  # type: ignore[method-assign]  # flask.url_for calls current_app.url_for
         app.jinja_env.globals["url_for"] = self.url_for
+        app.config["FUPAN_PUBLISHING"] = True  # pages leave out what needs a server (the pad's 更正 link)
         app.context_processor(self._page_data)
 
     # --- links ---------------------------------------------------------------------------------------

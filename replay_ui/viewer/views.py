@@ -13,27 +13,33 @@ asks for the `public` viewpoint, which shows hands only once a deal is published
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 from typing import Any
 
 import plotly
-from flask import Blueprint, Response, jsonify, render_template, request, send_file, url_for
+from flask import Blueprint, Response, current_app, jsonify, render_template, request, send_file, url_for
 
 from domain.games import get_engine, get_game
 from domain.kernel.errors import NotFound
+from projections.appeal_effects import score_outcomes
 from replay_ui.games import ui_for
 from replay_ui.pages import (
+    as_corrected,
+    correction_texts,
     deal_context,
     described_frames,
     game_script,
     not_found_page,
     reader,
+    scores_named,
     seat_mark,
     service,
 )
-from replay_ui.shared import transfer
+from replay_ui.shared import i18n, transfer
 from replay_ui.shared.notation import foul_names
 from replay_ui.viewer.marks import deal_marks
+from replay_ui.viewer.slip_facts import slip_lines
 
 PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
 YEAR = 365 * 24 * 3600
@@ -55,7 +61,8 @@ def index() -> str:
 def tournament_page(tournament_id: str) -> str:
     app = service()
     tournament = app.tournaments.get(tournament_id)
-    matches = app.tables.of_tournament(tournament_id)
+    outcomes = _outcomes(tournament_id)  # each table as the standings count it (an appeal's outcome in effect)
+    matches = [_as_ruled(m, outcomes)[0] for m in app.tables.of_tournament(tournament_id)]
     standings = {m["id"]: ui_for(m["game"]).standing_text(m, m["seat_names"]) for m in matches}
     leaders = {m["id"]: ui_for(m["game"]).table_leaders(m) if m["ended_by"] == "closed" else [] for m in matches}
     return render_template("tournament.html", tournament=tournament, matches=matches, standings=standings,
@@ -71,21 +78,88 @@ def standings_page(tournament_id: str) -> str:
 @pages.get("/matches/<match_id>")
 def match_page(match_id: str) -> str:
     app = service()
-    match = app.tables.get(match_id)
+    match, ruled = _as_ruled(app.tables.get(match_id))  # as the standings count it: an appeal's outcome in effect
     tournament = app.tournaments.get(match["tournament_id"])
     names = list(match["seat_names"])
     ui = ui_for(match["game"])
-    deals = app.deals.of_match(match_id, reader())
+    deals = [as_corrected(deal, match) for deal in app.deals.of_match(match_id, reader())]
     rows = ui.match_rows(match, deals, names)
     slips = {deal["id"] for deal in deals if deal.get("result_only")}
     for row in rows:  # 成绩单: a deal entered as a score slip is marked, and has no replay to link to
         row["result_only"] = row.get("id") in slips
     marked = {deal["id"]: deal_marks(app, deal, names, reader()) for deal in deals}
-    for row in rows:  # its fouls and penalties beside a deal's figures: a −3 says why
+    corrected = {deal["id"]: correction_texts(deal, names) for deal in deals if "corrected" in deal}
+    published = current_app.config.get("FUPAN_PUBLISHING")  # a published copy has no pad to correct on
+    finished = {} if published else {deal["id"]: deal["number"] for deal in deals if deal["finished"]}
+    for row in rows:  # 更正: the organiser or the table's referee corrects a scored deal on the pad (a token)
+        if row.get("id") in finished:
+            row["correct_url"] = url_for("pad_ui.match_pad", match_id=match_id, correct=finished[row["id"]])
+    for row in rows:  # its fouls and penalties beside a deal's figures: a −3 says why; a 更正 says why too
         row["marks"] = marked.get(row.get("id"), [])
+        if row.get("id") in corrected:
+            texts = corrected[row["id"]]
+            row["corrected"] = True
+            row["marks"] = [*row["marks"], {"kind": "corrected", "who": "", "zh": texts["zh"]["mark"],
+                                            "en": texts["en"]["mark"]}]
+    _appeal_marks(rows, ruled, names)
     return render_template("match.html", match=match, tournament=tournament, names=names, rows=rows,
                            chart=ui.match_chart(match, names),
                            printable=any(not deal.get("result_only") for deal in deals))  # the PDF's deals
+
+
+def _outcomes(tournament_id: str) -> dict[str, dict[str, Any]]:
+    """deal id → the appeal's score outcome in effect on it, from the standings' own read (none without them)."""
+    projections = current_app.extensions.get("fupan.projections")
+    return {} if projections is None else score_outcomes(projections.facts(tournament_id).appeals)
+
+
+def _as_ruled(match: dict[str, Any], outcomes: dict[str, dict[str, Any]] | None = None
+              ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """(the table as the standings count it, deal id → the appeal's outcome in effect and the scores as played).
+    A deal an appeal's outcome rescored (projections/appeal_effects.py, the standings' own read) has the score
+    the outcome gives, and the running figures after it (scores, chips) move with it — on the rows, the chart
+    and the table's standing alike. Corrections (更正) are the table's own scores already."""
+    outcomes = _outcomes(match["tournament_id"]) if outcomes is None else outcomes
+    ruled = {e["deal_id"]: {**outcomes[e["deal_id"]], "was": e["scores"]} for e in match["deals"]
+             if e["deal_id"] in outcomes and e["scores"]}
+    if not ruled:
+        return match, {}
+    shown = copy.deepcopy(match)
+    moved = [0] * len(match["seats"])
+
+    def shifted(values: Any) -> Any:
+        if isinstance(values, list) and len(values) == len(moved) and all(isinstance(v, int) for v in values):
+            return [v + m for v, m in zip(values, moved, strict=True)]
+        return values
+
+    for entry in shown["deals"]:
+        found = ruled.get(entry["deal_id"])
+        if found is not None and "scores" in found["outcome"]:
+            new = found["outcome"]["scores"]
+            moved = [m + a - b for m, a, b in zip(moved, new, entry["scores"], strict=True)]
+            entry["scores"] = list(new)
+        if any(moved) and entry["standing"]:
+            entry["chips"] = shifted(entry["chips"])
+            entry["standing"] = {**entry["standing"], **{k: shifted(entry["standing"][k]) for k in ("scores", "chips")
+                                                          if k in entry["standing"]}}
+    if any(moved):
+        shown["chips"] = shifted(shown["chips"])
+        shown["standing"] = {**shown["standing"], **{k: shifted(shown["standing"][k]) for k in ("scores", "chips")
+                                                     if k in shown["standing"]}}
+    return shown, ruled
+
+
+def _appeal_marks(rows: list[dict[str, Any]], ruled: dict[str, dict[str, Any]], names: list[str]) -> None:
+    """申诉 under a rescored deal: what the outcome did, the scores as played by name, a link to the appeal."""
+    for row in rows:
+        found = ruled.get(row.get("id") or "")
+        if found is None:
+            continue
+        row["appealed"] = True
+        row["marks"] = [*row.get("marks", []), {
+            "kind": "appeal", "who": "", "href": f"/appeals/{found['appeal_id']}",
+            **{lang: i18n.text(f"appeal.mark.{found['outcome']['kind']}", lang,
+                               was=scores_named(found["was"], names, lang)) for lang in i18n.LANGUAGES}}]
 
 
 @pages.get("/deals/<deal_id>")
@@ -93,7 +167,7 @@ def deal_viewer(deal_id: str) -> str:
     context = deal_context(deal_id)
     deal = context["deal"]
     if deal.get("result_only"):
-        return render_template("slip.html", **context)  # a score slip: its facts and result, no replay
+        return slip_page(context)  # a score slip: its facts and result, no replay
     boot = {
         "deal_id": deal["id"], "game": deal["game"], "names": context["names"], "seats": len(deal["seats"]),
         "number": deal["number"], "finished": deal["finished"], **context["figures"],
@@ -106,6 +180,12 @@ def deal_viewer(deal_id: str) -> str:
     }
     return render_template("deal.html", **context, boot=boot, neighbours=neighbours(context["match"], deal),
                            game_script=game_script(deal["game"]))
+
+
+def slip_page(context: dict[str, Any]) -> str:
+    """A score slip's page: its facts in words (every seat by its player's name) and its result."""
+    deal = context["deal"]
+    return render_template("slip.html", **context, slip_lines=slip_lines(deal["game"], deal["slip"], context["names"]))
 
 
 def neighbours(match: dict[str, Any] | None, deal: dict[str, Any]) -> dict[str, str | None]:
@@ -128,7 +208,7 @@ def dealt_view(frames: list[dict[str, Any]]) -> dict[str, Any]:
 def deal_record(deal_id: str) -> str:
     context = deal_context(deal_id)
     if context["deal"].get("result_only"):
-        return render_template("slip.html", **context)
+        return slip_page(context)
     replay = described_frames(deal_id, "public", context["names"])
     final = replay["frames"][-1]["view"]
     summary = [n.as_json() for n in ui_for(final["game"]).summarize(final, context["names"])]

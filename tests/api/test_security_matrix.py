@@ -88,6 +88,8 @@ KINDS: dict[str, str] = {
     "retractions.retract_action": "recorder",
     "slips.preview_slip": "recorder",  # computes, stores nothing
     "slips.enter_slip": "recorder",
+    "corrections.preview_correction": "recorder",  # computes, stores nothing
+    "corrections.correct_deal": "recorder",
     "tokens.create_token": "organiser",
     "tokens.list_tokens": "organiser",
     "tokens.revoke_token": "organiser",
@@ -167,6 +169,9 @@ class Table:
         self.deal = server.post(f"/api/matches/{self.match}/deals", body).json()["id"]
         for action in EXAMPLE_RECORD["actions"][:2]:
             assert server.post(f"/api/deals/{self.deal}/actions", {"action": action}).status_code == 201
+        # Table 3's first deal came on a slip: a scored deal to correct (更正).
+        assert server.post(f"/api/matches/{self.quiet_match}/slips",
+                           {"facts": {"landlord": 2, "winner": "farmers"}}).status_code == 201
         service = server.service
         assert service is not None
         _, referee = service.tokens.create("referee", [self.match, self.quiet_match], "tables 1 and 3")
@@ -216,7 +221,9 @@ class Table:
         # Table 1 has a live deal, so what may only happen between deals goes to another table.
         between_deals = {"matches.close_match": self.other_match, "matches.reopen_match": self.closed_match,
                          "matches.record_misdeal": self.quiet_match,
-                         "slips.preview_slip": self.quiet_match, "slips.enter_slip": self.quiet_match}
+                         "slips.preview_slip": self.quiet_match, "slips.enter_slip": self.quiet_match,
+                         "corrections.preview_correction": self.quiet_match,
+                         "corrections.correct_deal": self.quiet_match}
         if name == "match_id" and endpoint in between_deals:
             return between_deals[endpoint]
         if name == "appeal_id":
@@ -257,6 +264,9 @@ BODIES: dict[str, Callable[[Table], Any]] = {
     "records.import_records": lambda t: EXAMPLE_RECORD,
     "slips.preview_slip": lambda t: {"facts": {"landlord": 0, "winner": "farmers"}},
     "slips.enter_slip": lambda t: {"facts": {"landlord": 0, "winner": "farmers"}},
+    "corrections.preview_correction": lambda t: {"number": 1, "facts": {"landlord": 1, "winner": "farmers"}},
+    "corrections.correct_deal": lambda t: {"number": 1, "facts": {"landlord": 1, "winner": "farmers"},
+                                           "reason": "笔误"},
     "retractions.retract_action": lambda t: {"at": last_standing(t.server.get(
         f"/api/deals/{t.deal}/record", token=t.server.organiser).json()["actions"]), "reason": "误点"},
     "tokens.create_token": lambda t: {"role": "referee", "matches": [t.match], "label": "table 1 deputy"},

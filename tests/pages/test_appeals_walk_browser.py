@@ -234,6 +234,10 @@ def test_one_appeal_end_to_end_then_a_redeal_and_a_late_filing_refused(browser, 
     page.click(f"#standings-table tr[data-player='{moved}'] a[data-explain]")
     page.wait_for_selector("[data-explained]")
     assert page.get_attribute("[data-explained]", "data-total") == str(expected[moved])
+    # The total as a sum that adds up, the appeal's change named in it (not "调整 0" beside a listed +4 申诉).
+    parts = server.get(f"/api/tournaments/{tour.id}/standings/{moved}/explain").json()["total_explained"]["parts"]
+    assert sum(part["points"] for part in parts) == expected[moved] and "appeal" in [p["kind"] for p in parts]
+    assert page.locator("[data-total-explained] [data-part='appeal']").count() == 1
     page.click(f"a[data-appeal-link='{appeal}']")
     page.wait_for_url(f"**/appeals/{appeal}")
 

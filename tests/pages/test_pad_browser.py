@@ -589,10 +589,10 @@ def test_a_score_slip_is_scored_before_it_is_entered_and_an_impossible_one_is_re
     pad.page.click('[data-command="slip"]')
     form = pad.page.locator('#pad-form form[data-form="slip"]')
     preview, confirm = form.locator("[data-slip-preview]"), form.locator("[data-confirm]")
-    form.locator('[data-field="landlord"]').select_option("1")
-    form.locator('[data-field="robs"]').fill("1")
-    form.locator('[data-field="bombs"]').fill("1")
-    form.locator('[data-field="winner"]').select_option("farmers")
+    form.locator('[data-slip="landlord"]').select_option("1")
+    form.locator('[data-slip="robs"]').fill("1")
+    form.locator('[data-slip="bombs"]').fill("1")
+    form.locator('[data-slip="winner"]').select_option("farmers")
     facts = {"landlord": 1, "robs": 1, "bombs": 1, "rocket": False, "spring": "none", "winner": "farmers",
              "fouls": []}
     expected = live.post(f"/api/matches/{site.slips}/slips/preview", {"facts": facts}).json()["result"]["scores"]
@@ -601,11 +601,11 @@ def test_a_score_slip_is_scored_before_it_is_entered_and_an_impossible_one_is_re
     assert all(f"{score:+d}" in shown or str(score) in shown for score in expected)
     # 春天 won by the farmers cannot happen: refused with the rules' reason, in Chinese, and nothing to confirm.
     before = live.service.store.recorder.max_notification_id()
-    form.locator('[data-field="spring"]').select_option("spring")
+    form.locator('[data-slip="spring"]').select_option("spring")
     pad.wait(lambda: preview.get_attribute("data-slip-state") == "refused")
     assert "春天" in preview.inner_text() and confirm.is_disabled()
     assert live.service.store.recorder.max_notification_id() == before
-    form.locator('[data-field="spring"]').select_option("none")
+    form.locator('[data-slip="spring"]').select_option("none")
     pad.wait(lambda: preview.get_attribute("data-slip-state") == "ok" and confirm.is_enabled())
     confirm.click()
     pad.wait(lambda: len(live.service.tables.get(site.slips)["deals"]) == 1)

@@ -406,12 +406,21 @@
     return t(`console.status.${status}`);
   }
 
+  // The total as parts that add up, each named (更正, 申诉, 罚分…); a change counted inside a rate's deals after it.
+  function totalParts(total) {
+    const named = (part) => t(`explain.part.${part.kind}`, { n: part.number });
+    const summed = total.parts.filter((part) => !part.included).map((part) => `${named(part)} ${figure(part.points)}`);
+    const included = total.parts.filter((part) => part.included).map(named);
+    return `${t("explain.sum", { total: figure(total.total) })} ${summed.join(" + ")}` +
+      (included.length ? ` · ${t("explain.included")}${included.join(" · ")}` : "");
+  }
+
   async function explain(player) {
     const answer = await api("GET", `${base}/standings/${encodeURIComponent(player)}/explain`);
     const total = answer.total_explained;
     const tables = answer.matches.map((m) => `<li data-explained-round="${m.round}">${esc(m.label)} · ${m.bye ? esc(t("console.byes")) : esc(m.table)} · ${m.deals.map((d) => esc(figure(d.facts.mp_rate !== undefined ? d.facts.mp_rate : d.score))).join(" ")}</li>`);
     const adjustments = answer.adjustments.map((a) => `<li>${esc(a.kind)} ${a.points}: ${esc(a.reason)}</li>`);
-    $("#explanation").innerHTML = `<h3 data-explained="${esc(player)}" data-explained-total="${esc(figure(answer.total))}">${esc(answer.name)}</h3><p>${esc(t("console.explain.total", { total: figure(total.total), start: figure(total.start_chips), deals: figure(total.deals), adjustments: figure(total.adjustments) }))}</p><ul>${tables.join("")}${adjustments.join("")}</ul>`;
+    $("#explanation").innerHTML = `<h3 data-explained="${esc(player)}" data-explained-total="${esc(figure(answer.total))}">${esc(answer.name)}</h3><p data-total-explained>${esc(totalParts(total))}</p><ul>${tables.join("")}${adjustments.join("")}</ul>`;
     $("#explanation").hidden = false;
   }
 

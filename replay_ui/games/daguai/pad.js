@@ -4,6 +4,6 @@
   "use strict";
 
   (window.Fupan.padGames = window.Fupan.padGames || {}).daguai = {
-    slip: [["finish_order", "seats"], ["fouls", "items"]],
+    slip: [["finish_order", "order"], ["fouls", "items"]],
   };
 })();

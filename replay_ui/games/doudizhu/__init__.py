@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.games.doudizhu.table import TARGET
-from replay_ui.games.generic import chart_lines, top_seats
+from replay_ui.games.generic import chart_lines, first_bidder, top_seats
 from replay_ui.games.plugin import GameUI, strings_of
 from replay_ui.shared.cards import cards_text
 from replay_ui.shared.i18n import text
@@ -127,7 +127,7 @@ def match_rows(match: dict[str, Any], deals: list[dict[str, Any]], names: list[s
         entry = next(d for d in match["deals"] if d["deal_id"] == deal["id"])
         rows.append({
             "number": deal["number"], "id": deal["id"], "finished": deal["finished"],
-            "first": names[deal["first"]], "landlord": names[landlord] if landlord is not None else None,
+            "first": first_bidder(deal, names), "landlord": names[landlord] if landlord is not None else None,
             "redeal": bool(result.get("redeal")), "multiplier": (result.get("multipliers") or {}).get("total"),
             "scores": entry["scores"], "chips": entry["chips"], "bombs": result.get("bombs", 0),
             "spring": bool(result.get("spring") or result.get("anti_spring")),

@@ -16,5 +16,10 @@
       delete facts.redeal;
       return facts;
     },
+    // The stored facts as the fields hold them (a correction's form opens with them).
+    prefill(facts) {
+      if (facts.reveal) Object.assign(facts, { reveal_stage: facts.reveal.stage, reveal_seat: facts.reveal.seat, reveal_received: facts.reveal.received });
+      return facts;
+    },
   };
 })();

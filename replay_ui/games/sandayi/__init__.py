@@ -169,7 +169,7 @@ def match_rows(match: dict[str, Any], deals: list[dict[str, Any]], names: list[s
         standing = entry["standing"]
         rows.append({
             "number": deal["number"], "id": deal["id"], "finished": deal["finished"],
-            "first": names[deal["first"]], "redeal": bool(result.get("redeal")),
+            "first": generic.first_bidder(deal, names), "redeal": bool(result.get("redeal")),
             "dealer": names[result["dealer"]] if played else None, "dealer_seat": result["dealer"] if played else None,
             "bid": result.get("bid") if played else None, "toulu": bool(result.get("toulu")),
             "declared": list(result.get("declared") or []),

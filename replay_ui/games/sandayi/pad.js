@@ -16,5 +16,10 @@
       if (facts.ending === "void") return { ending: "void", offender: facts.offender, fouls: facts.fouls };
       return facts;
     },
+    // The stored facts as the fields hold them (a correction's form opens with them).
+    prefill(facts) {
+      (facts.declared || []).forEach((k) => { facts[k] = true; });
+      return facts;
+    },
   };
 })();

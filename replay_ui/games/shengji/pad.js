@@ -13,5 +13,10 @@
       delete facts.kitty_pairs;
       return facts;
     },
+    // The stored facts as the fields hold them (a correction's form opens with them).
+    prefill(facts) {
+      if (facts.kitty) Object.assign(facts, { kitty_points: facts.kitty.points, kitty_pairs: facts.kitty.pairs });
+      return facts;
+    },
   };
 })();

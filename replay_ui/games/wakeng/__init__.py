@@ -176,7 +176,7 @@ def match_rows(match: dict[str, Any], deals: list[dict[str, Any]], names: list[s
         rows.append({
             "number": deal["number"], "id": deal["id"], "finished": deal["finished"],
             "board": result.get("board", (deal.get("context") or {}).get("board")),
-            "first": names[deal["first"]],
+            "first": generic.first_bidder(deal, names),  # 首叫: only when recorded or entered
             "digger": names[digger] if digger is not None else None, "digger_seat": digger,
             "bid": result.get("bid"), "lanwa": bool(result.get("lanwa")),
             "shown": [names[s] for s in result.get("revealed") or []],

@@ -4,7 +4,7 @@
   "use strict";
 
   (window.Fupan.padGames = window.Fupan.padGames || {}).wakeng = {
-    slip: [["digger", "seat"], ["bid", "number", 1], ["lanwa", "bool"], ["shows", "seats"], ["doubles", "seats"],
-      ["winner", "seat"], ["fouls", "items"]],
+    slip: [["first", "seat?"], ["digger", "seat"], ["bid", "number", 1], ["lanwa", "bool"], ["shows", "seats"],
+      ["doubles", "seats"], ["winner", "seat"], ["fouls", "items"]],
   };
 })();

@@ -437,7 +437,7 @@
     const redeal = current.result.redeal ? `<p>${esc(t("pad.redeal"))}</p>` : "";
     return `<section class="panel pad-result" data-result><h2>${esc(t("pad.result"))}</h2>${redeal}` +
       `<table class="pad-score">${scores}</table>${current.seed ? `<p class="muted small">${esc(t("pad.seed", { seed: current.seed }))}</p>` : ""}` +
-      `${nextDealHTML()}</section>`;
+      `${nextDealHTML()}${correctionsHTML()}</section>`;
   }
 
   function nextDealHTML() {
@@ -467,9 +467,10 @@
   function render() {
     closeStaleForm();
     if (!current) {
-      body.innerHTML = `${scoreHTML()}<section class="panel">${match && match.status === "live" ? nextDealHTML() : esc(t("pad.noDeal"))}</section>` + toolsHTML();
+      body.innerHTML = `${scoreHTML()}<section class="panel">${match && match.status === "live" ? nextDealHTML() : esc(t("pad.noDeal"))}${correctionsHTML()}</section>` + toolsHTML();
       root.dataset.dealVersion = "";
       showState();
+      openPendingCorrection();
       return;
     }
     const { view, choices, guessed } = displayed();
@@ -489,6 +490,7 @@
     // The stored version the page now shows: set only after the new state is in the page (docs/pad.md).
     root.dataset.dealVersion = String(current.version);
     showState();
+    openPendingCorrection();
   }
 
   function closeStaleForm() {
@@ -682,7 +684,7 @@
     return answer.data;
   }
 
-  async function runCommand(command) {
+  async function runCommand(command, button) {
     const matchUrl = match ? `/api/matches/${match.id}` : null;
     if (command === "signout") return signOut();
     if (command === "clock") {
@@ -707,6 +709,7 @@
       });
     }
     if (command === "slip") return openSlip(matchUrl);
+    if (command === "correct") return openCorrection(matchUrl, Number(button.dataset.number));
     if (command === "deal-server") {
       const deal = await post(`${matchUrl}/deals`, {});
       if (deal) startedDeal(deal);
@@ -740,96 +743,121 @@
 
   /* --- score slips: a table without a recorder enters each deal's facts (POST /api/matches/<id>/slips) ----- */
 
-  // Each game's facts (docs/record-format.md "Result-only records"), as the slip's fields: its pad plugin
-  // (replay_ui/games/<game>/pad.js, loaded before this script) registers Fupan.padGames[game] = { slip: [[name,
-  // kind, value, options] …], facts(facts) → the facts as sent }. A field is a seat, a number, a yes/no, one of a
-  // list, a list of seats ("0,2"), or a list of "seat:value" items ("1:talking, 2:urging").
-  const padGame = (game) => (Fupan.padGames || {})[game] || { slip: [] };
+  // The slip's fields are static/slip-form.js's (every seat chosen by name, never typed); each game's plugin
+  // (replay_ui/games/<game>/pad.js) lists its facts. The same form corrects a scored deal (更正), filled with
+  // its facts: POST /api/matches/<id>/corrections, with the reason (docs/corrections.md).
+  const slipContext = () => boot.slip || { fouls: [], foul_unit: null };
+  // The table page's 更正 link opens the pad at `?correct=N`: the correction of deal N, once the table is read.
+  let pendingCorrection = Number(new URLSearchParams(location.search).get("correct")) || null;
 
-  function slipField([name, kind, value, options]) {
-    const label = t(`pad.slip.${name}`);
-    if (kind === "seat" || kind === "seat?") {
-      const seats = names().map((who, seat) => ({ value: String(seat), label: `${Fupan.seatNo(seat)} · ${who}` }));
-      return { name, label, type: "select", options: kind === "seat?" ? [{ value: "", label: "—" }, ...seats] : seats,
-        value: kind === "seat?" ? "" : "0" };
-    }
-    if (kind === "bool") return { name, label, type: "select", value: "no",
-      options: [{ value: "no", label: t("pad.no") }, { value: "yes", label: t("pad.yes") }] };
-    if (kind === "choice") return { name, label, type: "select", value,
-      options: options.map((o) => ({ value: o, label: o ? t(`pad.slip.${name}.${o}`) : "—" })) };
-    if (kind === "number" || kind === "number?") return { name, label, type: "number", min: 0, value: value === undefined ? "" : value };
-    return { name, label: `${label}（${t(`pad.slip.${name}.hint`)}）`, value: "" };
+  function openPendingCorrection() {
+    if (!pendingCorrection || !match) return;
+    const number = pendingCorrection;
+    pendingCorrection = null;
+    openCorrection(`/api/matches/${match.id}`, number);
   }
 
-  function slipFacts(game, values) {
-    const facts = {};
-    const int = (text) => (text === "" || text === undefined ? undefined : Number(text));
-    const items = (text) => (text || "").split(/[,，;；]/).map((part) => part.trim()).filter(Boolean).map((part) => part.split(/[:：]/).map((x) => x.trim()));
-    padGame(game).slip.forEach(([name, kind]) => {
-      const value = values[name];
-      if (kind === "seat" || kind === "number") facts[name] = int(value);
-      else if ((kind === "seat?" || kind === "number?") && value !== "") facts[name] = int(value);
-      else if (kind === "bool") facts[name] = value === "yes";
-      else if (kind === "choice" && value !== "") facts[name] = value;
-      else if (kind === "seats") facts[name] = (value || "").split(/[,，\s]+/).filter(Boolean).map(Number);
-      else if (kind === "items" && name === "fouls") {
-        facts.fouls = items(value).map(([seat, code, penalty]) => ({ seat: Number(seat), code: code || "other", note: "",
-          ...(penalty ? { penalty: Number(penalty) } : {}) }));
-      } else if (kind === "items" && name === "throws") facts.throws = items(value).map(([seat, n]) => ({ seat: Number(seat), retracted: Number(n) }));
-      else if (kind === "items" && name === "bombs") {
-        facts.bombs = items(value).map(([seat, n]) => (n === "king" || n === "王" ? { seat: Number(seat), king: true } : { seat: Number(seat), cards: Number(n) }));
+  /* Preview what the fields score as they change; confirm is enabled only for facts the rules accepted. */
+  function slipPreview(game, url, body, ready) {
+    let previewed = null;
+    let seq = 0;
+    let asked = null;
+    const onInput = async (values, form) => {
+      const confirm = form.querySelector("[data-confirm]");
+      const shown = form.querySelector("[data-slip-preview]");
+      const facts = Fupan.slipForm.read(game, form);
+      const key = JSON.stringify(facts);
+      confirm.disabled = !previewed || !ready(values);
+      if (key === asked) return; // a field's change event after its input event: nothing new to ask
+      asked = key;
+      const mine = ++seq;
+      previewed = null;
+      confirm.disabled = true;
+      const unset = Fupan.slipForm.missing(game, form);
+      if (unset.length) { // nothing to ask the rules yet: say what is still to choose
+        shown.dataset.slipState = "missing";
+        shown.textContent = t("slip.missing", { what: unset.join(Fupan.lang() === "zh" ? "、" : ", ") });
+        return;
       }
-    });
-    // Facts that are one object, or one list, on the slip: the game's own shaping.
-    const shape = padGame(game).facts;
-    return shape ? shape(facts) : facts;
+      let answer;
+      try {
+        answer = await api("POST", url, body(facts));
+      } catch (e) {
+        shown.textContent = t("pad.state.offline");
+        return;
+      }
+      if (mine !== seq) return; // the fields changed again meanwhile
+      if (!answer.ok) {
+        shown.dataset.slipState = "refused";
+        shown.textContent = reasonOf(answer)();
+        return;
+      }
+      previewed = facts;
+      confirm.disabled = !ready(values);
+      shown.dataset.slipState = "ok";
+      shown.innerHTML = `<table class="pad-score">${answer.data.result.scores
+        .map((score, seat) => `<tr><td>${esc(names()[seat])}</td>${Fupan.scoreCell(score)}</tr>`).join("")}</table>`;
+    };
+    return { onInput, facts: () => previewed };
   }
 
   function openSlip(matchUrl) {
     const game = boot.game;
-    let previewed = null; // the facts of the last preview the rules accepted: what confirm enters
-    let seq = 0;
-    let asked = null; // the facts last sent for a preview
-    const fields = padGame(game).slip.map(slipField);
-    openForm("slip", t("pad.slip.title", { n: match.deals.length + 1 }), fields, async () => {
-      if (!previewed) return;
-      const entered = await post(`${matchUrl}/slips`, { facts: previewed });
+    const preview = slipPreview(game, `${matchUrl}/slips/preview`, (facts) => ({ facts }), () => true);
+    openForm("slip", t("pad.slip.title", { n: match.deals.length + 1 }), [], async () => {
+      const facts = preview.facts();
+      if (!facts) return;
+      const entered = await post(`${matchUrl}/slips`, { facts });
       if (entered) {
         hint = () => t("pad.slip.entered", { n: entered.number });
         refresh(true);
       }
     }, true, {
-      html: `<div class="pad-slip-preview" data-slip-preview aria-live="polite"></div>`,
-      onInput: async (values, form) => {
-        const confirm = form.querySelector("[data-confirm]");
-        const shown = form.querySelector("[data-slip-preview]");
-        const facts = slipFacts(game, values);
-        const key = JSON.stringify(facts);
-        if (key === asked) return; // a field's change event after its input event: nothing new to ask
-        asked = key;
-        const mine = ++seq;
-        previewed = null;
-        confirm.disabled = true;
-        let answer;
-        try {
-          answer = await api("POST", `${matchUrl}/slips/preview`, { facts });
-        } catch (e) {
-          shown.textContent = t("pad.state.offline");
-          return;
-        }
-        if (mine !== seq) return; // the fields changed again meanwhile
-        if (!answer.ok) {
-          shown.dataset.slipState = "refused";
-          shown.textContent = reasonOf(answer)();
-          return;
-        }
-        previewed = facts;
-        confirm.disabled = false;
-        shown.dataset.slipState = "ok";
-        shown.innerHTML = `<table class="pad-score">${answer.data.result.scores
-          .map((score, seat) => `<tr><td>${esc(names()[seat])}</td>${Fupan.scoreCell(score)}</tr>`).join("")}</table>`;
-      },
+      html: Fupan.slipForm.html(game, names(), null, slipContext()) +
+        `<div class="pad-slip-preview" data-slip-preview aria-live="polite"></div>`,
+      onInput: preview.onInput,
     });
+    const form = formLayer.querySelector("form");
+    Fupan.slipForm.bind(game, form, names(), slipContext());
+  }
+
+  /* 更正: a scored deal's facts as they should have been, and why. A slip's form opens with its facts. */
+  async function openCorrection(matchUrl, number) {
+    const game = boot.game;
+    const entry = match.deals[number - 1];
+    if (!entry || entry.status !== "finished") return undefined;
+    let facts = entry.corrected ? entry.corrected.facts : null;
+    if (!facts) {
+      const deal = await api("GET", `/api/deals/${entry.deal_id}`);
+      facts = deal.ok && deal.data.slip ? deal.data.slip : null;
+    }
+    const body = (values) => (facts) => ({ number, facts, ...(values ? { reason: values.reason } : {}) });
+    const preview = slipPreview(game, `${matchUrl}/corrections/preview`, body(null), (values) => !!(values.reason || "").trim());
+    openForm("correction", t("slip.correct.title", { n: number }), [{ name: "reason", label: t("slip.correct.reason") }], async (values) => {
+      const corrected = preview.facts();
+      if (!corrected || !values.reason.trim()) return;
+      if (await post(`${matchUrl}/corrections`, body(values)(corrected))) {
+        hint = () => t("slip.corrected", { n: number });
+        refresh(true);
+      }
+    }, true, {
+      html: Fupan.slipForm.html(game, names(), facts, slipContext()) +
+        `<div class="pad-slip-preview" data-slip-preview aria-live="polite"></div>`,
+      onInput: preview.onInput,
+    });
+    const form = formLayer.querySelector("form");
+    Fupan.slipForm.bind(game, form, names(), slipContext());
+    form.querySelector("[data-confirm]").disabled = true;
+    return undefined;
+  }
+
+  function correctionsHTML() {
+    if (!match || match.current_deal) return "";
+    const scored = match.deals.filter((d) => d.status === "finished");
+    if (!scored.length) return "";
+    return `<div class="pad-corrections"><h3>${esc(t("slip.correct"))}</h3>` + scored
+      .map((d) => `<button type="button" class="small" data-command="correct" data-number="${d.number}">${esc(t("match.dealN", { n: d.number }))}${d.corrected ? " · " + esc(t("correction.tag")) : ""}</button>`)
+      .join(" ") + "</div>";
   }
 
   /* --- a full deck grid for entering the hands of physical cards ------------------------------------------ */
