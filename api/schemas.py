@@ -14,7 +14,7 @@ from domain.kernel.values import DealResult
 from domain.model.token import ROLES
 from domain.model.tournament import ADJUSTMENT_KINDS, ROUND_KINDS
 from domain.records.annotations import AUTHOR_LIMIT, GLYPHS, TEXT_LIMIT
-from projections.rows import Placing, ProgressionRow, StandingsRow
+from projections.rows import Placing, ProgressionRow, StandingsRow, TeamRow
 
 _NAME = validate.Length(min=1, max=200)
 _CARD = fields.String(validate=validate.Length(min=1, max=3))
@@ -460,12 +460,14 @@ class TiebreakSchema(Schema):
 ProgressionRowSchema = schema_for(ProgressionRow, "ProgressionRowSchema")
 _PlacingSchema = schema_for(Placing, "PlacingSchema")
 RowSchema = schema_for(StandingsRow, "RowSchema")
+TeamRowSchema = schema_for(TeamRow, "TeamRowSchema")
 
 
 class ProgressionSchema(Schema):
     round = fields.Integer(required=True)
     label = fields.String(required=True)
     rows = fields.List(fields.Nested(ProgressionRowSchema), required=True)
+    teams = fields.List(fields.Dict(), metadata={"description": "team formats: each entry's {entry, total, rank}"})
 
 
 class _AnswerSchema(Schema):
@@ -493,6 +495,8 @@ class StandingsSchema(_AnswerSchema):
         "description": "formats with directions (S004: E-W and N-S): each direction's pairs ranked among themselves, "
                        "{code, zh, en, seats, rows: [{rank, player_ids, names, match_id, table, total, "
                        "tiebreak_values, status}]}"})
+    teams = fields.List(fields.Nested(TeamRowSchema), metadata={
+        "description": "team formats with entries: the entries (teams, pairs) ranked as entries"})
 
 
 class ExplainSchema(_AnswerSchema, _PlacingSchema):
