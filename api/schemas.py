@@ -142,6 +142,8 @@ class MatchSchema(Schema):
     options = fields.Dict(required=True)
     seats = fields.List(fields.String(), required=True)
     seat_names = fields.List(fields.String(), required=True)
+    entries = fields.List(fields.Dict(), metadata={
+        "description": "the pairs / teams at the table: [{name, department, seats}] (empty for single players)"})
     first = fields.Integer(required=True)
     start_chips = fields.Integer(allow_none=True, metadata={"description": "null for a game without chips"})
     chips = fields.List(fields.Integer(), allow_none=True)
