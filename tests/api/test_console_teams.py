@@ -6,11 +6,17 @@ withdrawn player is marked in the standings."""
 
 from __future__ import annotations
 
+import random
+import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from conftest import LiveServer
+from game_support import record_random_play
+
+from fixtures.random_play.daguai import ENGINE as DAGUAI
+from fixtures.random_play.daguai import play_out as daguai_play_out
 
 # Seed 000's event in small: 7 teams of 3, at most 2 teams a department (每个部门最多报2个队)
 SEVEN = [("后勤队", "后勤处"), ("机械一队", "机械学院"), ("机械二队", "机械学院"), ("外语队", "外语学院"),
@@ -35,6 +41,11 @@ def seven_teams(live: LiveServer, name: str, seed: str) -> str:
     text = "\n".join(f"{team}，{department}，{team}甲，{team}乙，{team}丙" for team, department in SEVEN)
     assert live.post(f"/api/tournaments/{tournament}/entries", {"text": text}).status_code == 201
     return tournament
+
+
+def visible(html: str) -> str:
+    """A page's text as a person reads it: no scripts (the strings table every page embeds), no tags."""
+    return re.sub(r"<[^>]+>", " ", re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S))
 
 
 def draw(live: LiveServer, tournament: str, query: str = "") -> dict[str, Any]:
@@ -68,6 +79,24 @@ def test_the_draw_progress_and_standings_name_the_teams_and_a_bye_team_is_ranked
     assert [[e["name"] for e in t["entries"]] for t in progress["tables"]] == [
         [e["name"] for e in t["entries"]] for t in plan["tables"]]
     assert progress["bye_entries"][0]["name"] == bye_team
+    # the public pages and the seating sheet name each side's team (and department) and each seat by its player
+    public = visible(live.get(f"/tournaments/{tournament}").text)
+    sheet = visible(live.get(f"/console/tournaments/{tournament}/rounds/1/seating").text)
+    assert bye_team in sheet and departments[bye_team] in sheet and "号位" not in sheet
+    service = live.service
+    assert service is not None
+    deal, _ = service.deals.start(match=progress["tables"][0]["match_id"])  # one deal: the table's deals list
+    record_random_play(service, deal["id"], DAGUAI, daguai_play_out, random.Random(8))
+    for table in progress["tables"]:
+        html = live.get(f"/matches/{table['match_id']}").text
+        page = visible(html)
+        for entry in table["entries"]:
+            for where, text in (("tournament page", public), ("match page", page), ("seating sheet", sheet)):
+                assert entry["name"] in text and entry["department"] in text, (where, entry)
+        if table is progress["tables"][0]:  # its table of deals heads each side with its team, not 甲队 / 乙队
+            head = visible(html.split('id="dg-standing"', 1)[1].split("</thead>", 1)[0])
+            assert "甲队" not in head and all(entry["name"] in head for entry in table["entries"])
+        assert all(name in sheet for name in table["names"])
     for table in progress["tables"]:  # closed before any deal: the table's ranking is the lots'
         assert live.post(f"/api/matches/{table['match_id']}/close", {"reason": "测试"}).status_code == 201
     standings = live.get(f"/api/tournaments/{tournament}/standings").json()
