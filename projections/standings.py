@@ -164,6 +164,7 @@ class Standings(Ranking):
         return {
             **self.header(), **{k: row[k] for k in ("rank", "player_id", "name", "number", "total", "status",
                                                     "reached", "stage", "decided_by", "tied_with")},
+            **{k: row[k] for k in ("entry", "department", "withdrawn") if k in row},  # where the row has them
             "total_explained": {"start_chips": figures.base, "deals": plain(figures.from_deals),
                                 "adjustments": sum(a["points"] for a in figures.adjustments),
                                 "total": plain(figures.total), "measure": self.format.total.describe()},

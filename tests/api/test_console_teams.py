@@ -175,4 +175,6 @@ def test_an_entry_is_removed_before_round_1_and_withdraws_after(live):
     gone = next(row for row in rows if row["player_id"] == "选手2")
     assert gone["withdrawn"] == {"round": 1, "reason": "生病"}
     assert all("withdrawn" not in row for row in rows if row["player_id"] != "选手2")
+    explained = visible(live.get(f"/tournaments/{tournament}/standings/选手2").text)  # the page people read
+    assert "退赛" in explained
     assert live.get("/api/admin/verify", token=live.organiser).json()["ok"]

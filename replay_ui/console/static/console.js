@@ -481,7 +481,8 @@
     started = current.rounds.length > 0 || current.matches.length > 0;
     root.dataset.started = String(started);
     players = Object.fromEntries(current.players.map((p) => [p.id, p.name]));
-    const choices = current.players.map((p) => `<option value="${esc(p.id)}">${esc(p.name)}</option>`).join("");
+    const gone = new Set(Object.keys((await api("GET", `${base}/entries`)).withdrawn));
+    const choices = current.players.map((p) => `<option value="${esc(p.id)}"${gone.has(p.id) ? " data-withdrawn" : ""}>${esc(p.name)}${gone.has(p.id) ? ` · ${esc(t("console.withdrawn"))}` : ""}</option>`).join("");
     $("#penalty-player").innerHTML = choices;
     $("#withdraw-player").innerHTML = choices;
     await loadEntries();
