@@ -87,8 +87,7 @@ def seating_sheet(tournament_id: str, number: int) -> str:
     byes = [names.get(p, p) for p in info.get("byes", [])]
     size = resolve(tournament["game"], tournament["format"], tournament["tiebreaks"])[0].team_size
     teams = table_entries(tournament_id, matches, size)
-    if size > 1:  # a bye team named as a team, with its department
-        byes = [f"{e['name']}（{e['department']}）" if e["department"] else e["name"]
-                for e in table_entries(tournament_id, [{"id": "byes", "seats": info.get("byes", [])}], size)["byes"]]
+    # a bye team named as a team, with its department
+    bye_teams = table_entries(tournament_id, [{"id": "byes", "seats": info.get("byes", [])}], size)["byes"]
     return render_template("console_seating.html", tournament=tournament, matches=matches, round=info, byes=byes,
-                           teams=teams)
+                           teams=teams, bye_teams=bye_teams)
