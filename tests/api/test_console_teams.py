@@ -152,7 +152,21 @@ def test_entries_typed_with_spaces_and_every_error_at_once_with_its_line(live):
 
 
 def test_an_entry_is_removed_before_round_1_and_withdraws_after(live):
-    tournament = created(live, name="报名更正", game="wakeng", options={"wk.tableDeals": 1}, lots_seed="r")
+    removed_then_withdrawn(live, "报名更正")
+
+
+def test_removals_and_withdrawals_reach_the_read_model_on_each_store(store):
+    """The same on SQLite and PostgreSQL: the read model's departures, its upsert of a player entered again, and
+    `verify` (a rebuild equals the followed tables)."""
+    server = LiveServer(store).start()
+    try:
+        removed_then_withdrawn(server, "报名更正·各库")
+    finally:
+        server.stop()
+
+
+def removed_then_withdrawn(live: LiveServer, name: str) -> None:
+    tournament = created(live, name=name, game="wakeng", options={"wk.tableDeals": 1}, lots_seed="r")
     text = "\n".join(f"选手{i}，挖坑协会" for i in range(1, 8)) + "\n选手8计算机学院\n"  # a typo: no separator
     assert live.post(f"/api/tournaments/{tournament}/entries", {"text": text}).status_code == 201
     removed = live.post(f"/api/tournaments/{tournament}/entries/removals", {"name": "选手8计算机学院",
