@@ -57,6 +57,9 @@ class EntriesInSchema(Schema):
 class DrawQuerySchema(Schema):
     method = fields.String(load_default="", validate=validate.OneOf(["", "swiss", "order", "lot"]), metadata={
         "description": "knockout round 1: `order` (现场分组, the default) or `lot`; Swiss formats always pair"})
+    apart = fields.Boolean(load_default=False, metadata={
+        "description": "knockout round 1: keep two entries of one department (部门) apart where they can be "
+                       "(off by default: the seeds draw by lot)"})
 
 
 class TableInSchema(Schema):
@@ -108,6 +111,22 @@ def _units(tournament_id: str) -> list[list[str]]:
     return [unit for unit in units if not set(unit) & set(answer["withdrawn"])]
 
 
+def _entry_of(tournament_id: str) -> dict[str, dict[str, str]]:
+    """Player id → {name, department} of the entry the player is in (a player on their own: their own name)."""
+    return {m["id"]: {"name": entry["name"], "department": entry["department"]}
+            for entry in service().tournaments.entries(tournament_id)["entries"] for m in entry["members"]}
+
+
+def named_entries(seats: list[str], entry_of: dict[str, dict[str, str]]) -> list[dict[str, Any]]:
+    """The entries seated at a table, in the order of their first seat, each with its seats (0-based, as the API
+    numbers them): a team format's sides named as people read them (机械一队 · 机械学院), never "1 队"."""
+    out: dict[str, dict[str, Any]] = {}
+    for seat, player in enumerate(seats):
+        entry = entry_of.get(player, {"name": player, "department": ""})
+        out.setdefault(entry["name"], {**entry, "seats": []})["seats"].append(seat)
+    return list(out.values())
+
+
 # --- entries ------------------------------------------------------------------------------------------------
 
 
@@ -122,11 +141,12 @@ def register_entries(tournament_id: str) -> tuple[Response, int]:
     size = _format_of(tournament).team_size
     if ("entries" in body) == ("text" in body):
         raise BadRequest("invalid_body", "Send `entries` or `text`, one of them.", "请发送 `entries` 或 `text` 之一。")
-    entries = body.get("entries") or read_entries(body["text"], size)
+    entries, errors = (body["entries"], []) if "entries" in body else read_entries(body["text"], size)
     entries = [{"name": e["name"], "department": e.get("department", ""),
-                "members": [{"id": m.get("id") or m["name"], "name": m["name"]} for m in e["members"]]}
+                "members": [{"id": m.get("id") or m["name"], "name": m["name"]} for m in e["members"]],
+                **({"line": e["line"]} if "line" in e else {})}
                for e in entries]
-    registered = service().tournaments.register_entries(tournament_id, entries, size,
+    registered = service().tournaments.register_entries(tournament_id, entries, size, errors=errors,
                                                          recorded_by=current_principal().recorded_by)
     return {"registered": registered, **service().tournaments.entries(tournament_id)}, 201
 
@@ -137,6 +157,26 @@ def register_entries(tournament_id: str) -> tuple[Response, int]:
      errors=(404,))
 def list_entries(tournament_id: str) -> tuple[Response, int]:
     return service().tournaments.entries(tournament_id), 200
+
+
+class RemovalInSchema(Schema):
+    name = fields.String(required=True, validate=_NAME, metadata={"description": "the entry's name (a player's, a "
+                                                                                  "pair's or a team's)"})
+    reason = fields.String(load_default="", validate=validate.Length(max=2000))
+
+
+REMOVAL_IN = RemovalInSchema()
+
+
+@console.post("/<tournament_id>/entries/removals")
+@requires(ORGANISER_ONLY)
+@doc("Take an entry off the list before round 1 (a typo, a double entry): its players are registered no more. "
+     "From round 1 on a player withdraws instead", body=REMOVAL_IN, status=201, errors=(400, 404, 422))
+def remove_entry(tournament_id: str) -> tuple[Response, int]:
+    body = load(REMOVAL_IN, json_body())
+    removed = service().tournaments.remove_entry(tournament_id, body["name"], body["reason"],
+                                                 recorded_by=current_principal().recorded_by)
+    return {"removed": removed, **service().tournaments.entries(tournament_id)}, 201
 
 
 class WithdrawalInSchema(Schema):
@@ -176,13 +216,18 @@ def draw(tournament_id: str) -> tuple[Response, int]:
         ids = dict(zip(history["players"], players, strict=True))  # export order is registration order
         plan = draws.swiss(tournament, history, ids)
     elif not tournament["rounds"] and not tournament["matches"]:
-        plan = draws.knockout_first(tournament, _units(tournament_id), fmt, query["method"] or "order")
+        apart = ({pid: e["department"] for pid, e in _entry_of(tournament_id).items() if e["department"]}
+                 if query["apart"] else None)
+        plan = draws.knockout_first(tournament, _units(tournament_id), fmt, query["method"] or "order", apart)
     else:
         standings = Standings(projections().facts(tournament_id))
         plan = draws.knockout_next(tournament, standings, _units(tournament_id), fmt)
+    entry_of = _entry_of(tournament_id)
     for table in plan["tables"]:
         table["names"] = [players[p] for p in table["seats"]]
+        table["entries"] = named_entries(table["seats"], entry_of)
     plan["bye_names"] = [players[p] for p in plan["byes"]]
+    plan["bye_entries"] = named_entries(plan["byes"], entry_of)
     return {"tournament_id": tournament["id"], "format": fmt.code, **plan}, 200
 
 
@@ -282,6 +327,7 @@ def progress(tournament_id: str) -> tuple[Response, int]:
     info = next((r for r in tournament["rounds"] if r["round"] == number), {"round": number, "byes": []})
     names = {p["id"]: p["name"] for p in tournament["players"]}
     tables = [service().tables.get(m["id"]) for m in tournament["matches"] if m["round"] == number]
+    entry_of = _entry_of(tournament_id)
     finished = sum(1 for m in tables if m["status"] == "over")
     rows = []
     for match in tables:
@@ -292,6 +338,7 @@ def progress(tournament_id: str) -> tuple[Response, int]:
         standing = match["standing"] or {}
         rows.append({
             "match_id": match["id"], "table": match["table"], "seats": match["seats"], "names": match["seat_names"],
+            "entries": named_entries(match["seats"], entry_of),
             "state": state, "deals": len(match["deals"]), "current_deal": live,
             "deal_url": url_for("replay_ui.deal_viewer", deal_id=live) if live else None,
             "pad_url": pad_path(match["id"]),
@@ -301,7 +348,8 @@ def progress(tournament_id: str) -> tuple[Response, int]:
         })
     return {"tournament_id": tournament["id"], "round": number, "label": info.get("label", ""),
             "kind": info.get("kind", "tables"), "byes": info.get("byes", []),
-            "bye_names": [names.get(p, p) for p in info.get("byes", [])], "tables": rows}, 200
+            "bye_names": [names.get(p, p) for p in info.get("byes", [])],
+            "bye_entries": named_entries(info.get("byes", []), entry_of), "tables": rows}, 200
 
 
 # --- side events (seed 001: 五子棋, 跳棋) -----------------------------------------------------------------------

@@ -14,7 +14,7 @@ from domain.kernel.values import DealResult
 from domain.model.token import ROLES
 from domain.model.tournament import ADJUSTMENT_KINDS, ROUND_KINDS
 from domain.records.annotations import AUTHOR_LIMIT, GLYPHS, TEXT_LIMIT
-from projections.rows import Placing, ProgressionRow, StandingsRow
+from projections.rows import Placing, ProgressionRow, StandingsRow, TeamRow
 
 _NAME = validate.Length(min=1, max=200)
 _CARD = fields.String(validate=validate.Length(min=1, max=3))
@@ -144,6 +144,8 @@ class MatchSchema(Schema):
     options = fields.Dict(required=True)
     seats = fields.List(fields.String(), required=True)
     seat_names = fields.List(fields.String(), required=True)
+    entries = fields.List(fields.Dict(), metadata={
+        "description": "the pairs / teams at the table: [{name, department, seats}] (empty for single players)"})
     first = fields.Integer(required=True)
     start_chips = fields.Integer(allow_none=True, metadata={"description": "null for a game without chips"})
     chips = fields.List(fields.Integer(), allow_none=True)
@@ -462,12 +464,14 @@ class TiebreakSchema(Schema):
 ProgressionRowSchema = schema_for(ProgressionRow, "ProgressionRowSchema")
 _PlacingSchema = schema_for(Placing, "PlacingSchema")
 RowSchema = schema_for(StandingsRow, "RowSchema")
+TeamRowSchema = schema_for(TeamRow, "TeamRowSchema")
 
 
 class ProgressionSchema(Schema):
     round = fields.Integer(required=True)
     label = fields.String(required=True)
     rows = fields.List(fields.Nested(ProgressionRowSchema), required=True)
+    teams = fields.List(fields.Dict(), metadata={"description": "team formats: each entry's {entry, total, rank}"})
 
 
 class _AnswerSchema(Schema):
@@ -495,6 +499,8 @@ class StandingsSchema(_AnswerSchema):
         "description": "formats with directions (S004: E-W and N-S): each direction's pairs ranked among themselves, "
                        "{code, zh, en, seats, rows: [{rank, player_ids, names, match_id, table, total, "
                        "tiebreak_values, status}]}"})
+    teams = fields.List(fields.Nested(TeamRowSchema), metadata={
+        "description": "team formats with entries: the entries (teams, pairs) ranked as entries"})
 
 
 class ExplainSchema(_AnswerSchema, _PlacingSchema):

@@ -52,7 +52,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(answer, ensure_ascii=False))
     else:
-        print(summary(answer))
+        print(summary(answer, list(setup.seats)))
     return 0
 
 
@@ -62,8 +62,11 @@ def _play(action: dict[str, Any]) -> str:
     return "出 play " + " ".join(action["cards"])
 
 
-def summary(answer: dict[str, Any]) -> str:
-    """The answer in words, Chinese first."""
+def summary(answer: dict[str, Any], names: list[str] | None = None) -> str:
+    """The answer in words, Chinese first; a seat is its player's name (the record's `seats`), never a number."""
+    def who(seat: int) -> str:
+        return names[seat] if names and 0 <= seat < len(names) else f"#{seat + 1}"
+
     if answer.get("too_large"):
         return (f"局面太大，预算内算不完 · too large for the budget ({answer['nodes']} 节点 nodes, "
                 f"{answer['ms']:.0f} ms)")
@@ -71,17 +74,18 @@ def summary(answer: dict[str, Any]) -> str:
         return f"此步不在出牌阶段（{answer['phase']}），无可分析 · no card play to analyse (phase {answer['phase']})"
     lines = []
     if "points" in answer:
-        lines.append(f"座位 {answer['to_act']}（{answer['side']}）行动：攻方最多还能得 {answer['points']} 分 · seat "
-                     f"{answer['to_act']} ({answer['side']}) to act: the attackers take at most {answer['points']}")
+        acting = who(answer["to_act"])
+        lines.append(f"{acting}（{answer['side']}）行动：攻方最多还能得 {answer['points']} 分 · "
+                     f"{acting} ({answer['side']}) to act: the attackers take at most {answer['points']}")
         for move in answer["moves"]:
             lines.append(f"  {move['points']:>4} 分  {_play(move['action'])}")
     else:
         verdict = "胜 wins" if answer["side_wins"] else "负 loses"
-        lines.append(f"座位 {answer['to_act']}（{answer['side']}）行动：{verdict} · seat {answer['to_act']} "
+        lines.append(f"{who(answer['to_act'])}（{answer['side']}）行动：{verdict} · {who(answer['to_act'])} "
                      f"({answer['side']}) to act")
         for move in answer["moves"]:
             lines.append(f"  {'胜' if move['wins'] else '负'}  {_play(move['action'])}")
-    line = "；".join(f"{a['seat']}: {_play(a).split(' ', 1)[0]} {' '.join(a.get('cards', []))}".strip()
+    line = "；".join(f"{who(a['seat'])}: {_play(a).split(' ', 1)[0]} {' '.join(a.get('cards', []))}".strip()
                     for a in answer["line"])
     lines.append(f"最佳线路 line: {line}")
     lines.append(f"{answer['nodes']} 节点 nodes · {answer['ms']:.0f} ms")

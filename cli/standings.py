@@ -41,7 +41,17 @@ def cmd_standings(args: argparse.Namespace) -> int:
     for row in answer["rows"]:
         values = "  ".join(f"{_figure(v):>{len(c)}}" for c, v in zip(codes, row["tiebreak_values"], strict=True))
         decided = f"  (tie decided by {row['decided_by']})" if row["decided_by"] else ""
-        print(f"{row['rank']:>4}  {row['name']:<12} {_figure(row['total']):>8}  {values}  {row['status']}{decided}")
+        gone = "  withdrawn 退赛" if row.get("withdrawn") else ""
+        team = f"  [{row['entry']}]" if row.get("entry") else ""
+        print(f"{row['rank']:>4}  {row['name']:<12} {_figure(row['total']):>8}  {values}  {row['status']}{decided}"
+              f"{gone}{team}")
+    if answer.get("teams"):  # a team format: the entries ranked as entries
+        print("teams 各队:")
+        for entry in answer["teams"]:
+            department = f" ({entry['department']})" if entry.get("department") else ""
+            gone = "  withdrawn 退赛" if entry.get("withdrawn") else ""
+            print(f"{entry['rank']:>4}  {entry['entry']}{department}: {' · '.join(entry['names'])}  "
+                  f"{_figure(entry['total'])}  {entry['status']}{gone}")
     for direction in answer.get("directions", []):
         print(f"{direction['en']} ({direction['zh']}) pairs:")
         for pair in direction["rows"]:
@@ -80,7 +90,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
                                  for d in table["deals"] if "mp_rate" in d["facts"])
             print(f"  {table['label']} bye (counts for {table['counts_for']})" + (f": {credited}" if credited else ""))
             continue
-        print(f"  {table['label']} table {table['table']} (seat {table['seat']}, counts for {table['counts_for']}): "
+        at = " · ".join(table.get("names", []))  # the table's players by name, never a seat number
+        print(f"  {table['label']} table {table['table']} ({at}; counts for {table['counts_for']}): "
               f"place {table['place']}, total {_figure(table['table_total'])}")
         for deal in table["deals"]:
             finished, scored = deal["finished"], deal["events"][-1]

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from domain.kernel.errors import IllegalAction
+from domain.kernel.errors import IllegalAction, listed
 from projections.formats import Format
 from projections.pairing import lot, pair, read_history
 from projections.standings import Standings
@@ -75,13 +75,65 @@ def _stage(units: int, per_table: int) -> tuple[str, str]:
 def _check_units(units: list[list[str]], fmt: Format) -> None:
     wrong = [unit for unit in units if len(unit) != fmt.team_size]
     if wrong:
-        raise _refuse("not_teams", f"{fmt.en} is played by entries of {fmt.team_size}; these are not: {wrong[:5]}. "
-                      "Register pairs or teams as entries.", f"{fmt.zh}以 {fmt.team_size} 人为一个报名单位；"
-                      f"以下不是：{wrong[:5]}。请按对或队报名。", team_size=fmt.team_size, entries=wrong[:20])
+        named = [" · ".join(unit) for unit in wrong[:5]]
+        raise _refuse("not_teams", f"{fmt.en} is played by entries of {fmt.team_size}; these are not: "
+                      f"{listed(named)}. Register pairs or teams as entries.", f"{fmt.zh}以 {fmt.team_size} 人为一个"
+                      f"报名单位；以下不是：{listed(named, 'zh')}。请按对或队报名。", team_size=fmt.team_size,
+                      entries=wrong[:20])
 
 
-def knockout_first(tournament: dict[str, Any], units: list[list[str]], fmt: Format, method: str) -> dict[str, Any]:
-    """Round 1 of a knockout: units in registration order (现场分组, `order`) or drawn by lot (`lot`)."""
+def departments_apart(units: list[list[str]], department: dict[str, str], per_table: int) -> list[list[str]]:
+    """The units in the drawn order, moved as little as needed so that no table of round 1 holds two of one
+    department (seed 000 enters teams by department; an option of the draw, off by default): each table takes the
+    first units still waiting whose department it does not have yet, then any conflict left is swapped away with
+    a unit of a later table where that makes no new one. Units without a department never conflict; where the
+    departments cannot be kept apart (one department has more than one unit a table), the rest stay as drawn.
+    The byes are the units left after the tables, as without the option."""
+    def dept(unit: list[str]) -> str:
+        return department.get(unit[0], "")
+
+    waiting = list(units)
+    playing = len(units) - len(units) % per_table
+    tables: list[list[list[str]]] = []
+    for _ in range(playing // per_table):
+        table: list[list[str]] = []
+        for unit in list(waiting):
+            if len(table) == per_table:
+                break
+            if not dept(unit) or dept(unit) not in {dept(u) for u in table}:
+                table.append(unit)
+                waiting.remove(unit)
+        while len(table) < per_table:  # nothing fits: the next as drawn
+            table.append(waiting.pop(0))
+        tables.append(table)
+
+    def clashes(table: list[list[str]]) -> int:
+        named = [dept(u) for u in table if dept(u)]
+        return len(named) - len(set(named))
+
+    for i, table in enumerate(tables):
+        for a in range(len(table)):
+            if not clashes(table):
+                break
+            for other in tables[i + 1:] + tables[:i]:
+                done = False
+                for b in range(len(other)):
+                    before = clashes(table) + clashes(other)
+                    table[a], other[b] = other[b], table[a]
+                    if clashes(table) + clashes(other) < before:
+                        done = True
+                        break
+                    table[a], other[b] = other[b], table[a]
+                if done:
+                    break
+    return [unit for table in tables for unit in table] + waiting
+
+
+def knockout_first(tournament: dict[str, Any], units: list[list[str]], fmt: Format, method: str,
+                   department: dict[str, str] | None = None) -> dict[str, Any]:
+    """Round 1 of a knockout: units in registration order (现场分组, `order`) or drawn by lot (`lot`); with
+    `department` (player id → 部门), two units of one department are kept apart where they can be
+    (`departments_apart`)."""
     _check_units(units, fmt)
     per_table = fmt.table_size // fmt.team_size
     if len(units) < per_table:
@@ -90,11 +142,14 @@ def knockout_first(tournament: dict[str, Any], units: list[list[str]], fmt: Form
     seed = tournament["lots_seed"] or tournament["id"]
     if method == "lot":
         units = sorted(units, key=lambda unit: lot(seed, "draw", 1, "+".join(unit)))
+    if department is not None:
+        units = departments_apart(units, department, per_table)
     number = next_round(tournament)
     playing = len(units) - len(units) % per_table
     groups = [units[i:i + per_table] for i in range(0, playing, per_table)]
     kind, stage = _stage(len(units), per_table)
     return {"round": number, "kind": kind, "label": "决赛" if kind == "final" else f"第{number}轮", "method": method,
+            "departments_apart": department is not None,
             "tables": _tables(tournament, number, groups, fmt, stage),
             "byes": [p for unit in units[playing:] for p in unit]}
 
@@ -110,8 +165,8 @@ def knockout_next(tournament: dict[str, Any], standings: Standings, units: list[
     latest = started[-1]["round"]
     waiting = [t["table"] for t in standings.tables if t["round"] in (last, latest) and not t["over"]]
     if waiting:
-        raise _refuse("round_not_finished", f"Round {latest} is still being played at tables {waiting}.",
-                      f"第 {latest} 轮还有牌桌未结束：{waiting}。", round=latest, tables=waiting)
+        raise _refuse("round_not_finished", f"Round {latest} is still being played at tables {listed(waiting)}.",
+                      f"第 {latest} 轮还有牌桌未结束：{listed(waiting, 'zh')}。", round=latest, tables=waiting)
     tied = playoffs(standings, fmt, last)
     if tied:
         number = next_round(tournament)

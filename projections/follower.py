@@ -48,6 +48,7 @@ TOPICS = [
     Tournament.MatchOpened.TOPIC, Tournament.Adjusted.TOPIC, Match.Created.TOPIC, Match.DealStarted.TOPIC,
     Match.DealScored.TOPIC, Match.Ended.TOPIC, Match.Reopened.TOPIC, Deal.Finished.TOPIC, Match.DealCorrected.TOPIC,
     Appeal.Created.TOPIC, Appeal.Ruled.TOPIC, Appeal.Decided.TOPIC, Appeal.Redealt.TOPIC, Appeal.RedealScored.TOPIC,
+    Tournament.Withdrew.TOPIC, Tournament.EntryRemoved.TOPIC,
 ]
 
 
@@ -197,8 +198,18 @@ class Follower:
                 "key": event.key, "name": event.name, "game": event.game, "format": event.format,
                 "tiebreaks": event.tiebreaks, "lots_seed": event.lots_seed, **who}))
         if isinstance(event, Tournament.PlayerRegistered):
+            # the entry (pair, team) and department only when given, so rows of players without them stay as
+            # they were written before these were read
+            entrant = {name: value for name, value in (("entry", event.entry), ("department", event.department))
+                       if value}
             return "player", (me, key(event.player_id), nid, dumps({"player_id": event.player_id, "name": event.name,
-                                                               **who}))
+                                                               **entrant, **who}))
+        if isinstance(event, Tournament.Withdrew):
+            return "departure", (me, nid, dumps({"kind": "withdrew", "player_ids": [event.player_id],
+                                                 "round": event.round, "reason": event.reason, **who}))
+        if isinstance(event, Tournament.EntryRemoved):
+            return "departure", (me, nid, dumps({"kind": "removed", "name": event.name, "player_ids": event.player_ids,
+                                                 "reason": event.reason, **who}))
         if isinstance(event, Tournament.RoundStarted):
             return "round", (me, event.round, nid, dumps({"round": event.round, "label": event.label,
                                                           "kind": event.kind, **who,

@@ -32,6 +32,10 @@ class Ranking:
         self.adjustments = [a for a in (*facts.adjustments, *extra_adjustments) if a["round"] in self.rounds]
         self.names = {p["player_id"]: p["name"] for p in facts.players}
         self.numbers = {p["player_id"]: number for number, p in enumerate(facts.players, start=1)}
+        # the entry (pair, team) and department each player entered with, and who withdrew (with round, reason)
+        self.entry_of = {p["player_id"]: p["entry"] for p in facts.players if p.get("entry")}
+        self.department_of = {p["player_id"]: p["department"] for p in facts.players if p.get("department")}
+        self.withdrawn = {p["player_id"]: p["withdrawn"] for p in facts.players if p.get("withdrawn")}
         self.stage_of = {r: i for i, r in enumerate((r for r, info in self.rounds.items()
                                                      if info["kind"] != "playoff"), start=1)}
         self.deal_outcomes = score_outcomes(facts.appeals)
@@ -144,7 +148,10 @@ class Ranking:
         return {pid: number[key] for pid, key in keys.items()}
 
     def _partners(self, player: str) -> list[str]:
-        """The player and their partners at their latest table (by the deals' `team` fact); a bye is no table."""
+        """The player and their partners: the members of their entry (pair, team) where they entered as one, else
+        those at their latest table (by the deals' `team` fact); a bye is no table."""
+        if self.format.team_size > 1 and player in self.entry_of:
+            return sorted(pid for pid, entry in self.entry_of.items() if entry == self.entry_of[player])
         played = [line for line in self.lines.get(player, ()) if line.deals and not line.match.get("bye")]
         if self.format.team_size == 1 or not played:
             return [player]
@@ -268,6 +275,14 @@ class Ranking:
                 "adjustments": sum(a["points"] for a in figures.adjustments), "tied_with": tied,
                 "decided_by": decided_by, "matches": self._row_matches(pid),
             })
+            # The entry and department, and a withdrawal, only where there are some: rows of players entered
+            # without them stay as they were.
+            if pid in self.entry_of:
+                rows[-1]["entry"] = self.entry_of[pid]
+            if pid in self.department_of:
+                rows[-1]["department"] = self.department_of[pid]
+            if pid in self.withdrawn:
+                rows[-1]["withdrawn"] = dict(self.withdrawn[pid])
             # The appeals (docs/appeals.md) whose outcome moved this total, in the order recorded; only when there
             # are some, so documents stored before appeals existed stay equal to a rebuild.
             appeals = list(dict.fromkeys([

@@ -40,3 +40,21 @@ class StandingsRow(Placing, total=False):
     adjustments: Annotated[int, Doc("sum of the adjustments counted in `total`")]
     appeals: Annotated[list[str], Doc("ids of the appeals whose outcome moved `total` (GET /api/appeals/<id>)")]
     matches: Required[Annotated[list[dict[str, Any]], Doc("the tables that rank the player")]]
+    entry: Annotated[str, Doc("the pair or team the player entered with (team formats)")]
+    department: Annotated[str, Doc("部门: the department the player or their entry entered for")]
+    withdrawn: Annotated[dict[str, Any], Doc("the player withdrew: {round, reason} (paired no more)")]
+
+
+class TeamRow(TypedDict, total=False):
+    """One entry's line of a team format's standings (partners share their figures: the members' rows)."""
+
+    rank: Required[Annotated[int, Doc("among the entries; equal on every declared criterion: equal rank")]]
+    entry: Required[Annotated[str, Doc("the team's (pair's) name")]]
+    department: Annotated[str, Doc("部门")]
+    player_ids: Required[list[str]]
+    names: Required[list[str]]
+    total: Required[Annotated[Number, Doc("the format's total, shared by the members")]]
+    tiebreak_values: Annotated[list[Any], Doc("in `tiebreaks` order")]
+    stage: Annotated[int, Doc("knockout: stage reached")]
+    status: Annotated[str, Doc("as the members' rows")]
+    withdrawn: Annotated[bool, Doc("a member withdrew: the entry goes no further")]

@@ -31,6 +31,7 @@ from typing import Any
 from projections.appeal_effects import counted_in_deal
 from projections.matchpoints import PARTS
 from projections.ranking import Ranking
+from projections.rows import TeamRow
 from projections.standings_values import Line, Number, plain
 
 
@@ -55,14 +56,47 @@ class Standings(Ranking):
         progression = [
             {"round": r, "label": info["label"],
              "rows": [{"player_id": row["player_id"], "name": row["name"], "total": row["total"], "rank": row["rank"]}
-                      for row in self._at_round(r).rows]}
-            for r, info in self.rounds.items()
+                      for row in at.rows],
+             **({"teams": [{k: team[k] for k in ("entry", "total", "rank")} for team in at.teams()]}
+                if self.entry_of else {})}
+            for r, info in self.rounds.items() for at in [self._at_round(r)]
         ]
         document = {**self.header(), "rounds": list(self.rounds.values()), "rows": self.rows, "tables": self.tables,
                     "progression": progression}
+        if self.entry_of:
+            document["teams"] = self.teams()
         if self.format.directions:
             document["directions"] = self._directions()
         return document
+
+    def teams(self) -> list[TeamRow]:
+        """A team format's entries ranked as entries (its members share their figures, so each entry's line is its
+        best member's): a team on a bye is one line like any other. Equal keys, equal rank."""
+        if self.format.team_size == 1 or not self.entry_of:
+            return []
+        lines: dict[str, TeamRow] = {}
+        keys: dict[str, tuple[Number, ...]] = {}
+        for row in self.rows:  # rank order
+            entry = self.entry_of.get(row["player_id"])
+            if entry is None:
+                continue
+            team = lines.get(entry)
+            if team is None:
+                keys[entry] = self.keys[row["player_id"]]
+                team = lines[entry] = {
+                    "rank": 0, "entry": entry, "player_ids": [], "names": [], "total": row["total"],
+                    "tiebreak_values": row["tiebreak_values"], "stage": row.get("stage", 0),
+                    "status": row.get("status", ""), "withdrawn": False}
+                if "department" in row:
+                    team["department"] = row["department"]
+            team["player_ids"].append(row["player_id"])
+            team["names"].append(row["name"])
+            team["withdrawn"] = team["withdrawn"] or "withdrawn" in row
+        ordered = list(lines.values())
+        for index, team in enumerate(ordered):
+            same = index and keys[team["entry"]] == keys[ordered[index - 1]["entry"]]
+            team["rank"] = ordered[index - 1]["rank"] if same else index + 1
+        return ordered
 
     def _directions(self) -> list[dict[str, Any]]:
         """Each direction's pairs ranked among themselves (S004's awards): a pair is the partners who sat in the
@@ -131,6 +165,7 @@ class Standings(Ranking):
         return {
             **self.header(), **{k: row[k] for k in ("rank", "player_id", "name", "number", "total", "status",
                                                     "reached", "stage", "decided_by", "tied_with")},
+            **{k: row[k] for k in ("entry", "department", "withdrawn") if k in row},  # where the row has them
             "total_explained": {"start_chips": figures.base, "deals": plain(figures.from_deals),
                                 "adjustments": sum(a["points"] for a in figures.adjustments),
                                 "total": plain(figures.total), "measure": self.format.total.describe(),

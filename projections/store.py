@@ -69,18 +69,23 @@ TABLES: dict[str, tuple[str, str]] = {
     "standings": ("tournament_id TEXT NOT NULL, document TEXT NOT NULL", "tournament_id"),
     "corrections": ("match_id TEXT NOT NULL, version INTEGER NOT NULL, tournament_id TEXT NOT NULL, "
                     "nid BIGINT NOT NULL, body TEXT NOT NULL", "match_id, version"),
+    # players who left: a withdrawal (`Tournament.Withdrew`) or an entry taken off before round 1 (`.EntryRemoved`)
+    "departures": ("tournament_id TEXT NOT NULL, nid BIGINT NOT NULL, body TEXT NOT NULL", "tournament_id, nid"),
 }
 INDEXED = {"matches": "tournament_id", "deals": "tournament_id", "ends": "tournament_id", "appeals": "tournament_id",
            "outcomes": "tournament_id", "corrections": "tournament_id"}
 # Tables added after stores with a read model existed: a read model without them is rebuilt once (Projections).
-LATER_TABLES = ("appeals", "outcomes", "corrections")
+LATER_TABLES = ("appeals", "outcomes", "corrections", "departures")
 
 # What a page of events writes, per kind of row, applied kind by kind in this order. Every row is inserted
 # once and every column set once (a deal finishes once, a table is seated once), and each statement only
 # needs rows of the kinds before it, so this gives exactly what applying the events one by one would.
 WRITES: dict[str, str] = {
     "tournament": "INSERT INTO {tournaments} (tournament_id, nid, body) VALUES (?, ?, ?)",
-    "player": "INSERT INTO {players} (tournament_id, player_id, nid, body) VALUES (?, ?, ?, ?)",
+    # a player id registered again after its entry was taken off (EntryRemoved) replaces the old row
+    "player": "INSERT INTO {players} (tournament_id, player_id, nid, body) VALUES (?, ?, ?, ?) "
+              "ON CONFLICT (tournament_id, player_id) DO UPDATE SET nid = excluded.nid, body = excluded.body",
+    "departure": "INSERT INTO {departures} (tournament_id, nid, body) VALUES (?, ?, ?)",
     "round": "INSERT INTO {rounds} (tournament_id, round, nid, body) VALUES (?, ?, ?, ?)",
     "match": "INSERT INTO {matches} (match_id, tournament_id, nid, body) VALUES (?, ?, ?, ?)",
     "seats": "UPDATE {matches} SET created_nid = ?, created = ? WHERE match_id = ?",
@@ -362,9 +367,23 @@ class ViewStore:
                            "ORDER BY nid, version"), (tournament_id, as_of))
         for row in c.fetchall():  # the latest outcome of each appeal is the one in effect
             appeals[row["appeal_id"]].update(outcome=json.loads(row["body"])["outcome"], outcome_nid=row["nid"])
+        c.execute(self.sql("SELECT nid, body FROM {players} WHERE tournament_id = ? AND nid <= ? ORDER BY nid"),
+                  (tournament_id, as_of))
+        registered = [(row["nid"], json.loads(row["body"])) for row in c.fetchall()]
+        c.execute(self.sql("SELECT nid, body FROM {departures} WHERE tournament_id = ? AND nid <= ? ORDER BY nid"),
+                  (tournament_id, as_of))
+        departures = [(row["nid"], json.loads(row["body"])) for row in c.fetchall()]
+        players = []
+        for nid, player in registered:  # a departure counts for the registration before it
+            left = [body for at, body in departures if at > nid and player["player_id"] in body["player_ids"]]
+            if any(body["kind"] == "removed" for body in left):
+                continue
+            withdrew = next((body for body in left if body["kind"] == "withdrew"), None)
+            players.append({**player, **({"withdrawn": {"round": withdrew["round"], "reason": withdrew["reason"]}}
+                                         if withdrew else {})})
         return TournamentFacts(
             tournament={**json.loads(head["body"]), "tournament_id": tournament_id},
-            players=bodies("players", "nid"), rounds=bodies("rounds", "round"), matches=matches, deals=deals,
+            players=players, rounds=bodies("rounds", "round"), matches=matches, deals=deals,
             adjustments=bodies("adjustments", "nid"), appeals=list(appeals.values()),
         )
 

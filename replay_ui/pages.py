@@ -79,9 +79,18 @@ def game_script(game: str) -> str | None:
 
 
 def seat_mark(game: str, seat: int, lang: str) -> str:
-    """What people call a seat (GameUI.seat_marks): '2' (counted from 1), or 升级's '东'."""
+    """The game's own word for a seat (GameUI.seat_marks): 升级's '东'; '' where the game only numbers its seats.
+    A person never reads a seat's number (issue 23): with the word or without, the seat is its player's name
+    (`seat_called`, `seat_named`; fupan.js `Fupan.seatName`)."""
     zh, en = ui_for(game).seat_marks(seat + 1)[seat]
     return zh if lang == "zh" else en
+
+
+def seat_named(game: str, seat: int, name: str, lang: str) -> str:
+    """A seat as a person reads it, in one language: the player's name, with the game's word for the seat where
+    it has one ('张伟（东）', 'Zhang Wei (E)'), else the name alone."""
+    mark = seat_mark(game, seat, lang)
+    return i18n.text("view.seat", lang, name=name, seat=mark) if mark else name
 
 
 @common.app_template_global("seat_mark")
@@ -97,11 +106,14 @@ def both_languages(zh: str, en: str) -> Markup:
 
 @common.app_template_global("seat_called")
 def _seat_called(game: str, seat: int, name: str | None = None) -> Any:
-    """A seat in a sentence ('2 号位', '东'); with `name`, the viewpoint button's '张伟（2 号位）'."""
-    key = ui_for(game).seat_called
-    called = {lang: i18n.text(key, lang, mark=seat_mark(game, seat, lang)) for lang in i18n.LANGUAGES}
+    """A seat as a person reads it: with `name`, the player's name and the game's word for the seat where it has
+    one ('张伟（东）', else '张伟'); without, the game's word ('东'), or — where a game only numbers its seats and
+    no name is known — '2 号位' (pass the name: a person reads names)."""
     if name is not None:
-        called = {lang: i18n.text("view.seat", lang, name=name, seat=called[lang]) for lang in called}
+        return both_languages(*(seat_named(game, seat, name, lang) for lang in i18n.LANGUAGES))
+    key = ui_for(game).seat_called
+    called = {lang: i18n.text(key, lang, mark=seat_mark(game, seat, lang) or str(seat + 1))
+              for lang in i18n.LANGUAGES}
     return both_languages(called["zh"], called["en"])
 
 

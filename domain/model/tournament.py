@@ -8,6 +8,7 @@ Python module paths (DESIGN.md §4).
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 from typing import Any
 from uuid import UUID
 
@@ -15,7 +16,8 @@ from eventsourcing.domain import Aggregate
 
 from domain.games import get_engine
 from domain.kernel.engine import PENALTY_LIMIT
-from domain.kernel.errors import Conflict, IllegalAction, listed
+from domain.kernel.errors import BadRequest, Conflict, IllegalAction, listed
+from domain.model import entries as entries_text
 from domain.model import side_events
 from domain.model.ids import tournament_id
 
@@ -28,6 +30,13 @@ ADJUSTMENT_KINDS = ("penalty", "adjustment")
 
 
 ENTRY_RULES = ("department_limit",)
+
+
+def _entry_error(found: list[dict[str, Any]], at: str, at_zh: str, details: dict[str, Any], code: str, message: str,
+                 message_zh: str, **more: Any) -> None:
+    """One error of an entry batch, its place named in both languages (domain/model/entries.py)."""
+    found.append({"code": code, "message": f"{at}: {message}", "message_zh": f"{at_zh}：{message_zh}", **details,
+                  **more})
 
 
 def adjustable(points: object) -> bool:
@@ -153,6 +162,21 @@ class Tournament(Aggregate):
             for info in aggregate.rounds:
                 if info["round"] == self.round:
                     info["override"] = {"reason": self.reason, "broken": list(self.broken)}
+
+    class EntryRemoved(Event):
+        """An entry taken off the list before round 1 (a typo, a double entry): its players are registered no more.
+        A new fact, so a new event; a player who leaves once play started withdraws (`Withdrew`)."""
+
+        TOPIC = "fupan:Tournament.EntryRemoved"
+        name: str
+        player_ids: list[str]
+        reason: str
+        recorded_by: dict[str, Any]
+
+        def apply(self, aggregate: Tournament) -> None:
+            for pid in self.player_ids:
+                aggregate.players.pop(pid, None)
+                aggregate.entrants.pop(pid, None)
 
     class SideEventOpened(Event):
         """A results-only knockout side event of the tournament (seed 001: 五子棋, 跳棋;
@@ -320,50 +344,74 @@ class Tournament(Aggregate):
             entry["members"].append({"id": pid, "name": name})
         return list(out.values())
 
-    def register_entries(self, entries: list[dict[str, Any]], team_size: int, recorded_by: dict[str, Any]
-                         ) -> list[dict[str, Any]]:
+    def register_entries(self, entries: list[dict[str, Any]], team_size: int, recorded_by: dict[str, Any],
+                         errors: list[dict[str, Any]] = ()) -> list[dict[str, Any]]:
         """Register entries all-or-nothing: every one is checked (with the others of the batch) before any is
-        recorded. Each is {name, department, members: [{id, name}]}: `team_size` members (the format's: 升级 pairs,
-        大怪路子 teams of three), none registered already or twice, at most `entry_rules.department_limit` entries
-        of one department (seed 000: 每个部门最多报2个队; seed 002: 每个部门工会最多报3名参赛选手)."""
+        recorded, and every error is reported at once (with `errors` the caller found reading the text), each with
+        its line (domain/model/entries.py). Each is {name, department, members: [{id, name}], line?}: `team_size`
+        members (the format's: 升级 pairs, 大怪路子 teams of three), none registered already or twice, at most
+        `entry_rules.department_limit` entries of one department (seed 000: 每个部门最多报2个队; seed 002:
+        每个部门工会最多报3名参赛选手)."""
         entries = [{"name": e["name"].strip(), "department": e["department"].strip(),
-                    "members": [{"id": m["id"].strip(), "name": m["name"].strip()} for m in e["members"]]}
+                    "members": [{"id": m["id"].strip(), "name": m["name"].strip()} for m in e["members"]],
+                    **({"line": e["line"]} if "line" in e else {})}
                    for e in entries]
         size = team_size
         limit = self.entry_rules.get("department_limit")
         taken_names = {name for name in self.players.values()} | {e["name"] for e in self.entries()}
         taken_ids = set(self.players)
         per_department = Counter(e["department"] for e in self.entries() if e["department"])
+        found: list[dict[str, Any]] = []
         for index, entry in enumerate(entries):
             name, department, members = entry["name"], entry["department"], entry["members"]
-            where = {"entry": index, "name": name}
+            line, at, at_zh = entries_text.where(entry, index)
+            refuse = partial(_entry_error, found, at, at_zh, {"line": line, "entry": index, "name": name})
             if len(members) != size:
-                raise IllegalAction(
-                    "wrong_team_size", f"Entry {name!r} has {len(members)} players; an entry here has {size}.",
-                    f"报名 {name!r} 有 {len(members)} 名选手；本赛事每个报名单位须为 {size} 人。",
-                    {**where, "members": len(members), "team_size": size})
+                refuse("wrong_team_size", f"{name} has {len(members)} players; an entry here has {size}.",
+                       f"“{name}”有 {len(members)} 名选手；本赛事每个报名单位须为 {size} 人。",
+                       members=len(members), team_size=size)
             names = [m["name"] for m in members] + ([name] if size > 1 else [])
             ids = [m["id"] for m in members]
-            twice = sorted({n for n in names if n in taken_names or names.count(n) > 1}
-                           | {i for i in ids if i in taken_ids or ids.count(i) > 1})
-            if twice or not all(names) or not all(ids):
-                raise IllegalAction(
-                    "duplicate_entry", f"Already entered, or twice: {twice or 'an empty name'}.",
-                    f"重复报名：{twice or '名字为空'}。", {**where, "duplicates": twice})
-            if limit is not None and department and per_department[department] >= limit:
-                raise IllegalAction(
-                    "department_limit", f"Department {department!r} already has {limit} entries, the most allowed.",
-                    f"部门 {department!r} 已报满 {limit} 个（每个部门最多报 {limit} 个）。",
-                    {**where, "department": department, "limit": limit})
+            twice = sorted({n for n in names if n and (n in taken_names or names.count(n) > 1)}
+                           | {i for i in ids if i and (i in taken_ids or ids.count(i) > 1)})
+            if twice:
+                refuse("duplicate_entry", f"already entered, or twice: {listed(twice)}.",
+                       f"重复报名：{listed(twice, 'zh')}。", duplicates=twice)
+            if not all(names) or not all(ids):
+                refuse("duplicate_entry", "a name is empty.", "有名字为空。", duplicates=[])
+            refused_already = any(error["entry"] == index for error in found)  # a duplicate takes no place
+            if limit is not None and department and not refused_already and per_department[department] >= limit:
+                refuse("department_limit", f"department {department} already has {limit} entries, the most allowed.",
+                       f"部门“{department}”已报满 {limit} 个（每个部门最多报 {limit} 个）。",
+                       department=department, limit=limit)
             taken_names.update(names)
             taken_ids.update(ids)
-            per_department[department] += 1
+            if department and not any(error["entry"] == index for error in found):
+                per_department[department] += 1
+        if found:
+            raise entries_text.refused([*errors, *found], IllegalAction)
+        if errors:
+            raise entries_text.refused(list(errors), BadRequest)
         for entry in entries:
             for member in entry["members"]:
                 self.trigger_event(self.PlayerRegistered, player_id=member["id"], name=member["name"],
                                    recorded_by=recorded_by, entry=entry["name"] if size > 1 else "",
                                    department=entry["department"])
-        return entries
+        return [{k: v for k, v in entry.items() if k != "line"} for entry in entries]
+
+    def remove_entry(self, name: str, reason: str, recorded_by: dict[str, Any]) -> dict[str, Any]:
+        """Take an entry (a player, or a pair / team with its members) off the list before round 1 is drawn — a
+        typo, a double entry, a team that did not come. From round 1 on a player withdraws instead (`withdraw`)."""
+        entry = next((e for e in self.entries() if e["name"] == name.strip()), None)
+        if entry is None:
+            raise IllegalAction("unknown_entry", f"No entry named {name.strip()} in this tournament.",
+                                f"本赛事没有名为“{name.strip()}”的报名。", {"name": name.strip()})
+        if self.rounds or self.matches:
+            raise IllegalAction("entries_closed", "Round 1 has started: an entrant who leaves now withdraws.",
+                                "第 1 轮已经开始：现在离开的选手请登记退赛。", {"name": entry["name"]})
+        self.trigger_event(self.EntryRemoved, name=entry["name"], player_ids=[m["id"] for m in entry["members"]],
+                           reason=reason.strip(), recorded_by=recorded_by)
+        return entry
 
     def check_round(self, number: int) -> None:
         if not 1 <= number <= self.current_round:

@@ -34,11 +34,25 @@ def tournament_dict(t: Tournament) -> dict[str, Any]:
     }
 
 
+def seat_entries(seats: list[str], t: Tournament) -> list[dict[str, Any]]:
+    """The entries (pairs, teams) seated at a table, in the order of their first seat, each with its department and
+    its seats (0-based, as the API counts): what pages name a side by (机械一队, never "1 队"). Empty where the
+    players entered on their own."""
+    out: dict[str, dict[str, Any]] = {}
+    for seat, player in enumerate(seats):
+        info = t.entrants.get(player)
+        if info and info["entry"]:
+            out.setdefault(info["entry"], {"name": info["entry"], "department": info["department"], "seats": []}
+                           )["seats"].append(seat)
+    return list(out.values())
+
+
 def match_dict(m: Match, t: Tournament) -> dict[str, Any]:
     live = m.live_deal
     return {
         "id": str(m.id), "tournament_id": str(m.tournament_id), "table": m.table, "game": m.game,
         "options": dict(m.options), "seats": list(m.seats), "seat_names": [t.players.get(s, s) for s in m.seats],
+        "entries": seat_entries(m.seats, t),
         "first": m.first, "start_chips": m.start_chips, "chips": _copy(m.chips),
         "standing": copy.deepcopy(m.standing), "next_context": None if m.over else m.next_context(),
         "status": "over" if m.over else "live", "winner": m.winner, "winners": m.winners,

@@ -65,13 +65,24 @@ class Tournaments(Service):
 
     @command
     def register_entries(self, tournament: UUID | str, entries: list[dict[str, Any]], team_size: int = 1,
-                         recorded_by: dict[str, Any] = LOCAL_RECORDER) -> list[dict[str, Any]]:
+                         recorded_by: dict[str, Any] = LOCAL_RECORDER, errors: list[dict[str, Any]] = ()
+                         ) -> list[dict[str, Any]]:
         """Register entries ({name, department, members: [{id, name}]}) all-or-nothing (Tournament.register_entries:
-        team size, duplicates, department limits)."""
+        team size, duplicates, department limits), refusing with every error at once: the tournament's and
+        `errors`, the lines the caller could not read (domain/model/entries.py)."""
         t = self.store.load(Tournament, tournament, "tournament")
-        registered = t.register_entries(entries, team_size, recorded_by)
+        registered = t.register_entries(entries, team_size, recorded_by, list(errors))
         self.store.commit(t)
         return registered
+
+    @command
+    def remove_entry(self, tournament: UUID | str, name: str, reason: str = "",
+                     recorded_by: dict[str, Any] = LOCAL_RECORDER) -> dict[str, Any]:
+        """Take an entry off the list before round 1 (Tournament.remove_entry)."""
+        t = self.store.load(Tournament, tournament, "tournament")
+        removed = t.remove_entry(name, reason, recorded_by)
+        self.store.commit(t)
+        return removed
 
     @command
     def entries(self, tournament: UUID | str) -> dict[str, Any]:

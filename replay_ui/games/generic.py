@@ -67,9 +67,10 @@ def top_seats(figures: list[Any]) -> list[int]:
 
 
 def seat_marks(seats: int) -> list[tuple[str, str]]:
-    """What people call each seat, (zh, en): counted from 1 (the record and `data-seat` count from 0); in a
-    sentence it is `seat.called` ("2 号位", "seat 2")."""
-    return [(str(seat + 1), str(seat + 1)) for seat in range(seats)]
+    """The game's own word for each seat, (zh, en): none where the game only numbers its seats — a person reads
+    the player's name there, never a number (replay_ui/pages.py `seat_called`; the record and `data-seat` count
+    from 0)."""
+    return [("", "") for _ in range(seats)]
 
 
 def deal_figures(match: dict[str, Any] | None, deal: dict[str, Any]) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from domain.games import GAMES, get_engine
 from domain.kernel.errors import NotFound, Refusal
 from domain.records.annotations import GLYPHS
 from replay_ui.games import ui_for
-from replay_ui.pages import deal_context, described_frames, reader, service
+from replay_ui.pages import deal_context, described_frames, reader, seat_named, service
 from replay_ui.publishing.pdf import PrintedDeal, build_pdf
 from replay_ui.shared import i18n
 
@@ -63,6 +63,7 @@ def printable(deal_id: str, lang: str) -> PrintedDeal:
     where += [i18n.text(f"game.{deal['game']}", lang), deal["created_at"][:10]]
     return PrintedDeal(
         title=title, where=" · ".join(where), names=names, hands=hands, kitty=kitty, frames=replay["frames"],
+        seated=[seat_named(deal["game"], seat, name, lang) for seat, name in enumerate(names)],
         summary=[n.as_json() for n in ui_for(final["game"]).summarize(final, names)],
         scores=deal["result"]["scores"] if deal["result"] else None,
         digest=deal["digest"] if deal["finished"] else None,

@@ -59,6 +59,7 @@ class PrintedDeal:
     scores: list[int] | None
     digest: str | None
     round_digest: dict[str, Any] | None = None  # the round's digest when the deal closed (domain/services/digests.py)
+    seated: list[str] | None = None  # each seat as a person reads it: its player's name (with 升级's 东 …)
 
 
 def rich(text: str) -> str:
@@ -92,7 +93,7 @@ def deal_flowables(deal: PrintedDeal, lang: str) -> list[Any]:
     t = i18n.text
     story: list[Any] = [Paragraph(rich(deal.title), HEAD), Paragraph(rich(deal.where), SMALL)]
     story.append(Paragraph(rich(t("record.players", lang)), SECTION))
-    story.append(Paragraph(rich("　".join(f"{seat + 1} {name}" for seat, name in enumerate(deal.names))), BODY))
+    story.append(Paragraph(rich("　".join(deal.seated or deal.names)), BODY))  # names, never seat numbers
     story.append(Paragraph(rich(t("record.hands", lang)), SECTION))
     if deal.hands is None:
         story.append(Paragraph(rich(t("record.handsHidden", lang)), BODY))

@@ -9,6 +9,7 @@ role, and a referee of another match. Requests run against a live deal, so the r
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -57,6 +58,8 @@ STATUS: dict[str, dict[str, int | str]] = {
 }
 
 # Every /api endpoint: its kind in STATUS (the documented row), checked against its declared rule too.
+REMOVABLE = itertools.count(1)  # names of the entries console.remove_entry takes off
+
 KINDS: dict[str, str] = {
     "tournaments.create_tournament": "organiser",
     "tournaments.list_tournaments": "public",
@@ -115,6 +118,7 @@ KINDS: dict[str, str] = {
     "console.progress": "public",
     "console_matches.referee_card": "organiser",  # issues a referee token
     "console.withdraw": "organiser",
+    "console.remove_entry": "organiser",
     "appeals.get_appeal_rules": "public",
     "appeals.set_appeal_rules": "organiser",
     "appeals.file_appeal": "recorder",  # the organiser or the table's referee
@@ -232,12 +236,20 @@ class Table:
             return self.swiss  # a Swiss round's pairing is what is checked
         if name == "tournament_id" and endpoint == "console.draw":
             return self.undrawn  # a draw needs a round that can be drawn: here, the first one
+        if name == "tournament_id" and endpoint == "console.remove_entry":
+            return self.undrawn  # an entry is taken off before round 1 only
 
         values = {"tournament_id": self.tournament, "match_id": self.match, "deal_id": self.deal,
                   "token_id": self.victim["id"], "filename": "fupan.css", "game": "doudizhu", "player_id": PLAYERS[0],
                   "number": "1", "key": "wzq", "plugin": "doudizhu"}
         assert name in values, f"no sample value for the path parameter <{name}>: add one to Table.path_value"
         return values[name]
+
+    def removable(self) -> dict[str, Any]:
+        """An entry to take off the undrawn tournament, registered just for that (each allowed caller removes one)."""
+        name = f"报错{next(REMOVABLE)}"
+        assert self.server.post(f"/api/tournaments/{self.undrawn}/players", {"name": name}).status_code == 201
+        return {"name": name, "reason": "打错了"}
 
     def next_action(self) -> dict[str, Any]:
         done = self.server.get(f"/api/deals/{self.deal}", token=self.server.organiser).json()["actions"]
@@ -280,6 +292,7 @@ BODIES: dict[str, Callable[[Table], Any]] = {
     "console.open_round": lambda t: {"label": "第2轮", "tables": [{"table": "2-1", "seats": PLAYERS}]},
     "console_matches.referee_card": lambda t: {},
     "console.withdraw": lambda t: {"player_id": "王五", "reason": "身体不适"},
+    "console.remove_entry": lambda t: t.removable(),
     "appeals.set_appeal_rules": lambda t: {"deadline_minutes": 30},
     "appeals.file_appeal": lambda t: {"against": {"kind": "deal", "deal_id": t.deal, "step": 1},
                                       "category": "conduct", "statement": "权限测试"},

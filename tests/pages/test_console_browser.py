@@ -116,9 +116,15 @@ def refresh(page: Page) -> None:
 
 
 def standings_agree(page: Page, live: LiveServer, tournament: str) -> dict[str, Any]:
-    """The console's standings table is the API's: every row's player, rank and total, in order."""
+    """The console's standings table is the API's: every row's player (a team format: every team), rank and total,
+    in order."""
     answer = live.get(f"/api/tournaments/{tournament}/standings").json()
     rows = page.locator("#standings-table tbody tr")
+    if answer.get("teams"):
+        shown = [(rows.nth(i).get_attribute("data-team"), rows.nth(i).get_attribute("data-rank"),
+                  rows.nth(i).get_attribute("data-total")) for i in range(rows.count())]
+        assert shown == [(team["entry"], str(team["rank"]), figure(team["total"])) for team in answer["teams"]]
+        return answer
     shown = [(rows.nth(i).get_attribute("data-player"), rows.nth(i).get_attribute("data-rank"),
               rows.nth(i).get_attribute("data-total")) for i in range(rows.count())]
     expected = [(row["player_id"], str(row["rank"]), figure(row["total"])) for row in answer["rows"]]

@@ -122,7 +122,8 @@ def test_every_card_of_every_demo_deal_fits_a_phone_a_tablet_and_a_laptop(site: 
                 assert not answer["refused"], (game, deal, view)
                 lost += [f"{game} {deal} {view} {screen} step {where}" for where in answer["lost"]]
                 # Seats as people count them: from 1, 升级's by the compass; `data-seat` counts from 0.
-                marks = COMPASS if game == "shengji" else [str(seat + 1) for seat in range(len(answer["marks"]))]
+                # a seat's badge shows the game's own word for it (升级 东南西北), else nothing: never a number
+                marks = COMPASS if game == "shengji" else ["" for _ in range(len(answer["marks"]))]
                 assert sorted(answer["marks"]) == [[seat, mark] for seat, mark in enumerate(marks)], (deal, view)
                 checked += len(steps)
         games.add(game)
@@ -275,21 +276,23 @@ def test_the_deal_viewers_first_load_transfers_at_most_one_and_a_half_megabytes(
     assert sent <= FIRST_LOAD_LIMIT, sizes
 
 
-def test_seats_are_counted_from_one_where_people_read_them(site: DemoSite) -> None:
-    """The viewpoint buttons and the record's players: 1, 2, 3 … (升级: 东南西北); the data keeps 0 … n-1."""
+def test_a_seat_reads_as_its_players_name_with_the_games_own_word(site: DemoSite) -> None:
+    """The viewpoint buttons and the record's players: the player's name, with 升级's 东南西北 (issue 23, defect
+    10: a person reads names, never seat numbers); the data keeps 0 … n-1."""
     service = site.live.service
     assert service is not None
     for tournament in service.tournaments.all():
         deal = service.tables.of_tournament(tournament["id"])[0]["deals"][0]["deal_id"]
         names = service.tables.get(service.tables.of_tournament(tournament["id"])[0]["id"])["seat_names"]
-        marks = COMPASS if tournament["game"] == "shengji" else [str(seat + 1) for seat in range(len(names))]
+        shengji = tournament["game"] == "shengji"
+        called = [f"{name}（{mark}）" if shengji else name for name, mark in zip(names, COMPASS * 2, strict=False)]
         viewer = viewer_support.page_of(site, f"/deals/{deal}")
-        for seat, (name, mark) in enumerate(zip(names, marks, strict=True)):
-            called = mark if tournament["game"] == "shengji" else f"{mark} 号位"
-            assert f'data-view="seat:{seat}"><span class="zh" lang="zh-CN">{name}（{called}）</span>' in viewer
+        for seat, text in enumerate(called):
+            assert f'data-view="seat:{seat}"><span class="zh" lang="zh-CN">{text}</span>' in viewer
+        assert not re.search(r"\d 号位", viewer)
         record = viewer_support.page_of(site, f"/deals/{deal}/record")
         tags = re.findall(r'<span class="seat-tag">(?:<span class="zh" lang="zh-CN">)?([^<]+)<', record)
-        assert tags == marks, tournament["game"]
+        assert tags == called, tournament["game"]
 
 
 def test_fouls_read_in_the_language_chosen_and_tables_say_why_a_score_fell(site: DemoSite) -> None:

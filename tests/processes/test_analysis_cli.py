@@ -83,8 +83,13 @@ def test_the_json_answer_names_every_play_and_each_verdict_holds_one_step_on(dou
 def test_a_plain_summary_in_chinese_first(doudizhu_endgame):
     done = fupan("analyse", str(doudizhu_endgame[2]))
     assert done.returncode == 0
-    assert done.stdout.startswith("座位 ") and ("胜" in done.stdout or "负" in done.stdout)
+    assert "胜" in done.stdout or "负" in done.stdout
     assert "最佳线路" in done.stdout
+    # the seat to act and every seat of the line by its player's name, never a seat number (issue 23, defect 10)
+    setup = doudizhu_endgame[0]
+    assert done.stdout.split("（", 1)[0] in setup.seats and "座位" not in done.stdout and "seat " not in done.stdout
+    line = done.stdout.split("最佳线路 line: ", 1)[1].split("\n", 1)[0]
+    assert all(step.split(":", 1)[0] in setup.seats for step in line.split("；"))
 
 
 def test_a_shengji_endgame_answers_points_per_move(tmp_path):

@@ -9,6 +9,8 @@
   const t = (key, params) => Fupan.t(key, params);
   const esc = Fupan.esc;
   const tournament = boot.tournament;
+  Fupan.seatMarks = boot.seat_marks || null; // the game's words for its seats (升级 东南西北); none: names alone
+  let started = false; // a round was drawn: entries are no longer taken off, players withdraw
   const base = tournament ? `/api/tournaments/${tournament.id}` : null;
   let players = {}; // id → name
   let teamSize = 1;
@@ -55,13 +57,21 @@
     box.innerHTML = "";
     if (detail) {
       box.dataset.code = detail.code;
-      box.innerHTML = `<span class="zh" lang="zh-CN">${esc(detail.message_zh)}</span><span class="en" lang="en">${esc(detail.message)}</span>`;
+      box.innerHTML = linesHTML(detail.message_zh, detail.message);
     } else {
       box.dataset.code = "";
       box.textContent = String((error && error.message) || error);
     }
     box.hidden = false;
     $("#message").hidden = true;
+  }
+
+  /* A refusal of several errors (an entry batch: one a line, each with its line number) as a list, else one line. */
+  function linesHTML(zh, en) {
+    const zhLines = String(zh || "").split("\n");
+    const enLines = String(en || "").split("\n");
+    if (zhLines.length < 2) return `<span class="zh" lang="zh-CN">${esc(zh)}</span><span class="en" lang="en">${esc(en)}</span>`;
+    return `<ul class="error-lines">${zhLines.map((line, i) => `<li data-error-line><span class="zh" lang="zh-CN">${esc(line)}</span><span class="en" lang="en">${esc(enLines[i] || "")}</span></li>`).join("")}</ul>`;
   }
 
   async function act(work) {
@@ -164,10 +174,18 @@
   async function loadEntries() {
     const answer = await api("GET", `${base}/entries`);
     const out = (entry) => entry.members.some((m) => m.id in answer.withdrawn);
+    const member = (m) => `${esc(m.name)}${m.id in answer.withdrawn ? ` ${withdrawnMark()}` : ""}`;
+    const remove = (entry) => (started ? "" : `<button type="button" class="button small remove-entry" data-remove="${esc(entry.name)}">${esc(t("console.entry.remove"))}</button>`);
     const rows = answer.entries.map(
-      (entry, index) => `<tr data-entry="${esc(entry.name)}" data-department="${esc(entry.department)}"${out(entry) ? ' data-withdrawn="true"' : ""}><td class="num">${index + 1}</td><td>${esc(entry.name)}${out(entry) ? ` <span class="badge">${esc(t("console.withdrawn"))}</span>` : ""}</td><td>${esc(entry.department || "—")}</td><td>${esc(entry.members.map((m) => m.name).join("、"))}</td></tr>`,
+      (entry, index) => `<tr data-entry="${esc(entry.name)}" data-department="${esc(entry.department)}"${out(entry) ? ' data-withdrawn="true"' : ""}><td class="num">${index + 1}</td><td>${esc(entry.name)}${out(entry) ? ` ${withdrawnMark()}` : ""}</td><td>${esc(entry.department || "—")}</td><td>${entry.members.map(member).join("、")}</td><td>${remove(entry)}</td></tr>`,
     );
-    $("#entries-table tbody").innerHTML = rows.join("") || `<tr><td colspan="4" class="muted">${esc(t("console.entries.none"))}</td></tr>`;
+    $("#entries-table tbody").innerHTML = rows.join("") || `<tr><td colspan="5" class="muted">${esc(t("console.entries.none"))}</td></tr>`;
+    document.querySelectorAll("button.remove-entry").forEach((button) => button.addEventListener("click", () => act(async () => {
+      if (!window.confirm(t("console.entry.remove.confirm", { name: button.dataset.remove }))) return;
+      await api("POST", `${base}/entries/removals`, { name: button.dataset.remove, reason: "" });
+      say(t("console.entry.removed", { name: button.dataset.remove }));
+      await refreshAll();
+    })));
     const limit = answer.entry_rules.department_limit;
     $("#entry-count").textContent = t("console.entries.count", { n: answer.entries.length }) + (limit ? ` · ${t("console.entries.limit", { n: limit })}` : "");
     root.dataset.entries = String(answer.entries.length);
@@ -213,17 +231,45 @@
 
   /* --- rounds: draw, then open ------------------------------------------------------------------------------ */
 
+  /* A table's seats in playing order, each as its player's name (with the game's seat word where it has one);
+   * in a team format each seat names its team too. */
   function seatsHTML(table) {
-    return table.names.map((name, seat) => `<li data-seat="${seat}"><span class="console-seat-no">${esc(t("console.seat", { n: seat + 1 }))}</span> ${esc(name)}</li>`).join("");
+    const teamOf = {};
+    (table.entries || []).forEach((entry) => entry.seats.forEach((seat) => { teamOf[seat] = entry; }));
+    return table.names.map((name, seat) => {
+      const team = teamSize > 1 && teamOf[seat] ? ` <span class="muted small" data-seat-team>${esc(teamOf[seat].name)}</span>` : "";
+      return `<li data-seat="${seat}">${esc(Fupan.seatName(seat, name))}${team}</li>`;
+    }).join("");
+  }
+
+  /* The entries (teams, pairs) facing each other at a table, each with its department: "机械一队（机械学院） 对 外语队（外语学院）". */
+  function entriesHTML(entries) {
+    if (teamSize === 1 || !entries || !entries.length) return "";
+    const named = entries.map((entry) => `<span class="team-name" data-team="${esc(entry.name)}">${esc(entryName(entry))}</span>`);
+    return `<p class="teams">${named.join(` <span class="muted">${esc(t("console.versus"))}</span> `)}</p>`;
+  }
+
+  function entryName(entry) {
+    return entry.department ? t("console.entry.named", { name: entry.name, department: entry.department }) : entry.name;
+  }
+
+  function byesText(names, entries) {
+    const listed = teamSize > 1 && entries && entries.length ? entries.map(entryName) : names;
+    return `${t("console.byes")}：${listed.join(Fupan.lang() === "en" ? ", " : "、")}`;
+  }
+
+  function withdrawnMark() {
+    return `<span class="badge withdrawn" data-withdrawn-mark>${esc(t("console.withdrawn"))}</span>`;
   }
 
   function showProposal(plan) {
     proposal = plan;
     const tables = plan.tables.map(
-      (table) => `<li class="table-card" data-proposed-table="${esc(table.table)}" data-seats="${esc(JSON.stringify(table.names))}"><strong>${esc(table.table)}</strong>${fmt.first_by_lot ? ` <span class="muted small">${esc(t("console.first", { seat: table.first + 1 }))}</span>` : ""}<ol class="seats">${seatsHTML(table)}</ol></li>`,
+      (table) => `<li class="table-card" data-proposed-table="${esc(table.table)}" data-seats="${esc(JSON.stringify(table.names))}"><strong>${esc(table.table)}</strong>${fmt.first_by_lot ? ` <span class="muted small">${esc(t("console.first", { seat: Fupan.seatName(table.first, table.names[table.first]) }))}</span>` : ""}${entriesHTML(table.entries)}<ol class="seats">${seatsHTML(table)}</ol></li>`,
     );
-    const byes = plan.bye_names.length ? `<p data-proposed-byes="${esc(JSON.stringify(plan.bye_names))}">${esc(t("console.byes"))}：${esc(plan.bye_names.join("、"))}</p>` : "";
-    $("#proposal").innerHTML = `<h3>${esc(t("console.draw.proposed", { round: plan.round }))} · ${esc(t(`console.draw.method.${plan.method}`))}${plan.kind === "final" ? ` · ${esc(t("console.final"))}` : ""}</h3><ul class="table-cards">${tables.join("")}</ul>${byes}<button type="button" class="button primary" id="open-round">${esc(t("console.draw.open"))}</button>`;
+    const byes = plan.bye_names.length ? `<p data-proposed-byes="${esc(JSON.stringify(plan.bye_names))}">${esc(byesText(plan.bye_names, plan.bye_entries))}</p>` : "";
+    const apart = plan.departments_apart ? ` · ${esc(t("console.draw.apart.on"))}` : "";
+    $("#proposal").innerHTML = `<h3>${esc(t("console.draw.proposed", { round: plan.round }))} · ${esc(t(`console.draw.method.${plan.method}`))}${plan.kind === "final" ? ` · ${esc(t("console.final"))}` : ""}${apart}</h3><ul class="table-cards">${tables.join("")}</ul>${byes}<button type="button" class="button primary" id="open-round">${esc(t("console.draw.open"))}</button>`;
     $("#proposal").hidden = false;
     $("#proposal").dataset.round = String(plan.round);
     $("#open-round").addEventListener("click", () => act(openRound));
@@ -247,7 +293,10 @@
       event.preventDefault();
       act(async () => {
         const method = $("#method-label").hidden ? "" : $("#draw-method").value;
-        showProposal(await api("GET", `${base}/draw${method ? `?method=${method}` : ""}`));
+        const query = new URLSearchParams();
+        if (method) query.set("method", method);
+        if (!$("#apart-label").hidden && $("#draw-apart").checked) query.set("apart", "1");
+        showProposal(await api("GET", `${base}/draw${query.toString() ? `?${query}` : ""}`));
       });
     });
   }
@@ -256,21 +305,22 @@
 
   async function loadProgress() {
     const answer = await api("GET", `${base}/progress`);
-    const started = answer.tables.length > 0;
+    const started = answer.tables.length > 0; // this round's tables are open
     $("#progress-round").textContent = started ? answer.label : "";
     $("#seating-link").hidden = !started;
     $("#seating-link").href = `/console/tournaments/${tournament.id}/rounds/${answer.round}/seating`;
     $("#cards-button").hidden = !started;
     $("#method-label").hidden = !(fmt.structure === "knockout" && !started);
+    $("#apart-label").hidden = $("#method-label").hidden;
     const items = answer.tables.map((table) => {
-      const playoff = table.playoff_first !== null ? `<p class="playoff">${esc(t("console.playoff", { seat: table.playoff_first + 1 }))}</p>` : "";
+      const playoff = table.playoff_first !== null ? `<p class="playoff">${esc(t("console.playoff", { seat: Fupan.seatName(table.playoff_first, table.names[table.playoff_first]) }))}</p>` : "";
       const live = table.deal_url ? `<a href="${esc(table.deal_url)}" data-live-deal="${esc(table.current_deal)}">${esc(t("console.liveDeal"))}</a>` : "";
       const close = table.state === "finished" ? "" : `<form class="close-form row-form" data-match="${esc(table.match_id)}"><input name="reason" required maxlength="500" placeholder="${esc(t("console.close.reason"))}" aria-label="${esc(t("console.close.reason"))}"><button type="submit" class="button">${esc(t("console.close"))}</button></form>`;
-      return `<li class="table-card" data-table="${esc(table.table)}" data-match="${esc(table.match_id)}" data-state="${table.state}" data-deals="${table.deals}"><div class="table-head"><strong>${esc(table.table)}</strong> <span class="badge state-${table.state}">${esc(t(`console.state.${table.state}`))}</span> <span class="muted small">${table.deals}</span></div><ol class="seats">${seatsHTML(table)}</ol>${playoff}<p class="links"><a href="${esc(table.pad_url)}">${esc(t("console.pad"))}</a> <a href="${esc(table.match_url)}">${esc(t("nav.match"))}</a> ${live}</p>${close}</li>`;
+      return `<li class="table-card" data-table="${esc(table.table)}" data-match="${esc(table.match_id)}" data-state="${table.state}" data-deals="${table.deals}"><div class="table-head"><strong>${esc(table.table)}</strong> <span class="badge state-${table.state}">${esc(t(`console.state.${table.state}`))}</span> <span class="muted small">${table.deals}</span></div>${entriesHTML(table.entries)}<ol class="seats">${seatsHTML(table)}</ol>${playoff}<p class="links"><a href="${esc(table.pad_url)}">${esc(t("console.pad"))}</a> <a href="${esc(table.match_url)}">${esc(t("nav.match"))}</a> ${live}</p>${close}</li>`;
     });
     $("#progress-list").innerHTML = items.join("") || `<li class="muted">${esc(t("console.progress.none"))}</li>`;
     $("#progress-byes").hidden = !answer.bye_names.length;
-    $("#progress-byes").textContent = `${t("console.byes")}：${answer.bye_names.join("、")}`;
+    $("#progress-byes").textContent = byesText(answer.bye_names, answer.bye_entries);
     document.querySelectorAll(".close-form").forEach((form) =>
       form.addEventListener("submit", (event) => {
         event.preventDefault();
@@ -395,9 +445,20 @@
     const heads = [t("col.rank"), t("col.player"), answer.total_measure[Fupan.lang() === "en" ? "en" : "zh"]]
       .concat(answer.tiebreaks.map((c) => (Fupan.lang() === "en" ? c.en : c.zh)), [t("col.status"), ""]);
     $("#standings-table thead").innerHTML = `<tr>${heads.map((h) => `<th>${esc(h)}</th>`).join("")}</tr>`;
-    $("#standings-table tbody").innerHTML = answer.rows
-      .map((row) => `<tr data-player="${esc(row.player_id)}" data-rank="${row.rank}" data-total="${esc(figure(row.total))}"><td class="num">${row.rank}</td><td>${esc(row.name)}</td><td class="num">${esc(figure(row.total))}</td>${row.tiebreak_values.map((v) => `<td class="num">${esc(figure(v))}</td>`).join("")}<td>${esc(statusText(row.status))}</td><td><button type="button" class="button small explain" data-explain="${esc(row.player_id)}">${esc(t("console.explain"))}</button></td></tr>`)
-      .join("");
+    const gone = Object.fromEntries(answer.rows.filter((row) => row.withdrawn).map((row) => [row.player_id, true]));
+    const explainButton = (pid) => `<button type="button" class="button small explain" data-explain="${esc(pid)}">${esc(t("console.explain"))}</button>`;
+    const status = (row, out) => `${esc(statusText(row.status))}${out ? ` ${withdrawnMark()}` : ""}`;
+    if (answer.teams && answer.teams.length) {
+      // A team format: a line per team (its department, its members; partners share their figures).
+      $("#standings-table thead").innerHTML = `<tr>${heads.map((h, i) => `<th>${esc(i === 1 ? t("col.team") : h)}</th>`).join("")}</tr>`;
+      $("#standings-table tbody").innerHTML = answer.teams
+        .map((team) => `<tr data-team="${esc(team.entry)}" data-rank="${team.rank}" data-total="${esc(figure(team.total))}"${team.withdrawn ? ' data-withdrawn="true"' : ""}><td class="num">${team.rank}</td><td><b>${esc(team.entry)}</b>${team.department ? ` <span class="muted small">${esc(team.department)}</span>` : ""}<br><span class="small">${team.player_ids.map((pid, i) => `${esc(team.names[i])}${gone[pid] ? ` ${withdrawnMark()}` : ""}`).join("、")}</span></td><td class="num">${esc(figure(team.total))}</td>${(team.tiebreak_values || []).map((v) => `<td class="num">${esc(figure(v))}</td>`).join("")}<td>${status(team, team.withdrawn)}</td><td>${explainButton(team.player_ids[0])}</td></tr>`)
+        .join("");
+    } else {
+      $("#standings-table tbody").innerHTML = answer.rows
+        .map((row) => `<tr data-player="${esc(row.player_id)}" data-rank="${row.rank}" data-total="${esc(figure(row.total))}"${row.withdrawn ? ' data-withdrawn="true"' : ""}><td class="num">${row.rank}</td><td>${esc(row.name)}${row.withdrawn ? ` ${withdrawnMark()}` : ""}${row.department ? ` <span class="muted small">${esc(row.department)}</span>` : ""}</td><td class="num">${esc(figure(row.total))}</td>${row.tiebreak_values.map((v) => `<td class="num">${esc(figure(v))}</td>`).join("")}<td>${status(row, row.withdrawn)}</td><td>${explainButton(row.player_id)}</td></tr>`)
+        .join("");
+    }
     document.querySelectorAll("button.explain").forEach((button) => button.addEventListener("click", () => act(() => explain(button.dataset.explain))));
     root.dataset.standingsAsOf = String(answer.as_of);
   }
@@ -433,8 +494,11 @@
 
   async function refreshAll() {
     const current = await api("GET", base);
+    started = current.rounds.length > 0 || current.matches.length > 0;
+    root.dataset.started = String(started);
     players = Object.fromEntries(current.players.map((p) => [p.id, p.name]));
-    const choices = current.players.map((p) => `<option value="${esc(p.id)}">${esc(p.name)}</option>`).join("");
+    const gone = new Set(Object.keys((await api("GET", `${base}/entries`)).withdrawn));
+    const choices = current.players.map((p) => `<option value="${esc(p.id)}"${gone.has(p.id) ? " data-withdrawn" : ""}>${esc(p.name)}${gone.has(p.id) ? ` · ${esc(t("console.withdrawn"))}` : ""}</option>`).join("");
     $("#penalty-player").innerHTML = choices;
     $("#withdraw-player").innerHTML = choices;
     await loadEntries();

@@ -36,6 +36,14 @@ def team_names(names: list[str], team: int) -> str:
     return "·".join(names[seat] for seat in range(len(names)) if team_of(seat) == team)
 
 
+def side_name(match: dict[str, Any], names: list[str], team: int) -> str:
+    """A side as people know it: its team's name where the players entered as a team (the match's `entries`),
+    else its players ('张伟·李娜·陈静')."""
+    seats = [seat for seat in range(len(names)) if team_of(seat) == team]
+    entry = next((e for e in match.get("entries") or () if sorted(e["seats"]) == seats), None)
+    return entry["name"] if entry else team_names(names, team)
+
+
 def _team(team: int) -> Any:
     return lambda lang: text(f"dg.team.{team}", lang)
 
@@ -223,7 +231,8 @@ def standing_text(match: dict[str, Any], names: list[str]) -> str:
     marked)."""
     standing = match["standing"]
     points, heads = standing["points"], standing["first_finishes"]
-    line = Markup(f"{escape(team_names(names, 0))} {points[0]} : {points[1]} {escape(team_names(names, 1))} · ")
+    sides = [side_name(match, names, team) for team in TEAMS]
+    line = Markup(f"{escape(sides[0])} {points[0]} : {points[1]} {escape(sides[1])} · ")
     line += bilingual("dg.standing.heads", a=heads[0], b=heads[1])
     line += Markup(f" · {standing['deals']}/{table_length(match)}")
     if standing["playoff"] and standing["end"] is None:

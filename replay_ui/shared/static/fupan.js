@@ -131,12 +131,13 @@
 
   const MANY_BACKS = 4; // what a hand of ">10" cards is drawn as: a stack, never a number of cards
 
-  /* What people call a seat: '2' (counted from 1; the data counts from 0), 升级's '东'. The deal page's boot data
-   * names them (views.seat_mark); viewer.js sets them here. */
+  /* The seats' words by language (the page's boot data: views.seat_mark; viewer.js and pad.js set them here). */
   Fupan.seatMarks = null;
+  /* The game's own word for a seat (升级's 东), "" where the game only numbers its seats: a person never reads a
+   * seat's number (replay_ui/pages.py seat_mark). A seat shown to a person is Fupan.seatName. */
   Fupan.seatNo = function (seat) {
     const marks = Fupan.seatMarks && Fupan.seatMarks[Fupan.lang()];
-    return marks ? marks[seat] : String(seat + 1);
+    return marks ? marks[seat] || "" : "";
   };
 
   /* A foul's code as the game's rules name it (说话 for `talking`; the boot data's foul_names), and a referee's
@@ -340,5 +341,23 @@
   Fupan.plotlyFont = {
     family: '"Noto Sans CJK SC", "Source Han Sans SC", "PingFang SC", "Microsoft YaHei", system-ui, sans-serif',
     size: 13,
+  };
+
+  /* A seat as a person reads it (replay_ui/pages.py seat_named): the player's name, with the game's word for the
+   * seat where it has one ("张伟（东）"), else the name alone — never a number. Plain text: escape it to show it. */
+  Fupan.seatName = function (seat, name) {
+    const mark = Fupan.seatNo(seat);
+    const who = name === undefined || name === null || name === "" ? "" : String(name);
+    if (!who) return mark;
+    return mark ? Fupan.t("view.seat", { name: who, seat: mark }) : who;
+  };
+
+  /* A side of a team game as people know it: its team's name where the players entered as a team (a match's
+   * `entries`: [{name, department, seats}]), else its players joined ("张伟·李娜·陈静") — never "1 队". */
+  Fupan.sideName = function (seats, entries, names) {
+    const wanted = [...seats].sort((a, b) => a - b).join(",");
+    const entry = (entries || []).find((e) => [...e.seats].sort((a, b) => a - b).join(",") === wanted);
+    if (entry) return entry.name;
+    return seats.map((seat) => (names && names[seat]) || "").filter(Boolean).join("·");
   };
 })();

@@ -34,7 +34,7 @@
 
   function who(seat) {
     const name = boot.names && boot.names[seat];
-    return name ? `${F.seatNo(seat)} ${name}` : F.seatNo(seat);
+    return F.seatName(seat, name); // the player's name (升级: with 东南西北), never a seat number
   }
 
   function cardsOf(action) {

@@ -78,20 +78,59 @@
     return `<a data-explain href="${explain}">${esc(row.name)}</a>${appeals.join("")}`;
   }
 
+  /* A withdrawn player (or a team with one) is marked wherever it is listed (issue 23). */
+  function withdrawnMark(row) {
+    return row && row.withdrawn ? ` <span class="badge withdrawn" data-withdrawn-mark>${esc(t("standings.withdrawn"))}</span>` : "";
+  }
+
+  /* A team format: a line per team with its department and members (partners share their figures; each member
+   * links to how their standing is made). */
+  function teamsTable(standings) {
+    const tiebreaks = standings.tiebreaks || [];
+    const byId = new Map((standings.rows || []).map((row) => [row.player_id, row]));
+    const head = `<thead><tr><th class="num">${esc(t("col.rank"))}</th><th>${esc(t("col.team"))}</th>` +
+      `<th class="num">${esc(totalLabel(standings))}</th>` +
+      tiebreaks.map((tb) => `<th class="num" title="${esc(tb.code)}">${esc(localized(tb))}</th>`).join("") +
+      `<th class="num">${esc(t("col.matches"))}</th></tr></thead>`;
+    const body = standings.teams.map((team) => {
+      const members = team.player_ids.map((pid) => {
+        const row = byId.get(pid) || { player_id: pid, name: pid };
+        return `${playerCell(standings, row)}${withdrawnMark(row)}`;
+      });
+      const first = byId.get(team.player_ids[0]) || {};
+      return `<tr class="rank-${team.rank}" data-team="${esc(team.entry)}"${team.withdrawn ? ' data-withdrawn="true"' : ""}><td class="num rank">${esc(team.rank)}</td>` +
+        `<td><b class="team-name">${esc(team.entry)}</b>${team.department ? ` <span class="muted small" data-department>${esc(team.department)}</span>` : ""}` +
+        `<br><span class="small team-members">${members.join(F.lang() === "en" ? ", " : "、")}</span></td>` +
+        `<td class="num"><b>${esc(team.total)}</b></td>` +
+        (team.tiebreak_values || []).map((value) => `<td class="num">${esc(value)}</td>`).join("") +
+        `<td class="num">${esc((first.matches || []).length)}</td></tr>`;
+    }).join("");
+    document.getElementById("standings-table").innerHTML = head + `<tbody>${body}</tbody>`;
+  }
+
   function standingsTable(standings) {
     const tiebreaks = standings.tiebreaks || [];
+    if (standings.teams && standings.teams.length) {
+      teamsTable(standings);
+      standingsMeta(standings);
+      return;
+    }
     const head = `<thead><tr><th class="num">${esc(t("col.rank"))}</th><th>${esc(t("col.player"))}</th>` +
       `<th class="num">${esc(totalLabel(standings))}</th>` +
       tiebreaks.map((tb) => `<th class="num" title="${esc(tb.code)}">${esc(localized(tb))}</th>`).join("") +
       `<th class="num">${esc(t("col.matches"))}</th></tr></thead>`;
     const body = standings.rows
       .map((row) => `<tr class="rank-${row.rank}" data-player="${esc(row.player_id)}"><td class="num rank">${esc(row.rank)}</td>` +
-        `<td>${playerCell(standings, row)}</td>` +
+        `<td>${playerCell(standings, row)}${withdrawnMark(row)}${row.department ? ` <span class="muted small" data-department>${esc(row.department)}</span>` : ""}</td>` +
         `<td class="num"><b>${esc(row.total)}</b></td>` +
         (row.tiebreak_values || []).map((value) => `<td class="num">${esc(value)}</td>`).join("") +
         `<td class="num">${esc((row.matches || []).length)}</td></tr>`)
       .join("");
     document.getElementById("standings-table").innerHTML = head + `<tbody>${body}</tbody>`;
+    standingsMeta(standings);
+  }
+
+  function standingsMeta(standings) {
     const meta = [];
     // How far the tournament has come, in tables (the event counter `as_of` means nothing to a director: it is
     // kept on the element for programs and links).
@@ -124,7 +163,7 @@
 
   /* One round only: a line has nowhere to go (it was a column of dots), so each player's total is a bar. */
   function totalsBars(standings, round) {
-    const rows = [...round.rows].sort((a, b) => (a.rank ?? 0) - (b.rank ?? 0)).reverse(); // the leader on top
+    const rows = [...(round.teams && round.teams.length ? round.teams.map((team) => ({ ...team, name: team.entry })) : round.rows)].sort((a, b) => (a.rank ?? 0) - (b.rank ?? 0)).reverse(); // the leader on top
     window.Plotly.react(document.getElementById("standings-chart"), [{
       type: "bar", orientation: "h", x: rows.map((row) => row.total), y: rows.map((row) => row.name),
       marker: { color: rows.map((_, index) => COLOURS[index % COLOURS.length]) },
@@ -139,6 +178,7 @@
     if (!rounds.length) return false;
     if (rounds.length === 1) return totalsBars(standings, rounds[0]);
     const labels = rounds.map((round) => round.label || `${t("chart.round")} ${round.round}`);
+    if (standings.teams && standings.teams.length) return teamLines(standings, rounds, labels);
     // The rounds each player played a table in: a player knocked out is not drawn on through rounds never played.
     const played = new Map((standings.rows || []).map((row) =>
       [row.player_id, new Set((row.matches || []).map((match) => match.round))]));
@@ -159,6 +199,36 @@
       x: labels, y: player.totals, customdata: player.ranks, name: player.name, type: "scatter",
       mode: "lines+markers", line: { color: COLOURS[index % COLOURS.length], width: 3 },
       hovertemplate: `%{y} (${esc(t("col.rank"))} %{customdata})<extra>${esc(player.name)}</extra>`,
+    }));
+    window.Plotly.react(document.getElementById("standings-chart"), traces, layout({
+      yaxis: { title: { text: totalLabel(standings) }, gridcolor: "#e6e2d8" }, xaxis: { type: "category" },
+    }), F.plotlyConfig);
+    return true;
+  }
+
+  /* A team format: one line per team (its members share their figures), drawn through the rounds it played. */
+  function teamLines(standings, rounds, labels) {
+    const played = new Map();
+    (standings.rows || []).forEach((row) => {
+      if (!row.entry) return;
+      const set = played.get(row.entry) || new Set();
+      (row.matches || []).forEach((match) => set.add(match.round));
+      played.set(row.entry, set);
+    });
+    const teams = new Map();
+    rounds.forEach((round, index) => {
+      (round.teams || []).forEach((team) => {
+        if (!teams.has(team.entry)) teams.set(team.entry, { totals: Array(rounds.length).fill(null), ranks: Array(rounds.length).fill(null) });
+        const rounds_of = played.get(team.entry);
+        if (index > 0 && rounds_of && !rounds_of.has(round.round)) return;
+        teams.get(team.entry).totals[index] = team.total;
+        teams.get(team.entry).ranks[index] = team.rank;
+      });
+    });
+    const traces = Array.from(teams.entries()).map(([entry, team], index) => ({
+      x: labels, y: team.totals, customdata: team.ranks, name: entry, type: "scatter",
+      mode: "lines+markers", line: { color: COLOURS[index % COLOURS.length], width: 3 },
+      hovertemplate: `%{y} (${esc(t("col.rank"))} %{customdata})<extra>${esc(entry)}</extra>`,
     }));
     window.Plotly.react(document.getElementById("standings-chart"), traces, layout({
       yaxis: { title: { text: totalLabel(standings) }, gridcolor: "#e6e2d8" }, xaxis: { type: "category" },

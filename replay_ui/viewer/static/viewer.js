@@ -214,7 +214,7 @@
       const late = move.timeout ? ` <span class="tag foul">${F.esc(F.t("record.timeout"))}</span>` : "";
       return `<span class="move${move.step === step ? " now" : ""}" data-step="${move.step}">${what}${late}</span>`;
     };
-    const head = boot.names.map((name, seat) => `<th>${F.esc(F.seatNo(seat))} ${F.esc(name)}</th>`).join("");
+    const head = boot.names.map((name, seat) => `<th>${F.esc(F.seatName(seat, name))}</th>`).join("");
     const body = rounds.map((row, index) => row && `<tr data-round="${index + 1}"><th class="num">${index + 1}</th>` +
       row.map((cellMoves) => `<td>${cellMoves.map(cell).join("<br>")}</td>`).join("") + "</tr>").filter(Boolean);
     const played = boot.names.map((_, seat) => `<td data-seat="${seat}">` +
