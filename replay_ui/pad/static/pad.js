@@ -49,6 +49,7 @@
   let refreshSeq = 0;
   let shownSeq = 0;
   let reading = 0; // refreshes in flight: the poll waits for them
+  let tableReadAt = null; // the finished deal's version the table was last read for
   let deck = null; // the hands being entered on the full deck grid: {zones: [[…] per seat, kitty], active}
   const latencies = []; // ms from a tap to its stored version shown (read by the browser test)
   window.FupanPad = { latencies };
@@ -127,15 +128,18 @@
    * together, clear of the fixed status bar (which grows with a refusal): scroll just enough, at once (no
    * animation: the next tap lands where the page shows it). Only when the deal, the seat to act or the bar
    * changed, so a recorder who scrolled away to read the score is not pulled back by a poll. */
-  let brought = "";
+  const brought = { key: "", bar: 0 };
   function bringIntoView() {
     const seat = body.querySelector(".pad-seat.acting");
     const bar = root.querySelector(".pad-status");
     if (!seat || !formLayer.hidden) return;
     const barHeight = Math.ceil(bar.getBoundingClientRect().height);
-    const key = `${dealId}:${current && current.version}:${queue.length}:${seat.dataset.seat}:${barHeight}`;
-    if (key === brought) return;
-    brought = key;
+    const key = `${dealId}:${current && current.version}:${queue.length}:${seat.dataset.seat}`;
+    // A bar grown by a dry run's answer while cards are being picked moves nothing: the cards stay under the
+    // finger (an illegal selection's 出牌 is off anyway, and the next change of selection clears the message).
+    if (key === brought.key && (barHeight === brought.bar || selection.length)) return;
+    brought.key = key;
+    brought.bar = barHeight;
     // Room enough to scroll the last seat clear of the bar, whatever its height.
     document.querySelector("main").style.paddingBottom = `${barHeight + 24}px`;
     const room = { top: 4, bottom: window.innerHeight - barHeight - 4 };
@@ -233,6 +237,11 @@
         current = padAnswer.data;
         if (!queue.length) baseVersion = current.version;
         changed = true;
+      }
+      if (!withTable && match && current && current.finished && match.current_deal === current.deal_id &&
+          tableReadAt !== current.version) {
+        tableReadAt = current.version; // the deal ended on another device: the table's score and next deal moved
+        return refresh(true, true);
       }
       if (changed) render(); // a poll that finds nothing new leaves the page (and a tap in progress) alone
       else showState();
