@@ -795,7 +795,7 @@
         const dropped = queue.map((queued) => queued.action);
         queue = [];
         const reason = reasonOf(answer);
-        refused = () => `${reason()} ${t("pad.notStored", { what: dropped.map(tapText).join("；") })}`;
+        refused = () => `${reason()} ${t("pad.notStored", { what: dropped.map(tapText).join(Fupan.lang() === "zh" ? "；" : "; ") })}`;
         break;
       }
     } finally {
