@@ -160,7 +160,7 @@ def test_queued_taps_refused_on_reconnect_are_named_with_the_reason(live: LiveSe
     # Two cards that make no pattern: a 3 and a card at least two ranks up (no pair, no rocket).
     low = next(code for code in hand if code[1:] == "3" or code[1:] == "4")
     high = next(code for code in hand if code not in ("BJ", "LJ") and code[1:] in ("7", "8", "9", "10", "J", "Q", "K"))
-    pad = signed_in(context, live, f"/matches/{match}/pad", TABLET)
+    pad = signed_in(context, live, f"/matches/{match}/pad", PHONE)
     context.context.set_offline(True)
     pad.tap({"seat": 0, "type": "play", "cards": [low, high]})
     pad.tap({"seat": 1, "type": "pass"})  # the pad guesses the next seat in a shedding round
@@ -171,6 +171,9 @@ def test_queued_taps_refused_on_reconnect_are_named_with_the_reason(live: LiveSe
     assert "不是合法牌型" in reason and "未保存" in reason
     assert f"赵四 出牌 {card_short(low)} {card_short(high)}" in reason and "钱五 不出" in reason
     assert low not in reason.replace(card_short(low), "")  # cards as ♠3, never their codes
+    # The refusal makes the status bar taller: it still covers none of the acting seat's buttons.
+    seen = pad.page.evaluate(HIDDEN)
+    assert seen["seat"] == 0 and seen["hidden"] == [], seen
 
 
 # --- a dry run answered after its tap -------------------------------------------------------------------------
