@@ -94,8 +94,9 @@ HIDDEN = """() => {
 }"""
 
 
-@pytest.mark.parametrize("viewport", [PHONE, TABLET], ids=["phone", "tablet"])
-@pytest.mark.parametrize("game", ["daguai", "doudizhu"])
+@pytest.mark.parametrize(("game", "viewport"), [
+    ("daguai", PHONE), ("daguai", TABLET), ("doudizhu", PHONE), ("doudizhu", TABLET), ("shengji", PHONE)],
+    ids=["daguai-phone", "daguai-tablet", "doudizhu-phone", "doudizhu-tablet", "shengji-phone"])
 def test_after_every_tap_the_acting_seat_and_the_trick_to_beat_are_in_view(live: LiveServer, context: Offline,
                                                                           game: str, viewport: dict[str, int]) -> None:
     assert live.service is not None
@@ -114,7 +115,10 @@ def test_after_every_tap_the_acting_seat_and_the_trick_to_beat_are_in_view(live:
         seen = pad.page.evaluate(HIDDEN)
         assert seen["seat"] == state.to_act, (index, seen)
         assert seen["hidden"] == [], (index, viewport, seen["hidden"])
-        following = state.phase == "play" and state.last_seat not in (None, state.to_act)
+        if game == "shengji":  # a trick game: the trick so far, once someone has led
+            following = state.phase == "playing" and bool(state.trick)
+        else:
+            following = state.phase == "play" and state.last_seat not in (None, state.to_act)
         assert seen["toBeat"] == following, (index, "the play to beat is shown beside the acting seat")
     pad.wait(lambda: pad.page.locator("[data-result]").count() == 1)
 
