@@ -15,6 +15,7 @@ portrait tablet (768×1024).
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -33,6 +34,7 @@ from fixtures.random_play.common import played
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium is not installed at /usr/bin/chromium")
 
 SEATS = {"doudizhu": 3, "shengji": 4, "daguai": 6}
+TOURNAMENTS = itertools.count(1)  # one tournament a table, each named apart
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +48,7 @@ def new_table(live: LiveServer, game: str) -> str:
     """A fresh table of `game` (its own tournament): its players named as people are."""
     assert live.service is not None
     names = ["赵四", "钱五", "孙六", "李七", "周八", "吴九"][:SEATS[game]]
-    tournament, _ = live.service.tournaments.create(f"到场 {game} {random.random()}", game)
+    tournament, _ = live.service.tournaments.create(f"到场 {game} {next(TOURNAMENTS)}", game)
     for name in names:
         live.service.tournaments.register_player(tournament["id"], name)
     live.service.tournaments.start_round(tournament["id"], "第1轮")
