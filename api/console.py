@@ -8,10 +8,12 @@ from the tab's sessionStorage, like any other client.
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Any
+from urllib.parse import urlsplit
 
 import segno
-from flask import Blueprint, Response, request, url_for
+from flask import Blueprint, Response, current_app, request, url_for
 from marshmallow import Schema, fields, validate
 
 from api.auth import ANYONE, ORGANISER_ONLY, current_principal, requires
@@ -433,11 +435,37 @@ def referee_card(match_id: str) -> tuple[Response, int]:
     label = card_label(tournament["name"], match["table"])
     token, bearer = service().tokens.create("referee", [match["id"]], label,
                                             recorded_by=current_principal().recorded_by)
-    pad = f"{request.host_url.rstrip('/')}{pad_path(match['id'])}"  # the recording pad's page for this table
-    answered_once("token", "token_qr")  # the card is the token's only copy: a resend answers them null
+    venue = venue_url()
+    pad = f"{venue}{pad_path(match['id'])}"  # the recording pad's page for this table, at the venue address
+    # The QR opens the pad signed in: the token rides in the fragment, which a browser never sends to a server;
+    # the pad moves it to the tab's sessionStorage and takes it out of the address bar at once (docs/pad.md).
+    signin = f"{pad}#token={bearer}"
+    answered_once("token", "token_qr", "signin_url", "pad_qr")  # the card is the token's only copy
     return {"match_id": match["id"], "table": match["table"], "tournament": tournament["name"],
             "names": match["seat_names"], "token_id": token["id"], "token": bearer, "pad_url": pad,
-            "pad_qr": qr_data_uri(pad), "token_qr": qr_data_uri(bearer)}, 201
+            "signin_url": signin, "pad_qr": qr_data_uri(signin), "token_qr": qr_data_uri(bearer),
+            "warning": loopback_warning(venue)}, 201
+
+
+def venue_url() -> str:
+    """The address the referees' phones and tablets reach this server at: the organiser's `FUPAN_VENUE_URL`
+    (`fupan serve --venue-url`), else the address this request came to."""
+    return (current_app.config.get("FUPAN_VENUE_URL") or request.host_url).rstrip("/")
+
+
+def loopback_warning(url: str) -> dict[str, str] | None:
+    """A card whose address only this machine can reach (127.0.0.1, localhost, ::1) opens nothing on a phone."""
+    host = urlsplit(url).hostname or ""
+    try:
+        loopback = host == "localhost" or host.endswith(".localhost") or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    if not loopback:
+        return None
+    return {"zh": f"裁判卡上的地址 {url} 是本机回环地址，其他设备打不开："
+                  "请用 fupan serve --venue-url 设定场地网络中的地址。",
+            "en": f"The card's address {url} is a loopback address no other device can open: set the venue "
+                  "network's address with fupan serve --venue-url."}
 
 
 BLUEPRINTS = (console, console_matches)

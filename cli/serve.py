@@ -27,7 +27,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     elif not service.tokens.has_active(ORGANISER):
         print("fupan: no organiser token yet; writes need one: fupan token create --role organiser"
               + (f" --db {args.db}" if args.db else ""), file=sys.stderr, flush=True)
-    app = create_app({"FUPAN_APPLICATION": service})
+    app = create_app({"FUPAN_APPLICATION": service, **({"FUPAN_VENUE_URL": args.venue_url} if args.venue_url else {})})
     # waitress: a production WSGI server in pure Python that keeps a scorer's HTTP/1.1 connection open between
     # actions (werkzeug's development server closes every connection). `ident` keeps the Server header bare.
     # waitress reads a chunked body whole before the app sees it (so it is never cut short) and hands it on with
@@ -68,6 +68,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     serve.add_argument("--db", help=f"SQLite file (default ./{DEFAULT_DB})")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000, help="default 8000; 0: a free port, printed once bound")
+    serve.add_argument("--venue-url", default="", help="the address referees' phones and tablets reach this server "
+                       "at (e.g. http://192.168.1.20:8000), printed on the referee cards; default: the request's")
     serve.add_argument("--threads", type=int, default=8, help="request threads (default 8)")
     serve.add_argument("--demo", action="store_true", help="load the demo fixtures into an empty store")
     serve.set_defaults(handler=cmd_serve)

@@ -44,6 +44,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
       allowed with one token from one client address (10), and from one address whatever the tokens (200), in
       a window of seconds (60) before 429 — per worker process (api/auth.py FailureLimiter); `FUPAN_AUTH_CLOCK`:
       the seconds clock of that window (time.monotonic; tests pass one they move by hand);
+    - `FUPAN_VENUE_URL`: the address the referees' devices reach this server at, printed on the referee cards
+      (default: the environment variable of that name, else the address each request came to);
     - `FUPAN_CORS_ORIGINS`: origins allowed to call the API from a browser (none by default);
     - `FUPAN_PROJECTION_POLL`: seconds between checks for events stored by other processes (0.02; 0: only
       when standings are read);
@@ -60,6 +62,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config.update(MAX_CONTENT_LENGTH=16 * 1024 * 1024, FUPAN_MAX_BODY=256 * 1024, FUPAN_CORS_ORIGINS=(),
                       FUPAN_AUTH_FAILURES=10, FUPAN_AUTH_ADDRESS_FAILURES=200, FUPAN_AUTH_WINDOW=60.0)
     app.config.update({k: v for k, v in config.items() if k != "FUPAN_APPLICATION"})
+    app.config.setdefault("FUPAN_VENUE_URL", os.environ.get("FUPAN_VENUE_URL", ""))
     # Chinese names stay readable in responses; key order is the order we build (no sorting cost).
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]

@@ -309,3 +309,26 @@ def test_seed_001_side_events_are_results_only_knockouts_in_the_same_tournament(
     assert wrong.status_code == 422 and "2, 3, 4, 6" in wrong.json()["error"]["message"]
     listed = live.get(path).json()["side_events"]
     assert [e["key"] for e in listed] == ["wzq", "tq"] and listed[0]["places"][0]["player"] == "2号"
+
+
+def test_a_referee_card_signs_the_pad_in_at_the_venue_address(live):
+    """The card's QR opens the table's pad signed in: the venue address the organiser set (`FUPAN_VENUE_URL`,
+    `fupan serve --venue-url`), the token in the address's fragment (never sent to a server); a loopback
+    address, which no other device can reach, is warned about."""
+    from web.app import create_app
+
+    tournament = created(live, name="场地地址", game="wakeng", options={"wk.tableDeals": 1}, lots_seed="v")
+    assert live.post(f"/api/tournaments/{tournament}/entries", {"text": "\n".join(f"v{i}" for i in range(3))}
+                     ).status_code == 201
+    open_drawn(live, tournament)
+    match = live.get(f"/api/tournaments/{tournament}/progress").json()["tables"][0]["match_id"]
+    card = live.post(f"/api/matches/{match}/referee-card", {}).json()
+    assert card["signin_url"] == f"{card['pad_url']}#token={card['token']}"
+    assert "?" not in card["signin_url"] and card["pad_url"].startswith("http://127.0.0.1:")
+    assert card["warning"] and "127.0.0.1" in card["warning"]["zh"] and "loopback" in card["warning"]["en"]
+    assert card["pad_qr"].startswith("data:image/svg+xml")
+    headers = {"Authorization": f"Bearer {live.organiser}", "Content-Type": "application/json"}
+    venue = create_app({"FUPAN_APPLICATION": live.service, "FUPAN_VENUE_URL": "http://192.168.1.20:8000/"})
+    card = venue.test_client().post(f"/api/matches/{match}/referee-card", data="{}", headers=headers).get_json()
+    assert card["pad_url"] == f"http://192.168.1.20:8000/matches/{match}/pad" and card["warning"] is None
+    assert card["signin_url"] == f"{card['pad_url']}#token={card['token']}"

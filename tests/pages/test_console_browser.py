@@ -187,7 +187,9 @@ def test_a_twelve_player_swiss_event_of_three_rounds_from_the_console(browser, l
     token = cards.first.locator(".token-text").inner_text()
     assert token.startswith("fupan_") and cards.first.locator("img").count() == 2
     assert "/pad" in cards.first.locator(".pad-url").inner_text()
-    assert token not in page.url
+    assert token not in page.url and token not in cards.first.locator(".pad-url").inner_text()
+    # The test server listens on 127.0.0.1: no phone could open the card's address, and the card says so.
+    assert "127.0.0.1" in cards.first.locator("[data-card-warning]").inner_text()
     # Seed 001's board games live in the same tournament: a results-only 五子棋 knockout from the console
     page.click("#side-panel details summary")
     page.fill("#side-form input[name=key]", "wzq")

@@ -324,6 +324,11 @@ def whole_deal(site: PadSite, tablet: Offline, game: str, pad: Pad | None = None
     return pad, deal
 
 
+def card_short(code: str) -> str:
+    """A card as a line of text shows it (♠10, 大王)."""
+    return {"BJ": "大王", "LJ": "小王"}.get(code) or {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}[code[0]] + code[1:]
+
+
 def bomb_in(hand: list[str]) -> bool:
     """Four of a rank, or both jokers: a 斗地主 hand that can bomb."""
     values = [card_value(code) for code in hand]
@@ -377,11 +382,11 @@ def test_doudizhu_dealt_on_the_grid_refusals_a_second_pad_and_offline_taps(site:
             pad.page.click("#lang-toggle")
             assert "does not beat" in pad.reason()  # and in English once the reader switches
             pad.page.click("#lang-toggle")
-            pad.button(seat, {"type": "play"}).click()
-            pad.wait(lambda: pad.state() == "refused" and pad.page.locator("#pad-form form").count() == 0)
+            # Once the pad has said the selection is illegal, 出牌 is off; the reason names cards as people read them.
+            assert pad.button(seat, {"type": "play"}).is_disabled()
             assert "管不上" in pad.reason() and event_count(site.live, deal) == count
-            pad.select(seat, [loser])
-            pad.wait(lambda: pad.state() == "refused")
+            assert card_short(loser) in pad.reason() and loser not in pad.reason()
+            assert pad.page.locator("[data-picked]").inner_text() == "已选 1 张"
             pad.seat(seat).locator(f'button[data-card="{loser}"][aria-pressed="true"]').click()
             assert pad.state() == "ready"  # cleared by the next change of selection
             return 0
@@ -445,9 +450,9 @@ def test_shengji_declarations_while_dealing_bury_a_throw_and_a_tap_for_the_wrong
     done: list[bool] = []
 
     def during(pad: Pad, index: int, actions: list[Action]) -> int:
-        """Offline, the trick's last card and then a card for the seat after it, which the pad guesses is next;
-        the trick's winner leads instead, so when the connection returns the first is stored and the second is
-        refused with the rules' reason (not that seat's turn), in Chinese, and stores nothing."""
+        """Offline, the trick's last card: who leads next is the trick's winner, which only the rules know, so the
+        pad guesses nobody — no seat is offered a play or a 不出 (升级 has none), the page says it waits — and
+        once the connection returns the tap is stored and the real leader's cards are offered."""
         if done or actions[index]["type"] != "play":
             return 0
         state = engine.new_deal(setup_of(site, deal_of(pad)))
@@ -458,19 +463,23 @@ def test_shengji_declarations_while_dealing_bury_a_throw_and_a_tap_for_the_wrong
         closing = actions[index]
         engine.apply(state, closing)
         guessed = (closing["seat"] + 1) % 4
-        if state.to_act in (guessed, None):  # the guess is right, or the deal is over
+        if state.to_act in (guessed, None):  # the next seat leads anyway, or the deal is over: look for a harder case
             return 0
         done.append(True)
         count = event_count(site.live, deal_of(pad))
         tablet.context.set_offline(True)
         pad.tap(closing)
-        pad.tap({"seat": guessed, "type": "play", "cards": [state.hands[guessed][0]]})
         pad.wait(lambda: pad.state() == "offline")
+        assert pad.page.locator("[data-pad-waiting]").count() == 1 and pad.page.locator(".pad-seat.acting").count() == 0
+        assert pad.page.locator('#pad button[data-action=\'{"type":"pass"}\']').count() == 0
+        assert pad.page.locator('#pad button[data-action=\'{"type":"play"}\']').count() == 0
         tablet.context.set_offline(False)
-        pad.wait(lambda: pad.state() == "refused")
-        assert f"现在轮到座位 {state.to_act + 1}" in pad.reason()  # messages count seats from 1
-        pad.wait(lambda: event_count(site.live, deal_of(pad)) == count + 1)
+        pad.wait(lambda: pad.state() == "ready" and event_count(site.live, deal_of(pad)) == count + 1)
         assert export(site, deal_of(pad))["actions"][-1] == engine.normalize_action(closing)
+        leader = pad.seat(state.to_act)
+        pad.wait(lambda: leader.get_attribute("aria-current") == "true")
+        assert leader.locator("button[data-card]:not([disabled])").count() == len(state.hands[state.to_act])
+        assert pad.page.locator("[data-pad-waiting]").count() == 0
         return 1
 
     pad, _ = whole_deal(site, tablet, "shengji", during=during)

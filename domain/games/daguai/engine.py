@@ -90,11 +90,16 @@ class DaguaiEngine(Engine):
     game, name_zh, name_en = "daguai", "大怪路子", "Daguai Luzi"
     seat_count, hand_size, kitty_size, decks, jokers = SEATS, HAND_SIZE, 0, 3, True
     source, options, action_fields = "S000", OPTIONS, ACTION_FIELDS
-    # A7, S000 犯规(一)–(三): counts asked out of turn, talking, urging, peeking, suggestive gestures.
-    foul_codes = (("talking", "说话", "talking"), ("urging", "催促出牌", "urging"),
+    # A7, S000 犯规(一)–(三), its eight fouls in its order: (一) counts — volunteering one's own, asking out of turn,
+    # answering without "张"; (二) talking, saying "不要" instead of knocking, urging; (三) peeking, gestures. Each
+    # counts alike for its side (罚则: a side's second foul in a deal), so they differ only by name.
+    foul_codes = (("count_volunteered", "自动报牌", "volunteered a count"),
                   ("count_asked", "不在自己回合询问张数", "asked a count out of turn"),
-                  ("peeking", "偷看他人牌", "peeking"), ("gesture", "暗示动作", "suggestive gesture"),
-                  ("other", "其他", "other"))
+                  ("count_word", "报牌量词不用“张”", "gave a count without its measure word"),
+                  ("talking", "说话", "talking"),
+                  ("pass_spoken", "说“不要”而非敲台子", "said “no” instead of knocking to pass"),
+                  ("urging", "催促出牌", "urging"), ("peeking", "偷看他人牌", "peeking"),
+                  ("gesture", "暗示动作", "suggestive gesture"), ("other", "其他", "other"))
     foul_rule = ("a side's second foul in a deal scores it as caught three (A7).",
                  "同一方一局两次犯规按被抓三家计分（A7）。")
 

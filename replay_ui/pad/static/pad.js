@@ -12,6 +12,14 @@
 
   const t = Fupan.t;
   const esc = Fupan.esc;
+  // A referee card's QR opens the pad signed in (docs/pad.md "Getting in"): the token rides in the address's
+  // fragment, which a browser never sends to a server; it moves to this tab's sessionStorage and leaves the
+  // address bar (and the tab's history) before anything else runs.
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  if (fragment.get("token")) {
+    Fupan.setToken(fragment.get("token"));
+    history.replaceState(history.state, "", location.pathname + location.search);
+  }
   const boot = JSON.parse(document.getElementById("pad-boot").textContent);
   const root = document.getElementById("pad");
   const body = document.getElementById("pad-body");
@@ -34,12 +42,14 @@
   let refused = null; // () => the reason of the last refused submission or dry run, until the selection changes
   let hint = null; // () => what the last dry run found legal
   let checkSeq = 0;
+  let verdict = null; // {seat, legal}: what the last dry run found of the selection shown (出牌 off when illegal)
   // Reads can cross on the wire (a poll sent before a tap may answer after the tap's own read): each refresh is
   // numbered, and an answer older than one already shown, or of a lower version of the same deal, is dropped —
   // else the pad would show a state the deal has left, and the next tap would be judged on it.
   let refreshSeq = 0;
   let shownSeq = 0;
   let reading = 0; // refreshes in flight: the poll waits for them
+  let tableReadAt = null; // the finished deal's version the table was last read for
   let deck = null; // the hands being entered on the full deck grid: {zones: [[…] per seat, kitty], active}
   const latencies = []; // ms from a tap to its stored version shown (read by the browser test)
   window.FupanPad = { latencies };
@@ -83,7 +93,17 @@
   }
 
   function refusalText(refusal) {
-    return () => (Fupan.lang() === "zh" ? refusal.message_zh : refusal.message);
+    return () => cardsInText(Fupan.lang() === "zh" ? refusal.message_zh : refusal.message);
+  }
+
+  /* The rules' messages name cards by their record codes ("S10 管不上…"); a person reads ♠10. */
+  const CARD_CODE = /(^|[^A-Za-z0-9])(BJ|LJ|[SHCD](?:10|[2-9JQKA]))(?![A-Za-z0-9])/g;
+  function cardsInText(text) {
+    return String(text || "").replace(CARD_CODE, (whole, before, code) => before + Fupan.cardShort(code));
+  }
+
+  function cardsText(codes) {
+    return (codes || []).map(Fupan.cardShort).join(" ");
   }
 
   /* --- the pad's state: ready | sending | offline | refused -------------------------------------------- */
@@ -101,6 +121,35 @@
     bannerEl.textContent = offline ? t("pad.offline", { n: queue.length }) : "";
     hintEl.hidden = !hint;
     hintEl.textContent = hint ? hint() : "";
+    bringIntoView();
+  }
+
+  /* After every change the recorder needs the acting seat's hand, its buttons and the trick to beat on screen
+   * together, clear of the fixed status bar (which grows with a refusal): scroll just enough, at once (no
+   * animation: the next tap lands where the page shows it). Only when the deal, the seat to act or the bar
+   * changed, so a recorder who scrolled away to read the score is not pulled back by a poll. */
+  const brought = { key: "", bar: 0 };
+  function bringIntoView() {
+    const seat = body.querySelector(".pad-seat.acting");
+    const bar = root.querySelector(".pad-status");
+    if (!seat || !formLayer.hidden) return;
+    const barHeight = Math.ceil(bar.getBoundingClientRect().height);
+    const key = `${dealId}:${current && current.version}:${queue.length}:${seat.dataset.seat}`;
+    // A bar grown by a dry run's answer while cards are being picked moves nothing: the cards stay under the
+    // finger (an illegal selection's 出牌 is off anyway, and the next change of selection clears the message).
+    if (key === brought.key && (barHeight === brought.bar || selection.length)) return;
+    brought.key = key;
+    brought.bar = barHeight;
+    // Room enough to scroll the last seat clear of the bar, whatever its height.
+    document.querySelector("main").style.paddingBottom = `${barHeight + 24}px`;
+    const room = { top: 4, bottom: window.innerHeight - barHeight - 4 };
+    const box = seat.getBoundingClientRect();
+    // Its bottom first: the trick to beat and the buttons sit under the hand; a seat taller than the room shows
+    // them with as much of the hand as fits.
+    let by = 0;
+    if (box.top < room.top) by = box.top - room.top;
+    if (box.bottom - by > room.bottom) by = box.bottom - room.bottom;
+    if (by) window.scrollBy({ top: by, behavior: "instant" });
   }
 
   function refuse(reason) {
@@ -181,10 +230,18 @@
       const older = padAnswer && padAnswer.ok && current && current.deal_id === padAnswer.data.deal_id &&
         padAnswer.data.version < current.version;
       if (padAnswer && !padAnswer.data.unchanged && !older) {
-        if (!current || current.version !== padAnswer.data.version) selection = [];
+        if (!current || current.version !== padAnswer.data.version) {
+          selection = [];
+          verdict = null;
+        }
         current = padAnswer.data;
         if (!queue.length) baseVersion = current.version;
         changed = true;
+      }
+      if (!withTable && match && current && current.finished && match.current_deal === current.deal_id &&
+          tableReadAt !== current.version) {
+        tableReadAt = current.version; // the deal ended on another device: the table's score and next deal moved
+        return refresh(true, true);
       }
       if (changed) render(); // a poll that finds nothing new leaves the page (and a tap in progress) alone
       else showState();
@@ -233,9 +290,10 @@
       }
       return `<label for="${id}">${esc(field.label)}</label>${input}`;
     });
+    const required = fields.filter((field) => field.required);
     const place = host || formLayer;
     place.innerHTML = `<form class="pad-form panel" data-form="${name}" novalidate><h2>${esc(title)}</h2>` +
-      `<div class="pad-fields">${inputs.join("")}</div>${extra ? extra.html : ""}<div class="pad-form-buttons">` +
+      `<div class="pad-fields">${inputs.join("")}</div>${extra ? extra.html : ""}<p class="pad-form-error" data-form-error hidden></p><div class="pad-form-buttons">` +
       `<button type="submit" class="primary" data-confirm>${esc(t("pad.confirm"))}</button>` +
       (cancellable ? `<button type="button" data-cancel>${esc(t("pad.cancel"))}</button>` : "") + "</div></form>";
     if (!host) formLayer.hidden = false;
@@ -246,6 +304,14 @@
       form.querySelectorAll("[data-field]").forEach((el) => {
         values[el.dataset.field] = el.value;
       });
+      const missing = required.filter((field) => !String(values[field.name] || "").trim());
+      if (missing.length) { // the form stays open with what it needs, every missing field named at once
+        const error = form.querySelector("[data-form-error]");
+        error.textContent = missing.map((field) => t("pad.required", { field: field.label })).join(" ");
+        error.hidden = false;
+        form.querySelector(`[data-field="${missing[0].name}"]`).focus();
+        return;
+      }
       closeForm();
       confirm(values);
     });
@@ -280,20 +346,37 @@
   }
 
   /* The view with the taps not yet stored applied the simple way (cards leave the hand, the turn passes on to
-   * the next seat holding cards): offline the pad cannot ask the rules, so it only guesses. */
+   * the next seat holding cards): offline the pad cannot ask the rules, so it only guesses — and only where the
+   * guess cannot be wrong. Where the rules decide who acts next (a trick's end: its winner leads; a hand played
+   * out; any tap outside the play) it does not guess: no seat is offered anything but a foul, and the page says
+   * it waits for the connection (`unknown`). */
   function displayed() {
     const view = JSON.parse(JSON.stringify(current.view));
     let choices = current.choices;
-    if (!queue.length) return { view, choices, guessed: false };
+    if (!queue.length) return { view, choices, guessed: false, unknown: false };
     const seats = view.seats.length;
+    const playing = PLAY_PHASES.includes(view.phase);
+    let inTrick = view.trick ? view.trick.plays.length : null; // trick games: plays in the trick so far
     let actor = view.to_act;
+    let unknown = false;
     queue.forEach(({ action }) => {
       const seat = view.seats[action.seat];
       (action.cards || []).forEach((code) => {
         const at = (seat.hand || []).indexOf(code);
         if (at >= 0) seat.hand.splice(at, 1);
       });
-      if (action.type === "foul") return;
+      if (action.type === "foul" || unknown) return;
+      if (!playing || (action.cards && action.cards.length && !(seat.hand || []).length)) {
+        unknown = true;
+        return;
+      }
+      if (inTrick !== null) {
+        inTrick = (inTrick + 1) % seats;
+        if (inTrick === 0) { // the trick is complete: its winner leads, which only the rules can tell
+          unknown = true;
+          return;
+        }
+      }
       actor = action.seat;
       for (let step = 1; step <= seats; step += 1) {
         const next = (action.seat + step) % seats;
@@ -303,19 +386,30 @@
         }
       }
     });
-    view.to_act = actor;
     choices = current.choices.filter((c) => c.action.type === "foul");
+    if (unknown) {
+      view.to_act = null;
+      if (view.trick) view.trick.plays = [];
+      return { view, choices, guessed: true, unknown: true };
+    }
+    view.to_act = actor;
+    if (view.trick) {
+      const all = view.trick.plays.concat(queue.filter((q) => q.action.type === "play").map((q) => ({ ...q.action })));
+      view.trick.plays = inTrick ? all.slice(-inTrick) : [];
+    }
     if (actor !== null && actor !== undefined) {
-      // In play, whoever is next may play, pass or time out; elsewhere the choices the seat to act had.
-      const like = PLAY_PHASES.includes(view.phase)
-        ? ["play", "pass", "timeout"].map((type) => ({ action: { type }, cards: type === "play" ? [] : null, typed: [] }))
-        : current.choices.filter((c) => c.seat === current.view.to_act && c.action.type !== "foul");
-      like.forEach((c) => {
-        const cards = c.cards === null ? null : view.seats[actor].hand || [];
-        choices.push({ ...c, seat: actor, cards });
+      // Whoever is next may do what the game offers in play: a trick game has no pass (升级: one follows suit);
+      // a shedding game's follower may pass.
+      const types = view.trick
+        ? [...new Set(current.choices.filter((c) => c.seat === current.view.to_act && c.action.type !== "foul").map((c) => c.action.type))]
+        : ["play", "pass", "timeout"];
+      types.forEach((type) => {
+        const like = { action: { type }, cards: type === "play" ? [] : null, typed: [] };
+        const cards = like.cards === null ? null : view.seats[actor].hand || [];
+        choices.push({ ...like, seat: actor, cards });
       });
     }
-    return { view, choices, guessed: true };
+    return { view, choices, guessed: true, unknown: false };
   }
 
   function handOf(view, seat) {
@@ -367,20 +461,34 @@
     mine.forEach((c) => (c.cards || []).forEach((code) => usable.add(code)));
     const hand = handOf(view, seat);
     const cards = hand.map((code, i) => cardButton(code, seat, i, usable.has(code))).join("");
+    const refusedHere = verdict && verdict.seat === seat && !verdict.legal;
     const buttons = mine.map((c) => {
       const cls = c.action.type === "foul" ? "ghost" : c.cards ? "primary" : "";
-      return `<button type="button" class="pad-act ${cls}" data-action="${esc(JSON.stringify(c.action))}">${esc(actionLabel(c, view))}</button>`;
+      const off = c.cards && refusedHere ? " disabled" : ""; // the pad has said this selection is illegal
+      return `<button type="button" class="pad-act ${cls}" data-action="${esc(JSON.stringify(c.action))}"${off}>${esc(actionLabel(c, view))}</button>`;
     }).join("");
+    const picked = selection.filter((s) => s.seat === seat).length;
+    const count = picked ? `<span class="pad-picked" data-picked>${esc(t("pad.picked", { n: picked }))}</span>` : "";
     const role = info.role ? t(`pad.role.${info.role}`) : "";
     const place = info.place ? t("pad.place", { n: info.place }) : "";
-    const count = typeof info.count === "number" ? hand.length : info.count;
+    const held = typeof info.count === "number" ? hand.length : info.count;
     return `<section class="pad-seat${acting ? " acting" : ""}" data-seat="${seat}"${acting ? ' aria-current="true"' : ""}>` +
       `<header><b>${esc(names()[seat] || info.name)}</b> <span class="muted">${esc(t("pad.seatN", { n: Fupan.seatNo(seat) }))}</span>` +
       (role ? ` <span class="badge">${esc(role)}</span>` : "") + (place ? ` <span class="badge">${esc(place)}</span>` : "") +
-      ` <span class="count">${esc(t("pad.cards", { n: count }))}</span>` +
+      ` <span class="count">${esc(t("pad.cards", { n: held }))}</span>` +
       (acting ? ` <span class="badge live">${esc(t(guessed ? "pad.toAct.guess" : "pad.toAct"))}</span>` : "") +
       `</header><div class="pad-hand">${cards || `<span class="muted">${esc(t("pad.empty"))}</span>`}</div>` +
-      `<div class="pad-actions">${buttons}</div></section>`;
+      `${acting ? toBeatHTML(view) : ""}<div class="pad-actions">${buttons}${count}</div></section>`;
+  }
+
+  /* What the acting seat must answer, beside its hand (a phone cannot show the summary above and the hand at once):
+   * the trick so far (trick games), else the play to beat; nothing when it leads. */
+  function toBeatHTML(view) {
+    const plays = view.trick ? view.trick.plays : view.round ? view.round.plays : [];
+    const shown = view.trick ? plays : plays.filter((p) => p.type !== "pass").slice(-1);
+    if (!shown.length || !PLAY_PHASES.includes(view.phase)) return "";
+    return `<div class="pad-to-beat" data-to-beat><span class="muted">${esc(t(view.trick ? "pad.trick" : "pad.toBeat"))}</span>` +
+      `${playsHTML(shown)}</div>`;
   }
 
   function playsHTML(plays) {
@@ -398,7 +506,7 @@
     (view.bidding || []).forEach((b) => rows.push(`${names()[b.seat]}：${b.type === "bid" ? t("pad.act.bid", { value: b.value }) : t("pad.bid." + b.type)}`));
     (view.decisions || []).forEach((d) => rows.push(`${names()[d.seat]}：${d.type === "bid" ? t("pad.act.bid", { value: d.value }) : t("pad.bid." + d.type)}`));
     (view.reveals || []).forEach((r) => rows.push(`${names()[r.seat]}：${t("pad.act.reveal." + r.stage)} ×${r.factor}`));
-    (view.declarations || []).forEach((d) => rows.push(`${names()[d.seat]}：${d.cards.join(" ")}${d.received !== undefined ? " · " + t("pad.received", { n: d.received }) : ""}`));
+    (view.declarations || []).forEach((d) => rows.push(`${names()[d.seat]}：${cardsText(d.cards)}${d.received !== undefined ? " · " + t("pad.received", { n: d.received }) : ""}`));
     (view.declared || []).forEach((kind) => rows.push(t("pad.act.declare." + kind)));
     return rows.length ? rows.map((r) => `<div>${esc(r)}</div>`).join("") : `<span class="muted">${esc(t("pad.none"))}</span>`;
   }
@@ -408,12 +516,34 @@
     const name = (seat) => `<span class="nowrap">${esc(names()[seat])}</span>`;
     if (view.multipliers) rows.push(esc(`${t("pad.multiplier")} ×${view.multipliers.total}`));
     if (view.bid) rows.push(esc(`${t("pad.bidValue")} ${view.bid}`));
-    if (view.level_rank) rows.push(esc(`${t("pad.level")} ${view.level_rank} · ${t("pad.trump")} ${view.trump ? (Fupan.lang() === "zh" ? view.trump_zh : view.trump_en) : "—"}`));
-    if (view.attacker_points !== undefined && view.attacker_points !== null) rows.push(esc(`${t("pad.attackerPoints")} ${view.attacker_points}`));
+    if (view.level_rank) rows.push(esc(`${t("pad.level")} ${view.level_rank} · ${t("pad.trump")} ${trumpText(view)}`));
+    if (view.attacker_points !== undefined && view.attacker_points !== null) rows.push(`<span data-points>${esc(pointsText(view))}</span>`);
     if (view.stakes) rows.push(esc(`${t("pad.stakes")} ${view.stakes.join(" / ")}`));
     if (view.finish_order && view.finish_order.length) rows.push(`${esc(t("pad.finishOrder"))} ${view.finish_order.map(name).join(" → ")}`);
     if (view.fouls && view.fouls.length) rows.push(esc(`${t("pad.fouls")} ${view.fouls.length}`));
     return rows.map((r) => `<div>${r}</div>`).join("");
+  }
+
+  /* The trump: fixed once the declarations close; while the cards are dealt, the last declaration's suit so far. */
+  function trumpText(view) {
+    if (view.trump) return Fupan.lang() === "zh" ? view.trump_zh : view.trump_en;
+    const last = (view.declarations || []).slice(-1)[0];
+    return last ? t("pad.trump.declared", { suit: t(`pad.slip.trump.${last.trump}`) }) : "—";
+  }
+
+  /* The attackers' points as the result counts them: card points, the kitty's bonus, the penalties (升级 §3.13). */
+  function pointsText(view) {
+    const counted = view.result && view.result.points;
+    const cards = counted ? counted.cards : view.attacker_points;
+    const kitty = counted ? counted.kitty_bonus : 0;
+    const penalties = counted ? counted.penalties : (view.penalties || []).reduce((n, p) => n + (p.effect || 0), 0);
+    const total = counted ? counted.total : Math.max(0, cards + kitty + penalties);
+    if (!kitty && !penalties) return `${t("pad.attackerPoints")} ${total}`;
+    const term = (n, key) => `${n < 0 ? "−" : "+"} ${t(key, { n: Math.abs(n) })}`;
+    const parts = [t("pad.points.cards", { n: cards })];
+    if (kitty) parts.push(term(kitty, "pad.points.kitty"));
+    if (penalties) parts.push(term(penalties, "pad.points.penalties"));
+    return `${t("pad.attackerPoints")} ${total} = ${parts.join(" ")}`;
   }
 
   function scoreHTML() {
@@ -435,7 +565,8 @@
     if (!current.finished || !current.result) return "";
     const scores = current.result.scores.map((score, seat) => `<tr><td>${esc(names()[seat])}</td>${Fupan.scoreCell(score)}</tr>`).join("");
     const redeal = current.result.redeal ? `<p>${esc(t("pad.redeal"))}</p>` : "";
-    return `<section class="panel pad-result" data-result><h2>${esc(t("pad.result"))}</h2>${redeal}` +
+    const points = current.result.points && current.view.attacker_points !== undefined ? `<p data-points>${esc(pointsText(current.view))}</p>` : "";
+    return `<section class="panel pad-result" data-result><h2>${esc(t("pad.result"))}</h2>${redeal}${points}` +
       `<table class="pad-score">${scores}</table>${current.seed ? `<p class="muted small">${esc(t("pad.seed", { seed: current.seed }))}</p>` : ""}` +
       `${nextDealHTML()}${correctionsHTML()}</section>`;
   }
@@ -473,7 +604,7 @@
       openPendingCorrection();
       return;
     }
-    const { view, choices, guessed } = displayed();
+    const { view, choices, guessed, unknown } = displayed();
     const acting = view.to_act;
     const seats = view.seats.map((_, seat) => seatHTML(view, seat, choices, seat === acting, guessed)).join("");
     const kitty = kittyApart(view);
@@ -486,7 +617,8 @@
       `</section><section class="panel pad-info"><h3>${esc(t("pad.bids"))}</h3>${bidsHTML(view)}</section>` +
       `<section class="panel pad-info"><h3>${esc(t(view.trick ? "pad.trick" : "pad.round"))}</h3>${playsHTML(round)}</section>${scoreHTML()}</div>` +
       (kitty ? `<section class="panel pad-kitty" data-kitty><h3>${esc(t("pad.kitty"))}</h3><div class="pad-hand">${Fupan.cardsHTML(kitty, "md")}</div></section>` : "") +
-      resultHTML() + `<div class="pad-seats seats-${view.seats.length}">${seats}</div>` + toolsHTML(view);
+      resultHTML() + (unknown ? `<p class="pad-waiting panel" data-pad-waiting>${esc(t("pad.waiting"))}</p>` : "") +
+      `<div class="pad-seats seats-${view.seats.length}">${seats}</div>` + toolsHTML(view);
     // The stored version the page now shows: set only after the new state is in the page (docs/pad.md).
     root.dataset.dealVersion = String(current.version);
     showState();
@@ -530,6 +662,7 @@
     }
     refused = null; // cleared by the next change of selection
     hint = null;
+    verdict = null;
     render();
     dryRun(seat);
   }
@@ -544,6 +677,7 @@
   async function dryRun(seat) {
     const picked = selection.filter((s) => s.seat === seat).map((s) => s.code);
     const seq = ++checkSeq;
+    const version = current.version;
     if (!picked.length || queue.length || offline) return;
     const choice = carded(seat, current.choices);
     if (!choice || choice.typed.length) return; // a typed field (received) is checked on submission
@@ -553,13 +687,20 @@
     } catch (e) {
       return;
     }
-    if (seq !== checkSeq) return; // the selection changed meanwhile
+    // The selection changed, was tapped, or the deal moved meanwhile: this answer judged a state the pad has left
+    // (a check that reaches the server after its own tap is stored reads "not your turn").
+    if (seq !== checkSeq || !current || current.version !== version || queue.length) return;
     if (!answer.ok) return refuse(reasonOf(answer));
+    verdict = { seat, legal: Boolean(answer.data.legal) };
     if (answer.data.legal) {
       const reads = answer.data.reads_as;
       hint = () => (reads ? t("pad.legalAs", { pattern: Fupan.lang() === "zh" ? reads.zh : reads.en }) : t("pad.legal"));
       showState();
     } else {
+      // 出牌 off for a selection the rules refuse, in place: a redraw now would move cards under a finger.
+      body.querySelectorAll(`[data-seat="${seat}"] .pad-act.primary`).forEach((button) => {
+        button.disabled = true;
+      });
       refuse(refusalText(answer.data.refusal));
     }
     return undefined;
@@ -617,6 +758,8 @@
   function submit(action) {
     if (!queue.length) baseVersion = current.version;
     queue.push({ action, key: newKey(), started: performance.now() });
+    checkSeq += 1; // a dry run still on its way judged the selection just tapped: its answer is dropped
+    verdict = null;
     selection = [];
     refused = null;
     hint = null;
@@ -650,8 +793,11 @@
           stored.push(queue.shift());
           continue;
         }
-        queue = []; // the taps after a refused one were made on a state that never was
-        refused = reasonOf(answer);
+        // The taps after a refused one were made on a state that never was: none is stored, and each is named.
+        const dropped = queue.map((queued) => queued.action);
+        queue = [];
+        const reason = reasonOf(answer);
+        refused = () => `${reason()} ${t("pad.notStored", { what: dropped.map(tapText).join(Fupan.lang() === "zh" ? "；" : "; ") })}`;
         break;
       }
     } finally {
@@ -663,6 +809,12 @@
       stored.forEach((item) => item.delayed || latencies.push(shown - item.started));
       showState();
     }
+  }
+
+  /* A tap as a person reads it: 张三 出牌 ♠A ♠A. */
+  function tapText(action) {
+    const cards = action.cards && action.cards.length ? " " + cardsText(action.cards) : "";
+    return `${names()[action.seat]} ${actionLabel({ action }, current.view)}${cards}`;
   }
 
   /* --- the table: clock, misdeals, the next deal, retraction, sign-out ------------------------------------ */
@@ -702,8 +854,8 @@
     }
     if (command === "retract") {
       const last = current.last_action;
-      const what = `${names()[last.seat]}：${actionLabel({ action: last }, current.view)}${last.cards ? " " + last.cards.join(" ") : ""}`;
-      return openForm("retract", t("pad.retract.what", { what }), [{ name: "reason", label: t("pad.field.reason") }], async (values) => {
+      const what = `${names()[last.seat]}：${actionLabel({ action: last }, current.view)}${last.cards ? " " + cardsText(last.cards) : ""}`;
+      return openForm("retract", t("pad.retract.what", { what }), [{ name: "reason", label: t("pad.field.reason"), required: true }], async (values) => {
         const body = { at: current.last_standing, reason: values.reason, expected_version: current.version };
         if (await post(`/api/deals/${dealId}/retractions`, body)) refresh(true);
       });
@@ -810,6 +962,10 @@
       const entered = await post(`${matchUrl}/slips`, { facts });
       if (entered) {
         hint = () => t("pad.slip.entered", { n: entered.number });
+        if (current && current.finished) {
+          current = null; // the deal shown before is not the one just entered: show the table and its next deal
+          dealId = null;
+        }
         refresh(true);
       }
     }, true, {

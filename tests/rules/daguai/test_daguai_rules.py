@@ -683,3 +683,23 @@ def test_play_out_remaining_plays_on_for_the_record_and_scores_the_deciding_mome
         assert engine.result(short)["scores"] == result["scores"]
         played_on += len(deciding) < 5
     assert played_on  # some deal went on past the deciding play
+
+
+# S000 犯规(一)–(三) name eight fouls (A7): the pad offers each by its own name, and each counts for its side.
+SEED_FOULS = {"count_volunteered": "自动报牌", "count_asked": "不在自己回合询问张数", "count_word": "报牌量词不用“张”",
+              "talking": "说话", "pass_spoken": "说“不要”而非敲台子", "urging": "催促出牌", "peeking": "偷看他人牌",
+              "gesture": "暗示动作"}
+
+
+def test_the_eight_fouls_of_the_seed_are_offered_by_name():
+    offered = {code: zh for code, zh, _ in ENGINE.foul_codes}
+    assert {code: offered.get(code) for code in SEED_FOULS} == SEED_FOULS
+    assert list(offered)[-1] == "other"
+
+
+@pytest.mark.parametrize("code", ["count_volunteered", "count_word", "pass_spoken"])
+def test_each_seed_foul_counts_toward_the_side_s_second_foul(code):
+    state = cut_state({seat: f"S{3 + place}" for place, seat in enumerate([0, 2, 4, 1, 3, 5])}, first=0)
+    act(state, 1, "foul", code=code, note="")
+    act(state, 3, "foul", code=code, note="")
+    assert state.team_fouls == [0, 2]
