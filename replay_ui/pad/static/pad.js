@@ -473,7 +473,7 @@
     const place = info.place ? t("pad.place", { n: info.place }) : "";
     const held = typeof info.count === "number" ? hand.length : info.count;
     return `<section class="pad-seat${acting ? " acting" : ""}" data-seat="${seat}"${acting ? ' aria-current="true"' : ""}>` +
-      `<header><b>${esc(names()[seat] || info.name)}</b> <span class="muted">${esc(t("pad.seatN", { n: Fupan.seatNo(seat) }))}</span>` +
+      `<header><b>${esc(names()[seat] || info.name)}</b>${Fupan.seatNo(seat) ? ` <span class="muted">${esc(Fupan.seatNo(seat))}</span>` : ""}` +
       (role ? ` <span class="badge">${esc(role)}</span>` : "") + (place ? ` <span class="badge">${esc(place)}</span>` : "") +
       ` <span class="count">${esc(t("pad.cards", { n: held }))}</span>` +
       (acting ? ` <span class="badge live">${esc(t(guessed ? "pad.toAct.guess" : "pad.toAct"))}</span>` : "") +
@@ -551,10 +551,13 @@
     const s = match.standing || {};
     // One row per seat (chips, scores) or per team (升级 levels, 大怪路子 points).
     const row = (who, value) => `<tr><td>${esc(who)}</td><td class="num">${esc(value)}</td></tr>`;
+    // A side of 升级/大怪路子 is every other seat (team 0: seats 0, 2, …), named by its team or its players.
+    const side = (team) => Fupan.sideName(match.seat_names.map((_, seat) => seat).filter((seat) => seat % 2 === team),
+      match.entries, match.seat_names);
     let cells = "";
     if (match.chips) cells = match.chips.map((c, seat) => row(match.seat_names[seat], c)).join("");
-    else if (s.levels) cells = s.levels.map((level, team) => row(t("pad.team", { n: team + 1 }), level)).join("");
-    else if (s.points) cells = s.points.map((p, team) => row(t("pad.team", { n: team + 1 }), p)).join("");
+    else if (s.levels) cells = s.levels.map((level, team) => row(side(team), level)).join("");
+    else if (s.points) cells = s.points.map((p, team) => row(side(team), p)).join("");
     else if (s.scores) cells = s.scores.map((p, seat) => row(match.seat_names[seat], p)).join("");
     const deals = t("pad.dealsPlayed", { n: match.deals.filter((d) => d.status === "finished").length });
     return `<section class="panel pad-info"><h3>${esc(t("pad.score"))}</h3><table class="pad-score">${cells}</table>` +
@@ -846,7 +849,7 @@
       });
     }
     if (command === "misdeal") {
-      const options = names().map((name, seat) => ({ value: String(seat), label: `${Fupan.seatNo(seat)} · ${name}` }));
+      const options = names().map((name, seat) => ({ value: String(seat), label: Fupan.seatName(seat, name) }));
       return openForm("misdeal", t("pad.misdeal"), [{ name: "seat", label: t("pad.field.dealer"), type: "select", options, value: "0" },
         { name: "note", label: t("pad.field.note") }], async (values) => {
         if (await post(`${matchUrl}/misdeals`, { seat: Number(values.seat), note: values.note })) refresh(true);
@@ -1059,7 +1062,7 @@
     const complete = deck.zones.every((zone, index) => zone.length === zoneSize(index));
     const zones = deck.zones.map((zone, index) => {
       if (index === last && !boot.table.kitty_size) return "";
-      const name = index === last ? t("pad.kitty") : `${t("pad.seatN", { n: Fupan.seatNo(index) })} ${names()[index] || ""}`;
+      const name = index === last ? t("pad.kitty") : Fupan.seatName(index, names()[index]);
       const cards = zone.map((code, at) => `<button type="button" class="pad-card" data-placed="${at}" data-zone-index="${index}">${Fupan.cardHTML(code, "sm")}</button>`).join("");
       return `<div class="pad-zone${index === deck.active ? " active" : ""}"><button type="button" data-zone="${index === last ? "kitty" : index}" aria-pressed="${index === deck.active}">` +
         `${esc(name)} ${zone.length}/${zoneSize(index)}</button><div class="pad-hand">${cards}</div></div>`;
