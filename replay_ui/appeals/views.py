@@ -43,7 +43,10 @@ def tournament_appeals(tournament_id: str) -> str:
     tables = {m["id"]: m["table"] for m in tournament["matches"]}
     # The filing form's choices: each table's deals (a deal and step, a ruling's deal) and the players.
     deals = {m["id"]: app.tables.get(m["id"])["deals"] for m in tournament["matches"]}
-    return render_template("appeals.html", tournament=tournament, tables=tables, deals=deals,
+    # Each appeal's deal named by its number at its table (第 N 局), as the table page numbers them.
+    numbers = {d["deal_id"]: d.get("number") or index for table in deals.values()
+               for index, d in enumerate(table, start=1)}
+    return render_template("appeals.html", tournament=tournament, tables=tables, deals=deals, numbers=numbers,
                            players=app.tournaments.players(tournament_id),
                            appeals=app.appeals.of_tournament(tournament_id, reader()))
 
@@ -56,9 +59,26 @@ def _appeal_context(appeal_id: str) -> dict[str, Any]:
     match = app.tables.get(appeal["match_id"])
     deal_id = appeal["against"].get("deal_id")
     deal = app.deals.get(deal_id, reader()) if deal_id else None
+    judged = _judged_step(appeal, deal)
+    blind = deal is not None and appeal["status"] not in REVEALED
+
+    def deal_link(step: int, view: str = "public") -> str:
+        """Where a step of the disputed deal opens: while the appeal is undecided, the result-blind review (no step
+        past the judged one); once decided, the deal viewer."""
+        if blind:
+            return (url_for("appeals_ui.appeal_review", appeal_id=appeal_id)
+                    + f"?step={min(step, judged or 0)}&view={view}")
+        return url_for("replay_ui.deal_viewer", deal_id=deal_id) + f"?step={step}&view={view}"
+
     return {"appeal": appeal, "tournament": tournament, "table": match["table"], "names": names, "match": match,
             "deal": deal, "seats": list(match["seat_names"]) if deal is None else list(deal["seats"]),
-            "judged": _judged_step(appeal, deal)}
+            "judged": judged, "blind": blind, "deal_link": deal_link,
+            # the last step a form may name: the judged one while the result is not revealed
+            "last_step": (judged if blind else (deal or {}).get("actions", 0)) or 0}
+
+
+# Once the committee has decided (or the appeal is over) the result is no longer kept from the page's readers.
+REVEALED = ("decided", "closed", "withdrawn")
 
 
 def _judged_step(appeal: dict[str, Any], deal: dict[str, Any] | None) -> int | None:
@@ -127,8 +147,8 @@ def appeal_review(appeal_id: str) -> str:
         "foul_names": foul_names(game), "play_phase": get_engine(game).play_phase,
         "seat_marks": {lang: [seat_mark(game, seat, lang) for seat in range(len(deal["seats"]))]
                        for lang in ("zh", "en")},
+        # No deal address and no version: the deal's answer (and its event count) tells how long it went on.
         "frames_url": url_for("appeals_ui.review_frames", appeal_id=appeal_id),
-        "deal_url": url_for("deals.get_deal", deal_id=deal["id"]), "version": deal["version"],
         **ui_for(game).deal_figures(None, deal),  # no table figures: the chips after the deal are its result
     }
     return render_template("appeal_review.html", **context, boot=boot,

@@ -148,7 +148,8 @@ def test_one_appeal_end_to_end_then_a_redeal_and_a_late_filing_refused(browser, 
     page.fill("#evidence-form [name=note]", "李四 手上只剩三张牌")
     page.click("#evidence-form button[type=submit]")
     page.wait_for_selector("a[data-evidence]")
-    assert page.get_attribute("a[data-evidence]", "href") == f"/deals/{tour.deals[0]}?step={JUDGED}&view=seat:1"
+    # undecided: the evidence opens the result-blind review, not the whole deal (issue 23, defect 16)
+    assert page.get_attribute("a[data-evidence]", "href") == f"/appeals/{appeal}/review?step={JUDGED}&view=seat:1"
 
     # Result-blind review from 李四's seat: up to step 26 only, no result, no scores; then 揭晓结果.
     with page.expect_response(lambda r: f"/ui-api/appeals/{appeal}/frames" in r.url) as answered:
@@ -182,7 +183,8 @@ def test_one_appeal_end_to_end_then_a_redeal_and_a_late_filing_refused(browser, 
     assert "不合规则" in page.inner_text("#sandbox-said")
     assert page.get_attribute("#sandbox", "data-length") == "0" and tour.head() == head
     build_line(page, AS_PLAYED, "实际打法")
-    assert page.inner_text("#sandbox-result").endswith(" / ".join(map(str, EXAMPLE_SCORES)))
+    assert page.inner_text("#sandbox-result").endswith(" · ".join(
+        f"{name} {score:+d}" for name, score in zip(PLAYERS, EXAMPLE_SCORES, strict=True)))
     page.click("#sandbox-keep")
     page.wait_for_selector("[data-line='0']")
     build_line(page, LANDLORD_OUT, "地主抢到出牌权")

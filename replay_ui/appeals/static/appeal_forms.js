@@ -189,6 +189,9 @@
     return F.t("appeals.sandbox.action", { name: seats[action.seat], what });
   }
 
+  /* Scores as people read them: each player's name with the score (张三 +2 · 李四 +2 · 王五 -6). */
+  const namedScores = (scores) => scores.map((score, seat) => `${seats[seat]} ${score > 0 ? "+" : ""}${score}`).join(" · ");
+
   function render() {
     const answer = line.answer;
     $("sandbox-board").hidden = false;
@@ -212,7 +215,7 @@
       ? line.actions.map((action, index) => `<li data-line-action="${index}">${F.esc(actionText(action))}</li>`).join("")
       : `<li class="muted">${F.esc(F.t("appeals.sandbox.empty"))}</li>`;
     $("sandbox-result").hidden = !answer.scores;
-    $("sandbox-result").textContent = answer.scores ? F.t("appeals.sandbox.result", { scores: answer.scores.join(" / ") }) : "";
+    $("sandbox-result").textContent = answer.scores ? F.t("appeals.sandbox.result", { scores: namedScores(answer.scores) }) : "";
     $("sandbox-keep").disabled = !answer.scores;
     $("sandbox-solve").hidden = !!answer.scores;
     box.dataset.done = answer.scores ? "1" : "0";

@@ -223,7 +223,8 @@
 
   /* " · To act：name" when someone is to act, with the game's word for it. */
   Fupan.turnText = function (view, names, label) {
-    return view.to_act === null ? "" : ` · ${label}：${names[view.to_act]}`;
+    // The colon of the page's language: "To act: 李强", "轮到：李强".
+    return view.to_act === null ? "" : ` · ${label}${Fupan.lang() === "en" ? ": " : "："}${names[view.to_act]}`;
   };
 
   /* A deal score as a table cell: signed, coloured up or down. */
