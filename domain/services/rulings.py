@@ -14,7 +14,10 @@ from domain.model.appeal import Appeal
 from domain.model.appeal_rules import (
     REPLACES,
     SCORE_OUTCOMES,
+    check_committee,
+    collect,
     compensation,
+    need_reason,
     normalize_outcome,
     redeal_id,
     require_chief,
@@ -97,7 +100,9 @@ class Rulings(Service):
                recorded_by: dict[str, Any] = LOCAL_RECORDER) -> tuple[dict[str, Any], bool]:
         """The committee's decision; the standings move from the ruling's outcome to this one."""
         a, m, t = load_appeal(self.store, appeal)
-        normal, moves = self._outcome(a, t, outcome)
+        # The outcome, the reasons and the committee checked together: every problem said at once (issue 23).
+        (normal, moves), _, _ = collect(lambda: self._outcome(a, t, outcome), lambda: need_reason(reason),
+                                        lambda: check_committee(members, vote))
         changed = a.decide(normal, reason, members, vote,
                            self._compensate(a, t, m, normal, moves, "decision 仲裁", recorded_by), recorded_by)
         if changed:

@@ -24,7 +24,7 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 
 from domain.games import get_engine
 from domain.kernel.errors import Hidden, IllegalAction, NotFound, Unauthenticated
-from domain.model.appeal_rules import is_viewpoint
+from domain.model.appeal_rules import is_chief, is_viewpoint
 from replay_ui.games import ui_for
 from replay_ui.pages import game_script, not_found_page, reader, seat_mark, service
 from replay_ui.shared import i18n
@@ -131,6 +131,30 @@ def review_frames(appeal_id: str) -> Response:
     """JSON for the review page's viewer: the result-blind frames of `viewpoint` (default public)."""
     context = _appeal_context(appeal_id)
     return jsonify(blind_frames(appeal_id, request.args.get("viewpoint", "public"), context["seats"]))
+
+
+def _may(tournament_id: str, match_ids: set[str]) -> dict[str, bool]:
+    """Which appeal steps the reader of the request may take (docs/appeals.md "Roles"), so a page offers only
+    those forms: the filing side (the organiser, a referee of the table), the chief referee, the committee."""
+    who = reader()
+    organiser = who.role in ("organiser", "local")
+    filer = organiser or any(who.referees(match) for match in match_ids)
+    chief = is_chief(who.recorded_by, service().appeals.rules(tournament_id)["chief_referees"])
+    committee = who.role == "appeals"
+    return {"file": filer, "evidence": filer or committee, "sandbox": filer or committee, "ruling": chief,
+            "committee": filer, "withdrawal": filer, "closing": chief, "decision": committee}
+
+
+@appeal_pages.get("/ui-api/appeals/<appeal_id>/may")
+def appeal_may(appeal_id: str) -> Response:
+    appeal = service().appeals.get(appeal_id, reader())
+    return jsonify(_may(appeal["tournament_id"], {appeal["match_id"]}))
+
+
+@appeal_pages.get("/ui-api/tournaments/<tournament_id>/appeals/may")
+def tournament_may(tournament_id: str) -> Response:
+    tournament = service().tournaments.get(tournament_id)
+    return jsonify(_may(tournament_id, {m["id"] for m in tournament["matches"]}))
 
 
 @appeal_pages.get("/appeals/<appeal_id>/review")

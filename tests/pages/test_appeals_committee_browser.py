@@ -169,3 +169,30 @@ def test_18_the_preview_lists_every_affected_player_and_warns_when_the_tables_en
     warning = page.inner_text("#decision-end")
     assert "王芳" in warning and "18" in warning and "20" in warning, warning
     page.context.close()
+
+
+def test_17_only_the_forms_of_the_callers_role_and_a_disabled_button_looks_disabled(browser, filed):
+    """Defect 17: without a token the appeal page offers no step's form; a table's referee gets evidence, the
+    sandbox, withdrawal (the filing side's) but not the ruling (the chief referee's) nor the decision; the
+    committee gets the decision. 加入申诉 before the line ends looks as disabled as it is."""
+    server, event = filed.server, filed.event
+    page = browser.new_context(viewport=LAPTOP).new_page()
+    page.goto(f"{server.url}/appeals/{filed.appeal}")
+    page.wait_for_selector("body[data-may-take]", state="attached")
+    for form in ("#evidence-form", "#ruling-form", "#withdrawal-form", "#sandbox"):
+        assert not page.is_visible(form), form
+    page.fill("#appeal-token-input", event.referee)
+    page.click("#appeal-token-form button[type=submit]")
+    page.wait_for_selector("#evidence-form", state="visible")
+    assert page.is_visible("#withdrawal-form") and page.is_visible("#sandbox")
+    assert not page.is_visible("#ruling-form")
+    page.click("#sandbox-start")
+    page.wait_for_selector("#sandbox[data-busy='0']")
+    assert page.is_disabled("#sandbox-keep")
+    opacity = float(page.eval_on_selector("#sandbox-keep", "b => getComputedStyle(b).opacity"))
+    assert opacity < 0.7, opacity
+    page.goto(f"{server.url}/tournaments/{event.tournament}/appeals")
+    page.wait_for_selector("#file-form", state="visible")  # the referee of table 1 may file
+    page.click("#appeal-token-forget")
+    page.wait_for_selector("#file-form", state="hidden")
+    page.context.close()

@@ -123,7 +123,7 @@ def test_one_appeal_end_to_end_then_a_redeal_and_a_late_filing_refused(browser, 
     # Filed in time through the filing form, by the table's referee on 李四's behalf.
     page.goto(f"{server.url}/tournaments/{tour.id}")
     page.click("#appeals-link")
-    page.wait_for_selector("#file-form")
+    page.wait_for_selector("#file-form", state="attached")  # offered once a token may file (issue 23)
     use_token(page, tour.referee)
     page.select_option("#file-form [name=match]", tour.matches[0])
     page.select_option("#file-form [name=kind]", "deal")
@@ -217,6 +217,7 @@ def test_one_appeal_end_to_end_then_a_redeal_and_a_late_filing_refused(browser, 
     page.wait_for_selector("article[data-status='appealed']")
 
     # The committee: 60% of line 1, 40% of line 0; the preview stores nothing; the decision moves the standings.
+    use_token(page, tour.committee)  # the decision form is offered to the committee's token (issue 23)
     preview_weighted_decision(page, tour.committee, "两种打法都有可能，按 60/40 加权", tour.head)
     expected = weighted_totals(before, other)
     changed = {p for p in PLAYERS if expected[p] != before[p]}

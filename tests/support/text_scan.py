@@ -60,7 +60,7 @@ def scan_text(text: str, lang: str, allowed: Iterable[str] = ()) -> list[Finding
     """Every defect of the issue's text scan in `text` read as a page in `lang` ("zh" or "en"). `allowed`: words
     people typed (names of players, teams, tournaments; statements, notes), taken out before the scan."""
     for word in sorted(set(allowed), key=len, reverse=True):
-        if word:
+        if word and not word.isdigit():  # a table typed "1" is shown as 第 1 桌: its digit is no word of its own
             text = text.replace(word, " ")
     found: list[Finding] = []
     for kind, pattern in (("card_code", CARD_CODE), ("seat_index", SEAT_INDEX), ("backticks", BACKTICKED),

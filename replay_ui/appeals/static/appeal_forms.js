@@ -15,6 +15,27 @@
     const held = !!F.token();
     if ($("appeal-token-forget")) $("appeal-token-forget").hidden = !held;
     if ($("appeal-token-held")) $("appeal-token-held").hidden = !held;
+    showMay();
+  }
+
+  /* Only the forms of the steps the tab's token may take (GET …/may: the server's own rules). Without a token
+   * none but the committee's decision, which asks for the appeals token itself. */
+  async function showMay() {
+    const host = document.querySelector("[data-may-url]");
+    if (!host) return;
+    let may = {};
+    if (F.token()) {
+      try {
+        may = await F.getJSON(host.dataset.mayUrl);
+      } catch (error) {
+        may = {}; // a token the server refuses may take no step
+      }
+    }
+    document.querySelectorAll("section[data-may]").forEach((node) => {
+      const step = node.dataset.may;
+      node.hidden = step === "decision" ? !!F.token() && !may.decision : !may[step];
+    });
+    document.body.dataset.mayTake = Object.keys(may).filter((step) => may[step]).join(" ") || "-";
   }
 
   if ($("appeal-token-form")) {
