@@ -20,9 +20,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     service = open_service(args.db)
     if args.demo:
         if not service.store.recorder.max_notification_id():
-            from fixtures import load_demo
+            from fixtures import load_demo, record_live_table
 
             load_demo(service)
+            record_live_table(service)  # the table in play the printed referee token records (issue 23)
         print_demo_tokens(service)
     elif not service.tokens.has_active(ORGANISER):
         print("fupan: no organiser token yet; writes need one: fupan token create --role organiser"

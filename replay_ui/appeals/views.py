@@ -60,7 +60,8 @@ def _appeal_context(appeal_id: str) -> dict[str, Any]:
     deal_id = appeal["against"].get("deal_id")
     deal = app.deals.get(deal_id, reader()) if deal_id else None
     judged = _judged_step(appeal, deal)
-    blind = deal is not None and appeal["status"] not in REVEALED
+    # a slip's deal has no steps to keep back: its result is all it has
+    blind = deal is not None and not deal.get("result_only") and appeal["status"] not in REVEALED
 
     def deal_link(step: int, view: str = "public") -> str:
         """Where a step of the disputed deal opens: while the appeal is undecided, the result-blind review (no step
@@ -191,8 +192,34 @@ def appeal_report(appeal_id: str) -> str:
             sequence = blind_frames(appeal_id, viewpoint, seats)
         except (Unauthenticated, Hidden):
             sequence = None  # a live deal's seat view: not the public's (docs/SECURITY.md §4)
-    return render_template("appeal_report.html", **context, seat=seat, sequence=sequence,
+    dealt = None  # every hand as dealt: the referee's first frame, for a reader allowed the referee's view
+    if deal is not None and not deal.get("result_only"):
+        try:
+            first = blind_frames(appeal_id, "referee", seats)["frames"][0]["view"]
+            dealt = [place.get("hand") or [] for place in first["seats"]]
+        except (Unauthenticated, Hidden):
+            dealt = None  # a live deal's hidden hands (docs/SECURITY.md §4)
+    return render_template("appeal_report.html", **context, seat=seat, sequence=sequence, dealt=dealt,
+                           moves=[line_moves(line, seats) for line in appeal["lines"]],
                            scores=_score_change(appeal, deal, seats))
+
+
+def line_moves(line: dict[str, Any], seats: list[str]) -> list[dict[str, Any]] | None:
+    """A sandbox line's actions as the report prints them: who, what in words (both languages), the cards. None
+    while withheld (a live deal's line)."""
+    if line.get("actions") is None:
+        return None
+    known = i18n.catalog()
+    moves = []
+    for action in line["actions"]:
+        kind = action.get("type", "")
+        key = "pad.act.pass.play" if kind == "pass" else f"pad.act.{kind}"
+        words = {lang: (i18n.text(key, lang, value=action.get("value", "")) if key in known else kind)
+                 for lang in i18n.LANGUAGES}
+        seat = action.get("seat")
+        moves.append({"name": seats[seat] if isinstance(seat, int) and 0 <= seat < len(seats) else "",
+                      "zh": words["zh"], "en": words["en"], "cards": action.get("cards") or []})
+    return moves
 
 
 def _score_change(appeal: dict[str, Any], deal: dict[str, Any] | None, seats: list[str]) -> list[dict[str, Any]]:

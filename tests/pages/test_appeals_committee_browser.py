@@ -76,6 +76,9 @@ def test_16_nothing_on_the_appeal_page_leads_past_the_judged_step(browser, filed
     assert page.evaluate("document.body.dataset.total") == str(JUDGED)
     boot = boot_of(page)
     assert "deal_url" not in boot and "version" not in boot
+    # The report, printed before the decision: no recorded score (the result) in its score change.
+    page.goto(f"{server.url}/appeals/{filed.appeal}/report")
+    assert page.locator("[data-recorded], [data-now]").count() == 0
     page.context.close()
 
 
@@ -195,4 +198,33 @@ def test_17_only_the_forms_of_the_callers_role_and_a_disabled_button_looks_disab
     page.wait_for_selector("#file-form", state="visible")  # the referee of table 1 may file
     page.click("#appeal-token-forget")
     page.wait_for_selector("#file-form", state="hidden")
+    page.context.close()
+
+
+PAGE_MARGIN = """() => [...document.styleSheets].flatMap((sheet) => { try { return [...sheet.cssRules]; } catch (e) {
+  return []; } }).filter((rule) => rule.type === CSSRule.PAGE_RULE).map((rule) => rule.style.margin).join(" ")"""
+
+
+def test_19_the_printed_report_has_what_a_committee_signs(browser, filed):
+    """Defect 19: every hand as dealt (the deal is over), each line's moves, both sides' statements, the rule
+    applied, a signature block, and page margins for print."""
+    server = filed.server
+    page = browser.new_context(viewport=LAPTOP).new_page()
+    page.goto(f"{server.url}/appeals/{filed.appeal}/report")
+    page.wait_for_selector("[data-report]")
+    hands = page.locator("[data-report-part=hands] [data-hand]")
+    assert hands.count() == len(PLAYERS)
+    for seat in range(len(PLAYERS)):
+        shown = page.eval_on_selector_all(f"[data-report-part=hands] [data-hand='{seat}'] [data-card]",
+                                          "e => e.map(c => c.dataset.card)")
+        assert sorted(shown) == sorted(EXAMPLE_RECORD["hands"][seat])
+    moves = page.locator("[data-report-part=lines] [data-line='0'] [data-line-move]")
+    assert moves.count() == LENGTH - JUDGED
+    statements = page.inner_text("[data-report-part=statements]")
+    assert "王五 认为第4步的顺子应判无效" in statements and page.locator("[data-side=other]").count() == 1
+    assert page.locator("[data-report-part=rule] a[href='/rules/doudizhu']").count() == 1
+    assert page.locator("[data-report-part=signatures] [data-signature]").count() >= 3
+    page.emulate_media(media="print")
+    assert page.is_visible("[data-report-part=signatures]")
+    assert "mm" in page.evaluate(PAGE_MARGIN)
     page.context.close()

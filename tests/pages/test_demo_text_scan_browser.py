@@ -1,5 +1,5 @@
 """The text scan (tests/support/text_scan.py; issue 23's acceptance) over the demo's main pages in Chinese and in
-English, as `fupan serve --demo` loads them: the list of tournaments, the 斗地主 knockout (its page, table 1, a deal
+English, as `fupan serve --demo` records them: the list of tournaments, the 斗地主 knockout (its page, table 1, a deal
 in the viewer, the standings, a player's standing explained), the event in play (its page, its table, the deal
 being played) and an appeal about its first deal (the tournament's appeals, the appeal, its result-blind review,
 its report). No card code outside a card image, no seat index, no backticked field name, no Python repr, no
@@ -22,7 +22,7 @@ from test_viewer_browser import CHROMIUM, LAPTOP
 from text_scan import describe, scan_page, set_language
 from viewer_support import DemoSite, start_demo_site
 
-from fixtures import LIVE_DEMO
+from fixtures import LIVE_DEMO, record_live_table
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs /usr/bin/chromium")
 
@@ -41,6 +41,7 @@ def walk(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Walk]:
     site = start_demo_site(Path(tmp_path_factory.mktemp("demo_scan")) / "fupan.sqlite")
     service = site.live.service
     assert service is not None
+    record_live_table(service)  # as `fupan serve --demo` adds it after the demo tournaments
     tournaments = service.tournaments.all()
     knockout = tournaments[0]
     live = next(t for t in tournaments if t["name"] == LIVE_DEMO)
