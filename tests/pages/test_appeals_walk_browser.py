@@ -244,7 +244,8 @@ def test_one_appeal_end_to_end_then_a_redeal_and_a_late_filing_refused(browser, 
     page.click("#report-link")
     page.wait_for_selector("[data-report]")
     assert page.locator("[data-report-part=sequence] li[data-step]").count() == JUDGED
-    hand = page.eval_on_selector_all("[data-hand='1'] [data-card]", "e => e.map(c => c.dataset.card)")
+    hand = page.eval_on_selector_all("[data-report-part=sequence] [data-hand='1'] [data-card]",
+                                     "e => e.map(c => c.dataset.card)")
     assert sorted(hand) == sorted(EXAMPLE_RECORD["hands"][1])
     assert page.inner_text("[data-report-part=decision] [data-vote]").strip() == "2 / 1 / 0"
     for player in changed:
@@ -307,15 +308,17 @@ def test_one_appeal_end_to_end_then_a_redeal_and_a_late_filing_refused(browser, 
     page.reload()
     assert page.locator("tr[data-appeal]").count() == listed
 
-    # Closing on the appeal's page: the table's referee is not the chief referee (refused, the reason shown,
-    # nothing stored); the organiser closes it.
+    # Closing on the appeal's page: the table's referee is not the chief referee — the page offers it no closing
+    # form (issue 23: forms by role) and the server refuses it all the same, nothing stored; the organiser closes it.
     page.goto(f"{server.url}/appeals/{appeal}")
+    page.wait_for_selector("body[data-may-take]", state="attached")
+    assert not page.is_visible("#closing-form")
     head = tour.head()
-    page.fill("#closing-form [name=note]", "结案")
-    page.click("#closing-form button[type=submit]")
-    page.wait_for_selector("#closing-form .appeal-said[data-refused='not_chief_referee']")
-    assert "只有裁判长" in page.inner_text("#closing-form .appeal-said") and tour.stored_since(head) == []
+    refused = server.post(f"/api/appeals/{appeal}/closing", {"note": "结案"}, token=tour.referee)
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "not_chief_referee"
+    assert "只有裁判长" in refused.json()["error"]["message_zh"] and tour.stored_since(head) == []
     use_token(page, server.organiser)
+    page.fill("#closing-form [name=note]", "结案")
     page.click("#closing-form button[type=submit]")
     page.wait_for_selector("article[data-status='closed']")
     context.close()
