@@ -6,8 +6,7 @@ its report). No card code outside a card image, no seat index, no backticked fie
 `None`, no raw HTML, no word of the other language.
 
 What people typed (names of players, tables and tournaments, notes, the statement) is theirs, not the page's: it is
-taken out before the scan. A page whose findings belong to a defect another part of issue 23 fixes is marked
-`xfail(strict=True)` with that defect's number, so the mark goes once it is fixed.
+taken out before the scan.
 """
 
 from __future__ import annotations
@@ -15,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 from test_viewer_browser import CHROMIUM, LAPTOP
@@ -77,16 +75,7 @@ def walk(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Walk]:
     site.live.stop()
 
 
-def other_helpers(page: str, lang: str) -> Any:
-    """The findings that belong to a defect of issue 23 another part fixes (strict: the mark must go with it)."""
-    if lang == "en" and page in ("deal", "live_deal"):  # the viewpoint buttons say "张伟 (seat 1)": seat naming
-        return pytest.mark.xfail(strict=True, reason="defect 10: seats read as 'seat N' (seat naming helper)")
-    if page == "console":  # its forms' menus and hints (game, format, tiebreaks, the token command) in one language
-        return pytest.mark.xfail(strict=True, reason="defects 8-9 and 21 in the console's forms (console helpers)")
-    return None
-
-
-CASES = [pytest.param(page, lang, marks=[mark] if (mark := other_helpers(page, lang)) else [], id=f"{page}-{lang}")
+CASES = [pytest.param(page, lang, id=f"{page}-{lang}")
          for lang in ("zh", "en")
          for page in ("index", "tournament", "table", "deal", "standings", "explain", "live_tournament",
                       "live_table", "live_deal", "appeals", "appeal", "review", "report", "pad", "travellers",

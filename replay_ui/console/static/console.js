@@ -108,19 +108,23 @@
 
   /* --- home: create a tournament ------------------------------------------------------------------------------ */
 
+  let redrawHome = null; // set by home(): its script-drawn parts, drawn again in the language chosen
+
   async function home() {
     const listed = await api("GET", "/api/formats");
     const formats = listed.formats;
     const presets = listed.presets || {}; // per game, the ruleset preset option its form offers
     const games = [...new Set(formats.map((f) => f.game))];
     const gameSelect = $("#create-game");
-    gameSelect.innerHTML = games.map((g) => `<option value="${esc(g)}">${esc(t(`game.${g}`))}</option>`).join("");
+    gameSelect.innerHTML = games.map((g) => `<option value="${esc(g)}" data-i18n-option="game.${esc(g)}">${esc(t(`game.${g}`))}</option>`).join("");
     const formatSelect = $("#create-format");
     function fillFormats() {
+      const chosen = formatSelect.value;
       const mine = formats.filter((f) => f.game === gameSelect.value);
       formatSelect.innerHTML = mine
         .map((f) => `<option value="${esc(f.code)}">${esc(Fupan.lang() === "en" ? `${f.en} (${f.code})` : f.zh)}</option>`)
         .join("");
+      if (mine.some((f) => f.code === chosen)) formatSelect.value = chosen;
       fillTiebreaks();
       $("#preset-label").hidden = !presets[gameSelect.value];
     }
@@ -163,10 +167,20 @@
         window.location.assign(`/console/tournaments/${created.id}`);
       });
     });
-    const list = (await api("GET", "/api/tournaments")).map(
-      (item) => `<li><a href="/console/tournaments/${esc(item.id)}" data-tournament="${esc(item.id)}">${esc(item.name)}</a> <span class="badge game">${esc(t(`game.${item.game}`))}</span></li>`,
-    );
-    $("#tournament-list").innerHTML = list.join("");
+    const tournaments = await api("GET", "/api/tournaments");
+    function drawList() {
+      $("#tournament-list").innerHTML = tournaments.map(
+        (item) => `<li><a href="/console/tournaments/${esc(item.id)}" data-tournament="${esc(item.id)}">${esc(item.name)}</a> <span class="badge game">${esc(t(`game.${item.game}`))}</span></li>`,
+      ).join("");
+    }
+    drawList();
+    // The script-drawn menus and list speak the language chosen later too (the tiebreaks' default codes kept).
+    redrawHome = () => {
+      const typed = $("#create-tiebreaks").value;
+      fillFormats();
+      $("#create-tiebreaks").value = typed;
+      drawList();
+    };
   }
 
   /* --- entries ------------------------------------------------------------------------------------------------ */
@@ -533,6 +547,7 @@
   document.addEventListener("fupan:lang", () => {
     translateOptions();
     if (tournament && fmt) act(refreshAll); // the script-drawn tables speak the chosen language too
+    else if (redrawHome) redrawHome();
   });
   translateOptions();
   showSignedIn();
