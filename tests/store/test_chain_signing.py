@@ -1,0 +1,47 @@
+"""Signed and unsigned links in one store-wide chain (docs/SECURITY.md §9, "Without a key"): a verifier holding the
+key fails unsigned links written after signed ones (`unsigned_after_signed`), and notes that links written before
+the key was first configured are vouched for by the first signed link. On a real SQLite file, written by the
+service with and without the key as an operator would run it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from domain.services.audit import audit_store
+from domain.services.fupan import Fupan
+
+KEY = "5f0e1d2c3b4a59687786a5b4c3d2e1f05f0e1d2c3b4a5968"
+
+
+def write(db: Path, name: str, key: str | None) -> None:
+    """One write (a tournament created: one link) by a service run with or without the signing key."""
+    env = {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db)}
+    app = Fupan(env={**env, "FUPAN_SIGNING_KEY": key} if key else env)
+    try:
+        app.tournaments.create(name, "doudizhu")
+    finally:
+        app.close()
+
+
+def audited(db: Path) -> dict:
+    app = Fupan(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db), "FUPAN_SIGNING_KEY": KEY})
+    try:
+        return audit_store(app.store)
+    finally:
+        app.close()
+
+
+def test_unsigned_links_after_signed_ones_are_named_and_earlier_unsigned_ones_are_vouched_for(tmp_path: Path):
+    db = tmp_path / "store.sqlite"
+    write(db, "未签杯", None)  # link 1: before the key was configured
+    write(db, "签名杯", KEY)  # link 2: the first signed
+    report = audited(db)
+    assert report["ok"] and (report["links"], report["signed"], report["unsigned"]) == (2, 1, 1)
+    assert any("Links #1–#1 were written unsigned" in notice and "#2" in notice for notice in report["notices"])
+
+    write(db, "无钥杯", None)  # link 3: someone without the key
+    write(db, "又无钥杯", None)  # link 4
+    report = audited(db)
+    assert not report["ok"]
+    (after,) = [f for f in report["findings"] if f["kind"] == "unsigned_after_signed"]
+    assert after["link"] == 3 and "Links #3–4 " in after["message"]
