@@ -5,6 +5,7 @@ service with and without the key as an operator would run it."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from domain.services.audit import audit_store
@@ -42,6 +43,22 @@ def test_unsigned_links_after_signed_ones_are_named_and_earlier_unsigned_ones_ar
     write(db, "无钥杯", None)  # link 3: someone without the key
     write(db, "又无钥杯", None)  # link 4
     report = audited(db)
-    assert not report["ok"]
+    assert not report["ok"] and (report["signed"], report["unsigned"]) == (1, 3)
     (after,) = [f for f in report["findings"] if f["kind"] == "unsigned_after_signed"]
     assert after["link"] == 3 and "Links #3–4 " in after["message"]
+
+
+def test_a_link_edited_into_something_unreadable_is_named_and_the_rest_is_still_checked(tmp_path: Path):
+    db = tmp_path / "store.sqlite"
+    for name in ("一杯", "二杯", "三杯"):
+        write(db, name, KEY)
+    with sqlite3.connect(db) as raw:  # as someone with the database open: link 2's events are no longer JSON
+        raw.execute("UPDATE stored_events_chain SET events = 'not json' WHERE seq = 2")
+    raw.close()
+    report = audited(db)
+    kinds = [(f["kind"], f["link"]) for f in report["findings"]]
+    assert ("link_edited", 2) in kinds and report["links"] == 3 and report["signed"] == 3
+    (unreadable,) = [f for f in report["findings"] if f["kind"] == "link_edited"]
+    assert "cannot be read" in unreadable["message"]
+    # link 2's event is in no readable link now: it reads as stored outside the service; links 1 and 3 still check
+    assert [f["kind"] for f in report["findings"] if f["kind"] != "link_edited"] == ["inserted"]
