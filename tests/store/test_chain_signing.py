@@ -62,3 +62,18 @@ def test_a_link_edited_into_something_unreadable_is_named_and_the_rest_is_still_
     assert "cannot be read" in unreadable["message"]
     # link 2's event is in no readable link now: it reads as stored outside the service; links 1 and 3 still check
     assert [f["kind"] for f in report["findings"] if f["kind"] != "link_edited"] == ["inserted"]
+
+
+def test_without_a_key_the_verifier_says_how_many_signed_links_it_could_not_check(tmp_path: Path):
+    db = tmp_path / "store.sqlite"
+    write(db, "一杯", None)
+    for name in ("二杯", "三杯"):
+        write(db, name, KEY)
+    app = Fupan(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db)})
+    try:
+        report = audit_store(app.store)
+    finally:
+        app.close()
+    assert report["ok"] and (report["signed"], report["unsigned"]) == (2, 1)
+    (not_proven,) = [notice for notice in report["notices"] if notice.startswith("NOT PROVEN")]
+    assert not_proven.endswith(" 2 signed links were not checked.")
