@@ -60,6 +60,7 @@ def test_a_link_edited_into_something_unreadable_is_named_and_the_rest_is_still_
     assert ("link_edited", 2) in kinds and report["links"] == 3 and report["signed"] == 3
     (unreadable,) = [f for f in report["findings"] if f["kind"] == "link_edited"]
     assert "cannot be read" in unreadable["message"]
+    assert not any("written unsigned" in notice for notice in report["notices"])  # signed from link 1 on
     # link 2's event is in no readable link now: it reads as stored outside the service; links 1 and 3 still check
     assert [f["kind"] for f in report["findings"] if f["kind"] != "link_edited"] == ["inserted"]
 
