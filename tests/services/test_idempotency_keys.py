@@ -95,3 +95,33 @@ def test_a_key_stored_without_its_answer_is_pending_and_never_answered_by_a_rese
         assert other.value.code == "idempotency_conflict"
     finally:
         app.close()
+
+
+def test_two_processes_racing_under_one_key_store_one_request_and_the_loser_answers_the_winners_answer(
+        tmp_path: Path):
+    """Two applications on one store (two server processes) both find the key absent; the first to save wins, the
+    other's save is refused whole and it answers the stored answer (docs/SECURITY.md §6a, the racing row)."""
+    store = Store.sqlite(tmp_path / "keys.sqlite")
+    first, second = store.open(), store.open()
+    try:
+        with first.requests.open():  # each request in its own process's unit, the second inside the first's
+            mine, fresh = first.requests.begin(CALLER, "tap-4", "POST", PATH, BODY, BY)
+            with second.requests.open():
+                theirs, also_fresh = second.requests.begin(CALLER, "tap-4", "POST", PATH, BODY, BY)
+                assert fresh and also_fresh
+                assert second.requests.finish(theirs, 201, '{"won": true}', "application/json", True, BODY) is None
+            stored = first.requests.finish(mine, 201, '{"won": false}', "application/json", True, BODY)
+        assert stored is not None and stored.answer == {"status": 201, "body": '{"won": true}',
+                                                        "content_type": "application/json"}
+        # The same race under the key for another request: the loser's is the conflict, nothing of it stored.
+        with first.requests.open():
+            other, _ = first.requests.begin(CALLER, "tap-5", "POST", PATH, b"{}", BY)
+            with second.requests.open():
+                won, _ = second.requests.begin(CALLER, "tap-5", "POST", PATH, BODY, BY)
+                second.requests.finish(won, 201, "{}", "application/json", True, BODY)
+            with pytest.raises(Conflict) as conflict:
+                first.requests.finish(other, 201, "{}", "application/json", True, b"{}")
+        assert conflict.value.code == "idempotency_conflict"
+    finally:
+        first.close()
+        second.close()
