@@ -62,7 +62,9 @@ def test_a_link_edited_into_something_unreadable_is_named_and_the_rest_is_still_
     assert "cannot be read" in unreadable["message"]
     assert not any("written unsigned" in notice for notice in report["notices"])  # signed from link 1 on
     # link 2's event is in no readable link now: it reads as stored outside the service; links 1 and 3 still check
-    assert [f["kind"] for f in report["findings"] if f["kind"] != "link_edited"] == ["inserted"]
+    (inserted,) = [f for f in report["findings"] if f["kind"] != "link_edited"]
+    assert (inserted["kind"], inserted["aggregate"], inserted["version"], inserted["position"]) == (
+        "inserted", "Tournament", 1, 2)
 
 
 def test_without_a_key_the_verifier_says_how_many_signed_links_it_could_not_check(tmp_path: Path):
