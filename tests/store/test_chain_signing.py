@@ -82,3 +82,15 @@ def test_without_a_key_the_verifier_says_how_many_signed_links_it_could_not_chec
     assert not_proven == ("NOT PROVEN: no signing key is configured (FUPAN_SIGNING_KEY or FUPAN_SIGNING_KEY_FILE), "
                           "so the store-wide chain was checked but proves nothing against someone who can write the "
                           "database: they can recompute it. 2 signed links were not checked.")
+
+
+def test_a_store_never_signed_verified_without_a_key_is_not_proven_and_names_no_unchecked_link(tmp_path: Path):
+    db = tmp_path / "store.sqlite"
+    write(db, "一杯", None)
+    app = Fupan(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db)})
+    try:
+        report = audit_store(app.store)
+    finally:
+        app.close()
+    (not_proven,) = [notice for notice in report["notices"] if notice.startswith("NOT PROVEN")]
+    assert not_proven.endswith("database: they can recompute it.")
