@@ -36,6 +36,9 @@ from web.app import create_app
 # HYPOTHESIS_PROFILE picks one by name. Loaded here, before any test module builds its own @settings from them.
 settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
 settings.register_profile("dev", database=DirectoryBasedExampleDatabase(str(ROOT / ".hypothesis" / "examples")))
+# "mutation" (pyproject's [tool.mutmut], docs/TESTING.md): the ci profile's fixed examples, with no deadline, since
+# a mutant runs under mutmut's tracing (slower) and must be killed by a wrong answer, not by a slow one.
+settings.register_profile("mutation", derandomize=True, database=None, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
 
 

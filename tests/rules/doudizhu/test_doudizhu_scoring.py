@@ -17,7 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from domain.games.doudizhu.engine import DoudizhuEngine
 from domain.kernel.cards import full_deck
+from domain.kernel.engine import DealSetup
 from domain.records.format import check_record
 from fixtures.random_play.doudizhu import random_record
 
@@ -307,3 +309,18 @@ def test_random_legal_deals_score_as_the_rules_tables_say(seed, options):
     record = random_record(random.Random(seed), options, timeout_rate=0)
     expected = doc_scores(record)
     assert engine_scores(record) == expected["scores"], expected
+
+
+def test_the_result_names_each_factor_of_the_multiplier():
+    """The record's result lists each doubling and their product (§2.4): rob ×8 (call, two robs, a counter-rob),
+    明牌开始 ×5, two bombs and the rocket ×8, no 春天 (a farmer played)."""
+    record = scripted_deal(bombs=2, rocket=True, landlord_wins=True, caller=1, robbers=(True, True), counter=True,
+                           reveals=({"seat": 1, "type": "reveal", "stage": "start"},), contest=True)
+    engine = DoudizhuEngine()
+    state = engine.new_deal(DealSetup("doudizhu", record["options"], record["seats"], record["first"], record["hands"],
+                                      record["kitty"]))
+    for action in record["actions"]:
+        engine.apply(state, action)
+    result = engine.result(state)
+    assert result is not None and result["bombs"] == 3
+    assert result["multipliers"] == {"rob": 8, "reveal": 5, "bomb": 8, "spring": 1, "total": 320}
