@@ -18,7 +18,7 @@ from domain.records.format import fold
 from domain.services.visibility import may_see_all
 from domain.solver import search
 from domain.solver.position import Position, not_analysable
-from domain.solver.search import Budget, TooLarge
+from domain.solver.search import Budget, TooLarge, Unfinished
 from domain.solver.shedding import RankGame
 
 
@@ -46,20 +46,19 @@ def analyse_state(engine: Engine, state: Any, budget: Budget) -> dict[str, Any]:
     adapter = GAMES[engine.game].analysis
     if adapter is None or state.phase != engine.play_phase or state.to_act is None:
         return {"not_in_play": True, "phase": state.phase, "nodes": 0, "ms": 0.0}
+    pos = position(engine, state)
+    maximising = pos.game.maximising(pos.root)
     try:
-        pos = position(engine, state)
         found = search.analyse(pos.game, pos.root, budget)
+    except Unfinished as error:
+        # No verdict; the plays proven so far (each a loss for the side to act: a win would be its verdict).
+        return {"too_large": True, "moves": _moves(pos, error.proven, maximising, False),
+                "unproven": [_action(pos, pos.state, move) for move in error.unproven],
+                "nodes": error.nodes, "ms": round(error.ms, 1)}
     except TooLarge as error:
         return {"too_large": True, "nodes": error.nodes, "ms": round(error.ms, 1)}
     points = adapter.points  # the search values the attackers' points (升级), not a win or a loss
-    maximising = pos.game.maximising(pos.root)
-    moves = []
-    for move, value in found.moves:
-        action = _action(pos, pos.state, move)
-        if points:
-            moves.append({"action": action, "points": value})
-        else:
-            moves.append({"action": action, "wins": bool(value) == maximising})
+    moves = _moves(pos, found.moves, maximising, points)
     # The line, each action applied by the engine to a copy of the position (so checked once more).
     line, walk = [], copy.deepcopy(pos.state)
     for move in found.line:
@@ -72,8 +71,22 @@ def analyse_state(engine: Engine, state: Any, budget: Budget) -> dict[str, Any]:
         answer["side_wins"] = adapter.side_wins(engine, walk, pos.to_act)  # type: ignore[attr-defined]
     else:
         answer["side_wins"] = bool(found.value) == maximising
-    answer.update({"moves": moves, "line": line, "nodes": found.nodes, "ms": round(found.ms, 1)})
+    answer.update({"moves": moves, "line": line})
+    if found.unproven:  # the verdict is proven, these plays were not settled within the budget
+        answer.update({"partial": True, "unproven": [_action(pos, pos.state, move) for move in found.unproven]})
+    answer.update({"nodes": found.nodes, "ms": round(found.ms, 1)})
     return answer
+
+
+def _moves(pos: Position, scored: Sequence[tuple[Any, int]], maximising: bool, points: bool
+           ) -> list[dict[str, Any]]:
+    """Moves with their values as the answer writes them: `wins` for the mover's side, or 升级's `points`."""
+    moves = []
+    for move, value in scored:
+        action = _action(pos, pos.state, move)
+        moves.append({"action": action, "points": value} if points else
+                     {"action": action, "wins": bool(value) == maximising})
+    return moves
 
 
 def solved_line(engine: Engine, state: Any, budget: Budget) -> list[Action]:

@@ -14,6 +14,7 @@ a guess, never a hang.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
@@ -187,39 +188,139 @@ class Solver:
         return value
 
 
+class Unfinished(TooLarge):
+    """The budget ran out before the side's verdict was proven: what was proven by then — moves shown to keep
+    or lose (each with its exact value) and the moves not settled."""
+
+    def __init__(self, nodes: int, ms: float, proven: list[tuple[Any, int]], unproven: list[Any]):
+        super().__init__(nodes, ms)
+        self.proven, self.unproven = proven, unproven
+
+
 @dataclass
 class Analysis:
-    """A solved position: its value, each move's value (in the adapter's order), and one line of best play."""
+    """A solved position: its value, each move's value (in the adapter's order), and one line of best play.
+    `unproven`: the moves whose value the budget did not settle once the position's value was proven (only
+    the win/lose games leave any: their value needs one winning move, not all); `moves` then lists the others."""
 
     value: int
     moves: list[tuple[Any, int]]
     line: list[Any]
     nodes: int
     ms: float
+    unproven: list[Any] = field(default_factory=list)
+
+
+_NONE = object()  # no move chosen yet (a pass is the move None)
+FIRST_SLICE = 2_000  # nodes a root move is first given before the next one is tried (`_root_values`)
+SLICE_GROWTH = 4
+LINE_SLICE = 2_000  # nodes a line's step gives each candidate before the candidates are solved in full
+
+
+class _Slice:
+    """A share of a query's budget for one search: the query's own node limit, lowered to `nodes` past what is
+    spent; `spent_out` tells a share's end from the query's."""
+
+    def __init__(self, budget: Budget):
+        self.budget, self.node_limit = budget, budget.node_limit
+
+    def run(self, search: Any, nodes: int | None) -> int | None:
+        """`search()` within `nodes` more nodes (None: the rest of the budget): its value, or None when the share
+        ran out first. TooLarge when the query's own budget runs out."""
+        budget = self.budget
+        budget.node_limit = self.node_limit if nodes is None else min(self.node_limit, budget.nodes + nodes)
+        try:
+            return int(search())
+        except TooLarge:
+            if budget.nodes > self.node_limit or budget.elapsed_ms() > budget.limit_ms or nodes is None:
+                raise
+            return None
+        finally:
+            budget.node_limit = self.node_limit
+
+
+def _root_values(solver: Solver, game: Game, pos: Any, moves: Sequence[Any], values: dict[int, int],
+                 enough: int | None, share: _Slice) -> None:
+    """Settle the values of the root's `moves` (by index into `values`), stopping at the first whose value is
+    `enough` (the side to act's win: the position's value is then proven) — a win/lose game needs one winning
+    move, not all. The moves take turns with a growing share of nodes each (`FIRST_SLICE`, ×`SLICE_GROWTH`),
+    so a move whose proof is short is not held up behind one whose proof is long; the shared table keeps what
+    an interrupted search settled (an entry is written only once its value is exact). TooLarge when the
+    query's budget runs out first."""
+    nodes = FIRST_SLICE
+    while True:
+        open_moves = [i for i in range(len(moves)) if i not in values]
+        if not open_moves:
+            return
+        for i in open_moves:
+            value = share.run(lambda i=i: solver.exact(game.child(pos, moves[i])), nodes)  # type: ignore[misc]
+            if value is not None:
+                values[i] = value
+                if value == enough:
+                    return
+        nodes *= SLICE_GROWTH
 
 
 def analyse(game: Game, pos: Any, budget: Budget, line_limit: int = 200) -> Analysis:
     """Every move of the position with its exact value, the position's value and a line of best play from it
-    (each side keeping its value). TooLarge when the budget runs out first."""
+    (each side keeping its value). TooLarge when the budget runs out first — `Unfinished` with the moves it
+    proved when the position's value is not proven; in a win/lose game, once it is (a winning move, or every
+    move losing) and the line is made, the budget running out leaves the other moves `unproven` instead."""
     solver = Solver(game, budget)
     maximising = game.maximising(pos)
-    scored = [(move, solver.exact(game.child(pos, move))) for move in game.moves(pos, budget)]
-    values = [score for _, score in scored]
-    value = (max(values) if maximising else min(values)) if values else solver.exact(pos)
+    moves = list(game.moves(pos, budget))
+    if game.bounds != (0, 1) or not moves:
+        scored = [(move, solver.exact(game.child(pos, move))) for move in moves]
+        values_only = [score for _, score in scored]
+        value = (max(values_only) if maximising else min(values_only)) if values_only else solver.exact(pos)
+        return Analysis(value, scored, _line(solver, game, pos, value, budget, line_limit), budget.nodes,
+                        budget.elapsed_ms())
+    share = _Slice(budget)
+    wins = int(maximising)
+    values: dict[int, int] = {}
+    try:
+        _root_values(solver, game, pos, moves, values, wins, share)
+    except TooLarge as error:
+        raise Unfinished(error.nodes, error.ms, [(moves[i], values[i]) for i in sorted(values)],
+                         [m for i, m in enumerate(moves) if i not in values]) from error
+    value = wins if wins in values.values() else 1 - wins
+    try:
+        line = _line(solver, game, pos, value, budget, line_limit, share)
+    except TooLarge as error:
+        raise Unfinished(error.nodes, error.ms, [(moves[i], values[i]) for i in sorted(values)],
+                         [m for i, m in enumerate(moves) if i not in values]) from error
+    with contextlib.suppress(TooLarge):  # the value and the line stand; the moves left are reported unproven
+        _root_values(solver, game, pos, moves, values, None, share)
+    scored = [(moves[i], values[i]) for i in range(len(moves)) if i in values]
+    return Analysis(value, scored, line, budget.nodes, budget.elapsed_ms(),
+                    [m for i, m in enumerate(moves) if i not in values])
+
+
+def _line(solver: Solver, game: Game, pos: Any, value: int, budget: Budget, line_limit: int,
+          share: _Slice | None = None) -> list[Any]:
+    """A line of best play from `pos` (of value `value`) to the end: at each step the first move, in the
+    adapter's order, that keeps the value. In a win/lose game each candidate is first given a small share of
+    nodes (`LINE_SLICE`: the proof just made has most of them in the table) and only then solved in full."""
     line: list[Any] = []
     current, target = pos, value
     win_lose = game.bounds == (0, 1)
     while game.terminal(current) is None and len(line) < line_limit:
         here = game.moves(current, budget)
+        chosen: Any = _NONE
         if len(here) == 1 or win_lose and target != int(game.maximising(current)):
             # One move, or (win/lose) a side that loses here: every move keeps the value, so the first is the
             # one the search below would choose too — without solving its child again.
             chosen = here[0]
         else:
-            chosen = next(m for m in here if solver.exact(game.child(current, m)) == target)
+            if share is not None:
+                quick = (share.run(lambda m=m, at=current: solver.exact(game.child(at, m)), LINE_SLICE) == target
+                         for m in here)
+                chosen = next((m for m, keeps in zip(here, quick, strict=False) if keeps), _NONE)
+            if chosen is _NONE:
+                chosen = next(m for m in here if solver.exact(game.child(current, m)) == target)
         line.append(chosen)
         current = game.child(current, chosen)
-    return Analysis(value, scored, line, budget.nodes, budget.elapsed_ms())
+    return line
 
 
 # The budget of a cache refill inside `child`: the plays were generated (and counted) when `moves` asked.
