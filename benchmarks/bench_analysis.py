@@ -4,7 +4,7 @@ the groups it can finish, for the ratio. docs/PERFORMANCE.md records the figures
 
 Run: python benchmarks/bench_analysis.py [--game doudizhu|shengji|all] [--positions N] [--seed S] [--cold]
      python benchmarks/bench_analysis.py --reach [--game doudizhu|sandayi|wakeng|daguai|shengji|all]
-                                         [--positions N] [--seed S] [--limit-ms MS]
+                                         [--positions N] [--seed S] [--limit-ms MS] [--cpu]
 
 The reach mode asks the query every client asks (`analyse_state`, as `fupan analyse` and the API do) at whole-deal
 positions, with a budget of --limit-ms (default 10,000) each: N positions at a uniformly random card-play step of
@@ -157,18 +157,21 @@ def band_of(state: Any) -> str:
     return next(name for top, name in BANDS if left <= top)
 
 
-def reach(game: str, count: int, seed: int, limit_ms: int) -> None:
+def reach(game: str, count: int, seed: int, limit_ms: int, cpu: bool) -> None:
     engine = get_engine(game)
-    print(f"\n{game}: reach, {count} positions per kind (seed {seed}), {limit_ms} ms each")
+    clock = time.process_time if cpu else time.perf_counter
+    print(f"\n{game}: reach, {count} positions per kind (seed {seed}), {limit_ms} ms each"
+          f"{' of CPU time' if cpu else ''}")
     print(f"{'kind':<8} {'cards':>6} {'n':>4} {'verdict':>8} {'all plays':>9} {'p50 ms':>8} {'p95 ms':>8}")
     rng = random.Random(seed)
     for kind, sixth in (("random", False), ("6th", True)):
         rows: dict[str, list[tuple[bool, bool, float]]] = {name: [] for _, name in BANDS}
         for state in reach_positions(game, rng, count, sixth):
             forget_shared()  # each position as a fresh process would see it
-            start = time.perf_counter()
-            answer = analyse_state(engine, copy.deepcopy(state), Budget(limit_ms=limit_ms, node_limit=10**12))
-            ms = (time.perf_counter() - start) * 1000
+            start = clock()
+            answer = analyse_state(engine, copy.deepcopy(state),
+                                   Budget(limit_ms=limit_ms, node_limit=10**12, clock=clock))
+            ms = (clock() - start) * 1000
             verdict = "side_wins" in answer
             every = verdict and not answer.get("partial") and not answer.get("unproven")
             rows[band_of(state)].append((verdict, every, ms if verdict else float(limit_ms)))
@@ -190,12 +193,14 @@ def main() -> None:
     parser.add_argument("--cold", action="store_true", help="empty the shared play tables before each position")
     parser.add_argument("--reach", action="store_true", help="whole-deal positions (the reach mode above)")
     parser.add_argument("--limit-ms", type=int, default=10_000, help="the reach mode's budget per position")
+    parser.add_argument("--cpu", action="store_true",
+                        help="reach mode: budgets and times in the process's CPU time (a machine others load)")
     args = parser.parse_args()
     print(f"machine: {platform.machine()} {platform.processor() or ''}, Python {platform.python_version()}, "
           f"{time.strftime('%Y-%m-%d %H:%M')}")
     if args.reach:
         for game in REACH_GAMES if args.game == "all" else [args.game]:
-            reach(game, args.positions, args.seed, args.limit_ms)
+            reach(game, args.positions, args.seed, args.limit_ms, args.cpu)
         return
     for game in GROUPS if args.game == "all" else [args.game] if args.game in GROUPS else []:
         bench(game, args.positions, args.seed, args.cold)

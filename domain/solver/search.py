@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -40,10 +40,17 @@ class Budget:
     limit_ms: float = DEFAULT_LIMIT_MS
     node_limit: int = DEFAULT_NODE_LIMIT
     nodes: int = 0
-    started: float = field(default_factory=time.perf_counter)
+    # The clock the milliseconds are read on: wall time; the benchmark may count the process's CPU time
+    # instead (time.process_time), what a quiet machine's wall time would be, on a machine others load.
+    clock: Callable[[], float] = time.perf_counter
+    started: float = field(default=-1.0)
+
+    def __post_init__(self) -> None:
+        if self.started < 0:
+            self.started = self.clock()
 
     def elapsed_ms(self) -> float:
-        return (time.perf_counter() - self.started) * 1000
+        return (self.clock() - self.started) * 1000
 
     def tick(self, count: int = 1) -> None:
         """Count `count` nodes (or units of move generation); TooLarge once past either limit."""
@@ -212,31 +219,34 @@ class Analysis:
 
 
 _NONE = object()  # no move chosen yet (a pass is the move None)
+ROOT_SHARE_NODES, ROOT_SHARE_TIME = 1_000_000, 0.5  # the position's own search first: at most these nodes, and
+# this part of the time budget (`analyse`)
 FIRST_SLICE = 2_000  # nodes a root move is first given before the next one is tried (`_root_values`)
 SLICE_GROWTH = 4
 LINE_SLICE = 2_000  # nodes a line's step gives each candidate before the candidates are solved in full
 
 
 class _Slice:
-    """A share of a query's budget for one search: the query's own node limit, lowered to `nodes` past what is
-    spent; `spent_out` tells a share's end from the query's."""
+    """A share of a query's budget for one search: the query's own limits, lowered to `nodes` more nodes and
+    `ms` more milliseconds; `run` tells a share's end from the query's."""
 
     def __init__(self, budget: Budget):
-        self.budget, self.node_limit = budget, budget.node_limit
+        self.budget, self.node_limit, self.limit_ms = budget, budget.node_limit, budget.limit_ms
 
-    def run(self, search: Any, nodes: int | None) -> int | None:
-        """`search()` within `nodes` more nodes (None: the rest of the budget): its value, or None when the share
-        ran out first. TooLarge when the query's own budget runs out."""
+    def run(self, search: Any, nodes: int | None, ms: float | None = None) -> int | None:
+        """`search()` within `nodes` more nodes and `ms` more milliseconds (None: the rest of the budget): its
+        value, or None when the share ran out first. TooLarge when the query's own budget runs out."""
         budget = self.budget
         budget.node_limit = self.node_limit if nodes is None else min(self.node_limit, budget.nodes + nodes)
+        budget.limit_ms = self.limit_ms if ms is None else min(self.limit_ms, budget.elapsed_ms() + ms)
         try:
             return int(search())
         except TooLarge:
-            if budget.nodes > self.node_limit or budget.elapsed_ms() > budget.limit_ms or nodes is None:
+            if budget.nodes > self.node_limit or budget.elapsed_ms() > self.limit_ms or nodes is ms is None:
                 raise
             return None
         finally:
-            budget.node_limit = self.node_limit
+            budget.node_limit, budget.limit_ms = self.node_limit, self.limit_ms
 
 
 def _root_values(solver: Solver, game: Game, pos: Any, moves: Sequence[Any], values: dict[int, int],
@@ -279,6 +289,10 @@ def analyse(game: Game, pos: Any, budget: Budget, line_limit: int = 200) -> Anal
     wins = int(maximising)
     values: dict[int, int] = {}
     try:
+        # First the position itself, in the search's own order, with a share of the budget: the verdict needs
+        # one winning move (or every move losing), and the search's order usually finds it soonest; the table
+        # then holds the children it settled. Only if that share is not enough do the moves take turns.
+        share.run(lambda: solver.exact(pos), ROOT_SHARE_NODES, budget.limit_ms * ROOT_SHARE_TIME)
         _root_values(solver, game, pos, moves, values, wins, share)
     except TooLarge as error:
         raise Unfinished(error.nodes, error.ms, [(moves[i], values[i]) for i in sorted(values)],
