@@ -65,8 +65,11 @@ def _play(action: dict[str, Any]) -> str:
 def summary(answer: dict[str, Any]) -> str:
     """The answer in words, Chinese first."""
     if answer.get("too_large"):
-        return (f"局面太大，预算内算不完 · too large for the budget ({answer['nodes']} 节点 nodes, "
-                f"{answer['ms']:.0f} ms)")
+        lines = [f"局面太大，预算内未能证明胜负 · too large for the budget: no verdict proven ({answer['nodes']} 节点 "
+                 f"nodes, {answer['ms']:.0f} ms)"]
+        lines += [f"  负  {_play(move['action'])}" for move in answer.get("moves", [])]
+        lines += [f"  未证 not proven  {_play(action)}" for action in answer.get("unproven", [])]
+        return "\n".join(lines)
     if answer.get("not_in_play"):
         return f"此步不在出牌阶段（{answer['phase']}），无可分析 · no card play to analyse (phase {answer['phase']})"
     lines = []
@@ -81,6 +84,8 @@ def summary(answer: dict[str, Any]) -> str:
                      f"({answer['side']}) to act")
         for move in answer["moves"]:
             lines.append(f"  {'胜' if move['wins'] else '负'}  {_play(move['action'])}")
+        for action in answer.get("unproven", []):
+            lines.append(f"  未证 not proven  {_play(action)}")
     line = "；".join(f"{a['seat']}: {_play(a).split(' ', 1)[0]} {' '.join(a.get('cards', []))}".strip()
                     for a in answer["line"])
     lines.append(f"最佳线路 line: {line}")
