@@ -23,7 +23,6 @@ from typing import Any, Protocol
 DEFAULT_LIMIT_MS = 2000
 DEFAULT_NODE_LIMIT = 2_000_000
 CHECK_EVERY = 256  # nodes between two looks at the clock
-PROOF_NUMBERS = True  # the verdict by proof numbers where the adapter offers them (`Solver.verdict`)
 
 
 class TooLarge(Exception):
@@ -152,14 +151,6 @@ class Solver:
             low = high = best
         table[key] = (low, high)
         return best
-
-    def verdict(self, pos: Any) -> int:
-        """`exact` in a win/lose game by the adapter's proof-number search when it has one (`prove`: RankGame,
-        domain/solver/proof.py), which shares this solver's table of settled values."""
-        prove = getattr(self.game, "prove", None) if PROOF_NUMBERS else None
-        if prove is None or self.inlined is None:
-            return self.exact(pos)
-        return int(prove(pos, self.decided, self.budget))
 
     def exact(self, pos: Any) -> int:
         if self.game.bounds == (0, 1):
@@ -301,7 +292,8 @@ def analyse(game: Game, pos: Any, budget: Budget, line_limit: int = 200) -> Anal
         # First the position itself, in the search's own order, with a share of the budget: the verdict needs
         # one winning move (or every move losing), and the search's order usually finds it soonest; the table
         # then holds the children it settled. Only if that share is not enough do the moves take turns.
-        share.run(lambda: solver.verdict(pos), ROOT_SHARE_NODES, budget.limit_ms * ROOT_SHARE_TIME)
+        # (Depth-first proof-number search did worse here: docs/PERFORMANCE.md, "Reach".)
+        share.run(lambda: solver.exact(pos), ROOT_SHARE_NODES, budget.limit_ms * ROOT_SHARE_TIME)
         _root_values(solver, game, pos, moves, values, wins, share)
     except TooLarge as error:
         raise Unfinished(error.nodes, error.ms, [(moves[i], values[i]) for i in sorted(values)],

@@ -36,7 +36,6 @@ from domain.solver.packed import (
     packed_submultisets,
     unpack,
 )
-from domain.solver.proof import prove
 from domain.solver.search import CHECK_EVERY, UNLIMITED, Budget
 
 
@@ -363,28 +362,6 @@ class RankGame:
                 break
         decided[key] = value
         return value
-
-    def prove(self, pos: RankPosition, decided: dict[Any, int], budget: Budget) -> int:
-        """The value of `pos` by proof numbers (domain/solver/proof.py), sharing `decide`'s table."""
-        return prove(self, pos, decided, budget)
-
-    def expand(self, pos: RankPosition, budget: Budget
-               ) -> tuple[RankPosition, list[tuple[int | None, Any, bool]] | None, int | None]:
-        """What the proof-number search (domain/solver/proof.py) needs of a node, as `decide` sees it: the
-        position after its forced moves (a seat that cannot answer must pass), then either its value — the end,
-        or a static win (`proven`) — or its steps (`_node_of`: the search's order)."""
-        teams, max_team = self.teams, self.max_team
-        while True:
-            winner = pos[5]
-            if winner is not None:
-                return pos, None, int(teams[winner] == max_team)
-            steps, whole, splits = self._node_of(pos, budget)
-            if len(steps) != 1:
-                break
-            pos = self._after(pos, steps[0])
-        if whole or splits and self._unanswered(pos, splits, budget):
-            return pos, None, int(teams[pos[1]] == max_team)
-        return pos, steps, None
 
     def _node_of(self, pos: RankPosition, budget: Budget
                  ) -> tuple[list[tuple[int | None, Any, bool]], bool, list[tuple[Any, ...]]]:

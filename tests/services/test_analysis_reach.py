@@ -12,11 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.games import get_engine
-from domain.services.analysis import analyse_state, position
-from domain.solver import minimax
-from domain.solver.proof import prove
+from domain.services.analysis import analyse_state
 from domain.solver.search import Budget
-from fixtures.positions import cut_endgame, positions_in_play, real_endgame
+from fixtures.positions import positions_in_play, real_endgame
 
 RANKS_ONLY = ["doudizhu", "sandayi", "wakeng"]
 
@@ -87,27 +85,3 @@ def test_verdicts_on_whole_deal_positions_agree_with_their_plays(game: str) -> N
                 first = next((m for m in answer["moves"] if _key(m["action"]) == _key(answer["line"][0])), None)
                 assert first is None or first["wins"] == answer["side_wins"]
 
-
-SMALL = {"doudizhu": 3, "sandayi": 2, "wakeng": 3}
-
-
-@pytest.mark.parametrize("game", RANKS_ONLY)
-def test_proof_numbers_give_the_exhaustive_value(game: str) -> None:
-    """df-pn (domain/solver/proof.py) on the root and every child of small positions: the exhaustive minimax's
-    value; on larger ones (up to 7 cards a hand): the AND/OR search's."""
-
-    @settings(max_examples=20, deadline=None, derandomize=True)
-    @given(st.integers(min_value=0, max_value=2**32))
-    def check(seed: int) -> None:
-        for cards, reference in ((SMALL[game], "minimax"), (7, "decide")):
-            engine, state = cut_endgame(game, random.Random(seed), cards)
-            pos = position(engine, state)
-            tree = pos.game
-            for here in [pos.root, *(tree.child(pos.root, m) for m in tree.moves(pos.root, _nodes(10**7)))]:
-                if tree.terminal(here) is not None:
-                    continue
-                expected = (minimax.minimax(tree, here, _nodes(10**7)) if reference == "minimax"
-                            else tree.decide(here, {}, _nodes(10**7)))
-                assert prove(tree, here, {}, _nodes(10**7)) == expected, f"{game} seed {seed} {reference}"
-
-    check()
