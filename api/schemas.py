@@ -632,6 +632,8 @@ class AnalysisSchema(Schema):
                                                       "settled within the budget"})
     unproven = fields.List(fields.Dict(), metadata={"description": "plays (as actions) whose verdict the budget "
                                                                    "did not settle; `moves` lists the settled ones"})
+    line_complete = fields.Boolean(metadata={"description": "false: the budget ran out before `line` reached the "
+                                                            "end of the deal (the line so far is proven)"})
     not_in_play = fields.Boolean()
     phase = fields.String()
     nodes = fields.Integer(required=True)

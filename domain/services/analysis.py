@@ -72,8 +72,10 @@ def analyse_state(engine: Engine, state: Any, budget: Budget) -> dict[str, Any]:
     else:
         answer["side_wins"] = bool(found.value) == maximising
     answer.update({"moves": moves, "line": line})
-    if found.unproven:  # the verdict is proven, these plays were not settled within the budget
+    if found.unproven or not found.line_complete:  # the verdict is proven, not all the rest within the budget
         answer.update({"partial": True, "unproven": [_action(pos, pos.state, move) for move in found.unproven]})
+    if not found.line_complete:
+        answer["line_complete"] = False
     answer.update({"nodes": found.nodes, "ms": round(found.ms, 1)})
     return answer
 
@@ -97,7 +99,7 @@ def solved_line(engine: Engine, state: Any, budget: Budget) -> list[Action]:
     found = analyse_state(engine, state, budget)
     if found.get("not_in_play"):
         raise not_analysable(found["phase"])
-    if found.get("too_large"):
+    if found.get("too_large") or found.get("line_complete") is False:
         raise IllegalAction("line_too_large", f"The solver did not finish within its budget ({found['nodes']} "
                             f"positions, {found['ms']} ms): play more of the line yourself, then complete it.",
                             f"求解器未能在限额内算完（{found['nodes']} 个局面，{found['ms']} 毫秒）：请先多推演几步，"

@@ -216,11 +216,12 @@ class Analysis:
     nodes: int
     ms: float
     unproven: list[Any] = field(default_factory=list)
+    line_complete: bool = True  # False: the budget ran out before the line reached the end of the deal
 
 
 _NONE = object()  # no move chosen yet (a pass is the move None)
-ROOT_SHARE_NODES, ROOT_SHARE_TIME = 1_000_000, 0.5  # the position's own search first: at most these nodes, and
-# this part of the time budget (`analyse`)
+ROOT_SHARE_NODES, ROOT_SHARE = 1_000_000, 0.5  # the position's own search first: at most this part of the budget
+# left (nodes and time) and these nodes (`analyse`)
 FIRST_SLICE = 2_000  # nodes a root move is first given before the next one is tried (`_root_values`)
 SLICE_GROWTH = 4
 LINE_SLICE = 2_000  # nodes a line's step gives each candidate before the candidates are solved in full
@@ -283,7 +284,7 @@ def analyse(game: Game, pos: Any, budget: Budget, line_limit: int = 200) -> Anal
         scored = [(move, solver.exact(game.child(pos, move))) for move in moves]
         values_only = [score for _, score in scored]
         value = (max(values_only) if maximising else min(values_only)) if values_only else solver.exact(pos)
-        return Analysis(value, scored, _line(solver, game, pos, value, budget, line_limit), budget.nodes,
+        return Analysis(value, scored, _line(solver, game, pos, value, budget, line_limit, None, []), budget.nodes,
                         budget.elapsed_ms())
     share = _Slice(budget)
     wins = int(maximising)
@@ -293,17 +294,19 @@ def analyse(game: Game, pos: Any, budget: Budget, line_limit: int = 200) -> Anal
         # one winning move (or every move losing), and the search's order usually finds it soonest; the table
         # then holds the children it settled. Only if that share is not enough do the moves take turns.
         # (Depth-first proof-number search did worse here: docs/PERFORMANCE.md, "Reach".)
-        share.run(lambda: solver.exact(pos), ROOT_SHARE_NODES, budget.limit_ms * ROOT_SHARE_TIME)
+        nodes_left, ms_left = budget.node_limit - budget.nodes, budget.limit_ms - budget.elapsed_ms()
+        share.run(lambda: solver.exact(pos), min(ROOT_SHARE_NODES, int(nodes_left * ROOT_SHARE)), ms_left * ROOT_SHARE)
         _root_values(solver, game, pos, moves, values, wins, share)
     except TooLarge as error:
         raise Unfinished(error.nodes, error.ms, [(moves[i], values[i]) for i in sorted(values)],
                          [m for i, m in enumerate(moves) if i not in values]) from error
     value = wins if wins in values.values() else 1 - wins
+    line: list[Any] = []
     try:
-        line = _line(solver, game, pos, value, budget, line_limit, share)
-    except TooLarge as error:
-        raise Unfinished(error.nodes, error.ms, [(moves[i], values[i]) for i in sorted(values)],
-                         [m for i, m in enumerate(moves) if i not in values]) from error
+        _line(solver, game, pos, value, budget, line_limit, share, line)
+    except TooLarge:  # the verdict stands; the line is cut where the budget ran out
+        return Analysis(value, [(moves[i], values[i]) for i in sorted(values)], line, budget.nodes,
+                        budget.elapsed_ms(), [m for i, m in enumerate(moves) if i not in values], line_complete=False)
     with contextlib.suppress(TooLarge):  # the value and the line stand; the moves left are reported unproven
         _root_values(solver, game, pos, moves, values, None, share)
     scored = [(moves[i], values[i]) for i in range(len(moves)) if i in values]
@@ -312,11 +315,11 @@ def analyse(game: Game, pos: Any, budget: Budget, line_limit: int = 200) -> Anal
 
 
 def _line(solver: Solver, game: Game, pos: Any, value: int, budget: Budget, line_limit: int,
-          share: _Slice | None = None) -> list[Any]:
-    """A line of best play from `pos` (of value `value`) to the end: at each step the first move, in the
-    adapter's order, that keeps the value. In a win/lose game each candidate is first given a small share of
-    nodes (`LINE_SLICE`: the proof just made has most of them in the table) and only then solved in full."""
-    line: list[Any] = []
+          share: _Slice | None, line: list[Any]) -> list[Any]:
+    """A line of best play from `pos` (of value `value`) to the end, appended to `line` (so a caller keeps what
+    was made if the budget runs out): at each step the first move, in the adapter's order, that keeps the value.
+    In a win/lose game each candidate is first given a small share of nodes (`LINE_SLICE`: the proof just made
+    has most of them in the table) and only then solved in full."""
     current, target = pos, value
     win_lose = game.bounds == (0, 1)
     while game.terminal(current) is None and len(line) < line_limit:
