@@ -46,7 +46,10 @@ def analyse_state(engine: Engine, state: Any, budget: Budget) -> dict[str, Any]:
     adapter = GAMES[engine.game].analysis
     if adapter is None or state.phase != engine.play_phase or state.to_act is None:
         return {"not_in_play": True, "phase": state.phase, "nodes": 0, "ms": 0.0}
-    pos = position(engine, state)
+    try:
+        pos = position(engine, state)  # 升级 beyond its endgames answers too large here, before any search
+    except TooLarge as error:
+        return {"too_large": True, "nodes": error.nodes, "ms": round(error.ms, 1)}
     maximising = pos.game.maximising(pos.root)
     try:
         found = search.analyse(pos.game, pos.root, budget)

@@ -101,3 +101,10 @@ def test_a_whole_deal_verdict_proven_before_every_play_is_settled_answers_partia
     assert answer["partial"] is True and answer["side_wins"] is True and answer["unproven"]
     _consistent(answer)
     assert answer["line"] and answer["line"][0]["seat"] == state.to_act
+
+
+def test_a_shengji_deal_at_its_first_trick_answers_too_large_not_an_error() -> None:
+    """升级 answers only endgames (docs/analysis.md): at the first trick the query says too large."""
+    _, _, state = next(positions_in_play("shengji", random.Random(1)))
+    answer = analyse_state(get_engine("shengji"), state, _nodes(1_000))
+    assert answer == {"too_large": True, "nodes": 0, "ms": 0.0}
