@@ -5,6 +5,7 @@ the groups it can finish, for the ratio. docs/PERFORMANCE.md records the figures
 Run: python benchmarks/bench_analysis.py [--game doudizhu|shengji|all] [--positions N] [--seed S] [--cold]
      python benchmarks/bench_analysis.py --reach [--game doudizhu|sandayi|wakeng|daguai|shengji|all]
                                          [--positions N] [--seed S] [--limit-ms MS] [--cpu]
+                                         [--kind random|6th|both]
 
 The reach mode asks the query every client asks (`analyse_state`, as `fupan analyse` and the API do) at whole-deal
 positions, with a budget of --limit-ms (default 10,000) each: N positions at a uniformly random card-play step of
@@ -157,7 +158,8 @@ def band_of(state: Any) -> str:
     return next(name for top, name in BANDS if left <= top)
 
 
-def reach(game: str, count: int, seed: int, limit_ms: int, cpu: bool) -> None:
+def reach(game: str, count: int, seed: int, limit_ms: int, cpu: bool, kinds: tuple[str, ...] = ("random", "6th")
+          ) -> None:
     engine = get_engine(game)
     clock = time.process_time if cpu else time.perf_counter
     print(f"\n{game}: reach, {count} positions per kind (seed {seed}), {limit_ms} ms each"
@@ -165,6 +167,8 @@ def reach(game: str, count: int, seed: int, limit_ms: int, cpu: bool) -> None:
     print(f"{'kind':<8} {'cards':>6} {'n':>4} {'verdict':>8} {'all plays':>9} {'p50 ms':>8} {'p95 ms':>8}")
     rng = random.Random(seed)
     for kind, sixth in (("random", False), ("6th", True)):
+        if kind not in kinds:
+            continue
         rows: dict[str, list[tuple[bool, bool, float]]] = {name: [] for _, name in BANDS}
         for state in reach_positions(game, rng, count, sixth):
             forget_shared()  # each position as a fresh process would see it
@@ -195,12 +199,14 @@ def main() -> None:
     parser.add_argument("--limit-ms", type=int, default=10_000, help="the reach mode's budget per position")
     parser.add_argument("--cpu", action="store_true",
                         help="reach mode: budgets and times in the process's CPU time (a machine others load)")
+    parser.add_argument("--kind", default="both", choices=["random", "6th", "both"], help="reach mode: which positions")
     args = parser.parse_args()
     print(f"machine: {platform.machine()} {platform.processor() or ''}, Python {platform.python_version()}, "
           f"{time.strftime('%Y-%m-%d %H:%M')}")
     if args.reach:
         for game in REACH_GAMES if args.game == "all" else [args.game]:
-            reach(game, args.positions, args.seed, args.limit_ms, args.cpu)
+            reach(game, args.positions, args.seed, args.limit_ms, args.cpu,
+                  ("random", "6th") if args.kind == "both" else (args.kind,))
         return
     for game in GROUPS if args.game == "all" else [args.game] if args.game in GROUPS else []:
         bench(game, args.positions, args.seed, args.cold)
