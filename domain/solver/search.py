@@ -243,7 +243,7 @@ class _Slice:
         try:
             return int(search())
         except TooLarge:
-            if budget.nodes > self.node_limit or budget.elapsed_ms() > self.limit_ms or nodes is ms is None:
+            if budget.nodes > self.node_limit or budget.elapsed_ms() > self.limit_ms or nodes is None and ms is None:
                 raise
             return None
         finally:
