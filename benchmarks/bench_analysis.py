@@ -179,6 +179,9 @@ def reach(game: str, count: int, seed: int, limit_ms: int, cpu: bool, kinds: tup
             verdict = "side_wins" in answer
             every = verdict and not answer.get("partial") and not answer.get("unproven")
             rows[band_of(state)].append((verdict, every, ms if verdict else float(limit_ms)))
+            # Each position as it ends (a long run on a loaded machine can be read part-way).
+            print(f"  {kind} {sum(len(hand) for hand in state.hands)} cards: "
+                  f"{'verdict' if verdict else 'no verdict'}{', every play' if every else ''}, {ms:.0f} ms", flush=True)
         everything = [row for found in rows.values() for row in found]
         for name, found in [*rows.items(), ("all", everything)]:
             if not found:
