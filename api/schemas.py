@@ -636,6 +636,12 @@ class AnalysisSchema(Schema):
     moves = fields.List(fields.Nested(AnalysisMoveSchema))
     line = fields.List(fields.Dict(), metadata={"description": "actions of one line of best play, to the end"})
     too_large = fields.Boolean()
+    partial = fields.Boolean(metadata={"description": "the verdict is proven, the plays in `unproven` were not "
+                                                      "settled within the budget"})
+    unproven = fields.List(fields.Dict(), metadata={"description": "plays (as actions) whose verdict the budget "
+                                                                   "did not settle; `moves` lists the settled ones"})
+    line_complete = fields.Boolean(metadata={"description": "false: the budget ran out before `line` reached the "
+                                                            "end of the deal (the line so far is proven)"})
     not_in_play = fields.Boolean()
     phase = fields.String()
     nodes = fields.Integer(required=True)

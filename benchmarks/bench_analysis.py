@@ -3,6 +3,16 @@ left in the largest hand (升级: by the tricks left), with the plain exhaustive
 the groups it can finish, for the ratio. docs/PERFORMANCE.md records the figures.
 
 Run: python benchmarks/bench_analysis.py [--game doudizhu|shengji|all] [--positions N] [--seed S] [--cold]
+     python benchmarks/bench_analysis.py --reach [--game doudizhu|sandayi|wakeng|daguai|shengji|all]
+                                         [--positions N] [--seed S] [--limit-ms MS] [--cpu]
+                                         [--kind random|6th|both]
+
+The reach mode asks the query every client asks (`analyse_state`, as `fupan analyse` and the API do) at whole-deal
+positions, with a budget of --limit-ms (default 10,000) each: N positions at a uniformly random card-play step of
+a random legal deal (each position its own deal), and N at the 6th card play (the position before a deal's 6th
+play or pass). It prints, by the cards left in all hands together, the share answered with a proven verdict of
+the side to act, the share of positions where every play of the seat to act was proven, and p50/p95 of the
+times of the answered ones (a position not answered counts its whole budget).
 
 The position adapters share what they learn of plays between queries of the same rules (a server's process keeps
 it); --cold empties those tables before every position, as a fresh process would see it. Each position is first
@@ -14,6 +24,7 @@ that both see the same filled tables (what a server pays for a second query of a
 from __future__ import annotations
 
 import argparse
+import copy
 import platform
 import random
 import statistics
@@ -22,7 +33,7 @@ from collections.abc import Callable
 from typing import Any
 
 from domain.games import get_engine
-from domain.services.analysis import position
+from domain.services.analysis import analyse_state, position
 from domain.solver import minimax, search
 from domain.solver.packed import forget_shared
 from domain.solver.search import Budget, TooLarge
@@ -124,16 +135,83 @@ def bench(game: str, per_group: int, seed: int, cold: bool = False) -> None:
               f" {statistics.median(nodes):>9.0f} " + exh)
 
 
+REACH_GAMES = ("doudizhu", "sandayi", "wakeng", "daguai", "shengji")
+BANDS = ((15, "≤15"), (25, "16–25"), (35, "26–35"), (45, "36–45"), (10**9, "46+"))  # cards left in all hands
+
+
+def reach_positions(game: str, rng: random.Random, count: int, sixth: bool) -> list[Any]:
+    """`count` positions of random legal deals: each at a uniformly random card-play step of its own deal, or
+    (`sixth`) at its 6th card play."""
+    found: list[Any] = []
+    while len(found) < count:
+        states = [state for _, _, state in positions_in_play(game, rng)]
+        if sixth:
+            if len(states) > 5:
+                found.append(states[5])
+        elif states:
+            found.append(rng.choice(states))
+    return found
+
+
+def band_of(state: Any) -> str:
+    left = sum(len(hand) for hand in state.hands)
+    return next(name for top, name in BANDS if left <= top)
+
+
+def reach(game: str, count: int, seed: int, limit_ms: int, cpu: bool, kinds: tuple[str, ...] = ("random", "6th")
+          ) -> None:
+    engine = get_engine(game)
+    clock = time.process_time if cpu else time.perf_counter
+    print(f"\n{game}: reach, {count} positions per kind (seed {seed}), {limit_ms} ms each"
+          f"{' of CPU time' if cpu else ''}")
+    print(f"{'kind':<8} {'cards':>6} {'n':>4} {'verdict':>8} {'all plays':>9} {'p50 ms':>8} {'p95 ms':>8}")
+    rng = random.Random(seed)
+    for kind, sixth in (("random", False), ("6th", True)):
+        if kind not in kinds:
+            continue
+        rows: dict[str, list[tuple[bool, bool, float]]] = {name: [] for _, name in BANDS}
+        for state in reach_positions(game, rng, count, sixth):
+            forget_shared()  # each position as a fresh process would see it
+            start = clock()
+            answer = analyse_state(engine, copy.deepcopy(state),
+                                   Budget(limit_ms=limit_ms, node_limit=10**12, clock=clock))
+            ms = (clock() - start) * 1000
+            verdict = "side_wins" in answer
+            every = verdict and not answer.get("partial") and not answer.get("unproven")
+            rows[band_of(state)].append((verdict, every, ms if verdict else float(limit_ms)))
+            # Each position as it ends (a long run on a loaded machine can be read part-way).
+            print(f"  {kind} {sum(len(hand) for hand in state.hands)} cards: "
+                  f"{'verdict' if verdict else 'no verdict'}{', every play' if every else ''}, {ms:.0f} ms", flush=True)
+        everything = [row for found in rows.values() for row in found]
+        for name, found in [*rows.items(), ("all", everything)]:
+            if not found:
+                continue
+            times = [ms for _, _, ms in found]
+            print(f"{kind:<8} {name:>6} {len(found):>4} {sum(v for v, _, _ in found) / len(found):>8.0%}"
+                  f" {sum(e for _, e, _ in found) / len(found):>9.0%} {statistics.median(times):>8.0f}"
+                  f" {percentile(times, 0.95):>8.0f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--game", default="all", choices=[*GROUPS, "all"])
+    parser.add_argument("--game", default="all", choices=[*REACH_GAMES, "all"])
     parser.add_argument("--positions", type=int, default=40, help="positions per group (default 40)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cold", action="store_true", help="empty the shared play tables before each position")
+    parser.add_argument("--reach", action="store_true", help="whole-deal positions (the reach mode above)")
+    parser.add_argument("--limit-ms", type=int, default=10_000, help="the reach mode's budget per position")
+    parser.add_argument("--cpu", action="store_true",
+                        help="reach mode: budgets and times in the process's CPU time (a machine others load)")
+    parser.add_argument("--kind", default="both", choices=["random", "6th", "both"], help="reach mode: which positions")
     args = parser.parse_args()
     print(f"machine: {platform.machine()} {platform.processor() or ''}, Python {platform.python_version()}, "
           f"{time.strftime('%Y-%m-%d %H:%M')}")
-    for game in GROUPS if args.game == "all" else [args.game]:
+    if args.reach:
+        for game in REACH_GAMES if args.game == "all" else [args.game]:
+            reach(game, args.positions, args.seed, args.limit_ms, args.cpu,
+                  ("random", "6th") if args.kind == "both" else (args.kind,))
+        return
+    for game in GROUPS if args.game == "all" else [args.game] if args.game in GROUPS else []:
         bench(game, args.positions, args.seed, args.cold)
 
 

@@ -68,8 +68,11 @@ def summary(answer: dict[str, Any], names: list[str] | None = None) -> str:
         return names[seat] if names and 0 <= seat < len(names) else f"#{seat + 1}"
 
     if answer.get("too_large"):
-        return (f"局面太大，预算内算不完 · too large for the budget ({answer['nodes']} 节点 nodes, "
-                f"{answer['ms']:.0f} ms)")
+        lines = [f"局面太大，预算内未能证明胜负 · too large for the budget: no verdict proven ({answer['nodes']} 节点 "
+                 f"nodes, {answer['ms']:.0f} ms)"]
+        lines += [f"  负  {_play(move['action'])}" for move in answer.get("moves", [])]
+        lines += [f"  未证 not proven  {_play(action)}" for action in answer.get("unproven", [])]
+        return "\n".join(lines)
     if answer.get("not_in_play"):
         return f"此步不在出牌阶段（{answer['phase']}），无可分析 · no card play to analyse (phase {answer['phase']})"
     lines = []
@@ -85,6 +88,8 @@ def summary(answer: dict[str, Any], names: list[str] | None = None) -> str:
                      f"({answer['side']}) to act")
         for move in answer["moves"]:
             lines.append(f"  {'胜' if move['wins'] else '负'}  {_play(move['action'])}")
+        for action in answer.get("unproven", []):
+            lines.append(f"  未证 not proven  {_play(action)}")
     line = "；".join(f"{who(a['seat'])}: {_play(a).split(' ', 1)[0]} {' '.join(a.get('cards', []))}".strip()
                     for a in answer["line"])
     lines.append(f"最佳线路 line: {line}")

@@ -18,7 +18,7 @@ from domain.records.format import fold
 from domain.services.visibility import may_see_all
 from domain.solver import search
 from domain.solver.position import Position, not_analysable
-from domain.solver.search import Budget, TooLarge
+from domain.solver.search import Budget, TooLarge, Unfinished
 from domain.solver.shedding import RankGame
 
 
@@ -47,19 +47,21 @@ def analyse_state(engine: Engine, state: Any, budget: Budget) -> dict[str, Any]:
     if adapter is None or state.phase != engine.play_phase or state.to_act is None:
         return {"not_in_play": True, "phase": state.phase, "nodes": 0, "ms": 0.0}
     try:
-        pos = position(engine, state)
+        pos = position(engine, state)  # 升级 beyond its endgames answers too large here, before any search
+    except TooLarge as error:
+        return {"too_large": True, "nodes": error.nodes, "ms": round(error.ms, 1)}
+    maximising = pos.game.maximising(pos.root)
+    try:
         found = search.analyse(pos.game, pos.root, budget)
+    except Unfinished as error:
+        # No verdict; the plays proven so far (each a loss for the side to act: a win would be its verdict).
+        return {"too_large": True, "moves": _moves(pos, error.proven, maximising, False),
+                "unproven": [_action(pos, pos.state, move) for move in error.unproven],
+                "nodes": error.nodes, "ms": round(error.ms, 1)}
     except TooLarge as error:
         return {"too_large": True, "nodes": error.nodes, "ms": round(error.ms, 1)}
     points = adapter.points  # the search values the attackers' points (升级), not a win or a loss
-    maximising = pos.game.maximising(pos.root)
-    moves = []
-    for move, value in found.moves:
-        action = _action(pos, pos.state, move)
-        if points:
-            moves.append({"action": action, "points": value})
-        else:
-            moves.append({"action": action, "wins": bool(value) == maximising})
+    moves = _moves(pos, found.moves, maximising, points)
     # The line, each action applied by the engine to a copy of the position (so checked once more).
     line, walk = [], copy.deepcopy(pos.state)
     for move in found.line:
@@ -72,8 +74,24 @@ def analyse_state(engine: Engine, state: Any, budget: Budget) -> dict[str, Any]:
         answer["side_wins"] = adapter.side_wins(engine, walk, pos.to_act)  # type: ignore[attr-defined]
     else:
         answer["side_wins"] = bool(found.value) == maximising
-    answer.update({"moves": moves, "line": line, "nodes": found.nodes, "ms": round(found.ms, 1)})
+    answer.update({"moves": moves, "line": line})
+    if found.unproven or not found.line_complete:  # the verdict is proven, not all the rest within the budget
+        answer.update({"partial": True, "unproven": [_action(pos, pos.state, move) for move in found.unproven]})
+    if not found.line_complete:
+        answer["line_complete"] = False
+    answer.update({"nodes": found.nodes, "ms": round(found.ms, 1)})
     return answer
+
+
+def _moves(pos: Position, scored: Sequence[tuple[Any, int]], maximising: bool, points: bool
+           ) -> list[dict[str, Any]]:
+    """Moves with their values as the answer writes them: `wins` for the mover's side, or 升级's `points`."""
+    moves = []
+    for move, value in scored:
+        action = _action(pos, pos.state, move)
+        moves.append({"action": action, "points": value} if points else
+                     {"action": action, "wins": bool(value) == maximising})
+    return moves
 
 
 def solved_line(engine: Engine, state: Any, budget: Budget) -> list[Action]:
@@ -84,7 +102,7 @@ def solved_line(engine: Engine, state: Any, budget: Budget) -> list[Action]:
     found = analyse_state(engine, state, budget)
     if found.get("not_in_play"):
         raise not_analysable(found["phase"])
-    if found.get("too_large"):
+    if found.get("too_large") or found.get("line_complete") is False:
         raise IllegalAction("line_too_large", f"The solver did not finish within its budget ({found['nodes']} "
                             f"positions, {found['ms']} ms): play more of the line yourself, then complete it.",
                             f"求解器未能在限额内算完（{found['nodes']} 个局面，{found['ms']} 毫秒）：请先多推演几步，"

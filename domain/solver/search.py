@@ -14,8 +14,9 @@ a guess, never a hang.
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -39,10 +40,17 @@ class Budget:
     limit_ms: float = DEFAULT_LIMIT_MS
     node_limit: int = DEFAULT_NODE_LIMIT
     nodes: int = 0
-    started: float = field(default_factory=time.perf_counter)
+    # The clock the milliseconds are read on: wall time; the benchmark may count the process's CPU time
+    # instead (time.process_time), what a quiet machine's wall time would be, on a machine others load.
+    clock: Callable[[], float] = time.perf_counter
+    started: float = field(default=-1.0)
+
+    def __post_init__(self) -> None:
+        if self.started < 0:
+            self.started = self.clock()
 
     def elapsed_ms(self) -> float:
-        return (time.perf_counter() - self.started) * 1000
+        return (self.clock() - self.started) * 1000
 
     def tick(self, count: int = 1) -> None:
         """Count `count` nodes (or units of move generation); TooLarge once past either limit."""
@@ -187,39 +195,150 @@ class Solver:
         return value
 
 
+class Unfinished(TooLarge):
+    """The budget ran out before the side's verdict was proven: what was proven by then — moves shown to keep
+    or lose (each with its exact value) and the moves not settled."""
+
+    def __init__(self, nodes: int, ms: float, proven: list[tuple[Any, int]], unproven: list[Any]):
+        super().__init__(nodes, ms)
+        self.proven, self.unproven = proven, unproven
+
+
 @dataclass
 class Analysis:
-    """A solved position: its value, each move's value (in the adapter's order), and one line of best play."""
+    """A solved position: its value, each move's value (in the adapter's order), and one line of best play.
+    `unproven`: the moves whose value the budget did not settle once the position's value was proven (only
+    the win/lose games leave any: their value needs one winning move, not all); `moves` then lists the others."""
 
     value: int
     moves: list[tuple[Any, int]]
     line: list[Any]
     nodes: int
     ms: float
+    unproven: list[Any] = field(default_factory=list)
+    line_complete: bool = True  # False: the budget ran out before the line reached the end of the deal
+
+
+_NONE = object()  # no move chosen yet (a pass is the move None)
+ROOT_SHARE_NODES, ROOT_SHARE = 1_000_000, 0.5  # the position's own search first: at most this part of the budget
+# left (nodes and time) and these nodes (`analyse`)
+FIRST_SLICE = 2_000  # nodes a root move is first given before the next one is tried (`_root_values`)
+SLICE_GROWTH = 4
+LINE_SLICE = 2_000  # nodes a line's step gives each candidate before the candidates are solved in full
+
+
+class _Slice:
+    """A share of a query's budget for one search: the query's own limits, lowered to `nodes` more nodes and
+    `ms` more milliseconds; `run` tells a share's end from the query's."""
+
+    def __init__(self, budget: Budget):
+        self.budget, self.node_limit, self.limit_ms = budget, budget.node_limit, budget.limit_ms
+
+    def run(self, search: Any, nodes: int | None, ms: float | None = None) -> int | None:
+        """`search()` within `nodes` more nodes and `ms` more milliseconds (None: the rest of the budget): its
+        value, or None when the share ran out first. TooLarge when the query's own budget runs out."""
+        budget = self.budget
+        budget.node_limit = self.node_limit if nodes is None else min(self.node_limit, budget.nodes + nodes)
+        budget.limit_ms = self.limit_ms if ms is None else min(self.limit_ms, budget.elapsed_ms() + ms)
+        try:
+            return int(search())
+        except TooLarge:
+            if budget.nodes > self.node_limit or budget.elapsed_ms() > self.limit_ms or nodes is None and ms is None:
+                raise
+            return None
+        finally:
+            budget.node_limit, budget.limit_ms = self.node_limit, self.limit_ms
+
+
+def _root_values(solver: Solver, game: Game, pos: Any, moves: Sequence[Any], values: dict[int, int],
+                 enough: int | None, share: _Slice) -> None:
+    """Settle the values of the root's `moves` (by index into `values`), stopping at the first whose value is
+    `enough` (the side to act's win: the position's value is then proven) — a win/lose game needs one winning
+    move, not all. The moves take turns with a growing share of nodes each (`FIRST_SLICE`, ×`SLICE_GROWTH`),
+    so a move whose proof is short is not held up behind one whose proof is long; the shared table keeps what
+    an interrupted search settled (an entry is written only once its value is exact). TooLarge when the
+    query's budget runs out first."""
+    nodes = FIRST_SLICE
+    while True:
+        open_moves = [i for i in range(len(moves)) if i not in values]
+        if not open_moves:
+            return
+        for i in open_moves:
+            value = share.run(lambda i=i: solver.exact(game.child(pos, moves[i])), nodes)  # type: ignore[misc]
+            if value is not None:
+                values[i] = value
+                if value == enough:
+                    return
+        nodes *= SLICE_GROWTH
 
 
 def analyse(game: Game, pos: Any, budget: Budget, line_limit: int = 200) -> Analysis:
     """Every move of the position with its exact value, the position's value and a line of best play from it
-    (each side keeping its value). TooLarge when the budget runs out first."""
+    (each side keeping its value). TooLarge when the budget runs out first — `Unfinished` with the moves it
+    proved when the position's value is not proven; in a win/lose game, once it is (a winning move, or every
+    move losing) and the line is made, the budget running out leaves the other moves `unproven` instead."""
     solver = Solver(game, budget)
     maximising = game.maximising(pos)
-    scored = [(move, solver.exact(game.child(pos, move))) for move in game.moves(pos, budget)]
-    values = [score for _, score in scored]
-    value = (max(values) if maximising else min(values)) if values else solver.exact(pos)
+    moves = list(game.moves(pos, budget))
+    if game.bounds != (0, 1) or not moves:
+        scored = [(move, solver.exact(game.child(pos, move))) for move in moves]
+        values_only = [score for _, score in scored]
+        value = (max(values_only) if maximising else min(values_only)) if values_only else solver.exact(pos)
+        return Analysis(value, scored, _line(solver, game, pos, value, budget, line_limit, None, []), budget.nodes,
+                        budget.elapsed_ms())
+    share = _Slice(budget)
+    wins = int(maximising)
+    values: dict[int, int] = {}
+    try:
+        # First the position itself, in the search's own order, with a share of the budget: the verdict needs
+        # one winning move (or every move losing), and the search's order usually finds it soonest; the table
+        # then holds the children it settled. Only if that share is not enough do the moves take turns.
+        # (Depth-first proof-number search did worse here: docs/PERFORMANCE.md, "Reach".)
+        nodes_left, ms_left = budget.node_limit - budget.nodes, budget.limit_ms - budget.elapsed_ms()
+        share.run(lambda: solver.exact(pos), min(ROOT_SHARE_NODES, int(nodes_left * ROOT_SHARE)), ms_left * ROOT_SHARE)
+        _root_values(solver, game, pos, moves, values, wins, share)
+    except TooLarge as error:
+        raise Unfinished(error.nodes, error.ms, [(moves[i], values[i]) for i in sorted(values)],
+                         [m for i, m in enumerate(moves) if i not in values]) from error
+    value = wins if wins in values.values() else 1 - wins
     line: list[Any] = []
+    try:
+        _line(solver, game, pos, value, budget, line_limit, share, line)
+    except TooLarge:  # the verdict stands; the line is cut where the budget ran out
+        return Analysis(value, [(moves[i], values[i]) for i in sorted(values)], line, budget.nodes,
+                        budget.elapsed_ms(), [m for i, m in enumerate(moves) if i not in values], line_complete=False)
+    with contextlib.suppress(TooLarge):  # the value and the line stand; the moves left are reported unproven
+        _root_values(solver, game, pos, moves, values, None, share)
+    scored = [(moves[i], values[i]) for i in range(len(moves)) if i in values]
+    return Analysis(value, scored, line, budget.nodes, budget.elapsed_ms(),
+                    [m for i, m in enumerate(moves) if i not in values])
+
+
+def _line(solver: Solver, game: Game, pos: Any, value: int, budget: Budget, line_limit: int,
+          share: _Slice | None, line: list[Any]) -> list[Any]:
+    """A line of best play from `pos` (of value `value`) to the end, appended to `line` (so a caller keeps what
+    was made if the budget runs out): at each step the first move, in the adapter's order, that keeps the value.
+    In a win/lose game each candidate is first given a small share of nodes (`LINE_SLICE`: the proof just made
+    has most of them in the table) and only then solved in full."""
     current, target = pos, value
     win_lose = game.bounds == (0, 1)
     while game.terminal(current) is None and len(line) < line_limit:
         here = game.moves(current, budget)
+        chosen: Any = _NONE
         if len(here) == 1 or win_lose and target != int(game.maximising(current)):
             # One move, or (win/lose) a side that loses here: every move keeps the value, so the first is the
             # one the search below would choose too — without solving its child again.
             chosen = here[0]
         else:
-            chosen = next(m for m in here if solver.exact(game.child(current, m)) == target)
+            if share is not None:
+                quick = (share.run(lambda m=m, at=current: solver.exact(game.child(at, m)), LINE_SLICE) == target
+                         for m in here)
+                chosen = next((m for m, keeps in zip(here, quick, strict=False) if keeps), _NONE)
+            if chosen is _NONE:
+                chosen = next(m for m in here if solver.exact(game.child(current, m)) == target)
         line.append(chosen)
         current = game.child(current, chosen)
-    return Analysis(value, scored, line, budget.nodes, budget.elapsed_ms())
+    return line
 
 
 # The budget of a cache refill inside `child`: the plays were generated (and counted) when `moves` asked.

@@ -115,6 +115,10 @@
       `${F.esc(F.t("analysis.toAct", { who: who(answer.to_act), side }))}${F.esc(F.t("punct.colon"))}${F.esc(verdict)}</p>` +
       `<h3>${F.esc(F.t("analysis.moves"))}</h3>` +
       `<ol class="analysis-moves">${answer.moves.map((move) => moveHTML(move, made)).join("")}</ol>` +
+      // A verdict proven before every play was settled: the plays not settled are named as such, never marked.
+      (answer.unproven && answer.unproven.length
+        ? `<p class="muted small analysis-unproven" data-unproven="${answer.unproven.length}">` +
+          `${F.esc(F.t("analysis.unproven", { count: answer.unproven.length }))}</p>` : "") +
       `<h3>${F.esc(F.t("analysis.line"))}</h3>` +
       `<ol class="analysis-line">${answer.line.map(lineHTML).join("")}</ol>` + stats(answer);
   }
