@@ -30,7 +30,8 @@ from domain.games import GAMES
 
 # Endpoints the page scripts fetch: their URLs stay as they are, keys into the page's embedded data.
 # (the analysis panel asks the API itself: a JSON answer, never a page of the site)
-DATA_ENDPOINTS = frozenset({"replay_ui_api.frames", "deals.get_deal", "deals.annotate", "analysis.analyse_deal"})
+DATA_ENDPOINTS = frozenset({"replay_ui_api.frames", "deals.get_deal", "deals.annotate", "analysis.analyse_deal",
+                            "appeals_ui.appeal_may", "appeals_ui.tournament_may"})  # asked by scripts: no page
 # What a saved download is called (an /api answer has no file name of its own).
 SUFFIXES = {"deals.export_record": ".json", "matches.export_match": ".jsonl",
             "tournaments.export_tournament": ".jsonl"}
