@@ -15,7 +15,7 @@ from typing import Any
 
 from domain.games import get_game
 from domain.kernel.engine import Action, Engine
-from domain.kernel.errors import IllegalAction
+from domain.kernel.errors import IllegalAction, SeatNamer, seat_numbered
 
 # An offer's fields that the pad fills (seat), the recorder selects (cards) or types (a None value).
 Choice = dict[str, Any]
@@ -64,14 +64,15 @@ def _legal(engine: Engine, state: Any, action: Action) -> bool:
     return True
 
 
-def dry_run(engine: Engine, state: Any, action: object) -> dict[str, Any]:
+def dry_run(engine: Engine, state: Any, action: object, namer: SeatNamer = seat_numbered) -> dict[str, Any]:
     """Whether `action` would be recorded now: `{"legal": true, "action": its stored form, "reads_as": {kind, zh,
-    en} or None}`, or `{"legal": false, "refusal": {code, message, message_zh, details}}`. `state` is not changed."""
+    en} or None}`, or `{"legal": false, "refusal": {code, message, message_zh, details}}` with its seats as
+    `namer` names them (domain/services/seat_names.py). `state` is not changed."""
     trial = copy.deepcopy(state)
     try:
         normal = engine.apply(trial, action)
     except IllegalAction as error:
-        return {"legal": False, "refusal": error.as_dict()}
+        return {"legal": False, "refusal": error.name_seats(namer).as_dict()}
     return {"legal": True, "action": normal, "reads_as": engine.reading(trial, normal)}
 
 
