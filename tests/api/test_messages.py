@@ -209,3 +209,14 @@ def test_refusals_across_the_api_name_things_in_sentences_not_python_reprs(live:
     assert "deal、result、ruling、penalty" in domain(service.appeals.file, match["id"], {"kind": "x"}, "other", "？")[1]
     english, chinese = domain(service.tournaments.create, "象棋杯", "chess", {})
     assert "chess; known: daguai, doudizhu" in english and "未知的游戏 chess；支持：daguai、doudizhu" in chinese
+
+
+def test_a_refused_slip_names_the_players(live: LiveServer) -> None:
+    """A score slip refused by the game's slip rules names the players as a deal's action does (大怪路子: the
+    deal ended when 陈静's team, seats 0·2·4 counted from 0, was all out)."""
+    players = ["张伟", "李娜", "王芳", "刘洋", "陈静", "杨帆"]
+    _, match = open_http_table(live, "名字·大怪路子", "daguai", players, 0)
+    error = refused(live.post(f"/api/matches/{match}/slips", {"facts": {"finish_order": [0, 2, 4, 1]}}), 422,
+                    "impossible_slip")
+    assert error["message_zh"].startswith("陈静 所在一方全部出完时") and "when 陈静's team" in error["message"]
+    assert "座位" not in error["message_zh"]

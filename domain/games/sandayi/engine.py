@@ -257,7 +257,7 @@ class SandayiEngine(Engine):
             return
         assert cards is not None
         rest = remove_from(state.hands[seat], cards)
-        named = cards_text(cards)  # as a message prints them: C4 S4
+        named = cards_text(cards)  # as a message prints them: ♣4 ♠4
         pattern = parse(cards)
         if pattern is None:
             raise illegal("not_a_pattern", f"{named} is not a 三打一 pattern.", f"{named} 不是合法牌型。", cards=cards)

@@ -565,8 +565,9 @@ class ShengjiEngine(Engine):
             raise illegal("throw_not_failed", "`forced` was given but nobody can beat any part of this lead.",
                            "记录了 `forced`，但没有人能管住这手甩牌的任何部分。", cards=cards)
         if forced is not None and sorted(forced) != sorted(entry["cards"]):
-            raise illegal("forced_mismatch", f"This failed throw must play {entry['cards']}, not {forced} (§3.6).",
-                           f"甩牌失败应当出 {entry['cards']}，不是 {forced}。", forced=entry["cards"], given=forced)
+            raise illegal("forced_mismatch", f"This failed throw must play {cards_text(entry['cards'])}, not "
+                           f"{cards_text(forced)} (§3.6).", f"甩牌失败应当出 {cards_text(entry['cards'])}，不是 "
+                           f"{cards_text(forced)}。", forced=entry["cards"], given=forced)
         # Commit.
         if penalty:
             self._penalize(state, seat, "failed_throw", penalty, {"attempted": cards, "played": entry["cards"]})

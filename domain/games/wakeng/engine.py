@@ -250,7 +250,7 @@ class WakengEngine(Engine):
             return
         cards = action["cards"]
         rest = remove_from(state.hands[seat], cards)
-        named = cards_text(cards)  # as a message prints them: C4 S4
+        named = cards_text(cards)  # as a message prints them: ♣4 ♠4
         pattern = parse(cards)
         if pattern is None:
             raise illegal("not_a_pattern", f"{named} is not a 挖坑 pattern.", f"{named} 不是合法牌型。", cards=cards)
