@@ -300,8 +300,8 @@ class Deals(Service):
         with self.unit():
             d = self.store.load(Deal, deal, "deal")
             state, version = d.state_copy(), d.version
-        refusal_names = deal_namer(self.store, deal)  # read only now: the dry run may refuse (rarely costs)
-        return {"deal_id": str(deal), "version": version, **dry_run(d.engine, state, action, refusal_names)}
+        return {"deal_id": str(deal), "version": version,
+                **dry_run(d.engine, state, action, lambda: deal_namer(self.store, deal))}  # names: only if refused
 
 
 def deal_setup(game: str, options: dict[str, Any], seats: list[str], first: int | None, default_first: int,
