@@ -14,6 +14,7 @@ from typing import Any
 # service that handles a deal of a match can (`Refusal.name_seats`, domain/services/seat_names.py). Until it is
 # named, a seat reads "座位 N" / "seat N", counted from 1 as directors count (`details` count from 0).
 _SEAT = re.compile("\ue000(\\d+)\ue001")
+_AND = "\ue004"  # between the seats of a list: "、" or ", "
 _JOKER = re.compile("\ue002(LJ|BJ)\ue003")  # a joker in a message reads in its language (domain/kernel/cards.py)
 _JOKER_NAMES = {("LJ", "zh"): "小王", ("BJ", "zh"): "大王", ("LJ", "en"): "Little Joker", ("BJ", "en"): "Big Joker"}
 SeatNamer = Callable[[int, str], str]  # (seat counted from 0, "zh" | "en") → how a person reads it
@@ -25,8 +26,8 @@ def seat_ref(seat: int | None) -> str:
 
 
 def seats_ref(seats: Iterable[int]) -> str:
-    """Several seats in a message: "张伟、李娜" in Chinese, and in English too (both read the same list)."""
-    return "、".join(seat_ref(seat) for seat in seats)
+    """Several seats in a message: "张伟、李娜" in Chinese, "Zhang Wei, Li Na" in English."""
+    return _AND.join(seat_ref(seat) for seat in seats)
 
 
 def seat_numbered(seat: int, lang: str) -> str:
@@ -37,7 +38,7 @@ def seat_numbered(seat: int, lang: str) -> str:
 def named_seats(template: str, lang: str, namer: SeatNamer = seat_numbered) -> str:
     """A message template with its seat references read as `namer` names them (and its jokers in `lang`)."""
     read = _SEAT.sub(lambda m: _capital(namer(int(m.group(1)), lang), lang, m.start() == 0), template)
-    return _JOKER.sub(lambda m: _JOKER_NAMES[m.group(1), lang], read)
+    return _JOKER.sub(lambda m: _JOKER_NAMES[m.group(1), lang], read).replace(_AND, "、" if lang == "zh" else ", ")
 
 
 def _capital(name: str, lang: str, first: bool) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from domain.games import get_engine
-from domain.kernel.errors import Refusal, illegal, seat_ref
+from domain.kernel.errors import Refusal, illegal, seat_ref, seats_ref
 from domain.records.format import parse_record
 
 CARD_CODE = re.compile(r"(?<![A-Za-z0-9])(?:[SHCD](?:10|[2-9JQKA])|LJ|BJ)(?![A-Za-z0-9])")
@@ -64,7 +64,7 @@ def test_no_refusal_of_the_engines_prints_a_card_code(game: str) -> None:
     assert "not_your_turn" in codes and len(codes) >= 4, codes  # the scan reached the refusals that name things
     printed = [m for m in messages if CARD_CODE.search(m[1]) or CARD_CODE.search(m[2])]
     assert not printed, printed[:5]
-    leaked = [m for m in messages if re.search("[\ue000-\ue003]", m[1] + m[2])]
+    leaked = [m for m in messages if re.search("[\ue000-\ue004]", m[1] + m[2])]
     assert not leaked, leaked[:5]  # a seat reference is always read, at worst as "座位 N"
 
 
@@ -74,6 +74,10 @@ def test_templates_hold_seats_as_references_never_as_numbers() -> None:
     refusal = illegal("not_your_turn", f"It is {seat_ref(0)}'s turn.", f"现在轮到{seat_ref(0)}。")
     assert (refusal.message, refusal.message_zh) == ("It is seat 1's turn.", "现在轮到座位 1。")
     assert refusal.name_seats(lambda seat, lang: "张伟").message_zh == "现在轮到张伟。"
+    listed = illegal("x", f"{seats_ref([1, 3])} can beat it.", f"{seats_ref([1, 3])} 能管住。")
+    assert (listed.message, listed.message_zh) == ("Seat 2, seat 4 can beat it.", "座位 2、座位 4 能管住。")
+    listed.name_seats(lambda seat, lang: ["张伟", "李娜", "王芳", "刘洋"][seat])
+    assert (listed.message, listed.message_zh) == ("李娜, 刘洋 can beat it.", "李娜、刘洋 能管住。")
     engine = get_engine("doudizhu")
     setup, actions, _ = parse_record(importlib.import_module("fixtures.random_play.doudizhu")
                                      .random_record(random.Random("templates")))
