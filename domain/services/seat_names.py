@@ -71,8 +71,8 @@ def names_seats(of: str) -> Callable[[F], F]:
 
 def namer_of(store: Store, of: str, subject: Any) -> SeatNamer:
     """The namer of a deal, match or appeal; numbers when it cannot be read (the refusal may be that it is
-    unknown)."""
+    unknown). The refusal is what the request answers: failing to read the names never replaces it."""
     try:
         return NAMERS[of](store, subject)
-    except Refusal:
+    except Exception:  # noqa: BLE001 — any failure to read names leaves the seats numbered
         return seat_numbered
