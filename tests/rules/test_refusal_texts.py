@@ -15,9 +15,10 @@ from typing import Any
 
 import pytest
 
-from domain.games import get_engine
+from domain.games import get_engine, get_game, seat_namer
 from domain.kernel.errors import Refusal, illegal, seat_ref, seats_ref
 from domain.records.format import parse_record
+from replay_ui.games import ui_for
 
 CARD_CODE = re.compile(r"(?<![A-Za-z0-9])(?:[SHCD](?:10|[2-9JQKA])|LJ|BJ)(?![A-Za-z0-9])")
 SEAT_NUMBER = re.compile(r"座位 ?\d|[Ss]eats? \d")  # a seat written by its number into a template
@@ -86,3 +87,16 @@ def test_templates_hold_seats_as_references_never_as_numbers() -> None:
         engine.apply(state, {**actions[0], "seat": (actions[0]["seat"] + 1) % 3})
     assert not SEAT_NUMBER.search(refused.value.template + refused.value.template_zh), refused.value.template
     assert refused.value.mentions_seats
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_refusal_words_a_seat_as_the_pages_do(game: str) -> None:
+    """The game's seat words a refusal uses (the descriptor's `seat_words`) are the pages' (`seat_marks`)."""
+    engine = get_engine(game)
+    marks = ui_for(game).seat_marks(engine.seat_count)
+    words = get_game(game).seat_words
+    assert list(words) == marks or not words and all(mark == ("", "") for mark in marks), (words, marks)
+    named = seat_namer(game, [f"P{seat}" for seat in range(engine.seat_count)])
+    for seat, (zh, en) in enumerate(marks):
+        assert named(seat, "zh") == (f"P{seat}（{zh}）" if zh else f"P{seat}")
+        assert named(seat, "en") == (f"P{seat} ({en})" if en else f"P{seat}")
