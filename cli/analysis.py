@@ -10,7 +10,7 @@ from typing import Any
 
 from cli.common import read_input
 from domain.kernel.errors import IllegalAction
-from domain.records.format import ActionRejected, Unreadable, parse_record, read_records
+from domain.records.format import ActionRejected, Unreadable, parse_record, read_records, record_namer
 from domain.services.analysis import analyse_actions
 from domain.solver.search import DEFAULT_LIMIT_MS, Budget
 
@@ -46,8 +46,10 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         setup, actions, _ = parse_record(records[0])
         answer = analyse_actions(setup, actions, Budget(limit_ms=max(1, args.limit_ms)))
     except ActionRejected as error:
+        error.name_seats(record_namer(records[0]))  # a record's seats by its labels
         return _refusal({"ok": False, "action": error.index, "code": error.code, "message": error.message}, args.json)
     except IllegalAction as error:
+        error.name_seats(record_namer(records[0]))
         return _refusal({"ok": False, "code": error.code, "message": error.message}, args.json)
     if args.json:
         print(json.dumps(answer, ensure_ascii=False))

@@ -9,13 +9,15 @@ which names them all in one `Game`. Adding a game adds its package and one line 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from domain.games.daguai.descriptor import GAME as DAGUAI
 from domain.games.doudizhu.descriptor import GAME as DOUDIZHU
 from domain.games.sandayi.descriptor import GAME as SANDAYI
 from domain.games.shengji.descriptor import GAME as SHENGJI
 from domain.games.wakeng.descriptor import GAME as WAKENG
 from domain.kernel.engine import Engine
-from domain.kernel.errors import IllegalAction, listed
+from domain.kernel.errors import IllegalAction, SeatNamer, listed, seat_numbered
 from domain.kernel.game import Game
 from domain.kernel.table import MatchRules
 
@@ -57,3 +59,18 @@ def get_engine(game: object) -> Engine:
 
 def get_table(game: object) -> MatchRules:
     return get_game(game).table
+
+
+def seat_namer(game: str, names: Sequence[str]) -> SeatNamer:
+    """A refusal's seats named `names[seat]` (a match's players, or a lone deal's labels), with the game's seat
+    word where it has one: "张伟（东）" (domain/services/seat_names.py)."""
+    words = GAMES[game].seat_words if game in GAMES else ()
+
+    def named(seat: int, lang: str) -> str:
+        if not 0 <= seat < len(names) or not names[seat]:
+            return seat_numbered(seat, lang)
+        word = words[seat][lang == "en"] if seat < len(words) else ""
+        if not word:
+            return names[seat]
+        return f"{names[seat]}（{word}）" if lang == "zh" else f"{names[seat]} ({word})"
+    return named

@@ -29,8 +29,10 @@ ALL_CODES = frozenset([s + r for s in SUITS for r in RANKS] + list(JOKERS))
 
 
 def cards_text(cards: Iterable[str]) -> str:
-    """Cards as a message prints them: their codes joined by spaces ("C4 S4"), never a Python list."""
-    return " ".join(cards)
+    """Cards as a message prints them, as a person reads them: "♣4 ♠4 大王", never codes nor a Python list. A
+    joker is a reference the refusal reads in each of its languages (domain/kernel/errors.py)."""
+    return " ".join(f"\ue002{code}\ue003" if code in JOKERS else SUIT_SYMBOL[code[0]] + code[1:]
+                    if code in ALL_CODES else code for code in cards)
 
 
 def normalize(code: object) -> str:

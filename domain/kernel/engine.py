@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.kernel.cards import check_complete, normalize_all
-from domain.kernel.errors import IllegalAction, illegal
+from domain.kernel.errors import IllegalAction, illegal, seat_ref, seats_ref
 from domain.kernel.options import OptionsResolver
 from domain.kernel.values import DealResult, ViewHead
 
@@ -145,23 +145,23 @@ def team_of(seat: int) -> int:
     return seat % 2
 
 
-def seat_no(seat: int | None) -> int | str:
-    """A seat as a message names it: counted from 1, as directors count (every record and `details` count from
-    0); no seat is "—"."""
-    return "—" if seat is None else seat + 1
+def seat_no(seat: int | None) -> str:
+    """A seat as a message names it: a reference the service of its match reads as the player's name
+    (domain/kernel/errors.py `seat_ref`; "座位 N" only where nobody's name is known); `details` count from 0."""
+    return seat_ref(seat)
 
 
 def seats_text(seats: list[int]) -> str:
-    """Seats as a message lists them: "2、4" (counted from 1)."""
-    return "、".join(str(seat_no(seat)) for seat in seats)
+    """Seats as a message lists them: "张伟、李娜" once named."""
+    return seats_ref(seats)
 
 
 def check_turn(state: Any, seat: int) -> None:
     """Refuse `seat` acting when `state.to_act` (an engine's deal state) names another seat."""
     if state.to_act != seat:
-        now, asked = seat_no(state.to_act), seat_no(seat)  # a message counts from 1; `details` from 0
-        raise illegal("not_your_turn", f"It is seat {now}'s turn, not seat {asked}'s.",
-                      f"现在轮到座位 {now}，不是座位 {asked}。", to_act=state.to_act, seat=seat)
+        now, asked = seat_no(state.to_act), seat_no(seat)  # read as names by the service; `details` from 0
+        raise illegal("not_your_turn", f"It is {now}'s turn, not {asked}'s.",
+                      f"现在轮到{now}，不是{asked}。", to_act=state.to_act, seat=seat)
 
 
 def recorded_after_the_end(state: Any, action: Action) -> bool:

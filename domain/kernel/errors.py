@@ -6,19 +6,69 @@ kind to one HTTP status in one place (api/errors.py), `fupan check` and the CLI 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Callable, Iterable
 from typing import Any
+
+# A seat in a message is a reference (`seat_ref`), never a number: the domain cannot know who sits there, the
+# service that handles a deal of a match can (`Refusal.name_seats`, domain/services/seat_names.py). Until it is
+# named, a seat reads "座位 N" / "seat N", counted from 1 as directors count (`details` count from 0).
+_SEAT = re.compile("\ue000(\\d+)\ue001")
+_AND = "\ue004"  # between the seats of a list: "、" or ", "
+_JOKER = re.compile("\ue002(LJ|BJ)\ue003")  # a joker in a message reads in its language (domain/kernel/cards.py)
+_JOKER_NAMES = {("LJ", "zh"): "小王", ("BJ", "zh"): "大王", ("LJ", "en"): "Little Joker", ("BJ", "en"): "Big Joker"}
+SeatNamer = Callable[[int, str], str]  # (seat counted from 0, "zh" | "en") → how a person reads it
+
+
+def seat_ref(seat: int | None) -> str:
+    """A seat as a message template holds it; no seat is "—"."""
+    return "—" if seat is None else f"\ue000{seat}\ue001"
+
+
+def seats_ref(seats: Iterable[int]) -> str:
+    """Several seats in a message: "张伟、李娜" in Chinese, "Zhang Wei, Li Na" in English."""
+    return _AND.join(seat_ref(seat) for seat in seats)
+
+
+def seat_numbered(seat: int, lang: str) -> str:
+    """The last resort, where nobody's name is known: "座位 2" / "seat 2"."""
+    return f"座位 {seat + 1}" if lang == "zh" else f"seat {seat + 1}"
+
+
+def named_seats(template: str, lang: str, namer: SeatNamer = seat_numbered) -> str:
+    """A message template with its seat references read as `namer` names them (and its jokers in `lang`)."""
+    read = _SEAT.sub(lambda m: _capital(namer(int(m.group(1)), lang), lang, m.start() == 0), template)
+    return _JOKER.sub(lambda m: _JOKER_NAMES[m.group(1), lang], read).replace(_AND, "、" if lang == "zh" else ", ")
+
+
+def _capital(name: str, lang: str, first: bool) -> str:
+    """An English sentence that starts with a seat starts with a capital: "Seat 2 may …"."""
+    return name[:1].upper() + name[1:] if first and lang == "en" else name
 
 
 class Refusal(Exception):
-    """Refused: nothing has been changed."""
+    """Refused: nothing has been changed.
+
+    `message` and `message_zh` may hold seat references (`seat_ref`): they read "座位 N" until the service that
+    knows the players names them (`name_seats`); `template`/`template_zh` keep the references, so a refusal
+    quoted inside another (an appeal's line) is named once, at the end."""
 
     def __init__(self, code: str, message: str, message_zh: str, details: dict[str, Any] | None = None):
-        super().__init__(message)
+        self.template, self.template_zh = message, message_zh
         self.code = code
-        self.message = message
-        self.message_zh = message_zh
         self.details = details or {}
+        self.name_seats(seat_numbered)
+
+    @property
+    def mentions_seats(self) -> bool:
+        return bool(_SEAT.search(self.template) or _SEAT.search(self.template_zh))
+
+    def name_seats(self, namer: SeatNamer) -> Refusal:
+        """Read the message's seats as `namer` names them (domain/services/seat_names.py)."""
+        self.message = named_seats(self.template, "en", namer)
+        self.message_zh = named_seats(self.template_zh, "zh", namer)
+        self.args = (self.message,)
+        return self
 
     def as_dict(self) -> dict[str, Any]:
         return {"code": self.code, "message": self.message, "message_zh": self.message_zh, "details": self.details}

@@ -67,6 +67,9 @@ class Game:
     analysis: Analysis | None = None
     pad: PadFacts = field(default_factory=PadFacts)
     preset: Preset | None = None
+    # The game's own word for each seat, (zh, en), where it has one (升级's 东 南 西 北): a refusal names a seat
+    # "张伟（东）" (domain/services/seat_names.py), as the pages do (replay_ui/pages.py `seat_named`).
+    seat_words: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         assert self.engine.game == self.code and self.table.game == self.code, self.code

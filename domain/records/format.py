@@ -14,10 +14,10 @@ from collections.abc import Iterable, Iterator
 from itertools import chain
 from typing import Any
 
-from domain.games import get_engine
+from domain.games import get_engine, seat_namer
 from domain.kernel.cards import normalize_all
 from domain.kernel.engine import Action, DealSetup, Engine, seat_no
-from domain.kernel.errors import IllegalAction, listed
+from domain.kernel.errors import IllegalAction, SeatNamer, listed, seat_numbered
 from domain.kernel.integrity import canonical_json
 from domain.records.annotations import checked_annotation
 from domain.records.retraction import fold_entry, is_retraction, normalize_retraction
@@ -30,7 +30,7 @@ class ActionRejected(IllegalAction):
     """An IllegalAction raised by the action at `index` of a record."""
 
     def __init__(self, index: int, cause: IllegalAction):
-        super().__init__(cause.code, cause.message, cause.message_zh, cause.details)
+        super().__init__(cause.code, cause.template, cause.template_zh, cause.details)  # seats still to name
         self.index = index
 
 
@@ -150,9 +150,20 @@ def check_record(doc: object) -> dict[str, Any]:
         engine, state = fold(setup, actions)
         return {"ok": True, "result": judge(engine, state, declared)}
     except ActionRejected as error:
+        error.name_seats(record_namer(doc))
         return {"ok": False, "action": error.index, "code": error.code, "message": error.message}
     except IllegalAction as error:
+        error.name_seats(record_namer(doc))
         return {"ok": False, "code": error.code, "message": error.message}
+
+
+def record_namer(doc: object) -> SeatNamer:
+    """A record's seats as its refusals name them: by the labels the record gives them (a record stands outside
+    any match); numbered where it gives none readable."""
+    seats = doc.get("seats") if isinstance(doc, dict) else None
+    if isinstance(doc, dict) and isinstance(seats, list) and all(isinstance(s, str) for s in seats):
+        return seat_namer(str(doc.get("game")), seats)
+    return seat_numbered
 
 
 def judge(engine: Engine, state: Any, declared: dict[str, Any] | None) -> dict[str, Any]:
@@ -162,7 +173,7 @@ def judge(engine: Engine, state: Any, declared: dict[str, Any] | None) -> dict[s
     if result is None:
         status = engine.status(state)
         raise IllegalAction("incomplete", f"The actions stop before the deal is over (phase {status['phase']}, "
-                            f"seat {seat_no(status['to_act'])} to act).", "记录的动作在本局结束前就停止了。")
+                            f"{seat_no(status['to_act'])} to act).", "记录的动作在本局结束前就停止了。")
     return declared_as_computed(result, declared)
 
 

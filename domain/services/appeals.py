@@ -33,6 +33,7 @@ from domain.services.analysis import solved_line
 from domain.services.appeal_views import appeal_deals, appeal_dict, result_blind, timeline
 from domain.services.pad import choices
 from domain.services.replay import frames
+from domain.services.seat_names import names_seats
 from domain.services.service import Service
 from domain.services.visibility import may_see_all, published
 from domain.solver.search import DEFAULT_LIMIT_MS, Budget
@@ -144,6 +145,7 @@ class Appeals(Service):
         """The table an appeal is about (what a referee token's scope is checked against)."""
         return str(self.store.load(Appeal, appeal, "appeal").match_id)
 
+    @names_seats("appeal")
     @command
     def add_evidence(self, appeal: UUID | str, reference: dict[str, Any] | None, note: str = "",
                      recorded_by: dict[str, Any] = LOCAL_RECORDER) -> dict[str, Any]:
@@ -188,11 +190,12 @@ class Appeals(Service):
                 played.append(engine.apply(state, action))
             except IllegalAction as refused:
                 # counted from 1 as a person counts them; `index` stays 0-based for the API
-                raise IllegalAction("illegal_line", f"Action {index + 1} of the line is refused: {refused.message}",
-                                    f"推演的第 {index + 1} 个动作不合规则：{refused.message_zh}",
+                raise IllegalAction("illegal_line", f"Action {index + 1} of the line is refused: {refused.template}",
+                                    f"推演的第 {index + 1} 个动作不合规则：{refused.template_zh}",
                                     {"index": index, "refused": refused.code}) from None
         return d, engine, state, played
 
+    @names_seats("appeal")
     @command
     def add_line(self, appeal: UUID | str, from_step: int, actions: list[Action], label: str = "",
                  recorded_by: dict[str, Any] = LOCAL_RECORDER, complete: bool = False) -> dict[str, Any]:
@@ -215,6 +218,7 @@ class Appeals(Service):
         self.store.commit(a)
         return appeal_dict(a, full=True)
 
+    @names_seats("appeal")
     @command
     def sandbox(self, appeal: UUID | str, from_step: int, actions: list[Action]) -> dict[str, Any]:
         """A line being built on the appeal's page (nothing stored): the state after it, from the referee's

@@ -17,7 +17,7 @@ from domain.games import get_engine
 from domain.kernel.cards import normalize_all
 from domain.kernel.dealing import deal_from_seed, seed_commitment
 from domain.kernel.engine import Action, DealSetup, Viewpoint
-from domain.kernel.errors import IllegalAction
+from domain.kernel.errors import IllegalAction, Refusal
 from domain.kernel.integrity import canonical_json
 from domain.model.appeal import Appeal
 from domain.model.appeal_rules import REPLACES
@@ -31,6 +31,7 @@ from domain.services.analysis import analyse_deal
 from domain.services.pad import choices, dry_run, game_table
 from domain.services.presenters import deal_dict, event_dict, match_summary, recorded_dict
 from domain.services.replay import frames
+from domain.services.seat_names import deal_namer, names_seats, seat_namer
 from domain.services.service import Service, same_kind
 from domain.services.tables import Tables
 from domain.services.visibility import may_see_all, published
@@ -43,6 +44,7 @@ class Deals(Service):
 
     tables: Tables
 
+    @names_seats("match")
     @command
     def start(
         self, *, match: UUID | str | None = None, number: int | None = None, first: int | None = None,
@@ -122,7 +124,10 @@ class Deals(Service):
         if existing is not None:
             same_kind(existing, Deal, key or "").check_same(hands, kitty, given_first, seed)
             return deal_dict(existing, full=True), False
-        setup, seed = deal_setup(game, options, list(seats), first, 0, hands, kitty, seed, context)
+        try:
+            setup, seed = deal_setup(game, options, list(seats), first, 0, hands, kitty, seed, context)
+        except Refusal as refusal:  # a deal outside any match names its seats by the labels it is dealt with
+            raise refusal.name_seats(seat_namer(game, [str(label) for label in seats])) from None
         deal = Deal.start(deal_id, setup, seed=seed, seed_commitment=None if seed is None else seed_commitment(seed),
                           recorded_by=recorded_by)
         self.store.commit(deal)
@@ -168,6 +173,7 @@ class Deals(Service):
         d = self.store.load(Deal, deal, "deal")
         return str(d.match_id) if d.match_id is not None else None
 
+    @names_seats("deal")
     @command
     def record(
         self, deal: UUID | str, action: Action, expected_version: int | None = None,
@@ -197,6 +203,7 @@ class Deals(Service):
             answer["seed"] = d.seed
         return answer
 
+    @names_seats("deal")
     @command
     def annotate(
         self, deal: UUID | str, note: dict[str, Any], expected_version: int | None = None,
@@ -209,6 +216,7 @@ class Deals(Service):
         self.store.commit(d)
         return {"deal_id": str(d.id), "version": d.version, "annotation": dict(d.annotations[-1]), "digest": d.digest}
 
+    @names_seats("deal")
     @command
     def retract(
         self, deal: UUID | str, at: int, reason: str, expected_version: int | None = None,
@@ -252,6 +260,7 @@ class Deals(Service):
         """Every step's view, 0 … total, for one viewpoint (what the replay viewer steps through)."""
         return frames(self._stored_deal_events(deal), viewpoint, None, reader)
 
+    @names_seats("deal")
     def analyse(self, deal: UUID | str, step: int | None = None, limit_ms: float = DEFAULT_LIMIT_MS,
                 reader: Principal = PUBLIC) -> dict[str, Any]:
         """Perfect open-hand play after `step` actions (docs/analysis.md); a live deal's only for readers with
@@ -291,7 +300,8 @@ class Deals(Service):
         with self.unit():
             d = self.store.load(Deal, deal, "deal")
             state, version = d.state_copy(), d.version
-        return {"deal_id": str(deal), "version": version, **dry_run(d.engine, state, action)}
+        return {"deal_id": str(deal), "version": version,
+                **dry_run(d.engine, state, action, lambda: deal_namer(self.store, deal))}  # names: only if refused
 
 
 def deal_setup(game: str, options: dict[str, Any], seats: list[str], first: int | None, default_first: int,

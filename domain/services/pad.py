@@ -11,11 +11,12 @@ accepts it on a copy of the deal's state, and a dry run is that same apply. The 
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
 from domain.games import get_game
 from domain.kernel.engine import Action, Engine
-from domain.kernel.errors import IllegalAction
+from domain.kernel.errors import IllegalAction, SeatNamer, seat_numbered
 
 # An offer's fields that the pad fills (seat), the recorder selects (cards) or types (a None value).
 Choice = dict[str, Any]
@@ -64,14 +65,18 @@ def _legal(engine: Engine, state: Any, action: Action) -> bool:
     return True
 
 
-def dry_run(engine: Engine, state: Any, action: object) -> dict[str, Any]:
+def dry_run(engine: Engine, state: Any, action: object,
+            namer: Callable[[], SeatNamer] = lambda: seat_numbered) -> dict[str, Any]:
     """Whether `action` would be recorded now: `{"legal": true, "action": its stored form, "reads_as": {kind, zh,
-    en} or None}`, or `{"legal": false, "refusal": {code, message, message_zh, details}}`. `state` is not changed."""
+    en} or None}`, or `{"legal": false, "refusal": {code, message, message_zh, details}}` with its seats as
+    `namer()` names them (domain/services/seat_names.py; read only for a refusal that names a seat). `state` is
+    not changed."""
     trial = copy.deepcopy(state)
     try:
         normal = engine.apply(trial, action)
     except IllegalAction as error:
-        return {"legal": False, "refusal": error.as_dict()}
+        named = error.name_seats(namer()) if error.mentions_seats else error
+        return {"legal": False, "refusal": named.as_dict()}
     return {"legal": True, "action": normal, "reads_as": engine.reading(trial, normal)}
 
 

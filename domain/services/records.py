@@ -6,13 +6,14 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+from domain.kernel.errors import Refusal
 from domain.model.appeal import Appeal
 from domain.model.deal import Deal
 from domain.model.ids import LOCAL_RECORDER, deal_id_for_key
 from domain.model.match import Match
 from domain.model.token import PUBLIC, Principal
 from domain.model.tournament import Tournament
-from domain.records.format import normalized_record, record_key, slip_record_parts
+from domain.records.format import normalized_record, record_key, record_namer, slip_record_parts
 from domain.services.digests import round_chains
 from domain.services.presenters import deal_dict, record_dict
 from domain.services.service import Service
@@ -36,8 +37,14 @@ class Records(Service):
         be complete with the declared result (if any) equal to the computed one. A result-only record (a score
         slip's deal) is stored as one, its slip scored as `fupan check` scores it.
         """
-        if isinstance(doc, dict) and doc.get("result_only") is True:
-            return self._import_slip(doc, recorded_by)
+        try:
+            if isinstance(doc, dict) and doc.get("result_only") is True:
+                return self._import_slip(doc, recorded_by)
+            return self._import_played(doc, recorded_by)
+        except Refusal as refusal:  # a record stands outside any match: its seats by the labels it gives
+            raise refusal.name_seats(record_namer(doc)) from None
+
+    def _import_played(self, doc: Any, recorded_by: dict[str, Any]) -> tuple[dict[str, Any], bool]:
         setup, actions, declared = normalized_record(doc)
         deal_id = deal_id_for_key(record_key(setup, actions))
         existing = self.store.find(deal_id)

@@ -31,6 +31,7 @@ from domain.services.appeal_views import appeal_dict
 from domain.services.appeals import chief_tokens, disputed_deal, load_appeal
 from domain.services.deals import deal_setup
 from domain.services.presenters import deal_dict
+from domain.services.seat_names import names_seats
 from domain.services.service import Service
 from domain.store.units import command
 
@@ -124,6 +125,7 @@ class Rulings(Service):
                                                   else {})}}
                                 for p, n in moves]}
 
+    @names_seats("appeal")
     @command
     def redeal(self, appeal: UUID | str, recorded_by: dict[str, Any] = LOCAL_RECORDER) -> tuple[dict[str, Any], bool]:
         """(the replacement deal, dealt now): the appeal's voided deal dealt again at its table with the voided

@@ -16,6 +16,7 @@ from domain.model.match import Match
 from domain.model.tournament import Tournament
 from domain.records.slips import score as score_slip
 from domain.services.presenters import deal_dict, match_dict, match_summary
+from domain.services.seat_names import names_seats
 from domain.services.service import Service, same_kind
 from domain.services.tournaments import Tournaments
 from domain.store.units import command
@@ -51,6 +52,7 @@ class Tables(Service):
         m = self.store.load(Match, match, "match")
         return match_dict(m, self.store.load(Tournament, m.tournament_id, "tournament"))
 
+    @names_seats("match")
     @command
     def record_misdeal(self, match: UUID | str, seat: int, note: str = "",
                        recorded_by: dict[str, Any] = LOCAL_RECORDER) -> dict[str, Any]:
@@ -96,6 +98,7 @@ class Tables(Service):
 
     # --- score slips (domain/records/slips.py) ------------------------------------------------------------
 
+    @names_seats("match")
     @command
     def preview_slip(self, match: UUID | str, facts: Any, number: int | None = None) -> dict[str, Any]:
         """What a score slip for the table's next deal would score, and the table after it; stores nothing."""
@@ -105,6 +108,7 @@ class Tables(Service):
         return {"match_id": str(m.id), "number": number, "first": setup.first, "context": setup.context,
                 "facts": stored, "result": result, "standing": standing}
 
+    @names_seats("match")
     @command
     def enter_slip(self, match: UUID | str, facts: Any, number: int | None = None,
                    recorded_by: dict[str, Any] = LOCAL_RECORDER) -> dict[str, Any]:
@@ -120,6 +124,7 @@ class Tables(Service):
 
     # --- corrections (更正, docs/corrections.md) --------------------------------------------------------------
 
+    @names_seats("match")
     @command
     def preview_correction(self, match: UUID | str, number: Any, facts: Any) -> dict[str, Any]:
         """What correcting deal `number` to these facts scores, and the table after it; stores nothing."""
@@ -131,6 +136,7 @@ class Tables(Service):
                 "result": result[1], "was": list(m.deals[(deal.number or 1) - 1]["scores"] or []),
                 "standing": probe.standing}
 
+    @names_seats("match")
     @command
     def correct(self, match: UUID | str, number: Any, facts: Any, reason: Any,
                 recorded_by: dict[str, Any] = LOCAL_RECORDER) -> dict[str, Any]:

@@ -1,9 +1,10 @@
-"""What a refusal says, as people read it, over real HTTP (the app on a real SQLite file): card lists as codes,
-seats counted from 1 (the `details` and every record keep 0-based seats), marshmallow's field messages in both
-languages, never a Python repr (issue 15, defect 9 and 6)."""
+"""What a refusal says, as people read it, over real HTTP (the app on a real SQLite file): cards as ♠A ♥10, seats
+by their players' names (the `details` and every record keep 0-based seats), marshmallow's field messages in both
+languages, never a Python repr (issue 15, defect 9 and 6; issue 23, defects 10 and 14)."""
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,9 +12,16 @@ from typing import Any
 
 import pytest
 from conftest import EXAMPLE_RECORD, LiveServer, move
+from game_support import open_http_table
 
+from domain.games import get_engine
 from domain.kernel.errors import Refusal
 from domain.kernel.field_errors import in_chinese, shape_refusal
+from domain.model.token import LOCAL
+from domain.records.format import parse_record
+from fixtures.random_play import doudizhu as doudizhu_play
+from fixtures.random_play import shengji as shengji_play
+from fixtures.random_play.common import played
 
 REPR = re.compile(r"\[['\"]|\{['\"]|['\"]\]")  # a Python list or dict printed into a message
 
@@ -42,18 +50,70 @@ def started(live: LiveServer) -> str:
     return response.json()["id"]
 
 
-def test_a_refused_play_names_its_cards_as_codes_and_seats_from_one(live: LiveServer) -> None:
+def test_a_refused_play_names_its_cards_and_the_seats_of_a_lone_deal_by_their_labels(live: LiveServer) -> None:
     deal = started(live)
     for action in EXAMPLE_RECORD["actions"][:4]:  # 王五 (seat 2) is landlord and leads a straight
         assert live.post(f"/api/deals/{deal}/actions", {"action": action}).status_code == 201
     error = refused(live.post(f"/api/deals/{deal}/actions", {"action": move(0, "play", "D3 C3")}), 422,
                     "does_not_beat")
-    assert error["message_zh"].startswith("D3 C3 管不上上一手牌") and error["message"].startswith("D3 C3 does not")
+    assert error["message_zh"].startswith("♦3 ♣3 管不上上一手牌") and error["message"].startswith("♦3 ♣3 does not")
     assert error["details"]["cards"] == ["D3", "C3"]
     error = refused(live.post(f"/api/deals/{deal}/actions", {"action": move(2, "pass")}), 422, "not_your_turn")
-    # Seat 0 (张三) is to act, seat 2 asked: people count them 1 and 3; the details keep the record's numbers.
-    assert "现在轮到座位 1，不是座位 3" in error["message_zh"] and "seat 1's turn, not seat 3's" in error["message"]
+    # Seat 0 (张三) is to act, seat 2 (王五) asked: a deal outside any match names them by its seat labels; the
+    # details keep the record's numbers.
+    assert "现在轮到张三，不是王五" in error["message_zh"] and "张三's turn, not 王五's" in error["message"]
     assert (error["details"]["to_act"], error["details"]["seat"]) == (0, 2)
+
+
+CARD_CODE = re.compile(r"(?<![A-Za-z0-9])(?:[SHCD](?:10|[2-9JQKA])|LJ|BJ)(?![A-Za-z0-9])")
+SEAT_NUMBER = re.compile(r"座位|[Ss]eat \d|\d")  # neither the word nor any digit: names only
+
+
+def out_of_turn(live: LiveServer, deal: str, actions: list[dict[str, Any]]) -> dict[str, Any]:
+    """Record `actions` up to and with the first play, then a play by the seat after the one to act: the
+    refusal."""
+    lead = next(index for index, action in enumerate(actions) if action["type"] == "play")
+    for action in actions[:lead + 1]:
+        assert live.post(f"/api/deals/{deal}/actions", {"action": action}).status_code == 201, action
+    to_act = actions[lead + 1]["seat"]
+    wrong = {**actions[lead + 1], "seat": (to_act + 1) % len(live.service.deals.get(deal)["seats"])}
+    error = refused(live.post(f"/api/deals/{deal}/actions", {"action": wrong}), 422, "not_your_turn")
+    assert (error["details"]["to_act"], error["details"]["seat"]) == (to_act, wrong["seat"])  # 0-based: contract
+    assert not SEAT_NUMBER.search(error["message_zh"]) and not SEAT_NUMBER.search(error["message"]), error
+    return error
+
+
+def table_deal(live: LiveServer, name: str, game: str, players: list[str]) -> tuple[str, Any]:
+    """A server-dealt deal at table 1 of a new tournament, and its setup as the referee holds it."""
+    _, match = open_http_table(live, name, game, players, 0)
+    created = live.post(f"/api/matches/{match}/deals", {})
+    assert created.status_code == 201, created.text
+    deal = created.json()["id"]
+    setup, _, _ = parse_record(live.service.records.export_record(deal, LOCAL))
+    return deal, setup
+
+
+def test_a_wrong_turn_at_a_doudizhu_table_names_the_players(live: LiveServer) -> None:
+    players = ["张伟", "李娜", "王芳"]
+    deal, setup = table_deal(live, "名字·斗地主", "doudizhu", players)
+    _, actions = played(get_engine("doudizhu"), setup, doudizhu_play.play_out, random.Random("names"))
+    error = out_of_turn(live, deal, actions)
+    to_act, asked = (players[error["details"][key]] for key in ("to_act", "seat"))
+    assert error["message_zh"] == f"现在轮到{to_act}，不是{asked}。"
+    assert error["message"] == f"It is {to_act}'s turn, not {asked}'s."
+
+
+def test_a_wrong_turn_at_a_shengji_table_names_the_players_with_their_seats(live: LiveServer) -> None:
+    players = ["张伟", "李娜", "王芳", "刘洋"]
+    deal, setup = table_deal(live, "名字·升级", "shengji", players)
+    _, actions = shengji_play.play_deal(setup, random.Random("names"), foul_rate=0, timeout_rate=0,
+                                        irregularity_rate=0)
+    error = out_of_turn(live, deal, actions)
+    zh, en = ("东", "南", "西", "北"), ("E", "S", "W", "N")
+    to_act, asked = (error["details"][key] for key in ("to_act", "seat"))
+    assert error["message_zh"] == f"现在轮到{players[to_act]}（{zh[to_act]}），不是{players[asked]}（{zh[asked]}）。"
+    assert error["message"] == f"It is {players[to_act]} ({en[to_act]})'s turn, not {players[asked]} ({en[asked]})'s."
+    assert not CARD_CODE.search(error["message"] + error["message_zh"])
 
 
 def test_a_body_of_the_wrong_shape_says_which_field_and_why_in_both_languages(live: LiveServer) -> None:
@@ -150,3 +210,14 @@ def test_refusals_across_the_api_name_things_in_sentences_not_python_reprs(live:
     assert "牌局、桌的结果、判罚或罚分" in domain(service.appeals.file, match["id"], {"kind": "x"}, "other", "？")[1]
     english, chinese = domain(service.tournaments.create, "象棋杯", "chess", {})
     assert "chess; known: daguai, doudizhu" in english and "未知的游戏 chess；支持：daguai、doudizhu" in chinese
+
+
+def test_a_refused_slip_names_the_players(live: LiveServer) -> None:
+    """A score slip refused by the game's slip rules names the players as a deal's action does (大怪路子: the
+    deal ended when 陈静's team, seats 0·2·4 counted from 0, was all out)."""
+    players = ["张伟", "李娜", "王芳", "刘洋", "陈静", "杨帆"]
+    _, match = open_http_table(live, "名字·大怪路子", "daguai", players, 0)
+    error = refused(live.post(f"/api/matches/{match}/slips", {"facts": {"finish_order": [0, 2, 4, 1]}}), 422,
+                    "impossible_slip")
+    assert error["message_zh"].startswith("陈静 所在一方全部出完时") and "when 陈静's team" in error["message"]
+    assert "座位" not in error["message_zh"]

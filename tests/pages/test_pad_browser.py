@@ -553,7 +553,9 @@ def test_pad_state_and_dry_run_over_http(site: PadSite) -> None:
     count = event_count(live, deal["id"])
     verdict = live.post(f"/api/deals/{deal['id']}/pad/check", {"action": {"seat": 1, "type": "call"}}).json()
     assert verdict["legal"] is False and verdict["refusal"]["code"] == "not_your_turn"
-    assert "座位" in verdict["refusal"]["message_zh"] and event_count(live, deal["id"]) == count
+    names = [p["name"] for p in tournament["players"]]  # the refusal names the players, never 座位 N
+    assert verdict["refusal"]["message_zh"] == f"现在轮到{names[0]}，不是{names[1]}。"
+    assert event_count(live, deal["id"]) == count
     setup = setup_of(site, deal["id"])
     engine = get_engine("doudizhu")
     trial = engine.new_deal(setup)

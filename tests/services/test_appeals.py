@@ -352,6 +352,9 @@ def test_two_sandbox_lines_feed_a_weighted_score_and_an_illegal_or_unfinished_li
     illegal = server.post(f"{path}/lines", {"from_step": 3, "actions": [played[1], played[0]]}, token=event.referee)
     assert illegal.status_code == 422 and illegal.json()["error"]["code"] == "illegal_line"
     assert illegal.json()["error"]["details"]["index"] == 0
+    refusal = illegal.json()["error"]  # the line's refused action names the players, as a deal's would
+    assert f"现在轮到{PLAYERS[played[0]['seat']]}，不是{PLAYERS[played[1]['seat']]}" in refusal["message_zh"]
+    assert "座位" not in refusal["message_zh"] and "seat" not in refusal["message"]
     unfinished = server.post(f"{path}/lines", {"from_step": 3, "actions": played[:2]}, token=event.referee)
     assert unfinished.status_code == 422 and unfinished.json()["error"]["code"] == "line_unfinished"
     assert event.head() == head  # refused lines store nothing

@@ -156,7 +156,7 @@ class DaguaiEngine(Engine):
 
     def _play(self, state: DaguaiState, seat: int, cards: list[str]) -> None:
         rest = remove_from(state.hands[seat], cards)
-        named = cards_text(cards)  # as a message prints them: C4 S4
+        named = cards_text(cards)  # as a message prints them: ♣4 ♠4
         pattern = parse(cards)
         if pattern is None:
             raise illegal("not_a_pattern", f"{named} is not a 大怪路子 play (1, 2, 3 or 5 cards, A3).",

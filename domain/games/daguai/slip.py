@@ -12,6 +12,7 @@ from typing import Any
 from domain.games.daguai.engine import SEATS, TEAM_SIZE, DaguaiEngine, DaguaiState
 from domain.games.slip import bad, fouls, impossible, known, recorded_fouls
 from domain.kernel.engine import DealSetup, team_of
+from domain.kernel.errors import seat_ref
 
 FACTS = {"finish_order", "fouls"}
 
@@ -29,8 +30,9 @@ def score_slip(engine: DaguaiEngine, setup: DealSetup, facts: dict[str, Any]) ->
     for index, seat in enumerate(order):
         out[team_of(seat)] += 1
         if TEAM_SIZE in out and index < len(order) - 1:
-            raise impossible(f"The deal ended when seat {seat}'s team was all out (A10.8): nobody after it went out "
-                             "on the slip.", f"座位 {seat} 所在一方全部出完时本局即结束（A10.8），之后不再有人出完。",
+            who = seat_ref(seat)  # counted from 0, as `finish_order` is
+            raise impossible(f"The deal ended when {who}'s team was all out (A10.8): nobody after it went out "
+                             "on the slip.", f"{who} 所在一方全部出完时本局即结束（A10.8），之后不再有人出完。",
                              finish_order=order)
     if TEAM_SIZE not in out:
         raise impossible("The deal ends when one team's three players are all out (A10.8): name every seat until "

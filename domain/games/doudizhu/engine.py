@@ -262,7 +262,7 @@ class DoudizhuEngine(Engine):
             return
         assert cards is not None
         rest = remove_from(state.hands[seat], cards)
-        named = cards_text(cards)  # as a message prints them: C4 S4
+        named = cards_text(cards)  # as a message prints them: ♣4 ♠4
         readings = parses(cards)
         if not readings:
             raise illegal("not_a_pattern", f"{named} is not a 斗地主 pattern.", f"{named} 不是合法牌型。", cards=cards)

@@ -32,7 +32,7 @@ from domain.games.shedding import (
 )
 from domain.kernel.cards import cards_text, remove_from
 from domain.kernel.engine import Action, DealSetup, Engine, Viewpoint, bid_value, check_turn
-from domain.kernel.errors import illegal
+from domain.kernel.errors import illegal, seat_ref
 from domain.kernel.options import OptionsResolver, switch, whole
 from domain.kernel.values import DealResult, Doc
 
@@ -257,7 +257,7 @@ class SandayiEngine(Engine):
             return
         assert cards is not None
         rest = remove_from(state.hands[seat], cards)
-        named = cards_text(cards)  # as a message prints them: C4 S4
+        named = cards_text(cards)  # as a message prints them: ♣4 ♠4
         pattern = parse(cards)
         if pattern is None:
             raise illegal("not_a_pattern", f"{named} is not a 三打一 pattern.", f"{named} 不是合法牌型。", cards=cards)
@@ -270,8 +270,8 @@ class SandayiEngine(Engine):
             allowed = state.allowance[seat]
             if allowed is not None and state.bombs_by_seat[seat] >= allowed:
                 raise illegal("bomb_allowance",
-                              f"Seat {seat + 1} may play {allowed} bomb(s) this deal and has played them (§1.5).",
-                              f"座位 {seat + 1} 本局只能出 {allowed} 次炸弹，已经出完。", allowed=allowed)
+                              f"{seat_ref(seat)} may play {allowed} bomb(s) this deal and has played them (§1.5).",
+                              f"{seat_ref(seat)} 本局只能出 {allowed} 次炸弹，已经出完。", allowed=allowed)
         self._check_locked(state, seat, cards)
         # Commit: every check passed.
         if seat == state.dealer and cards_in(state.locked, cards):

@@ -18,6 +18,7 @@ from domain.games.sandayi.engine import SEATS, TOP_BID, SandayiEngine, SandayiSt
 from domain.games.sandayi.patterns import Pattern
 from domain.games.slip import bad, choice, fouls, impossible, known, recorded_fouls, seat, whole
 from domain.kernel.engine import DealSetup
+from domain.kernel.errors import seat_ref
 
 FACTS = {"dealer", "bid", "declared", "baodao_sets", "bombs", "spring", "ending", "winner", "offender", "fouls"}
 
@@ -36,8 +37,8 @@ def score_slip(engine: SandayiEngine, setup: DealSetup, facts: dict[str, Any]) -
                              "犯规结束的牌局是犯规者的第二次犯规（§1.8）：请列出两次犯规。", offender=offender)
         state.offender = offender
     elif twice:
-        raise impossible(f"Seat {twice[0]} fouled twice, which ends the deal (§1.8): its ending is `foul`.",
-                         f"座位 {twice[0]} 两次犯规，本局即告结束（§1.8）：结束方式应为 foul。", seat=twice[0])
+        raise impossible(f"{seat_ref(twice[0])} fouled twice, which ends the deal (§1.8): its ending is `foul`.",
+                         f"{seat_ref(twice[0])} 两次犯规，本局即告结束（§1.8）：结束方式应为 foul。", seat=twice[0])
     if ending == "void":
         return {"ending": "void", "offender": state.offender, "fouls": read}, engine.result(state)  # type: ignore
     dealer = seat(facts, "dealer", SEATS)

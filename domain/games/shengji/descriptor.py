@@ -14,4 +14,5 @@ GAME = Game(
     slip=score_slip, analysis=ANALYSIS,
     pad=PadFacts(kitty_apart=("dealing", "declaring")),
     preset=Preset("sj.preset", ("s004", "s001")),  # the seeds' rulesets (engine.PRESETS)
+    seat_words=(("东", "E"), ("南", "S"), ("西", "W"), ("北", "N")),  # as replay_ui/games/shengji's sj.seat.N
 )

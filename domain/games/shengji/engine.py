@@ -45,7 +45,7 @@ from domain.games.shengji.cards import (
 )
 from domain.kernel.cards import JOKERS, cards_text, normalize_all, remove_from
 from domain.kernel.engine import Action, DealSetup, DealState, Engine, Viewpoint, check_turn, seats_text, team_of
-from domain.kernel.errors import IllegalAction, illegal, listed
+from domain.kernel.errors import IllegalAction, illegal, listed, seat_ref
 from domain.kernel.options import OptionsResolver, switch, whole
 from domain.kernel.values import DealResult, Doc
 
@@ -408,18 +408,18 @@ class ShengjiEngine(Engine):
             if moment > latest:
                 raise illegal(
                     "declaration_out_of_order",
-                    f"Seat {seat + 1} held {received} cards only until card {latest} of the deal, but the record is "
+                    f"{seat_ref(seat)} held {received} cards only until card {latest} of the deal, but the record is "
                     f"already past card {state.dealt}: declarations must be in the order they were made.",
-                    f"座位 {seat + 1} 只在发到第 {latest} 张牌之前持有 {received} 张牌，"
+                    f"{seat_ref(seat)} 只在发到第 {latest} 张牌之前持有 {received} 张牌，"
                     f"而记录已到第 {state.dealt} 张之后："
                     "亮主必须按发生顺序记录。", received=received, dealt=state.dealt,
                 )
             try:
                 remove_from(state.dealt_hands[seat][:received], cards)
             except IllegalAction:
-                raise illegal("not_yet_received", f"Seat {seat + 1} had not received {cards_text(cards)} among its "
+                raise illegal("not_yet_received", f"{seat_ref(seat)} had not received {cards_text(cards)} among its "
                                f"first {received} cards.",
-                               f"座位 {seat + 1} 的前 {received} 张牌中没有 {cards_text(cards)}。",
+                               f"{seat_ref(seat)} 的前 {received} 张牌中没有 {cards_text(cards)}。",
                                cards=cards, received=received) from None
             problem = self._overcall_problem(state, seat, strength, cards, suit)
             if problem:
@@ -438,9 +438,9 @@ class ShengjiEngine(Engine):
         if seat != expected:
             raise illegal(
                 "not_your_turn",
-                f"After the last card each seat gets one more chance in turn from seat {state.first + 1}: "
-                f"now seat {expected + 1}.",
-                f"发牌结束后从座位 {state.first + 1} 起每家依次还有一次亮主机会：现在轮到座位 {expected + 1}。",
+                f"After the last card each seat gets one more chance in turn from {seat_ref(state.first)}: "
+                f"now {seat_ref(expected)}.",
+                f"发牌结束后从{seat_ref(state.first)}起每家依次还有一次亮主机会：现在轮到{seat_ref(expected)}。",
                 to_act=expected, seat=seat,
             )
         if declaration is not None:
@@ -488,8 +488,8 @@ class ShengjiEngine(Engine):
 
     def _bury(self, state: ShengjiState, seat: int, cards: list[str]) -> None:
         if seat != state.dealer:
-            raise illegal("not_dealer", f"Only the dealer (seat {state.dealer + 1}) buries the kitty.",
-                           f"只有庄家（座位 {state.dealer + 1}）扣底。", dealer=state.dealer)
+            raise illegal("not_dealer", f"Only the dealer ({seat_ref(state.dealer)}) buries the kitty.",
+                           f"只有庄家（{seat_ref(state.dealer)}）扣底。", dealer=state.dealer)
         if len(cards) != KITTY_SIZE:
             raise illegal("wrong_card_count", f"The dealer buries exactly 8 cards, not {len(cards)}.",
                            f"庄家必须扣 8 张底牌，不是 {len(cards)} 张。", expected=KITTY_SIZE, got=len(cards))
@@ -565,8 +565,9 @@ class ShengjiEngine(Engine):
             raise illegal("throw_not_failed", "`forced` was given but nobody can beat any part of this lead.",
                            "记录了 `forced`，但没有人能管住这手甩牌的任何部分。", cards=cards)
         if forced is not None and sorted(forced) != sorted(entry["cards"]):
-            raise illegal("forced_mismatch", f"This failed throw must play {entry['cards']}, not {forced} (§3.6).",
-                           f"甩牌失败应当出 {entry['cards']}，不是 {forced}。", forced=entry["cards"], given=forced)
+            raise illegal("forced_mismatch", f"This failed throw must play {cards_text(entry['cards'])}, not "
+                           f"{cards_text(forced)} (§3.6).", f"甩牌失败应当出 {cards_text(entry['cards'])}，不是 "
+                           f"{cards_text(forced)}。", forced=entry["cards"], given=forced)
         # Commit.
         if penalty:
             self._penalize(state, seat, "failed_throw", penalty, {"attempted": cards, "played": entry["cards"]})
@@ -595,10 +596,10 @@ class ShengjiEngine(Engine):
             if "attempted" in lead:
                 raise illegal(
                     "wrong_card_count",
-                    f"The throw {cards_text(lead['attempted'])} failed (seat(s) {seats_text(lead['blockers'])} can "
+                    f"The throw {cards_text(lead['attempted'])} failed ({seats_text(lead['blockers'])} can "
                     f"beat part of it), so only {cards_text(lead['cards'])} was led: follow with exactly {size} "
                     "card(s) (§3.6).",
-                    f"甩牌 {cards_text(lead['attempted'])} 失败（座位 {seats_text(lead['blockers'])} "
+                    f"甩牌 {cards_text(lead['attempted'])} 失败（{seats_text(lead['blockers'])} "
                     f"能管住其中一部分），实际只出了 {cards_text(lead['cards'])}：跟牌必须正好 {size} 张。",
                     expected=size, got=len(cards), failed_throw=lead["attempted"])
             raise illegal("wrong_card_count", f"Follow with exactly {size} card(s), as many as were led (§3.7).",

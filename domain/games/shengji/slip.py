@@ -18,6 +18,7 @@ from typing import Any
 from domain.games.shengji.engine import KITTY_SIZE, SEATS, ShengjiEngine, ShengjiState, kitty_factor, throw_penalty
 from domain.games.slip import bad, choice, fouls, impossible, known, seat, whole
 from domain.kernel.engine import PENALTY_LIMIT, DealSetup, team_of
+from domain.kernel.errors import seat_ref
 
 FACTS = {"dealer", "points", "kitty", "throws", "penalties", "fouls", "trump", "declarer", "ended_by", "offender",
          "redeal", "dealer_points"}
@@ -41,8 +42,8 @@ def score_slip(engine: ShengjiEngine, setup: DealSetup, facts: dict[str, Any]) -
     dealer = seat(facts, "dealer", SEATS)
     assert dealer is not None
     if context_dealer is not None and dealer != context_dealer:
-        raise impossible(f"This deal's dealer is seat {context_dealer}, as the table's last deal decided (§3.10).",
-                         f"本局庄家是座位 {context_dealer}，由本桌上一局决定（§3.10）。", dealer=dealer,
+        raise impossible(f"This deal's dealer is {seat_ref(context_dealer)}, as the table's last deal decided (§3.10).",
+                         f"本局庄家是{seat_ref(context_dealer)}，由本桌上一局决定（§3.10）。", dealer=dealer,
                          expected=context_dealer)
     points = whole(facts, "points", 0, ALL_POINTS)
     if points % 5:

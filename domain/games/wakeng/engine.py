@@ -23,7 +23,7 @@ from domain.games.shedding import SheddingState, following, pass_turn, rounds_vi
 from domain.games.wakeng.patterns import Pattern, beats, card_order, card_value, describe, parse
 from domain.kernel.cards import cards_text, normalize_all, remove_from
 from domain.kernel.engine import Action, DealSetup, Engine, Viewpoint, bid_value, check_turn
-from domain.kernel.errors import illegal
+from domain.kernel.errors import illegal, seat_ref
 from domain.kernel.options import OptionsResolver, switch, whole
 from domain.kernel.values import DealResult, Doc
 
@@ -130,9 +130,9 @@ class WakengEngine(Engine):
         hands, kitty = self.checked_setup(setup)
         first = first_bidder(hands)
         if setup.first != first:
-            raise illegal("bad_setup", f"The first bidder holds the lowest heart dealt: seat {first + 1}, not "
-                          f"seat {setup.first + 1} (B4.1).",
-                          f"首叫是手中红心最小的玩家：座位 {first + 1}，不是座位 {setup.first + 1}。",
+            raise illegal("bad_setup", f"The first bidder holds the lowest heart dealt: {seat_ref(first)}, not "
+                          f"{seat_ref(setup.first)} (B4.1).",
+                          f"首叫是手中红心最小的玩家：{seat_ref(first)}，不是{seat_ref(setup.first)}。",
                           first=first)
         unknown = set(setup.context) - {"board"}
         if unknown:
@@ -250,7 +250,7 @@ class WakengEngine(Engine):
             return
         cards = action["cards"]
         rest = remove_from(state.hands[seat], cards)
-        named = cards_text(cards)  # as a message prints them: C4 S4
+        named = cards_text(cards)  # as a message prints them: ♣4 ♠4
         pattern = parse(cards)
         if pattern is None:
             raise illegal("not_a_pattern", f"{named} is not a 挖坑 pattern.", f"{named} 不是合法牌型。", cards=cards)

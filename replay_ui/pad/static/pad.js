@@ -92,14 +92,9 @@
     return refusalText(error);
   }
 
+  /* The server's refusals already name seats by their players and cards as ♠10 (docs/ARCHITECTURE.md). */
   function refusalText(refusal) {
-    return () => cardsInText(Fupan.lang() === "zh" ? refusal.message_zh : refusal.message);
-  }
-
-  /* The rules' messages name cards by their record codes ("S10 管不上…"); a person reads ♠10. */
-  const CARD_CODE = /(^|[^A-Za-z0-9])(BJ|LJ|[SHCD](?:10|[2-9JQKA]))(?![A-Za-z0-9])/g;
-  function cardsInText(text) {
-    return String(text || "").replace(CARD_CODE, (whole, before, code) => before + Fupan.cardShort(code));
+    return () => String((Fupan.lang() === "zh" ? refusal.message_zh : refusal.message) || "");
   }
 
   function cardsText(codes) {
