@@ -17,6 +17,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 from conftest import LiveServer
+from file_site import files_only
 from flask import request
 from game_support import record_random_play
 
@@ -354,23 +355,8 @@ def test_the_published_swiss_opens_from_file_with_its_bye_rounds(live, event, tm
     site = tmp_path / "site"
     assert main(["publish", event["id"], "--out", str(site), "--db", str(live.store.env["SQLITE_DBNAME"])]) == 0
     assert capsys.readouterr().err == ""
-    context = browser.new_context(viewport={"width": 1366, "height": 900}, locale="zh-CN")
-    blocked: list[str] = []
-    errors: list[str] = []
-
-    def only_files(route: Any, request: Any) -> None:
-        if request.url.startswith("file://"):
-            route.continue_()
-        else:
-            blocked.append(request.url)
-            route.abort("internetdisconnected")
-
-    context.route("**/*", only_files)
-    page = context.new_page()
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
-    page.on("requestfailed", lambda request: errors.append(f"{request.url}: {request.failure}"))
-    try:
+    with files_only(browser) as opened:
+        page = opened.page
         page.goto((site / "tournaments" / event["id"] / "standings.html").as_uri())
         page.locator("#standings-chart .main-svg").first.wait_for(timeout=15_000)
         assert page.locator("#standings-table tbody tr").count() == len(PLAYERS)
@@ -378,6 +364,4 @@ def test_the_published_swiss_opens_from_file_with_its_bye_rounds(live, event, tm
             page.goto((site / "matches" / f"{match['id']}.html").as_uri())
             page.goto((site / "matches" / match["id"] / "travellers.html").as_uri())
             assert page.locator("section.traveller").count() >= 1
-    finally:
-        context.close()
-    assert blocked == [] and errors == [], (blocked, errors)
+    assert opened.blocked == [] and opened.errors == [], (opened.blocked, opened.errors)

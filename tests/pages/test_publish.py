@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from file_site import files_only
 from game_support import example_deal, example_table
 from paths import ROOT
 
@@ -137,22 +138,8 @@ def test_the_published_site_works_from_file_with_the_network_blocked(published, 
     out = published["out"]
     if not (out / "index.html").exists():
         main(["publish", published["tournament"]["id"], "--out", str(out), "--db", published["db"]])
-    context = browser.new_context(viewport={"width": 1366, "height": 900}, locale="zh-CN")
-    blocked: list[str] = []
-    errors: list[str] = []
-
-    def only_files(route: Any, request: Any) -> None:
-        if request.url.startswith("file://"):
-            route.continue_()
-        else:
-            blocked.append(request.url)
-            route.abort("internetdisconnected")
-
-    context.route("**/*", only_files)
-    page = context.new_page()
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
-    try:
+    with files_only(browser) as opened:
+        page = opened.page
         page.goto((out / "index.html").as_uri())
         assert page.locator("[data-rules-link]").count() == 1 and page.locator(".options dt").count() > 1
         page.click("#standings-link")
@@ -182,10 +169,8 @@ def test_the_published_site_works_from_file_with_the_network_blocked(published, 
         assert page.locator("blockquote.annotation").count() == len(NOTES)
         page.click("[data-rules-link]")
         page.wait_for_selector("#rules-doc table", timeout=15_000)  # the click navigates: wait for the rules page
-    finally:
-        context.close()
-    assert blocked == [], f"the published site asked the network for {blocked}"
-    assert errors == []
+    assert opened.blocked == [], f"the published site asked the network for {opened.blocked}"
+    assert opened.errors == []
 
 
 def test_the_rules_documents_ship_inside_the_package():
