@@ -275,6 +275,15 @@
 
   /* A form in the layer over the pad, or (`host`) in the page itself: the sign-in form, which leaves the
    * language toggle and the page reachable. */
+  /* A form's typed fields by name. */
+  function fieldValues(form) {
+    const values = {};
+    form.querySelectorAll("[data-field]").forEach((el) => {
+      values[el.dataset.field] = el.value;
+    });
+    return values;
+  }
+
   function openForm(name, title, fields, confirm, cancellable = true, extra = null, host = null) {
     const inputs = fields.map((field) => {
       const id = `pad-field-${field.name}`;
@@ -318,13 +327,7 @@
     const cancel = form.querySelector("[data-cancel]");
     if (cancel) cancel.addEventListener("click", closeForm);
     if (extra && extra.onInput) {
-      const changed = () => {
-        const values = {};
-        form.querySelectorAll("[data-field]").forEach((el) => {
-          values[el.dataset.field] = el.value;
-        });
-        extra.onInput(values, form);
-      };
+      const changed = () => extra.onInput(fieldValues(form), form);
       form.addEventListener("input", changed);
       form.addEventListener("change", changed);
       changed();
@@ -948,7 +951,8 @@
         return;
       }
       previewed = facts;
-      confirm.disabled = !ready(values);
+      // The reason may have been typed while the rules were asked: read the form as it is now.
+      confirm.disabled = !ready(fieldValues(form));
       shown.dataset.slipState = "ok";
       shown.innerHTML = `<table class="pad-score">${answer.data.result.scores
         .map((score, seat) => `<tr><td>${esc(names()[seat])}</td>${Fupan.scoreCell(score)}</tr>`).join("")}</table>`;
