@@ -226,7 +226,7 @@ def preview(appeal_id: str) -> tuple[Response, int]:
     with service().store.outside_lock():  # the standings recomputed, anyone may ask: the process's others go on
         answer = projections().preview(proposed["tournament_id"], proposed["adjustments"],
                                        appeal_outcome=(appeal_id, proposed["outcome"]))
-    return reply(PREVIEW, {**answer, "outcome": proposed["outcome"]})
+    return reply(PREVIEW, {**answer, "outcome": proposed["outcome"], "table_end": proposed["table_end"]})
 
 
 @appeals.get("/appeals/<appeal_id>/frames")

@@ -772,6 +772,8 @@ class AppealListSchema(Schema):
 
 class AppealImpactSchema(PreviewSchema):
     outcome = fields.Dict(required=True, metadata={"description": "the outcome as it would be stored"})
+    table_end = fields.Dict(allow_none=True, metadata={
+        "description": "set when the outcome would undo the table's end (a chip table's winner short of the target)"})
 
 
 class AppealFramesQuerySchema(ReplayAllQuerySchema):

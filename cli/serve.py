@@ -8,7 +8,7 @@ import logging
 import sys
 
 from cli.common import DEFAULT_DB, open_service
-from domain.model.token import ORGANISER, REFEREE
+from domain.model.token import APPEALS, ORGANISER, REFEREE
 from domain.services.fupan import Fupan
 
 
@@ -20,9 +20,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     service = open_service(args.db)
     if args.demo:
         if not service.store.recorder.max_notification_id():
-            from fixtures import load_demo
+            from fixtures import load_demo, record_live_table
 
             load_demo(service)
+            record_live_table(service)  # the table in play the printed referee token records (issue 23)
         print_demo_tokens(service)
     elif not service.tokens.has_active(ORGANISER):
         print("fupan: no organiser token yet; writes need one: fupan token create --role organiser"
@@ -54,10 +55,17 @@ def print_demo_tokens(service: Fupan) -> None:
             service.tokens.revoke(token["id"])
     _, organiser = service.tokens.create(ORGANISER, label=f"{DEMO_LABEL}: organiser")
     lines = [f"  organiser:          {organiser}"]
-    tables = [m for t in service.tournaments.all() for m in t["matches"]][:1]  # the demo chip table
-    for match in tables:
+    # The referee of the demo's table in play (fixtures.LIVE_DEMO): it records the deal being played on the pad
+    # and can file an appeal about the table's first deal; the committee's token decides it.
+    from fixtures import LIVE_DEMO
+
+    tables = [(t, m) for t in service.tournaments.all() if t["name"] == LIVE_DEMO for m in t["matches"]][:1]
+    for tournament, match in tables:
         _, referee = service.tokens.create(REFEREE, [match["id"]], f"{DEMO_LABEL}: referee, table {match['table']}")
-        lines.append(f"  referee of table {match['table']}: {referee}")
+        lines.append(f"  referee of table {match['table']} ({tournament['name']}, in play): {referee}")
+        lines.append(f"    its pad: /matches/{match['id']}/pad")
+    _, committee = service.tokens.create(APPEALS, label=f"{DEMO_LABEL}: appeals committee")
+    lines.append(f"  appeals committee:  {committee}")
     print("fupan: DEMO MODE — tokens for this run (shown once; a restart replaces them):", *lines,
           '  use: curl -H "Authorization: Bearer <token>" …', sep="\n", flush=True)
 

@@ -123,6 +123,23 @@ def _note(written: str) -> Any:
     return both_languages(note_text(written, "zh"), note_text(written, "en"))
 
 
+@common.app_template_global("round_label")
+def _round_label(stage: dict[str, Any], tournament: dict[str, Any] | None = None) -> Any:
+    """A round as each language reads it (issue 23): the organiser's label in Chinese; in English its English half
+    (a label written "中文 / English"), else the round's number and kind in English, never the Chinese label.
+    `tournament`: where the round's kind is found when `stage` does not carry it."""
+    label, number, kind = stage.get("label") or "", stage.get("round"), stage.get("kind")
+    if kind is None and tournament is not None:
+        kind = next((r.get("kind") for r in tournament.get("rounds", []) if r.get("round") == number), None)
+    fallback = {lang: i18n.text("round.number", lang, n=number) + (
+        f" · {i18n.text(f'round.kind.{kind}', lang)}" if f"round.kind.{kind}" in i18n.catalog() else "")
+        for lang in i18n.LANGUAGES}
+    english = note_text(label, "en")
+    if not english or any("\u3400" <= char <= "\u9fff" for char in english):
+        english = fallback["en"]
+    return both_languages(note_text(label, "zh") or fallback["zh"], english)
+
+
 @common.app_template_global("card_html")
 def _card_html(code: str) -> Any:
     """A card as printable text: '♥10' in red, '大王'/'Big Joker' as a pair of language spans."""

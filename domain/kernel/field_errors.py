@@ -69,12 +69,31 @@ def field_lines(messages: Any, path: str = "") -> list[tuple[str, str]]:
 
 
 def shape_refusal(messages: Any) -> tuple[str, str, dict[str, list[str]]]:
-    """What is wrong, as the end of a message in each language ("`x`: Not a valid integer."), and the Chinese
+    """What is wrong, as the end of a message in each language ("step: Not a valid integer."), and the Chinese
     messages by field for `details.fields_zh`."""
     lines = field_lines(messages)
-    english = "; ".join(f"`{field}`: {message}" for field, message in lines)
-    chinese = "；".join(f"`{field}`：{in_chinese(message)}" for field, message in lines)
+    english = "; ".join(f"{field_word(field, 'en')}: {message}" for field, message in lines)
+    chinese = "；".join(f"{field_word(field, 'zh')}：{in_chinese(message)}" for field, message in lines)
     by_field: dict[str, list[str]] = {}
     for field, message in lines:
         by_field.setdefault(field, []).append(in_chinese(message))
     return english, chinese, by_field
+
+
+# What a person calls a field of a request (issue 23: plain words, no backticked field names); a field not listed
+# is named as the request spells it, unquoted.
+FIELD_WORDS: dict[str, tuple[str, str]] = {
+    "members": ("The committee's members", "仲裁委员会成员"), "vote": ("The vote", "表决票数"),
+    "reason": ("The reasons", "理由"), "outcome": ("The outcome", "处理结果"), "note": ("The note", "说明"),
+    "against": ("What is appealed", "申诉对象"), "against.kind": ("What is appealed", "申诉对象"),
+    "against.step": ("The step", "步数"), "statement": ("The statement", "申诉内容"),
+    "category": ("The category", "类别"), "from_step": ("The line's first step", "推演的起点"),
+    "actions": ("The line's actions", "推演的动作"), "label": ("The label", "名称"),
+    "on_behalf_of": ("On behalf of", "代表的选手"), "accept_late": ("The reason to accept it late", "逾期受理理由"),
+}
+
+
+def field_word(field: str, lang: str) -> str:
+    """A field as a person reads it: its words when listed, else its name as the request spells it."""
+    words = FIELD_WORDS.get(field)
+    return field if words is None else words[lang == "zh"]

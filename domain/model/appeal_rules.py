@@ -6,6 +6,7 @@ deadline in minutes after the table's last scored deal and the referee tokens th
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from fractions import Fraction
 from typing import Any
@@ -70,6 +71,40 @@ def refuse(code: str, message: str, message_zh: str, **details: Any) -> IllegalA
     return IllegalAction(code, message, message_zh, details)
 
 
+def refuse_all(errors: list[IllegalAction]) -> None:
+    """Every problem found, at once (issue 23): one refusal with the code of the first, each problem's words in
+    turn, and all of them in `details.errors`. Nothing when there is none; a single one as it is."""
+    if len(errors) == 1:
+        raise errors[0]
+    # a refusal that already says several problems is taken apart, so each is listed once
+    errors = [part for refused in errors for part in _parts(refused)]
+    if errors:
+        raise IllegalAction(errors[0].code, " ".join(e.message for e in errors), "".join(e.message_zh for e in errors),
+                            {"errors": [{"code": e.code, "message": e.message, "message_zh": e.message_zh,
+                                         **e.details} for e in errors]})
+
+
+def _parts(refused: IllegalAction) -> list[IllegalAction]:
+    if "errors" not in refused.details:
+        return [refused]
+    return [IllegalAction(e["code"], e["message"], e["message_zh"],
+                          {k: v for k, v in e.items() if k not in ("code", "message", "message_zh")})
+            for e in refused.details["errors"]]
+
+
+def collect(*checks: Callable[[], Any]) -> list[Any]:
+    """Run every check, keep what each returns (None for a refused one) and refuse with all the refusals."""
+    found, errors = [], []
+    for check in checks:
+        try:
+            found.append(check())
+        except IllegalAction as refused:
+            errors.append(refused)
+            found.append(None)
+    refuse_all(errors)
+    return found
+
+
 def is_chief(recorded_by: dict[str, Any], chief_tokens: list[str]) -> bool:
     """The chief referee: the organiser (or local code), or a referee token the organiser named chief."""
     role = recorded_by.get("role")
@@ -100,8 +135,9 @@ def exact_weight(value: Any) -> Fraction:
         else:
             weight = Fraction(str(value))
     except (ValueError, ZeroDivisionError):
-        raise refuse("bad_outcome", f"A weight is a fraction, a decimal or a percentage: {repr(value)[:40]}.",
-                     f"权重必须是分数、小数或百分数：{repr(value)[:40]}。", weight=repr(value)[:40]) from None
+        raise refuse("bad_outcome", "A weight is a fraction (3/5), a decimal (0.6) or a percentage (60%), "
+                     f"not “{str(value)[:40]}”.", f"权重必须是分数（3/5）、小数（0.6）或百分数（60%），"
+                     f"而不是“{str(value)[:40]}”。", weight=str(value)[:40]) from None
     if not 0 < weight <= 1:
         raise refuse("bad_outcome", "Each weight is more than 0 and at most 1.", "每个权重必须大于 0 且不超过 1。",
                      weight=str(weight))
@@ -129,9 +165,12 @@ def _line_scores(part: dict[str, Any], lines: list[dict[str, Any]]) -> Any:
     if "line" not in part:
         return part.get("scores")
     index = part["line"]
-    if type(index) is not int or not 0 <= index < len(lines):
-        raise refuse("bad_outcome", f"No sandbox line {index!r}: the appeal has {len(lines)}.",
-                     f"没有第 {index!r} 条推演：该申诉共有 {len(lines)} 条。", line=repr(index))
+    if type(index) is not int:  # people number the lines from 1 (推演 1), the request from 0
+        raise refuse("bad_outcome", f"Choose one of the appeal's {len(lines)} sandbox lines.",
+                     f"请从该申诉的 {len(lines)} 条推演中选一条。", line=str(index))
+    if not 0 <= index < len(lines):
+        raise refuse("bad_outcome", f"There is no line {index + 1}: the appeal has {len(lines)} sandbox lines.",
+                     f"没有推演 {index + 1}：该申诉共有 {len(lines)} 条推演。", line=index)
     return list(lines[index]["scores"])
 
 
@@ -167,13 +206,25 @@ def normalize_outcome(outcome: Any, seats: list[str] | None, players: set[str],
                 **({"line": outcome["line"]} if "line" in outcome else {})}
     parts = outcome.get("parts")
     if not isinstance(parts, list) or not 2 <= len(parts) <= 6 or not all(isinstance(p, dict) for p in parts):
-        raise refuse("bad_outcome", "A weighted score has 2–6 parts, each {weight, scores}.",
-                     "加权调整分须有 2–6 个部分，每部分为 {weight, scores}。", parts=parts)
-    weights = [exact_weight(part.get("weight")) for part in parts]
-    if sum(weights) != 1:
-        raise refuse("weights_not_one", f"The weights must sum to exactly 1 (they sum to {sum(weights)}).",
-                     f"权重之和必须恰好为 1（现为 {sum(weights)}）。", total=str(sum(weights)))
-    scored = [_seat_scores(_line_scores(part, list(lines)), len(seats)) for part in parts]
+        raise refuse("bad_outcome", "A weighted score has 2 to 6 parts, each with a weight and scores (or a line).",
+                     "加权调整分须有 2 至 6 个部分，每部分有权重和分数（或一条推演）。", parts=parts)
+    # Every problem of every part at once: the weights, their sum (once each weight reads), the scores or lines.
+    errors: list[IllegalAction] = []
+    weights, scored = [], []
+    for part in parts:
+        try:
+            weights.append(exact_weight(part.get("weight")))
+        except IllegalAction as refused:
+            errors.append(refused)
+    if len(weights) == len(parts) and sum(weights) != 1:
+        errors.append(refuse("weights_not_one", f"The weights must sum to exactly 1 (they sum to {sum(weights)}).",
+                             f"权重之和必须恰好为 1（现为 {sum(weights)}）。", total=str(sum(weights))))
+    for part in parts:
+        try:
+            scored.append(_seat_scores(_line_scores(part, list(lines)), len(seats)))
+        except IllegalAction as refused:
+            errors.append(refused)
+    refuse_all(errors)
     exact = [sum((w * line[seat] for w, line in zip(weights, scored, strict=True)), Fraction(0))
              for seat in range(len(seats))]
     return {"kind": kind,
@@ -281,16 +332,25 @@ def need_reason(reason: str) -> None:
 
 
 def check_committee(members: Any, vote: Any) -> None:
-    """At least three members (an odd number decides), each named once; the vote counts every member once."""
+    """At least three members (an odd number decides), each named once; the vote counts every member once; more
+    for than against. Every problem at once."""
+    errors = []
     if (not isinstance(members, list) or len(members) < 3 or not all(isinstance(m, str) and m.strip() for m in members)
             or len(set(members)) != len(members)):
-        raise refuse("bad_committee", "A committee has at least three members, each named once.",
-                     "仲裁委员会至少三名成员，每人只列一次。", members=members)
+        errors.append(refuse("bad_committee", "A committee has at least three members, each named once.",
+                             "仲裁委员会至少三名成员，每人只列一次。", members=members))
     counts = [vote.get(k) if isinstance(vote, dict) else None for k in ("for", "against", "abstain")]
-    if not all(type(c) is int and c >= 0 for c in counts) or sum(counts) != len(members) or set(vote) - {
+    if not isinstance(vote, dict) or not all(type(c) is int and c >= 0 for c in counts) or set(vote) - {
             "for", "against", "abstain"}:
-        raise refuse("bad_committee", "The vote counts {for, against, abstain} add up to the members.",
-                     "表决票数 {for, against, abstain} 之和必须等于成员人数。", vote=vote)
-    if counts[0] <= counts[1]:
-        raise refuse("bad_committee", "A decision needs more votes for than against.",
-                     "仲裁决定须赞成票多于反对票。", vote=vote)
+        errors.append(refuse("bad_committee", "The votes for, against and abstaining are whole numbers, 0 or more.",
+                             "赞成、反对、弃权票数必须是 0 或正整数。", vote=vote))
+    else:
+        if isinstance(members, list) and sum(counts) != len(members):
+            errors.append(refuse("bad_committee", f"The votes for, against and abstaining add up to {sum(counts)}, "
+                                 f"not to the {len(members)} members.",
+                                 f"赞成、反对、弃权票数之和为 {sum(counts)}，必须等于成员人数 {len(members)}。",
+                                 vote=vote))
+        if counts[0] <= counts[1]:
+            errors.append(refuse("bad_committee", "A decision needs more votes for than against.",
+                                 "仲裁决定须赞成票多于反对票。", vote=vote))
+    refuse_all(errors)

@@ -100,9 +100,12 @@ def result_blind(folded: dict[str, Any]) -> dict[str, Any]:
     out = []
     for frame in folded["frames"]:
         status = frame["status"]
-        shown = {"step": frame["step"], "action": frame["action"], "view": _blind(frame["view"]),
+        view = _blind(frame["view"])
+        if view.get("phase") == "finished":  # the deal's end is the result's first word: shown as the judged step
+            view["phase"] = "judged"
+        shown = {"step": frame["step"], "action": frame["action"], "view": view,
                  "status": {"phase": "judged"} if status.get("finished") or status.get("phase") == "finished"
-                 else _blind(status)}
+                 else {k: v for k, v in _blind(status).items() if k != "finished"}}  # never said, either way
         out.append(shown)
     return {"deal_id": folded["deal_id"], "viewpoint": folded["viewpoint"], "judged_step": out[-1]["step"],
             "frames": out}

@@ -71,8 +71,8 @@ class Appeals(Service):
     def _against(self, m: Match, t: Tournament, against: Any) -> dict[str, Any]:
         """The checked form of what is appealed: {kind, deal_id?, step?, version?}."""
         if not isinstance(against, dict) or against.get("kind") not in APPEAL_AGAINST:
-            raise IllegalAction("bad_appeal", f"`against.kind` is one of {listed(APPEAL_AGAINST)}.",
-                                f"`against.kind` 必须是 {listed(APPEAL_AGAINST, 'zh')} 之一。", {"against": against})
+            raise IllegalAction("bad_appeal", "Say what is appealed: a deal, a table's result, a ruling or a penalty.",
+                                "请指明申诉对象：牌局、桌的结果、判罚或罚分。", {"against": against})
         kind, out = against["kind"], {"kind": against["kind"]}
         if against.get("deal_id") is not None or kind in ("deal", "ruling"):
             d = disputed_deal(self.store, m, against.get("deal_id"))
@@ -81,13 +81,13 @@ class Appeals(Service):
             step, version = against.get("step"), against.get("version")
             if step is not None:
                 if type(step) is not int or not 0 <= step <= steps:
-                    raise IllegalAction("bad_appeal", f"`step` must be 0–{steps}.", f"`step` 必须在 0–{steps} 之间。",
-                                        {"step": step})
+                    raise IllegalAction("bad_appeal", f"The step is one of the deal's steps, 0 to {steps}.",
+                                        f"步数必须是该牌局中的一步（0 至 {steps}）。", {"step": step})
                 out["step"] = step
             if kind == "ruling":  # the deal event recording the ruling (a foul, an irregularity)
                 if type(version) is not int or not 1 <= version <= d.version:
                     raise IllegalAction("bad_appeal", "An appeal of a ruling names its deal event (version).",
-                                        "对判罚的申诉必须指明其牌局事件（version）。", {"version": version})
+                                        "对判罚的申诉必须指明其牌局事件（编号）。", {"version": version})
                 out["version"] = version
         if kind == "penalty":
             version = against.get("adjustment_version")
@@ -173,20 +173,23 @@ class Appeals(Service):
             raise IllegalAction("no_replay", "A score slip's deal has no cards to play a line from.",
                                 "成绩单录入的牌局没有牌，无法推演。", {"deal_id": str(d.id)})
         if type(from_step) is not int or not 0 <= from_step <= len(d.actions):
-            raise IllegalAction("bad_line", f"`from_step` must be 0–{len(d.actions)}.",
-                                f"`from_step` 必须在 0–{len(d.actions)} 之间。", {"from_step": from_step})
+            # Not the deal's length: a result-blind reader would learn it (issue 23).
+            raise IllegalAction("bad_line", "The line starts at a step of the deal (0 or more, not past its end).",
+                                "推演的起点必须是该牌局中的一步（从 0 起，不超过牌局的最后一步）。",
+                                {"from_step": from_step})
         engine = d.engine
         state = standing_state(engine, d.setup, d.actions[:from_step])
         played = []
         for index, action in enumerate(actions):
             if engine.result(state) is not None:
-                raise IllegalAction("illegal_line", f"The deal is over before action {index} of the line.",
-                                    f"推演的第 {index} 个动作之前牌局已结束。", {"index": index})
+                raise IllegalAction("illegal_line", f"The deal is over before action {index + 1} of the line.",
+                                    f"推演的第 {index + 1} 个动作之前牌局已结束。", {"index": index})
             try:
                 played.append(engine.apply(state, action))
             except IllegalAction as refused:
-                raise IllegalAction("illegal_line", f"Action {index} of the line is refused: {refused.message}",
-                                    f"推演的第 {index} 个动作不合规则：{refused.message_zh}",
+                # counted from 1 as a person counts them; `index` stays 0-based for the API
+                raise IllegalAction("illegal_line", f"Action {index + 1} of the line is refused: {refused.message}",
+                                    f"推演的第 {index + 1} 个动作不合规则：{refused.message_zh}",
                                     {"index": index, "refused": refused.code}) from None
         return d, engine, state, played
 

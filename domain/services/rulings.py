@@ -14,7 +14,10 @@ from domain.model.appeal import Appeal
 from domain.model.appeal_rules import (
     REPLACES,
     SCORE_OUTCOMES,
+    check_committee,
+    collect,
     compensation,
+    need_reason,
     normalize_outcome,
     redeal_id,
     require_chief,
@@ -97,7 +100,9 @@ class Rulings(Service):
                recorded_by: dict[str, Any] = LOCAL_RECORDER) -> tuple[dict[str, Any], bool]:
         """The committee's decision; the standings move from the ruling's outcome to this one."""
         a, m, t = load_appeal(self.store, appeal)
-        normal, moves = self._outcome(a, t, outcome)
+        # The outcome, the reasons and the committee checked together: every problem said at once (issue 23).
+        (normal, moves), _, _ = collect(lambda: self._outcome(a, t, outcome), lambda: need_reason(reason),
+                                        lambda: check_committee(members, vote))
         changed = a.decide(normal, reason, members, vote,
                            self._compensate(a, t, m, normal, moves, "decision 仲裁", recorded_by), recorded_by)
         if changed:
@@ -110,7 +115,7 @@ class Rulings(Service):
         a, m, t = load_appeal(self.store, appeal)
         normal, moves = self._outcome(a, t, outcome)
         table_round = next(e["round"] for e in t.matches if e["id"] == m.id)
-        return {"tournament_id": str(t.id), "outcome": normal,
+        return {"tournament_id": str(t.id), "outcome": normal, "table_end": table_end_undone(m, a, normal),
                 "adjustments": [{"player_id": p, "points": n, "round": table_round,
                                  "kind": "penalty" if normal["kind"] == "penalty" else "adjustment",
                                  "reason": f"申诉 Appeal {str(a.id)[:8]}",
@@ -149,3 +154,37 @@ class Rulings(Service):
         a.record_redeal(str(deal.id), str(voided.id), voided.number, recorded_by)
         self.store.commit(a, deal)
         return deal_dict(deal, full=True), True
+
+
+def table_end_undone(m: Match, a: Appeal, outcome: dict[str, Any]) -> dict[str, Any] | None:
+    """Whether `outcome`'s scores for the disputed deal would undo the table's end (issue 23: the chips of the
+    table's winner fall below the target): the table's deals replayed through its own rules with the adjusted
+    scores. Only for a table whose standing follows from the deals' scores alone (a chip table); a table closed
+    by the organiser or ended by time is not judged. None when the end stands or nothing can be said."""
+    end = m.standing.get("end")
+    deal_id = a.against.get("deal_id")
+    if not end or end.get("by") != "chips" or "scores" not in outcome or deal_id is None or m.chips is None:
+        return None
+    rules = m.rules
+    standing = rules.start(m.options, len(m.seats))
+    for entry in m.deals:
+        if entry["status"] != "finished":
+            continue
+        scores = outcome["scores"] if str(entry["deal_id"]) == deal_id else entry["scores"]
+        standing = rules.after_deal(standing, m.options, {"scores": list(scores)})
+        if standing["end"] is not None:
+            break
+    if standing["end"] is not None and standing["end"].get("winner") == end.get("winner"):
+        return None
+    winner = end["winner"]
+    name = m.seats[winner]
+    was, now = m.standing["chips"][winner], standing["chips"][winner]
+    target = getattr(rules, "target_chips", None)
+    short, short_zh = (f"short of the {target}-chip target", f"不足 {target} 张的目标") if target else (
+        "short of the target", "未达目标")
+    return {"undone": True, "seat": winner, "player": name, "chips_before": was, "chips_after": now,
+            "target": target,
+            "message": f"This outcome undoes the table's end: {name} would hold {now} chips (was {was}), {short}; "
+                       "the table would have played on.",
+            "message_zh": f"该处理结果使本桌的结束不再成立：{name} 的筹码将为 {now}（原为 {was}），{short_zh}，"
+                          "本桌本应继续。"}

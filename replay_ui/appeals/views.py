@@ -24,7 +24,7 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 
 from domain.games import get_engine
 from domain.kernel.errors import Hidden, IllegalAction, NotFound, Unauthenticated
-from domain.model.appeal_rules import is_viewpoint
+from domain.model.appeal_rules import is_chief, is_viewpoint
 from replay_ui.games import ui_for
 from replay_ui.pages import game_script, not_found_page, reader, seat_mark, service
 from replay_ui.shared import i18n
@@ -43,7 +43,10 @@ def tournament_appeals(tournament_id: str) -> str:
     tables = {m["id"]: m["table"] for m in tournament["matches"]}
     # The filing form's choices: each table's deals (a deal and step, a ruling's deal) and the players.
     deals = {m["id"]: app.tables.get(m["id"])["deals"] for m in tournament["matches"]}
-    return render_template("appeals.html", tournament=tournament, tables=tables, deals=deals,
+    # Each appeal's deal named by its number at its table (第 N 局), as the table page numbers them.
+    numbers = {d["deal_id"]: d.get("number") or index for table in deals.values()
+               for index, d in enumerate(table, start=1)}
+    return render_template("appeals.html", tournament=tournament, tables=tables, deals=deals, numbers=numbers,
                            players=app.tournaments.players(tournament_id),
                            appeals=app.appeals.of_tournament(tournament_id, reader()))
 
@@ -56,9 +59,27 @@ def _appeal_context(appeal_id: str) -> dict[str, Any]:
     match = app.tables.get(appeal["match_id"])
     deal_id = appeal["against"].get("deal_id")
     deal = app.deals.get(deal_id, reader()) if deal_id else None
+    judged = _judged_step(appeal, deal)
+    # a slip's deal has no steps to keep back: its result is all it has
+    blind = deal is not None and not deal.get("result_only") and appeal["status"] not in REVEALED
+
+    def deal_link(step: int, view: str = "public") -> str:
+        """Where a step of the disputed deal opens: while the appeal is undecided, the result-blind review (no step
+        past the judged one); once decided, the deal viewer."""
+        if blind:
+            return (url_for("appeals_ui.appeal_review", appeal_id=appeal_id)
+                    + f"?step={min(step, judged or 0)}&view={view}")
+        return url_for("replay_ui.deal_viewer", deal_id=deal_id) + f"?step={step}&view={view}"
+
     return {"appeal": appeal, "tournament": tournament, "table": match["table"], "names": names, "match": match,
             "deal": deal, "seats": list(match["seat_names"]) if deal is None else list(deal["seats"]),
-            "judged": _judged_step(appeal, deal)}
+            "judged": judged, "blind": blind, "deal_link": deal_link,
+            # the last step a form may name: the judged one while the result is not revealed
+            "last_step": (judged if blind else (deal or {}).get("actions", 0)) or 0}
+
+
+# Once the committee has decided (or the appeal is over) the result is no longer kept from the page's readers.
+REVEALED = ("decided", "closed", "withdrawn")
 
 
 def _judged_step(appeal: dict[str, Any], deal: dict[str, Any] | None) -> int | None:
@@ -113,6 +134,30 @@ def review_frames(appeal_id: str) -> Response:
     return jsonify(blind_frames(appeal_id, request.args.get("viewpoint", "public"), context["seats"]))
 
 
+def _may(tournament_id: str, match_ids: set[str]) -> dict[str, bool]:
+    """Which appeal steps the reader of the request may take (docs/appeals.md "Roles"), so a page offers only
+    those forms: the filing side (the organiser, a referee of the table), the chief referee, the committee."""
+    who = reader()
+    organiser = who.role in ("organiser", "local")
+    filer = organiser or any(who.referees(match) for match in match_ids)
+    chief = is_chief(who.recorded_by, service().appeals.rules(tournament_id)["chief_referees"])
+    committee = who.role == "appeals"
+    return {"file": filer, "evidence": filer or committee, "sandbox": filer or committee, "ruling": chief,
+            "committee": filer, "withdrawal": filer, "closing": chief, "decision": committee}
+
+
+@appeal_pages.get("/ui-api/appeals/<appeal_id>/may")
+def appeal_may(appeal_id: str) -> Response:
+    appeal = service().appeals.get(appeal_id, reader())
+    return jsonify(_may(appeal["tournament_id"], {appeal["match_id"]}))
+
+
+@appeal_pages.get("/ui-api/tournaments/<tournament_id>/appeals/may")
+def tournament_may(tournament_id: str) -> Response:
+    tournament = service().tournaments.get(tournament_id)
+    return jsonify(_may(tournament_id, {m["id"] for m in tournament["matches"]}))
+
+
 @appeal_pages.get("/appeals/<appeal_id>/review")
 def appeal_review(appeal_id: str) -> str:
     context = _appeal_context(appeal_id)
@@ -127,8 +172,8 @@ def appeal_review(appeal_id: str) -> str:
         "foul_names": foul_names(game), "play_phase": get_engine(game).play_phase,
         "seat_marks": {lang: [seat_mark(game, seat, lang) for seat in range(len(deal["seats"]))]
                        for lang in ("zh", "en")},
+        # No deal address and no version: the deal's answer (and its event count) tells how long it went on.
         "frames_url": url_for("appeals_ui.review_frames", appeal_id=appeal_id),
-        "deal_url": url_for("deals.get_deal", deal_id=deal["id"]), "version": deal["version"],
         **ui_for(game).deal_figures(None, deal),  # no table figures: the chips after the deal are its result
     }
     return render_template("appeal_review.html", **context, boot=boot,
@@ -147,8 +192,34 @@ def appeal_report(appeal_id: str) -> str:
             sequence = blind_frames(appeal_id, viewpoint, seats)
         except (Unauthenticated, Hidden):
             sequence = None  # a live deal's seat view: not the public's (docs/SECURITY.md §4)
-    return render_template("appeal_report.html", **context, seat=seat, sequence=sequence,
+    dealt = None  # every hand as dealt: the referee's first frame, for a reader allowed the referee's view
+    if deal is not None and not deal.get("result_only"):
+        try:
+            first = blind_frames(appeal_id, "referee", seats)["frames"][0]["view"]
+            dealt = [place.get("hand") or [] for place in first["seats"]]
+        except (Unauthenticated, Hidden):
+            dealt = None  # a live deal's hidden hands (docs/SECURITY.md §4)
+    return render_template("appeal_report.html", **context, seat=seat, sequence=sequence, dealt=dealt,
+                           moves=[line_moves(line, seats) for line in appeal["lines"]],
                            scores=_score_change(appeal, deal, seats))
+
+
+def line_moves(line: dict[str, Any], seats: list[str]) -> list[dict[str, Any]] | None:
+    """A sandbox line's actions as the report prints them: who, what in words (both languages), the cards. None
+    while withheld (a live deal's line)."""
+    if line.get("actions") is None:
+        return None
+    known = i18n.catalog()
+    moves = []
+    for action in line["actions"]:
+        kind = action.get("type", "")
+        key = "pad.act.pass.play" if kind == "pass" else f"pad.act.{kind}"
+        words = {lang: (i18n.text(key, lang, value=action.get("value", "")) if key in known else kind)
+                 for lang in i18n.LANGUAGES}
+        seat = action.get("seat")
+        moves.append({"name": seats[seat] if isinstance(seat, int) and 0 <= seat < len(seats) else "",
+                      "zh": words["zh"], "en": words["en"], "cards": action.get("cards") or []})
+    return moves
 
 
 def _score_change(appeal: dict[str, Any], deal: dict[str, Any] | None, seats: list[str]) -> list[dict[str, Any]]:

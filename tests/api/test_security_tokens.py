@@ -20,6 +20,7 @@ from paths import ROOT
 from test_api_http import assert_error
 
 from cli.main import main as fupan
+from fixtures import LIVE_ACTIONS, LIVE_DEMO, demo_document
 
 PLAYERS = ["张三", "李四", "王五"]
 BEARER = re.compile(r"fupan_[0-9a-f]{32}_[A-Za-z0-9_-]{43}")
@@ -171,7 +172,8 @@ def serve_demo(db: Path) -> tuple[subprocess.Popen[str], dict[str, str], str]:
         lines.append(line)
         found = BEARER.search(line)
         if found:
-            tokens["organiser" if "organiser" in line else "referee"] = found.group()
+            tokens["organiser" if "organiser" in line else "appeals" if "committee" in line else "referee"] = (
+                found.group())
         serving = SERVING.search(line)
         if serving:
             break
@@ -188,18 +190,29 @@ def test_the_demo_is_one_command_and_prints_fresh_tokens(tmp_path):
     db = tmp_path / "demo.sqlite"
     process, tokens, url = serve_demo(db)
     try:
-        assert set(tokens) == {"organiser", "referee"}
+        assert set(tokens) == {"organiser", "referee", "appeals"}
         organiser = {"Authorization": f"Bearer {tokens['organiser']}"}
         created = requests.post(f"{url}/api/tournaments", json={"name": "试玩", "game": "doudizhu"}, headers=organiser,
                                 timeout=30)
         assert created.status_code == 201, created.text
         assert requests.post(f"{url}/api/tournaments", json={"name": "匿名", "game": "doudizhu"},
                              timeout=30).status_code == 401
-        table = requests.get(f"{url}/api/tournaments", timeout=30).json()[0]["matches"][0]
-        deal = requests.get(f"{url}/api/matches/{table['id']}", timeout=30).json()["deals"][0]["deal_id"]
-        note = requests.post(f"{url}/api/deals/{deal}/annotations", json={"step": 1, "text": "演示"},
-                             headers={"Authorization": f"Bearer {tokens['referee']}"}, timeout=30)
+        # The referee's table is the demo's table in play (issue 23, defect 20): it records the live deal's next
+        # action, and an appeal about the table's first deal is in time.
+        (live,) = [t for t in requests.get(f"{url}/api/tournaments", timeout=30).json() if t["name"] == LIVE_DEMO]
+        table = requests.get(f"{url}/api/matches/{live['matches'][0]['id']}", timeout=30).json()
+        first, playing = (entry["deal_id"] for entry in table["deals"])
+        referee = {"Authorization": f"Bearer {tokens['referee']}"}
+        note = requests.post(f"{url}/api/deals/{first}/annotations", json={"step": 1, "text": "演示"},
+                             headers=referee, timeout=30)
         assert note.status_code == 201, note.text
+        following = demo_document("doudizhu_tournament.json")["rounds"][0]["tables"][0]["deals"][1]
+        recorded = requests.post(f"{url}/api/deals/{playing}/actions",
+                                 json={"action": following["actions"][LIVE_ACTIONS]}, headers=referee, timeout=30)
+        assert recorded.status_code == 201, recorded.text
+        appeal = requests.post(f"{url}/api/matches/{table['id']}/appeals", headers=referee, timeout=30, json={
+            "against": {"kind": "deal", "deal_id": first, "step": 3}, "category": "conduct", "statement": "演示申诉"})
+        assert appeal.status_code == 201, appeal.text
     finally:
         stop(process)
     again, fresh, url = serve_demo(db)  # a restart: new tokens, the old ones revoked
@@ -210,6 +223,6 @@ def test_the_demo_is_one_command_and_prints_fresh_tokens(tmp_path):
         assert old.status_code == 401 and old.json()["error"]["code"] == "revoked_token"
         listed = requests.get(f"{url}/api/tokens", headers={"Authorization": f"Bearer {fresh['organiser']}"},
                               timeout=30).json()
-        assert sum(not t["revoked"] for t in listed) == 2
+        assert sum(not t["revoked"] for t in listed) == 3  # organiser, referee, appeals committee
     finally:
         stop(again)

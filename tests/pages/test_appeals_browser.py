@@ -86,7 +86,8 @@ def test_the_appeals_pages_on_a_phone_and_a_laptop(browser, walked):
         page.click(f"tr[data-appeal='{appeal}'] a")
         page.wait_for_selector("[data-timeline]")
         assert page.locator("[data-timeline] tr[data-event]").count() == 6
-        assert page.inner_text("[data-line='0'] [data-line-scores]") == " / ".join(map(str, EXAMPLE_SCORES))
+        assert page.inner_text("[data-line='0'] [data-line-scores]") == " · ".join(  # names with scores
+            f"{name} {score:+d}" for name, score in zip(PLAYERS, EXAMPLE_SCORES, strict=True))
         assert page.inner_text("[data-step-kind=decision] [data-vote]").strip() == "2 / 1 / 0"
         assert page.locator("[data-step-kind=decision] [data-outcome=weighted]").count() == 1
         assert "加权调整分" in page.inner_text("[data-step-kind=decision]")

@@ -167,20 +167,11 @@ def test_no_page_of_the_demo_scrolls_sideways(site: DemoSite, offline: Offline) 
 # Per row of a tournament's tables: how many lines its seat names take against how many names (a name broken
 # across lines takes more), whether the column names show beside the cells, and the header's display.
 TABLE_ROWS = """(table) => [...document.querySelectorAll(`${table} tbody tr`)].map((row) => {
-  // The seats cell's text (after its label): each name measured as a range of it, a box per line it takes.
-  const seats = [...row.querySelectorAll("td.labelled")].find((cell) => cell.textContent.includes("、"));
-  const text = [...seats.childNodes].find((node) => node.nodeType === Node.TEXT_NODE);
-  const broken = [];
-  let at = 0;
-  for (const name of text.data.split("、")) {
-    const range = document.createRange();
-    range.setStart(text, at);
-    range.setEnd(text, at + name.length);
-    if (range.getClientRects().length !== 1) broken.push(name);
-    at += name.length + 1;
-  }
+  // The seats cell: each name its own span (the separator is the page language's, 、 or a comma), a box per line.
+  const names = [...row.querySelectorAll("td[data-seats] .seat-name")];
+  const broken = names.filter((name) => name.getClientRects().length !== 1).map((name) => name.textContent);
   const label = row.querySelector(".cell-label");
-  return {names: text.data.split("、").length, broken, labelled: getComputedStyle(label).display !== "none",
+  return {names: names.length, broken, labelled: getComputedStyle(label).display !== "none",
           header: getComputedStyle(document.querySelector(`${table} thead`)).display};
 })"""
 

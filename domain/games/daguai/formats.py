@@ -5,7 +5,7 @@ from __future__ import annotations
 from domain.kernel.formats import LOTS, Criterion, Format, playoff
 
 DAGUAI_S000 = Format(
-    code="daguai.s000", game="daguai", zh="大怪路子团体淘汰赛", en="大怪路子 team knockout",
+    code="daguai.s000", game="daguai", zh="大怪路子团体淘汰赛", en="Da Guai Lu Zi team knockout",
     source="seed 000; digest A8, A10.9",
     structure="knockout", table_size=6, advance=3, team_size=3,
     total=Criterion("team_points", "团队积分", "team points", "sum", "score",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from domain.kernel.formats import LOTS, Criterion, Format, playoff
 
 DOUDIZHU_S001 = Format(
-    code="doudizhu.s001", game="doudizhu", zh="斗地主筹码淘汰赛", en="斗地主 chip-table knockout",
+    code="doudizhu.s001", game="doudizhu", zh="斗地主筹码淘汰赛", en="Dou Dizhu chip-table knockout",
     source="seed 001; digest §2.5–2.6",
     structure="knockout", table_size=3, advance=1, start_chips=True,
     total=Criterion("chips", "筹码", "chips held", "sum", "score",

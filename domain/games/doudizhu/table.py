@@ -34,6 +34,7 @@ class DoudizhuTable(DealsTable):
 
     game = "doudizhu"
     start_chips: int | None = START_CHIPS
+    target_chips: int | None = TARGET  # what a table's winner holds at least (`hold20`; `net20`: start + 20)
 
     def start(self, options: dict[str, Any], seat_count: int) -> Standing:
         return {"chips": [START_CHIPS] * seat_count, "end": None}

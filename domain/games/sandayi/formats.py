@@ -5,7 +5,7 @@ from __future__ import annotations
 from domain.kernel.formats import LOTS, Criterion, Format
 
 SANDAYI_S002 = Format(
-    code="sandayi.s002", game="sandayi", zh="快乐三打一淘汰赛", en="快乐三打一 knockout",
+    code="sandayi.s002", game="sandayi", zh="快乐三打一淘汰赛", en="San Da Yi knockout",
     source="seeds 000/002; digest §1.9, §1.10a.10",
     structure="knockout", table_size=4, advance=2,
     total=Criterion("score", "总分", "total score", "sum", "score", source="S000/S002: table ranking by total score"),

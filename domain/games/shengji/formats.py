@@ -5,7 +5,7 @@ from __future__ import annotations
 from domain.kernel.formats import LOTS, Criterion, Direction, Format, playoff
 
 SHENGJI_S004 = Format(
-    code="shengji.s004", game="shengji", zh="升级大分淘汰赛", en="升级 knockout on 大分",
+    code="shengji.s004", game="shengji", zh="升级大分淘汰赛", en="Shengji knockout on big points",
     source="seed 004; digest §3.11–3.12",
     structure="knockout", table_size=4, advance=2, team_size=2,
     total=Criterion("big_points", "大分", "大分 (match points)", "sum", "big_points",
@@ -30,7 +30,8 @@ SHENGJI_S004 = Format(
 
 
 SHENGJI_S001 = Format(
-    code="shengji.s001", game="shengji", zh="升级打到5级", en="升级 race to level 5", source="seed 001; digest §3.11",
+    code="shengji.s001", game="shengji", zh="升级打到5级", en="Shengji race to level 5",
+    source="seed 001; digest §3.11",
     structure="knockout", table_size=4, advance=2, team_size=2,
     total=Criterion("level", "级别", "level reached", "max", "level",
                     source="S001: first to level 5, or the higher level at the 1-hour cap"),

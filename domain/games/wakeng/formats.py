@@ -5,7 +5,7 @@ from __future__ import annotations
 from domain.kernel.formats import LOTS, Criterion, Format
 
 WAKENG_S003 = Format(
-    code="wakeng.s003", game="wakeng", zh="竞技挖坑复式瑞士移位赛", en="挖坑 duplicate, Swiss rounds",
+    code="wakeng.s003", game="wakeng", zh="竞技挖坑复式瑞士移位赛", en="Wa Keng duplicate, Swiss rounds",
     source="seed 003; digest B7–B8, B11.8",
     structure="cumulative", table_size=3, duplicate=("round", "board", "seat"),
     total=Criterion("rate", "平均得分率", "average score rate", "mean", "mp_rate",

@@ -8,6 +8,7 @@
   if (!form) return;
   const $ = (id) => document.getElementById(id);
   const base = `/api/appeals/${form.dataset.appeal}`;
+  const seats = JSON.parse(form.dataset.seats || "[]");
 
   // The outcome's fields are those of the ruling's form too (templates/appeal_outcome.html, appeal_forms.js).
   const outcome = () => F.appealOutcome("decision");
@@ -39,10 +40,16 @@
     try {
       const answer = await post("/preview", { outcome: outcome() });
       const before = Object.fromEntries(answer.before.rows.map((row) => [row.player_id, row]));
+      // Every player the outcome touches: the disputed deal's seats and each one it adjusts, whether or not the
+      // total or rank moves, and anyone else whose total or rank moves with them.
+      const touched = new Set([...seats, ...answer.adjustments.map((a) => a.player_id)]);
       const moved = answer.after.rows.filter((row) => {
         const was = before[row.player_id];
-        return !was || was.total !== row.total || was.rank !== row.rank;
+        return touched.has(row.player_id) || !was || was.total !== row.total || was.rank !== row.rank;
       });
+      const end = answer.table_end;
+      $("decision-end").hidden = !end;
+      $("decision-end").textContent = end ? (F.lang() === "zh" ? end.message_zh : end.message) : "";
       if (!moved.length) list.innerHTML = `<li>${F.esc(F.t("appeals.form.unchanged"))}</li>`;
       for (const row of moved) {
         const was = before[row.player_id] || row;

@@ -15,6 +15,27 @@
     const held = !!F.token();
     if ($("appeal-token-forget")) $("appeal-token-forget").hidden = !held;
     if ($("appeal-token-held")) $("appeal-token-held").hidden = !held;
+    showMay();
+  }
+
+  /* Only the forms of the steps the tab's token may take (GET …/may: the server's own rules). Without a token
+   * none but the committee's decision, which asks for the appeals token itself. */
+  async function showMay() {
+    const host = document.querySelector("[data-may-url]");
+    if (!host) return;
+    let may = {};
+    if (F.token()) {
+      try {
+        may = await F.getJSON(host.dataset.mayUrl);
+      } catch (error) {
+        may = {}; // a token the server refuses may take no step
+      }
+    }
+    document.querySelectorAll("section[data-may]").forEach((node) => {
+      const step = node.dataset.may;
+      node.hidden = step === "decision" ? !!F.token() && !may.decision : !may[step];
+    });
+    document.body.dataset.mayTake = Object.keys(may).filter((step) => may[step]).join(" ") || "-";
   }
 
   if ($("appeal-token-form")) {
@@ -189,6 +210,9 @@
     return F.t("appeals.sandbox.action", { name: seats[action.seat], what });
   }
 
+  /* Scores as people read them: each player's name with the score (张三 +2 · 李四 +2 · 王五 -6). */
+  const namedScores = (scores) => scores.map((score, seat) => `${seats[seat]} ${score > 0 ? "+" : ""}${score}`).join(" · ");
+
   function render() {
     const answer = line.answer;
     $("sandbox-board").hidden = false;
@@ -212,7 +236,7 @@
       ? line.actions.map((action, index) => `<li data-line-action="${index}">${F.esc(actionText(action))}</li>`).join("")
       : `<li class="muted">${F.esc(F.t("appeals.sandbox.empty"))}</li>`;
     $("sandbox-result").hidden = !answer.scores;
-    $("sandbox-result").textContent = answer.scores ? F.t("appeals.sandbox.result", { scores: answer.scores.join(" / ") }) : "";
+    $("sandbox-result").textContent = answer.scores ? F.t("appeals.sandbox.result", { scores: namedScores(answer.scores) }) : "";
     $("sandbox-keep").disabled = !answer.scores;
     $("sandbox-solve").hidden = !!answer.scores;
     box.dataset.done = answer.scores ? "1" : "0";

@@ -480,7 +480,7 @@
     const answer = await api("GET", `${base}/standings/${encodeURIComponent(player)}/explain`);
     const total = answer.total_explained;
     const tables = answer.matches.map((m) => `<li data-explained-round="${m.round}">${esc(m.label)} · ${m.bye ? esc(t("console.byes")) : esc(m.table)} · ${m.deals.map((d) => esc(figure(d.facts.mp_rate !== undefined ? d.facts.mp_rate : d.score))).join(" ")}</li>`);
-    const adjustments = answer.adjustments.map((a) => `<li>${esc(a.kind)} ${a.points}: ${esc(a.reason)}</li>`);
+    const adjustments = answer.adjustments.map((a) => `<li>${esc(t(`adjust.kind.${a.kind}`))} ${a.points}${esc(t("punct.colon"))}${esc(Fupan.noteText(a.reason))}</li>`);
     $("#explanation").innerHTML = `<h3 data-explained="${esc(player)}" data-explained-total="${esc(figure(answer.total))}">${esc(answer.name)}</h3><p data-total-explained>${esc(totalParts(total))}</p><ul>${tables.join("")}${adjustments.join("")}</ul>`;
     $("#explanation").hidden = false;
   }

@@ -114,7 +114,7 @@
       `${esc(names[view.dealer])} · ${esc(t("sdy.bid.dealer", { bid: view.bid }))}` +
       (view.toulu ? ` · <b>${esc(t("sdy.toulu"))}</b>` : "") + "</div>";
     return `<div class="status-line"><strong>${esc(t("sdy.phase." + view.phase))}</strong>${esc(who)}</div>${dealer}` +
-      `<div class="status-line muted">${esc(t("sdy.firstBidder"))}：${esc(names[view.first])}</div>`;
+      `<div class="status-line muted">${esc(t("sdy.firstBidder"))}${esc(t("punct.colon"))}${esc(names[view.first])}</div>`;
   }
 
   function biddingHTML(view, names) {

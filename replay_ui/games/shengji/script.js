@@ -116,7 +116,7 @@
       .map((team) => `<span class="sj-team team-${team}">${esc(teamNames(names, team))} <b>${esc(rank(view.levels[team]))}</b></span>`)
       .join(" ");
     return `<div class="status-line"><strong>${esc(t("phase." + view.phase))}</strong>${esc(who)}</div>${dealer}` +
-      `<div class="status-line sj-levels">${esc(t("sj.levels"))}：${levels}</div>`;
+      `<div class="status-line sj-levels">${esc(t("sj.levels"))}${esc(t("punct.colon"))}${levels}</div>`;
   }
 
   function declarationsHTML(view, names) {

@@ -134,7 +134,7 @@
       `${esc(names[view.digger])} · ${esc(t("wk.decision.bid", { n: view.bid }))}` +
       (view.lanwa ? ` · <b>${esc(t("wk.lanwa"))}</b>` : "") + "</div>";
     return `<div class="status-line"><strong>${esc(t("wk.phase." + view.phase))}</strong>${esc(who)}</div>${digger}` +
-      `<div class="status-line muted">${esc(board)}${esc(t("wk.firstBidder"))}：${esc(names[view.first])}</div>`;
+      `<div class="status-line muted">${esc(board)}${esc(t("wk.firstBidder"))}${esc(t("punct.colon"))}${esc(names[view.first])}</div>`;
   }
 
   function decisionsHTML(view, names) {

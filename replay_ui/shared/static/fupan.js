@@ -224,7 +224,8 @@
 
   /* " · To act：name" when someone is to act, with the game's word for it. */
   Fupan.turnText = function (view, names, label) {
-    return view.to_act === null ? "" : ` · ${label}：${names[view.to_act]}`;
+    // The colon of the page's language: "To act: 李强", "轮到：李强".
+    return view.to_act === null ? "" : ` · ${label}${Fupan.t("punct.colon")}${names[view.to_act]}`;
   };
 
   /* A deal score as a table cell: signed, coloured up or down. */
@@ -337,7 +338,9 @@
   };
 
   /* Shared plotly settings: no logo, no "edit in Chart Studio" link — nothing that points off this server. */
-  Fupan.plotlyConfig = { displaylogo: false, showLink: false, showSendToCloud: false, responsive: true };
+  // No mode bar: its tools are titled in English only (plotly ships no Chinese), and a reader needs none of them.
+  Fupan.plotlyConfig = { displaylogo: false, showLink: false, showSendToCloud: false, responsive: true,
+    displayModeBar: false };
   Fupan.plotlyFont = {
     family: '"Noto Sans CJK SC", "Source Han Sans SC", "PingFang SC", "Microsoft YaHei", system-ui, sans-serif',
     size: 13,

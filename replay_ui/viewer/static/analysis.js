@@ -112,7 +112,7 @@
       : F.t(answer.side_wins ? "analysis.sideWins" : "analysis.sideLoses", { side });
     body.innerHTML =
       `<p class="analysis-verdict" data-side="${F.esc(answer.side)}" data-side-wins="${answer.side_wins}">` +
-      `${F.esc(F.t("analysis.toAct", { who: who(answer.to_act), side }))}：${F.esc(verdict)}</p>` +
+      `${F.esc(F.t("analysis.toAct", { who: who(answer.to_act), side }))}${F.esc(F.t("punct.colon"))}${F.esc(verdict)}</p>` +
       `<h3>${F.esc(F.t("analysis.moves"))}</h3>` +
       `<ol class="analysis-moves">${answer.moves.map((move) => moveHTML(move, made)).join("")}</ol>` +
       `<h3>${F.esc(F.t("analysis.line"))}</h3>` +

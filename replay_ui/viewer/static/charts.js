@@ -117,7 +117,7 @@
     }
     const head = `<thead><tr><th class="num">${esc(t("col.rank"))}</th><th>${esc(t("col.player"))}</th>` +
       `<th class="num">${esc(totalLabel(standings))}</th>` +
-      tiebreaks.map((tb) => `<th class="num" title="${esc(tb.code)}">${esc(localized(tb))}</th>`).join("") +
+      tiebreaks.map((tb) => `<th class="num" data-tiebreak="${esc(tb.code)}">${esc(localized(tb))}</th>`).join("") +
       `<th class="num">${esc(t("col.matches"))}</th></tr></thead>`;
     const body = standings.rows
       .map((row) => `<tr class="rank-${row.rank}" data-player="${esc(row.player_id)}"><td class="num rank">${esc(row.rank)}</td>` +
@@ -177,7 +177,12 @@
     const rounds = standings.progression || [];
     if (!rounds.length) return false;
     if (rounds.length === 1) return totalsBars(standings, rounds[0]);
-    const labels = rounds.map((round) => round.label || `${t("chart.round")} ${round.round}`);
+    // A round's label as typed is Chinese; in English its English half ("中文 / English") or "Round N" (issue 23).
+    const labels = rounds.map((round) => {
+      const typed = F.noteText ? F.noteText(round.label || "") : round.label || "";
+      if (!typed || (F.lang() === "en" && /[\u3400-\u9fff]/.test(typed))) return `${t("chart.round")} ${round.round}`;
+      return typed;
+    });
     if (standings.teams && standings.teams.length) return teamLines(standings, rounds, labels);
     // The rounds each player played a table in: a player knocked out is not drawn on through rounds never played.
     const played = new Map((standings.rows || []).map((row) =>
