@@ -2,13 +2,14 @@
 Chromium over one real server, the way a venue would run it —
 
 - a 13-player 挖坑 Swiss of three rounds from the console: a pasted list with mistakes, every one reported with
-  its line, then corrected; a bye each round of 13; a table closed early after one board of two; a mistyped slip
-  corrected (更正) from the table page's link; round 2's pairing overridden in the console's editor with a reason;
-  a withdrawal before round 3; the event published with `fupan publish` and opened from file://;
+  its line, then corrected; a bye in each round of 13 (rounds 1 and 2); a table closed early after one board of
+  two; a mistyped slip corrected (更正) from the table page's link; round 2's pairing overridden in the console's
+  editor with a reason; a withdrawal before round 3; the event published with `fupan publish` and opened from file://;
 - a 大怪路子 team knockout to its final, each table's board entered as a slip (the finish order picked player by
   player) and the table closed from the console;
-- a referee signing in on a phone (390×844) by the referee card's QR address and recording a live 升级 deal, the
-  network dropped across a trick's end; an appeal against it filed and decided.
+- a referee signing in on a phone (390×844) by the referee card's QR address (the address the console encoded in
+  the card's QR, as the console received it) and recording a live 升级 deal, the network dropped across a trick's
+  end; an appeal against it filed by the table's referee and decided by the chief referee.
 
 Boards are entered as score slips on the pad's form (a phone), not card by card, except the 升级 deal. At each
 step the test reads what a person sees: on the phone the acting seat and the trick in view; the same score on
@@ -40,6 +41,7 @@ from test_console_browser import (
 from test_pad_browser import PHONE, Pad, PadSite, setup_of
 from test_pad_table_browser import HIDDEN, shengji_script
 from test_viewer_browser import CHROMIUM, Offline
+from text_scan import describe, page_text, scan_page
 
 from cli.main import main
 from domain.games import get_engine
@@ -49,9 +51,18 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium i
 DESK = {"width": 1366, "height": 900}
 PLAYERS = ["张伟", "王芳", "李娜", "刘洋", "陈静", "杨光", "赵磊", "黄磊", "周婷", "吴昊", "徐丽", "孙涛", "林峰"]
 TEAMS = [("后勤队", "后勤处"), ("机械队", "机械学院"), ("外语队", "外语学院"), ("理学队", "理学院")]
-# What a person never reads: a seat by its number, a Python value, a field name in backticks, markup as text.
-NUMBERED_SEAT = re.compile(r"\d[ \t]*号位|座位[ \t]*\d|[Ss]eat[ \t]*\d|(?<![\w-])\d[ \t]*队(?!员)|\bNone\b|\['|`\w+`"
-                           r"|</?[a-z]+[ >]")
+# Words people typed (names, teams, departments, titles, reasons, statements): not the page's own words, so the
+# scan of the other language leaves them out (tests/support/text_scan.py).
+TYPED = [*PLAYERS, *(word for team in TEAMS for word in team),
+         *(f"{team}{member}" for team, _ in TEAMS for member in "甲乙丙"),
+         "挖坑协会", "升级协会", "红队", "蓝队",
+         "彩排杯·挖坑瑞士赛", "彩排杯·大怪路子团体赛", "彩排杯·升级", "彩排杯·编排语言",
+         "选手身体不适，提前结束", "组委会决定：该选手自愿再次轮空", "临时出差", "彩排：一副定胜负",
+         "裁判判定正确，维持原结果", "认为第10步的出牌被误判", *(f"笔误：{name}先出完" for name in PLAYERS),
+         # What the pages quote on purpose: the side event form's example key (a code the organiser makes up),
+         # the separators people type (the English entry help names 、), the Chinese word for a play-off on the
+         # English status, a command the organiser may run, and the rules' clauses an override breaks.
+         "wzq", "Commas, 、, semicolons", "(加赛)", "fupan pair", *(f"B11.{n}" for n in range(9, 13))]
 
 
 @pytest.fixture(scope="module")
@@ -64,30 +75,24 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 # --- what a person sees --------------------------------------------------------------------------------------
 
 
-def read_text(page: Page) -> str:
-    """The page's visible text and the attributes a person reads (titles, labels, placeholders, alt texts)."""
-    return page.evaluate("""() => [document.body.innerText, ...[...document.querySelectorAll(
-        '[title], [aria-label], [placeholder], img[alt]')].map(el => [el.title, el.getAttribute('aria-label'),
-        el.getAttribute('placeholder'), el.getAttribute('alt')].filter(Boolean).join(' '))].join('\\n')""")
-
-
-def scan_text(page: Page) -> None:
-    """The text scan of one page in the language it shows now."""
-    text = read_text(page)
-    found = NUMBERED_SEAT.findall(text)
-    assert not found, (page.url, [text[max(0, m.start() - 60):m.end() + 30] for m in NUMBERED_SEAT.finditer(text)])
+def scan(page: Page, lang: str) -> None:
+    """The text scan of one page as it shows in `lang`; and no seat called by its number ("2 号位")."""
+    findings = scan_page(page, lang, allowed=TYPED)
+    assert not findings, (page.url, lang, describe(findings))
+    text, _ = page_text(page)
+    assert not re.search(r"\d[ \t]*号位", text), (page.url, text)
 
 
 def looked_at(page: Page, settled: Callable[[Page], None] | None = None) -> None:
-    """Every page the rehearsal visits: scanned in Chinese, then in English, then back (the choice is kept in the
-    browser, so it is set back). `settled` waits for a page that redraws itself after the toggle."""
-    scan_text(page)
+    """Every page the rehearsal visits: scanned in Chinese, then in English (the language switch, as a person
+    uses it), then set back (the choice is kept in the browser). `settled` waits for a page that redraws itself."""
+    scan(page, "zh")
     if page.locator("#lang-toggle").count() == 0:
         return
     page.click("#lang-toggle")
     if settled:
         settled(page)
-    scan_text(page)
+    scan(page, "en")
     page.click("#lang-toggle")
     if settled:
         settled(page)
@@ -256,7 +261,7 @@ def test_a_wakeng_swiss_from_entries_to_the_published_site(browser: Browser, liv
     settle(console)
     problem = console.locator("#override-check li[data-code='bye_twice']")
     assert problem.is_visible() and first_bye in problem.inner_text()
-    looked_at(console, settle)
+    scan(console, "zh")  # in English: test_the_proposed_pairing_and_its_editor_follow_the_language_switch
     console.fill("#override-reason", "组委会决定：该选手自愿再次轮空")
     console.click("#open-override")
     settle(console)
@@ -290,6 +295,7 @@ def test_a_wakeng_swiss_from_entries_to_the_published_site(browser: Browser, liv
     looked_at(console, settle)
     same_score_everywhere(pad, console, live, tournament, third[0]["id"])
     pad.goto(f"{live.url}/tournaments/{tournament}/standings")
+    pad.wait_for_selector("#standings-table tbody tr")
     assert pad.locator("#standings-table [data-withdrawn-mark]").count() == 1
 
     # Published, and opened from file:// with the network blocked: the same standings.
@@ -331,6 +337,28 @@ def published_standings(browser: Browser, out: Path, answer: dict[str, Any]) -> 
     finally:
         context.close()
     assert blocked == [] and errors == [], (blocked, errors)
+
+
+@pytest.mark.xfail(strict=True, reason="the console's proposed pairing and its override editor are drawn once in the "
+                   "language of the moment: after the switch to English the heading, the byes line, the hint, the "
+                   "reason's placeholder and the buttons stay Chinese (a redraw would lose the editor's changes)")
+def test_the_proposed_pairing_and_its_editor_follow_the_language_switch(browser: Browser, live: LiveServer) -> None:
+    context = Offline(browser, live, DESK)  # type: ignore[arg-type]
+    console = context.page()
+    sign_in_and_create(console, live, name="彩排杯·编排语言", game="wakeng", format="wakeng.s003", lots_seed="语言")
+    paste(console, "\n".join(f"{p}，挖坑协会" for p in PLAYERS[:7]))
+    console.click("#draw-button")
+    settle(console)
+    console.click("#edit-pairing")
+    settle(console)
+    console.click("#lang-toggle")
+    settle(console)
+    try:
+        scan(console, "en")
+    finally:
+        console.click("#lang-toggle")
+        settle(console)
+        context.context.close()
 
 
 # --- the team knockout ---------------------------------------------------------------------------------------
@@ -468,10 +496,10 @@ def test_a_referee_signs_in_by_the_card_and_records_a_shengji_deal_offline_acros
     # An appeal against the deal: filed by the table's referee, decided by the chief referee (the result stands).
     page.goto(f"{live.url}/tournaments/{tournament}")
     page.click("#appeals-link")
-    page.wait_for_selector("#file-form")
     page.fill("#appeal-token-input", card["token"])
     page.click("#appeal-token-form button[type=submit]")
     page.wait_for_selector("#appeal-token-held:not([hidden])")
+    page.wait_for_selector("#file-form")  # shown to a role that may file
     page.select_option("#file-form [name=match]", match["id"])
     page.select_option("#file-form [name=kind]", "deal")
     page.select_option("#file-form [name=deal]", deal)
