@@ -69,8 +69,14 @@ def read_entries(text: str, team_size: int) -> tuple[list[dict[str, Any]], list[
             cells.pop()
         if index == 0 and cells and cells[0].lower() in HEADERS:
             continue
+        if cells and not cells[0]:  # a separator with nothing before it: the name (or team) left out
+            errors.append(entry_error(
+                number, "bad_entry_line",
+                f"Line {number}: no {'name' if team_size == 1 else 'team name'} before the first comma.",
+                f"第 {number} 行：没有{'姓名' if team_size == 1 else '队名'}（第一个逗号前是空的）。"))
+            continue
         if team_size == 1:
-            if not 1 <= len(cells) <= 2 or not cells[0]:
+            if not 1 <= len(cells) <= 2:
                 errors.append(entry_error(
                     number, "bad_entry_line",
                     f"Line {number}: write the name, then the department (two fields at most); found {len(cells)}.",

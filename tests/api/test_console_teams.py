@@ -15,6 +15,7 @@ import pytest
 from conftest import LiveServer
 from game_support import record_random_play
 
+from domain.model.entries import read_entries
 from fixtures.random_play.daguai import ENGINE as DAGUAI
 from fixtures.random_play.daguai import play_out as daguai_play_out
 
@@ -192,3 +193,15 @@ def removed_then_withdrawn(live: LiveServer, name: str) -> None:
     explained = visible(live.get(f"/tournaments/{tournament}/standings/选手2").text)  # the page people read
     assert "退赛" in explained
     assert live.get("/api/admin/verify", token=live.organiser).json()["ok"]
+
+
+def test_a_line_without_a_name_says_the_name_is_missing():
+    """"，挖坑协会" has two fields, the most a player's line may have: the message names what is wrong (no name),
+    not its count of fields ("at most two; found 2")."""
+    entries, errors = read_entries("张伟，挖坑协会\n，挖坑协会\n", 1)
+    assert [e["name"] for e in entries] == ["张伟"]
+    assert [(e["line"], e["code"]) for e in errors] == [(2, "bad_entry_line")]
+    assert "姓名" in errors[0]["message_zh"] and "2 项" not in errors[0]["message_zh"]
+    assert "name" in errors[0]["message"] and "found 2" not in errors[0]["message"]
+    _, errors = read_entries("后勤队，后勤处，甲，乙，丙\n，后勤处，丁，戊，己\n", 3)
+    assert "队名" in errors[0]["message_zh"] and "没有" in errors[0]["message_zh"]

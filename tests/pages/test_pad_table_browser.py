@@ -295,6 +295,7 @@ def test_after_a_score_slip_the_pad_shows_the_table_not_the_previous_deal(live: 
     pad.wait(lambda: pad.page.locator("[data-result]").count() == 1)
     pad.page.click('[data-command="slip"]')
     form = pad.page.locator('#pad-form form[data-form="slip"]')
+    form.locator('[data-slip="landlord"]').select_option(label="赵四")  # nobody is chosen for the referee
     pad.wait(lambda: form.locator("[data-slip-preview]").get_attribute("data-slip-state") == "ok")
     form.locator("[data-confirm]").click()
     pad.wait(lambda: len(live.service.tables.get(match)["deals"]) == 2)  # type: ignore[union-attr]

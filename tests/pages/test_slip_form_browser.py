@@ -167,3 +167,34 @@ def test_daguai_finish_order_is_picked_player_by_player(site: SlipSite, screen: 
     assert deal["slip"]["finish_order"] == [0, 1, 2, 4]
     scores = deal["result"]["scores"]
     assert sum(scores[0::2]) > 0 >= sum(scores[1::2])  # 刘洋's team won
+
+
+# The venue's network holds each preview back a little, so the referee has typed the reason before the rules
+# answer: the answer must enable 确认 by the form as it is then, not as it was when the preview was asked.
+SLOW_PREVIEWS = """(() => {
+  const fetched = window.fetch.bind(window);
+  window.fetch = (url, init) => /\\/preview$/.test(String(url))
+    ? new Promise((resolve) => setTimeout(resolve, 400)).then(() => fetched(url, init))
+    : fetched(url, init);
+})();"""
+
+
+def test_a_reason_typed_before_the_preview_answers_leaves_confirm_enabled(site: SlipSite, browser: Browser):
+    live = site.live
+    assert live.service is not None
+    answer = live.post(f"/api/matches/{site.wakeng}/slips", {"facts": {"digger": 0, "bid": 1, "winner": 0}})
+    assert answer.status_code == 201, answer.text
+    number = answer.json()["number"]
+    context = Offline(browser, site, PHONE)  # type: ignore[arg-type]
+    context.context.add_init_script(SLOW_PREVIEWS)
+    page = context.page()
+    signed_in(page, site, f"/matches/{site.wakeng}/pad")
+    page.goto(f"{site.url}/matches/{site.wakeng}")
+    page.click(f'a[data-correct="{number}"]')
+    wait(page, lambda: page.locator('#pad-form form[data-form="correction"]').count() == 1)
+    form = page.locator('#pad-form form[data-form="correction"]')
+    form.locator('[data-slip="winner"]').select_option(label="徐丽")
+    form.locator('[data-field="reason"]').fill("笔误：徐丽先出完")  # typed while the preview is on its way
+    wait(page, lambda: form.locator("[data-slip-preview]").get_attribute("data-slip-state") == "ok")
+    wait(page, lambda: form.locator("[data-confirm]").is_enabled(), 2_000)
+    context.context.close()

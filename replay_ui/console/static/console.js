@@ -44,11 +44,35 @@
     return data;
   }
 
-  function say(text) {
+  // The last message, said again in the other language when the language is switched.
+  let said = null;
+
+  function say(key, params) {
+    said = { key, params };
     const box = $("#message");
-    box.textContent = text;
-    box.hidden = !text;
+    box.textContent = t(key, params);
+    box.hidden = false;
     $("#error").hidden = true;
+  }
+
+  function colon() {
+    return Fupan.lang() === "en" ? ": " : "：";
+  }
+
+  /* A round as the page's language reads it (as replay_ui/pages.py round_label): the organiser's label in
+     Chinese; in English its English half ("中文 / English"), else the round's number and kind in English. */
+  function roundLabel(round) {
+    const label = round.label || "";
+    if (Fupan.lang() !== "en") return label || t("round.number", { n: round.round });
+    const english = label.includes(" / ") ? label.split(" / ").pop().trim() : "";
+    if (english && !/[\u3400-\u9fff]/.test(english)) return english;
+    const kind = ["tables", "final", "playoff"].includes(round.kind) ? ` · ${t(`round.kind.${round.kind}`)}` : "";
+    return t("round.number", { n: round.round }) + kind;
+  }
+
+  /* A list of names as the page's language writes it (、 in Chinese, a comma in English). */
+  function listed(names) {
+    return names.join(Fupan.lang() === "en" ? ", " : "、");
   }
 
   function fail(error) {
@@ -163,7 +187,7 @@
         if (String(form.get("lots_seed")).trim()) body.lots_seed = String(form.get("lots_seed")).trim();
         if (String(form.get("department_limit")).trim()) body.department_limit = Number(form.get("department_limit"));
         const created = await api("POST", "/api/tournaments", body);
-        say(t("console.created", { name: created.name }));
+        say("console.created", { name: created.name });
         window.location.assign(`/console/tournaments/${created.id}`);
       });
     });
@@ -191,13 +215,13 @@
     const member = (m) => `${esc(m.name)}${m.id in answer.withdrawn ? ` ${withdrawnMark()}` : ""}`;
     const remove = (entry) => (started ? "" : `<button type="button" class="button small remove-entry" data-remove="${esc(entry.name)}">${esc(t("console.entry.remove"))}</button>`);
     const rows = answer.entries.map(
-      (entry, index) => `<tr data-entry="${esc(entry.name)}" data-department="${esc(entry.department)}"${out(entry) ? ' data-withdrawn="true"' : ""}><td class="num">${index + 1}</td><td>${esc(entry.name)}${out(entry) ? ` ${withdrawnMark()}` : ""}</td><td>${esc(entry.department || "—")}</td><td>${entry.members.map(member).join("、")}</td><td>${remove(entry)}</td></tr>`,
+      (entry, index) => `<tr data-entry="${esc(entry.name)}" data-department="${esc(entry.department)}"${out(entry) ? ' data-withdrawn="true"' : ""}><td class="num">${index + 1}</td><td>${esc(entry.name)}${out(entry) ? ` ${withdrawnMark()}` : ""}</td><td>${esc(entry.department || "—")}</td><td>${listed(entry.members.map(member))}</td><td>${remove(entry)}</td></tr>`,
     );
     $("#entries-table tbody").innerHTML = rows.join("") || `<tr><td colspan="5" class="muted">${esc(t("console.entries.none"))}</td></tr>`;
     document.querySelectorAll("button.remove-entry").forEach((button) => button.addEventListener("click", () => act(async () => {
       if (!window.confirm(t("console.entry.remove.confirm", { name: button.dataset.remove }))) return;
       await api("POST", `${base}/entries/removals`, { name: button.dataset.remove, reason: "" });
-      say(t("console.entry.removed", { name: button.dataset.remove }));
+      say("console.entry.removed", { name: button.dataset.remove });
       await refreshAll();
     })));
     const limit = answer.entry_rules.department_limit;
@@ -223,7 +247,7 @@
         const members = teamSize === 1 ? [name] : form.getAll("member").map((m) => String(m).trim());
         const body = { entries: [{ name, department: String(form.get("department")).trim(), members: members.map((m) => ({ name: m })) }] };
         const answer = await api("POST", `${base}/entries`, body);
-        say(t("console.entries.done", { n: answer.registered.length }));
+        say("console.entries.done", { n: answer.registered.length });
         event.target.reset();
         await refreshAll();
       });
@@ -236,7 +260,7 @@
       event.preventDefault();
       act(async () => {
         const answer = await api("POST", `${base}/entries`, { text: $("#bulk-text").value });
-        say(t("console.entries.done", { n: answer.registered.length }));
+        say("console.entries.done", { n: answer.registered.length });
         $("#bulk-text").value = "";
         await refreshAll();
       });
@@ -269,7 +293,7 @@
 
   function byesText(names, entries) {
     const listed = teamSize > 1 && entries && entries.length ? entries.map(entryName) : names;
-    return `${t("console.byes")}：${listed.join(Fupan.lang() === "en" ? ", " : "、")}`;
+    return `${t("console.byes")}${colon()}${listed.join(Fupan.lang() === "en" ? ", " : "、")}`;
   }
 
   function withdrawnMark() {
@@ -296,7 +320,7 @@
       tables: proposal.tables.map((table) => ({ table: table.table, seats: table.seats, first: table.first, options: table.options })),
     };
     const opened = await api("POST", `${base}/round-tables`, body);
-    say(t("console.draw.opened", { round: opened.round }));
+    say("console.draw.opened", { round: opened.round });
     proposal = null;
     $("#proposal").hidden = true;
     await refreshAll();
@@ -320,7 +344,7 @@
   async function loadProgress() {
     const answer = await api("GET", `${base}/progress`);
     const started = answer.tables.length > 0; // this round's tables are open
-    $("#progress-round").textContent = started ? answer.label : "";
+    $("#progress-round").textContent = started ? roundLabel(answer) : "";
     $("#seating-link").hidden = !started;
     $("#seating-link").href = `/console/tournaments/${tournament.id}/rounds/${answer.round}/seating`;
     $("#cards-button").hidden = !started;
@@ -340,7 +364,7 @@
         event.preventDefault();
         act(async () => {
           await api("POST", `/api/matches/${form.dataset.match}/close`, { reason: form.reason.value.trim() });
-          say(t("console.closed"));
+          say("console.closed");
           await refreshAll();
         });
       }),
@@ -351,12 +375,25 @@
     return answer;
   }
 
+  /* A card is made once (its token is answered once): on a language switch its words are set again in place. */
+  function translateCards() {
+    document.querySelectorAll("#cards-sheet [data-i18n-card]").forEach((el) => {
+      el.textContent = t(el.dataset.i18nCard);
+    });
+    document.querySelectorAll("#cards-sheet img[data-i18n-alt]").forEach((img) => {
+      img.alt = t(img.dataset.i18nAlt);
+    });
+    document.querySelectorAll("#cards-sheet [data-card-warning]").forEach((el) => {
+      el.textContent = el.dataset[Fupan.lang()];
+    });
+  }
+
   async function refereeCards() {
     const progress = await api("GET", `${base}/progress`);
     const cards = [];
     for (const table of progress.tables) {
       const card = await api("POST", `/api/matches/${table.match_id}/referee-card`, {});
-      cards.push(`<article class="referee-card" data-card="${esc(card.table)}"><h3>${esc(card.tournament)} · ${esc(card.table)}</h3><p>${esc(card.names.join("、"))}</p><div class="qr-pair"><figure>${card.pad_qr ? `<img src="${card.pad_qr}" alt="${esc(t("console.card.pad"))}" width="140" height="140">` : ""}<figcaption>${esc(t("console.card.pad"))}<br><code class="pad-url">${esc(card.pad_url)}</code></figcaption></figure>${card.token ? `<figure><img src="${card.token_qr}" alt="${esc(t("console.card.token"))}" width="140" height="140"><figcaption>${esc(t("console.card.token"))}<br><code class="token-text">${esc(card.token)}</code></figcaption></figure>` : `<p class="token-replayed">${esc(t("console.card.replayed"))}</p>`}</div><p class="muted small">${esc(t("console.card.hint"))}</p>${card.warning ? `<p class="card-warning" data-card-warning>${esc(card.warning[Fupan.lang()])}</p>` : ""}</article>`);
+      cards.push(`<article class="referee-card" data-card="${esc(card.table)}"><h3>${esc(card.tournament)} · ${esc(card.table)}</h3><p>${esc(listed(card.names))}</p><div class="qr-pair"><figure>${card.pad_qr ? `<img src="${card.pad_qr}" alt="${esc(t("console.card.pad"))}" data-i18n-alt="console.card.pad" width="140" height="140">` : ""}<figcaption><span data-i18n-card="console.card.pad">${esc(t("console.card.pad"))}</span><br><code class="pad-url">${esc(card.pad_url)}</code></figcaption></figure>${card.token ? `<figure><img src="${card.token_qr}" alt="${esc(t("console.card.token"))}" data-i18n-alt="console.card.token" width="140" height="140"><figcaption><span data-i18n-card="console.card.token">${esc(t("console.card.token"))}</span><br><code class="token-text">${esc(card.token)}</code></figcaption></figure>` : `<p class="token-replayed" data-i18n-card="console.card.replayed">${esc(t("console.card.replayed"))}</p>`}</div><p class="muted small" data-i18n-card="console.card.hint">${esc(t("console.card.hint"))}</p>${card.warning ? `<p class="card-warning" data-card-warning data-zh="${esc(card.warning.zh)}" data-en="${esc(card.warning.en)}">${esc(card.warning[Fupan.lang()])}</p>` : ""}</article>`);
     }
     $("#cards-sheet").innerHTML = cards.join("");
     $("#cards").hidden = false;
@@ -371,7 +408,7 @@
         const form = new FormData(event.target);
         const body = { player_id: form.get("player_id"), points: Number(form.get("points")), kind: form.get("kind"), reason: String(form.get("reason")).trim() };
         await api("POST", `${base}/adjustments`, body);
-        say(t("console.penalty.done", { name: players[body.player_id], points: body.points }));
+        say("console.penalty.done", { name: players[body.player_id], points: body.points });
         event.target.reset();
         await refreshAll();
       });
@@ -415,7 +452,7 @@
       }
       return `<li class="table-card" data-side-table="${esc(id)}"><strong>${esc(String(table.table))}</strong><ol class="seats">${table.seats.map((s) => `<li>${esc(s)}</li>`).join("")}</ol>${control}</li>`;
     }) : [];
-    const byes = current && current.byes.length ? `<p>${esc(t("console.byes"))}：${esc(current.byes.join("、"))}</p>` : "";
+    const byes = current && current.byes.length ? `<p>${esc(t("console.byes"))}${colon()}${esc(listed(current.byes))}</p>` : "";
     const places = event.places ? `<h4>${esc(t("console.side.places"))}</h4><ol class="side-places">${event.places.map((p) => `<li data-place="${p.place}">${p.place}. ${esc(p.player)}</li>`).join("")}</ol>` : "";
     const heading = current ? (current.final ? t("console.side.final") : t("console.side.round", { n: current.round })) : "";
     return `<article class="side-event" data-side-event="${esc(event.key)}"><h3>${esc(event.name)} <span class="muted small">${esc(heading)}</span></h3><ul class="table-cards">${tables.join("")}</ul>${byes}${places}</article>`;
@@ -443,7 +480,7 @@
         const form = new FormData(event.target);
         const player = form.get("player_id");
         await api("POST", `${base}/withdrawals`, { player_id: player, reason: String(form.get("reason")).trim() });
-        say(t("console.withdraw.done", { name: players[player] }));
+        say("console.withdraw.done", { name: players[player] });
         event.target.reset();
         await refreshAll();
       });
@@ -466,7 +503,7 @@
       // A team format: a line per team (its department, its members; partners share their figures).
       $("#standings-table thead").innerHTML = `<tr>${heads.map((h, i) => `<th>${esc(i === 1 ? t("col.team") : h)}</th>`).join("")}</tr>`;
       $("#standings-table tbody").innerHTML = answer.teams
-        .map((team) => `<tr data-team="${esc(team.entry)}" data-rank="${team.rank}" data-total="${esc(figure(team.total))}"${team.withdrawn ? ' data-withdrawn="true"' : ""}><td class="num">${team.rank}</td><td><b>${esc(team.entry)}</b>${team.department ? ` <span class="muted small">${esc(team.department)}</span>` : ""}<br><span class="small">${team.player_ids.map((pid, i) => `${esc(team.names[i])}${gone[pid] ? ` ${withdrawnMark()}` : ""}`).join("、")}</span></td><td class="num">${esc(figure(team.total))}</td>${(team.tiebreak_values || []).map((v) => `<td class="num">${esc(figure(v))}</td>`).join("")}<td>${status(team, team.withdrawn)}</td><td>${explainButton(team.player_ids[0])}</td></tr>`)
+        .map((team) => `<tr data-team="${esc(team.entry)}" data-rank="${team.rank}" data-total="${esc(figure(team.total))}"${team.withdrawn ? ' data-withdrawn="true"' : ""}><td class="num">${team.rank}</td><td><b>${esc(team.entry)}</b>${team.department ? ` <span class="muted small">${esc(team.department)}</span>` : ""}<br><span class="small">${listed(team.player_ids.map((pid, i) => `${esc(team.names[i])}${gone[pid] ? ` ${withdrawnMark()}` : ""}`))}</span></td><td class="num">${esc(figure(team.total))}</td>${(team.tiebreak_values || []).map((v) => `<td class="num">${esc(figure(v))}</td>`).join("")}<td>${status(team, team.withdrawn)}</td><td>${explainButton(team.player_ids[0])}</td></tr>`)
         .join("");
     } else {
       $("#standings-table tbody").innerHTML = answer.rows
@@ -546,6 +583,9 @@
 
   document.addEventListener("fupan:lang", () => {
     translateOptions();
+    if (said && !$("#message").hidden) $("#message").textContent = t(said.key, said.params);
+    if (teamSize > 1) memberFields(); // the member fields' labels
+    translateCards();
     if (tournament && fmt) act(refreshAll); // the script-drawn tables speak the chosen language too
     else if (redrawHome) redrawHome();
   });

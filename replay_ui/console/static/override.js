@@ -41,12 +41,13 @@
         .sort((a, b) => name(a).localeCompare(name(b), "zh-CN"))
         .map((id) => `<option value="${esc(id)}"${id === chosen ? " selected" : ""}>${esc(name(id))}</option>`)
         .join("");
-      return `<label class="override-place">${esc(label)} <select data-place="${esc(place)}" aria-label="${esc(label)}">${options}</select></label>`;
+      // A seat's menu has no label of its own (a seat is its player, never a number): the table names it.
+      return `<label class="override-place">${label.shown ? `${esc(label.text)} ` : ""}<select data-place="${esc(place)}" aria-label="${esc(label.text)}">${options}</select></label>`;
     }
 
     function draw() {
-      const cards = tables.map((seats, i) => `<fieldset class="table-card" data-override-table="${esc(plan.tables[i].table)}"><legend>${esc(t("console.override.table", { table: plan.tables[i].table }))}</legend>${seats.map((id, seat) => menu(`t${i}s${seat}`, id, t("console.seat", { n: seat + 1 }))).join("")}</fieldset>`);
-      const byeMenus = byes.map((id, n) => menu(`b${n}`, id, t("console.override.bye", { n: n + 1 })));
+      const cards = tables.map((seats, i) => `<fieldset class="table-card" data-override-table="${esc(plan.tables[i].table)}"><legend>${esc(t("console.override.table", { table: plan.tables[i].table }))}</legend>${seats.map((id, seat) => menu(`t${i}s${seat}`, id, { text: t("console.override.table", { table: plan.tables[i].table }), shown: false })).join("")}</fieldset>`);
+      const byeMenus = byes.map((id, n) => menu(`b${n}`, id, { text: t("console.override.bye", { n: n + 1 }), shown: true }));
       area.innerHTML = `<p class="muted small">${esc(t("console.override.hint"))}</p><div class="table-cards">${cards.join("")}</div>${byeMenus.length ? `<p class="override-byes">${byeMenus.join(" ")}</p>` : ""}<div id="override-check" aria-live="polite"></div><form id="override-form" class="row-form"><input id="override-reason" name="reason" required maxlength="500" placeholder="${esc(t("console.override.reason"))}" aria-label="${esc(t("console.override.reason"))}"><button type="submit" class="button primary" id="open-override">${esc(t("console.override.open"))}</button><button type="button" class="button" id="cancel-override">${esc(t("console.override.cancel"))}</button></form>`;
       area.querySelectorAll("select[data-place]").forEach((select) => select.addEventListener("change", () => {
         move(select.dataset.place, select.value);
@@ -103,7 +104,7 @@
         override: { reason: area.querySelector("#override-reason").value.trim() },
       };
       const opened = await hooks.api("POST", `${hooks.base}/round-tables`, body);
-      hooks.say(t("console.override.opened", { round: opened.round }));
+      hooks.say("console.override.opened", { round: opened.round });
       hooks.hideProposal();
       await hooks.refreshAll();
     }
@@ -127,7 +128,7 @@
         event.preventDefault();
         hooks.act(async () => {
           await hooks.api("POST", `/api/matches/${table.match_id}/reopen`, { reason: form.reason.value.trim() });
-          hooks.say(t("console.reopened"));
+          hooks.say("console.reopened");
           await hooks.refreshAll();
         });
       });

@@ -270,6 +270,15 @@
 
   /* A form in the layer over the pad, or (`host`) in the page itself: the sign-in form, which leaves the
    * language toggle and the page reachable. */
+  /* A form's typed fields by name. */
+  function fieldValues(form) {
+    const values = {};
+    form.querySelectorAll("[data-field]").forEach((el) => {
+      values[el.dataset.field] = el.value;
+    });
+    return values;
+  }
+
   function openForm(name, title, fields, confirm, cancellable = true, extra = null, host = null) {
     const inputs = fields.map((field) => {
       const id = `pad-field-${field.name}`;
@@ -313,13 +322,7 @@
     const cancel = form.querySelector("[data-cancel]");
     if (cancel) cancel.addEventListener("click", closeForm);
     if (extra && extra.onInput) {
-      const changed = () => {
-        const values = {};
-        form.querySelectorAll("[data-field]").forEach((el) => {
-          values[el.dataset.field] = el.value;
-        });
-        extra.onInput(values, form);
-      };
+      const changed = () => extra.onInput(fieldValues(form), form);
       form.addEventListener("input", changed);
       form.addEventListener("change", changed);
       changed();
@@ -490,18 +493,18 @@
     if (!plays || !plays.length) return `<span class="muted">${esc(t("pad.none"))}</span>`;
     return plays.map((p) => {
       const who = esc(names()[p.seat]);
-      if (p.type === "pass") return `<div>${who}：${esc(t("pad.act.pass.play"))}</div>`;
+      if (p.type === "pass") return `<div>${who}${t("punct.colon")}${esc(t("pad.act.pass.play"))}</div>`;
       const pattern = p.pattern ? ` <span class="muted">${esc(Fupan.lang() === "zh" ? p.pattern.zh : p.pattern.en)}</span>` : "";
-      return `<div>${who}：${Fupan.cardsHTML(p.cards, "sm")}${pattern}</div>`;
+      return `<div>${who}${t("punct.colon")}${Fupan.cardsHTML(p.cards, "sm")}${pattern}</div>`;
     }).join("");
   }
 
   function bidsHTML(view) {
     const rows = [];
-    (view.bidding || []).forEach((b) => rows.push(`${names()[b.seat]}：${b.type === "bid" ? t("pad.act.bid", { value: b.value }) : t("pad.bid." + b.type)}`));
-    (view.decisions || []).forEach((d) => rows.push(`${names()[d.seat]}：${d.type === "bid" ? t("pad.act.bid", { value: d.value }) : t("pad.bid." + d.type)}`));
-    (view.reveals || []).forEach((r) => rows.push(`${names()[r.seat]}：${t("pad.act.reveal." + r.stage)} ×${r.factor}`));
-    (view.declarations || []).forEach((d) => rows.push(`${names()[d.seat]}：${cardsText(d.cards)}${d.received !== undefined ? " · " + t("pad.received", { n: d.received }) : ""}`));
+    (view.bidding || []).forEach((b) => rows.push(`${names()[b.seat]}${t("punct.colon")}${b.type === "bid" ? t("pad.act.bid", { value: b.value }) : t("pad.bid." + b.type)}`));
+    (view.decisions || []).forEach((d) => rows.push(`${names()[d.seat]}${t("punct.colon")}${d.type === "bid" ? t("pad.act.bid", { value: d.value }) : t("pad.bid." + d.type)}`));
+    (view.reveals || []).forEach((r) => rows.push(`${names()[r.seat]}${t("punct.colon")}${t("pad.act.reveal." + r.stage)} ×${r.factor}`));
+    (view.declarations || []).forEach((d) => rows.push(`${names()[d.seat]}${t("punct.colon")}${cardsText(d.cards)}${d.received !== undefined ? " · " + t("pad.received", { n: d.received }) : ""}`));
     (view.declared || []).forEach((kind) => rows.push(t("pad.act.declare." + kind)));
     return rows.length ? rows.map((r) => `<div>${esc(r)}</div>`).join("") : `<span class="muted">${esc(t("pad.none"))}</span>`;
   }
@@ -608,7 +611,7 @@
     const kitty = kittyApart(view);
     const round = view.round ? view.round.plays : view.trick ? view.trick.plays : [];
     const phase = t(`pad.phase.${view.phase}`);
-    const turn = acting === null || acting === undefined ? "" : ` · ${t("pad.toAct")}：${names()[acting]}`;
+    const turn = acting === null || acting === undefined ? "" : ` · ${t("pad.toAct")}${t("punct.colon")}${names()[acting]}`;
     body.innerHTML =
       `<div class="pad-summary"><section class="panel pad-info"><h3>${esc(t("pad.phase"))}</h3><div><b>${esc(phase)}</b>${esc(turn)}</div>${figuresHTML(view)}` +
       (current.seed_commitment ? `<div class="muted small">${esc(t("pad.commitment", { c: current.seed_commitment.slice(0, 16) }))}</div>` : "") +
@@ -852,7 +855,7 @@
     }
     if (command === "retract") {
       const last = current.last_action;
-      const what = `${names()[last.seat]}：${actionLabel({ action: last }, current.view)}${last.cards ? " " + cardsText(last.cards) : ""}`;
+      const what = `${names()[last.seat]}${t("punct.colon")}${actionLabel({ action: last }, current.view)}${last.cards ? " " + cardsText(last.cards) : ""}`;
       return openForm("retract", t("pad.retract.what", { what }), [{ name: "reason", label: t("pad.field.reason"), required: true }], async (values) => {
         const body = { at: current.last_standing, reason: values.reason, expected_version: current.version };
         if (await post(`/api/deals/${dealId}/retractions`, body)) refresh(true);
@@ -943,7 +946,8 @@
         return;
       }
       previewed = facts;
-      confirm.disabled = !ready(values);
+      // The reason may have been typed while the rules were asked: read the form as it is now.
+      confirm.disabled = !ready(fieldValues(form));
       shown.dataset.slipState = "ok";
       shown.innerHTML = `<table class="pad-score">${answer.data.result.scores
         .map((score, seat) => `<tr><td>${esc(names()[seat])}</td>${Fupan.scoreCell(score)}</tr>`).join("")}</table>`;

@@ -90,7 +90,7 @@
     const byId = new Map((standings.rows || []).map((row) => [row.player_id, row]));
     const head = `<thead><tr><th class="num">${esc(t("col.rank"))}</th><th>${esc(t("col.team"))}</th>` +
       `<th class="num">${esc(totalLabel(standings))}</th>` +
-      tiebreaks.map((tb) => `<th class="num" title="${esc(tb.code)}">${esc(localized(tb))}</th>`).join("") +
+      tiebreaks.map((tb) => `<th class="num">${esc(localized(tb))}</th>`).join("") +
       `<th class="num">${esc(t("col.matches"))}</th></tr></thead>`;
     const body = standings.teams.map((team) => {
       const members = team.player_ids.map((pid) => {
