@@ -339,9 +339,6 @@ def published_standings(browser: Browser, out: Path, answer: dict[str, Any]) -> 
     assert blocked == [] and errors == [], (blocked, errors)
 
 
-@pytest.mark.xfail(strict=True, reason="the console's proposed pairing and its override editor are drawn once in the "
-                   "language of the moment: after the switch to English the heading, the byes line, the hint, the "
-                   "reason's placeholder and the buttons stay Chinese (a redraw would lose the editor's changes)")
 def test_the_proposed_pairing_and_its_editor_follow_the_language_switch(browser: Browser, live: LiveServer) -> None:
     context = Offline(browser, live, DESK)  # type: ignore[arg-type]
     console = context.page()

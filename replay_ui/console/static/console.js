@@ -98,14 +98,19 @@
     return `<ul class="error-lines">${zhLines.map((line, i) => `<li data-error-line><span class="zh" lang="zh-CN">${esc(line)}</span><span class="en" lang="en">${esc(enLines[i] || "")}</span></li>`).join("")}</ul>`;
   }
 
+  // The page is "ready" once every action started has ended: two may overlap (a language switch's redraw and a
+  // check of the override editor), and the first to end must not say the page is ready while the other still runs.
+  let running = 0;
   async function act(work) {
+    running += 1;
     root.dataset.consoleState = "busy";
     try {
       await work();
     } catch (error) {
       fail(error);
     } finally {
-      root.dataset.consoleState = "ready";
+      running -= 1;
+      if (running === 0) root.dataset.consoleState = "ready";
     }
   }
 
@@ -300,14 +305,32 @@
     return `<span class="badge withdrawn" data-withdrawn-mark>${esc(t("console.withdrawn"))}</span>`;
   }
 
+  function proposalHeading(plan) {
+    const apart = plan.departments_apart ? ` · ${t("console.draw.apart.on")}` : "";
+    return `${t("console.draw.proposed", { round: plan.round })} · ${t(`console.draw.method.${plan.method}`)}` +
+      `${plan.kind === "final" ? ` · ${t("console.final")}` : ""}${apart}`;
+  }
+
+  /* The proposal's own words in the language chosen later, in place: the override editor beside it keeps its changes. */
+  function translateProposal() {
+    if (!proposal || $("#proposal").hidden) return;
+    $("#proposal h3").textContent = proposalHeading(proposal);
+    const byes = $("#proposal [data-proposed-byes]");
+    if (byes) byes.textContent = byesText(proposal.bye_names, proposal.bye_entries);
+    $("#open-round").textContent = t("console.draw.open");
+    $("#proposal").querySelectorAll("[data-proposed-table] .first-dealer").forEach((span) => {
+      const table = proposal.tables.find((x) => x.table === span.closest("[data-proposed-table]").dataset.proposedTable);
+      span.textContent = t("console.first", { seat: Fupan.seatName(table.first, table.names[table.first]) });
+    });
+  }
+
   function showProposal(plan) {
     proposal = plan;
     const tables = plan.tables.map(
-      (table) => `<li class="table-card" data-proposed-table="${esc(table.table)}" data-seats="${esc(JSON.stringify(table.names))}"><strong>${esc(table.table)}</strong>${fmt.first_by_lot ? ` <span class="muted small">${esc(t("console.first", { seat: Fupan.seatName(table.first, table.names[table.first]) }))}</span>` : ""}${entriesHTML(table.entries)}<ol class="seats">${seatsHTML(table)}</ol></li>`,
+      (table) => `<li class="table-card" data-proposed-table="${esc(table.table)}" data-seats="${esc(JSON.stringify(table.names))}"><strong>${esc(table.table)}</strong>${fmt.first_by_lot ? ` <span class="muted small first-dealer">${esc(t("console.first", { seat: Fupan.seatName(table.first, table.names[table.first]) }))}</span>` : ""}${entriesHTML(table.entries)}<ol class="seats">${seatsHTML(table)}</ol></li>`,
     );
     const byes = plan.bye_names.length ? `<p data-proposed-byes="${esc(JSON.stringify(plan.bye_names))}">${esc(byesText(plan.bye_names, plan.bye_entries))}</p>` : "";
-    const apart = plan.departments_apart ? ` · ${esc(t("console.draw.apart.on"))}` : "";
-    $("#proposal").innerHTML = `<h3>${esc(t("console.draw.proposed", { round: plan.round }))} · ${esc(t(`console.draw.method.${plan.method}`))}${plan.kind === "final" ? ` · ${esc(t("console.final"))}` : ""}${apart}</h3><ul class="table-cards">${tables.join("")}</ul>${byes}<button type="button" class="button primary" id="open-round">${esc(t("console.draw.open"))}</button>`;
+    $("#proposal").innerHTML = `<h3>${esc(proposalHeading(plan))}</h3><ul class="table-cards">${tables.join("")}</ul>${byes}<button type="button" class="button primary" id="open-round">${esc(t("console.draw.open"))}</button>`;
     $("#proposal").hidden = false;
     $("#proposal").dataset.round = String(plan.round);
     $("#open-round").addEventListener("click", () => act(openRound));
@@ -588,6 +611,7 @@
     translateCards();
     if (tournament && fmt) act(refreshAll); // the script-drawn tables speak the chosen language too
     else if (redrawHome) redrawHome();
+    translateProposal();
   });
   translateOptions();
   showSignedIn();

@@ -18,6 +18,7 @@
     edit.id = "edit-pairing";
     edit.textContent = t("console.override.edit");
     box.appendChild(edit);
+    document.addEventListener("fupan:lang", () => { edit.textContent = t("console.override.edit"); });
     edit.addEventListener("click", () => {
       edit.hidden = true;
       editor(plan, hooks, box);
@@ -108,6 +109,15 @@
       hooks.hideProposal();
       await hooks.refreshAll();
     }
+
+    // The editor's words in the language chosen later: drawn again from its places, the reason typed kept.
+    document.addEventListener("fupan:lang", () => {
+      if (!area.isConnected) return;
+      const reason = area.querySelector("#override-reason").value;
+      draw();
+      area.querySelector("#override-reason").value = reason;
+      hooks.act(check);
+    });
 
     draw();
     hooks.act(check);
