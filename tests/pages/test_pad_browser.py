@@ -447,13 +447,16 @@ def test_doudizhu_dealt_on_the_grid_refusals_a_second_pad_and_offline_taps(site:
 def test_shengji_declarations_while_dealing_bury_a_throw_and_a_tap_for_the_wrong_seat(site: PadSite,
                                                                                         tablet: Offline) -> None:
     engine = get_engine("shengji")
-    done: list[bool] = []
+    done: list[str] = []
 
     def during(pad: Pad, index: int, actions: list[Action]) -> int:
-        """Offline, the trick's last card: who leads next is the trick's winner, which only the rules know, so the
-        pad guesses nobody — no seat is offered a play or a 不出 (升级 has none), the page says it waits — and
-        once the connection returns the tap is stored and the real leader's cards are offered."""
-        if done or actions[index]["type"] != "play":
+        """Offline on a phone, a trick's last card: who leads next is the trick's winner, which only the rules
+        know, so the pad asks — "这一墩谁大？" with each player by name (东南西北 beside) — and offers nobody a play
+        or a 不出 (升级 has none) until the referee answers. The first time the referee names the winner and
+        queues the lead: once the connection returns both taps are stored. The second time the referee names the
+        wrong seat and queues its lead: the rules refuse it on reconnect, the pad names it as not stored with
+        the reason, and shows the real leader."""
+        if len(done) == 2 or actions[index]["type"] != "play":
             return 0
         state = engine.new_deal(setup_of(site, deal_of(pad)))
         for action in actions[:index]:
@@ -463,27 +466,56 @@ def test_shengji_declarations_while_dealing_bury_a_throw_and_a_tap_for_the_wrong
         closing = actions[index]
         engine.apply(state, closing)
         guessed = (closing["seat"] + 1) % 4
-        if state.to_act in (guessed, None):  # the next seat leads anyway, or the deal is over: look for a harder case
-            return 0
-        done.append(True)
+        if state.to_act in (guessed, None) or actions[index + 1]["seat"] != state.to_act:
+            return 0  # the next seat leads anyway, or the deal is over: look for a harder case
+        right = not done
+        done.append("right" if right else "wrong")
+        page = pad.page
+        page.set_viewport_size(PHONE)
         count = event_count(site.live, deal_of(pad))
         tablet.context.set_offline(True)
         pad.tap(closing)
-        pad.wait(lambda: pad.state() == "offline")
-        assert pad.page.locator("[data-pad-waiting]").count() == 1 and pad.page.locator(".pad-seat.acting").count() == 0
-        assert pad.page.locator('#pad button[data-action=\'{"type":"pass"}\']').count() == 0
-        assert pad.page.locator('#pad button[data-action=\'{"type":"play"}\']').count() == 0
+        pad.wait(lambda: pad.state() == "offline" and page.locator("[data-pad-ask]").count() == 1)
+        question = page.locator("[data-pad-ask]")
+        assert "这一墩谁大？下一手由谁出" in question.inner_text()
+        for seat in range(4):
+            label = question.locator(f'button[data-leader="{seat}"]').inner_text()
+            assert pad.seat(seat).locator("header b").inner_text() in label and "东南西北"[seat] in label, label
+        assert page.locator(".pad-seat.acting").count() == 0
+        assert page.locator('#pad button[data-action=\'{"type":"pass"}\']').count() == 0
+        assert page.locator('#pad button[data-action=\'{"type":"play"}\']').count() == 0
+        assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+        answer = state.to_act if right else guessed
+        question.locator(f'button[data-leader="{answer}"]').click(**CLICK)
+        leader = pad.seat(answer)
+        pad.wait(lambda: leader.get_attribute("aria-current") == "true" and page.locator("[data-pad-ask]").count() == 0)
+        assert leader.locator("button[data-card]:not([disabled])").count() == len(state.hands[answer])
+        lead = actions[index + 1] if right else {"seat": guessed, "type": "play", "cards": [state.hands[guessed][0]]}
+        pad.tap(lead)
+        pad.wait(lambda: "2" in pad.page.locator("#pad-banner").inner_text())  # two taps wait in the queue
         tablet.context.set_offline(False)
-        pad.wait(lambda: pad.state() == "ready" and event_count(site.live, deal_of(pad)) == count + 1)
-        assert export(site, deal_of(pad))["actions"][-1] == engine.normalize_action(closing)
-        leader = pad.seat(state.to_act)
-        pad.wait(lambda: leader.get_attribute("aria-current") == "true")
-        assert leader.locator("button[data-card]:not([disabled])").count() == len(state.hands[state.to_act])
-        assert pad.page.locator("[data-pad-waiting]").count() == 0
-        return 1
+        if right:
+            pad.wait(lambda: pad.state() == "ready" and event_count(site.live, deal_of(pad)) == count + 2)
+            assert export(site, deal_of(pad))["actions"][-2:] == [engine.normalize_action(a) for a in (closing, lead)]
+            assert page.locator("[data-pad-reason]").count() == 0 or pad.reason() == ""
+            taken = 2
+        else:
+            pad.wait(lambda: pad.state() == "refused")
+            assert event_count(site.live, deal_of(pad)) == count + 1
+            assert export(site, deal_of(pad))["actions"][-1] == engine.normalize_action(closing)
+            reason = pad.reason()
+            assert "未保存" in reason and pad.seat(guessed).locator("header b").inner_text() in reason, reason
+            real = pad.seat(state.to_act)
+            pad.wait(lambda: real.get_attribute("aria-current") == "true")
+            assert real.locator("button[data-card]:not([disabled])").count() == len(state.hands[state.to_act])
+            taken = 1
+        assert page.locator("[data-pad-waiting]").count() == 0 and page.locator("[data-pad-ask]").count() == 0
+        page.set_viewport_size(TABLET)
+        return taken
 
     pad, _ = whole_deal(site, tablet, "shengji", during=during)
-    assert done and pad.page.locator("[data-kitty]").count() == 1  # the buried cards lie apart again
+    assert done == ["right", "wrong"]
+    assert pad.page.locator("[data-kitty]").count() == 1  # the buried cards lie apart again
 
 
 def test_sandayi_bids_and_a_bomb(site: PadSite, tablet: Offline) -> None:

@@ -462,13 +462,18 @@ def test_a_referee_signs_in_by_the_card_and_records_a_shengji_deal_offline_acros
         closing = state.phase == "playing" and len(state.trick) == 3 and action["type"] == "play"
         engine.apply(state, action)
         if closing and not offline_done and state.to_act not in (None, (action["seat"] + 1) % 4):
-            # The trick's last card, offline: the pad cannot know who leads, so it offers nobody a play, says it
-            # waits, and once the network is back the tap is stored and the trick's winner is offered the lead.
+            # The trick's last card, offline: the pad cannot know who leads, so it offers nobody a play and asks
+            # who won the trick, each player by name; the referee answers, that player is offered the lead, and
+            # once the network is back the tap is stored and the trick's winner leads.
             offline_done = True
             context.context.set_offline(True)
             pad.tap(action)
-            pad.wait(lambda: pad.state() == "offline")
-            assert phone.locator("[data-pad-waiting]").count() == 1 and phone.locator(".pad-seat.acting").count() == 0
+            pad.wait(lambda: pad.state() == "offline" and phone.locator("[data-pad-ask]").count() == 1)
+            assert phone.locator(".pad-seat.acting").count() == 0
+            question = phone.locator("[data-pad-ask]")
+            assert "这一墩谁大" in question.inner_text() and all(name in question.inner_text() for name in names)
+            question.locator(f'button[data-leader="{state.to_act}"]').click()
+            pad.wait(lambda: phone.locator(f'.pad-seat.acting[data-seat="{state.to_act}"]').count() == 1)
             context.context.set_offline(False)
             pad.wait(lambda: pad.state() == "ready" and phone.locator(".pad-seat.acting").count() == 1)
         else:

@@ -347,17 +347,22 @@
    * the next seat holding cards): offline the pad cannot ask the rules, so it only guesses — and only where the
    * guess cannot be wrong. Where the rules decide who acts next (a trick's end: its winner leads; a hand played
    * out; any tap outside the play) it does not guess: no seat is offered anything but a foul, and the page says
-   * it waits for the connection (`unknown`). */
+   * it waits for the connection (`unknown`). At a trick's end (升级: its winner leads, by rules the pad does not
+   * hold) it asks the referee instead (`ask`: the queued tap that closed the trick); the answer, kept on that tap
+   * as `leader`, is who the pad offers the lead. The server judges every tap when it is sent: a wrong answer's
+   * lead is refused there and named as not stored. */
   function displayed() {
     const view = JSON.parse(JSON.stringify(current.view));
     let choices = current.choices;
-    if (!queue.length) return { view, choices, guessed: false, unknown: false };
+    if (!queue.length) return { view, choices, guessed: false, unknown: false, ask: null };
     const seats = view.seats.length;
     const playing = PLAY_PHASES.includes(view.phase);
     let inTrick = view.trick ? view.trick.plays.length : null; // trick games: plays in the trick so far
     let actor = view.to_act;
     let unknown = false;
-    queue.forEach(({ action }) => {
+    let ask = null;
+    queue.forEach((item) => {
+      const { action } = item;
       const seat = view.seats[action.seat];
       (action.cards || []).forEach((code) => {
         const at = (seat.hand || []).indexOf(code);
@@ -370,8 +375,13 @@
       }
       if (inTrick !== null) {
         inTrick = (inTrick + 1) % seats;
-        if (inTrick === 0) { // the trick is complete: its winner leads, which only the rules can tell
-          unknown = true;
+        if (inTrick === 0) { // the trick is complete: its winner leads, which only the rules (or the referee) can tell
+          if (item.leader === undefined) {
+            unknown = true;
+            ask = item;
+          } else {
+            actor = item.leader;
+          }
           return;
         }
       }
@@ -388,7 +398,7 @@
     if (unknown) {
       view.to_act = null;
       if (view.trick) view.trick.plays = [];
-      return { view, choices, guessed: true, unknown: true };
+      return { view, choices, guessed: true, unknown: true, ask };
     }
     view.to_act = actor;
     if (view.trick) {
@@ -407,7 +417,22 @@
         choices.push({ ...like, seat: actor, cards });
       });
     }
-    return { view, choices, guessed: true, unknown: false };
+    return { view, choices, guessed: true, unknown: false, ask: null };
+  }
+
+  /* Offline at a trick's end: the question, each seat by its player's name (升级: with 东/南/西/北). */
+  function askHTML(view) {
+    const buttons = view.seats.map((_, seat) =>
+      `<button type="button" class="pad-act" data-leader="${seat}">${esc(Fupan.seatName(seat, names()[seat]))}</button>`).join("");
+    return `<section class="pad-ask panel" data-pad-ask><h3>${esc(t("pad.ask"))}</h3>` +
+      `<p class="muted small">${esc(t("pad.ask.note"))}</p><div class="pad-actions">${buttons}</div></section>`;
+  }
+
+  function answerLeader(seat) {
+    const { ask } = displayed();
+    if (!ask) return;
+    ask.leader = seat;
+    render();
   }
 
   function handOf(view, seat) {
@@ -605,7 +630,7 @@
       openPendingCorrection();
       return;
     }
-    const { view, choices, guessed, unknown } = displayed();
+    const { view, choices, guessed, unknown, ask } = displayed();
     const acting = view.to_act;
     const seats = view.seats.map((_, seat) => seatHTML(view, seat, choices, seat === acting, guessed)).join("");
     const kitty = kittyApart(view);
@@ -618,7 +643,7 @@
       `</section><section class="panel pad-info"><h3>${esc(t("pad.bids"))}</h3>${bidsHTML(view)}</section>` +
       `<section class="panel pad-info"><h3>${esc(t(view.trick ? "pad.trick" : "pad.round"))}</h3>${playsHTML(round)}</section>${scoreHTML()}</div>` +
       (kitty ? `<section class="panel pad-kitty" data-kitty><h3>${esc(t("pad.kitty"))}</h3><div class="pad-hand">${Fupan.cardsHTML(kitty, "md")}</div></section>` : "") +
-      resultHTML() + (unknown ? `<p class="pad-waiting panel" data-pad-waiting>${esc(t("pad.waiting"))}</p>` : "") +
+      resultHTML() + (ask && offline ? askHTML(view) : unknown ? `<p class="pad-waiting panel" data-pad-waiting>${esc(t("pad.waiting"))}</p>` : "") +
       `<div class="pad-seats seats-${view.seats.length}">${seats}</div>` + toolsHTML(view);
     // The stored version the page now shows: set only after the new state is in the page (docs/pad.md).
     root.dataset.dealVersion = String(current.version);
@@ -638,6 +663,8 @@
     if (card && !card.disabled) return tapCard(card);
     const action = event.target.closest("button[data-action]");
     if (action) return tapAction(action);
+    const leader = event.target.closest("button[data-leader]");
+    if (leader) return answerLeader(Number(leader.dataset.leader));
     const command = event.target.closest("[data-command]");
     if (command) return runCommand(command.dataset.command, command);
     const deckCard = event.target.closest("[data-deck-card]");
