@@ -77,7 +77,9 @@ def _play(who: str, cards: list[str], view: dict[str, Any], before: dict[str, An
     entry = _trick_entry(view, before, seat) or {"cards": cards}
     leading = before is None or not before["trick"]["plays"]
     if entry.get("failed_throw"):
-        blockers = "、".join(names[s] for s in entry["blockers"])
+        def blockers(lang: str) -> str:  # the players who could beat the throw, listed as each language lists
+            return ("、" if lang == "zh" else ", ").join(names[s] for s in entry["blockers"])
+
         key = "n.sj.throwFailed.penalty" if entry.get("penalty") else "n.sj.throwFailed"
         return say(key, ["play", "throw"] + (["penalty"] if entry.get("penalty") else []), who=who,
                    attempted=_cards(entry["attempted"]), cards=_cards(entry["cards"]), blockers=blockers,

@@ -123,7 +123,7 @@
     if (!view.declarations.length) return `<p class="muted">${esc(t("sj.declarations.none"))}</p>`;
     return `<ol class="bids">${view.declarations
       .map((d) => `<li class="bid declare"><span>${esc(names[d.seat])}</span>${F.cardsHTML(d.cards, "sm")}` +
-        `<b>${esc(SUIT_SIGN[d.trump])}</b></li>`)
+        `<b>${esc(d.trump === "NT" ? t("suit.NT") : SUIT_SIGN[d.trump])}</b></li>`)
       .join("")}</ol>`;
   }
 
