@@ -1,6 +1,7 @@
 """The result-blind review's steps in words (/ui-api/appeals/<id>/frames), over real HTTP: a step judged while
 the cards are still dealt is told as that step — not as the declarations closed, which a 升级 deal cannot say
-before its dealer is known (issue 23, the rehearsal's committee review)."""
+before its dealer is known; a trick closed before the judged step is told without its winner, which the review
+leaves out (issue 23, the rehearsal's committee review)."""
 
 from __future__ import annotations
 
@@ -31,13 +32,15 @@ def test_a_shengji_deal_judged_while_dealt_is_reviewed_step_by_step(live: LiveSe
         assert live.post(f"/api/deals/{deal}/actions", {"action": action}).status_code == 201, action
     assert live.service is not None
     match = live.service.deals.get(deal)["match_id"]
-    filed = live.post(f"/api/matches/{match}/appeals", {"against": {"kind": "deal", "deal_id": deal, "step": 10},
-                                                        "category": "rules_misapplied", "statement": "第10步"})
-    assert filed.status_code == 201, filed.text
-    appeal = filed.json()["appeal_id"]
-    for viewpoint in ("public", "seat:1"):
-        answered = live.get(f"/ui-api/appeals/{appeal}/frames", params={"viewpoint": viewpoint})
-        assert answered.status_code == 200, answered.text[:500]
-        frames = answered.json()["frames"]
-        assert len(frames) == 11 and all(frame["notation"] for frame in frames)
-        assert '"result"' not in answered.text and '"scores"' not in answered.text
+    # Judged while the cards are dealt, and at the last card (tricks won before it: their winners are blinded).
+    for step in (10, len(actions)):
+        filed = live.post(f"/api/matches/{match}/appeals", {"against": {"kind": "deal", "deal_id": deal, "step": step},
+                                                            "category": "rules_misapplied", "statement": "判罚有误"})
+        assert filed.status_code == 201, filed.text
+        appeal = filed.json()["appeal_id"]
+        for viewpoint in ("public", "seat:1"):
+            answered = live.get(f"/ui-api/appeals/{appeal}/frames", params={"viewpoint": viewpoint})
+            assert answered.status_code == 200, (step, answered.text[:500])
+            frames = answered.json()["frames"]
+            assert len(frames) == step + 1 and all(frame["notation"]["zh"] for frame in frames[1:])
+            assert '"result"' not in answered.text and '"scores"' not in answered.text

@@ -169,7 +169,8 @@ def _after(frame: Frame, before: dict[str, Any] | None, names: list[str]) -> lis
     if before["phase"] in declaring and view["phase"] not in declaring:
         clauses.append(_declarations_closed(view, names))
     closed = view.get("last_trick")
-    if view["tricks_played"] > before["tricks_played"] and closed:
+    # A result-blind review leaves out who won each trick (docs/appeals.md): the trick is then told by the play.
+    if view["tricks_played"] > before["tricks_played"] and closed and "winner" in closed:
         clauses.append(say("n.sj.trick", ["trick"], who=names[closed["winner"]], points=closed["points"]))
     if view["phase"] == "finished" and before["phase"] != "finished" and view["result"] \
             and not view["result"].get("redeal"):
