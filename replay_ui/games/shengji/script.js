@@ -88,7 +88,9 @@
       plays = view.last_trick.plays;
       winning = view.last_trick.winner;
       faded = view.phase !== "finished";
-      caption = t("sj.trick.last", { name: names[view.last_trick.winner], points: view.last_trick.points });
+      // A result-blind review leaves out who won a trick: the previous trick is then named without its winner.
+      caption = view.last_trick.winner === undefined ? t("sj.trick.lastBlind")
+        : t("sj.trick.last", { name: names[view.last_trick.winner], points: view.last_trick.points });
     } else {
       caption = view.phase === "playing" ? t("sj.trick.waiting") : t("phase." + view.phase);
     }
