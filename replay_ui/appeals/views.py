@@ -119,9 +119,10 @@ def blind_frames(appeal_id: str, viewpoint: str, names: list[str]) -> dict[str, 
     previous = None
     for frame in frames:
         frame["annotations"] = []
-        # A finished view without its result (blinded) is described as a step, never as the deal's outcome.
-        told = {**frame, "view": {**frame["view"], "phase": "judged"}} if "result" not in frame["view"] else frame
-        frame["notation"] = describe(told, previous, names).as_json()
+        # Each step told as it was: result_blind already shows a finished view as `judged` (a step, never the
+        # deal's outcome); every other view keeps its phase, so a step while the cards are dealt is not told as
+        # the declarations closed (a 升级 deal has no dealer yet).
+        frame["notation"] = describe(frame, previous, names).as_json()
         frame["notation"]["tags"] = [tag for tag in frame["notation"]["tags"] if tag != "end"]
         previous = frame
     return {**blind, "total": blind["judged_step"], "closed": False, "names": names}

@@ -9,7 +9,8 @@ Chromium over one real server, the way a venue would run it —
   player) and the table closed from the console;
 - a referee signing in on a phone (390×844) by the referee card's QR address (the address the console encoded in
   the card's QR, as the console received it) and recording a live 升级 deal, the network dropped across a trick's
-  end; an appeal against it filed by the table's referee and decided by the chief referee.
+  end; an appeal against it filed by the table's referee and ruled by the chief referee (the result stands), then
+  taken to the committee, reviewed result-blind and decided with an assigned score, shown the same on every page.
 
 Boards are entered as score slips on the pad's form (a phone), not card by card, except the 升级 deal. At each
 step the test reads what a person sees: on the phone the acting seat and the trick in view; the same score on
@@ -58,7 +59,8 @@ TYPED = [*PLAYERS, *(word for team in TEAMS for word in team),
          "挖坑协会", "升级协会", "红队", "蓝队",
          "彩排杯·挖坑瑞士赛", "彩排杯·大怪路子团体赛", "彩排杯·升级", "彩排杯·编排语言",
          "选手身体不适，提前结束", "组委会决定：该选手自愿再次轮空", "临时出差", "彩排：一副定胜负",
-         "裁判判定正确，维持原结果", "认为第10步的出牌被误判", *(f"笔误：{name}先出完" for name in PLAYERS),
+         "裁判判定正确，维持原结果", "认为第10步的出牌被误判",
+         "不服裁决", "第10步误判，按对方得分", "甲", "乙", "丙", *(f"笔误：{name}先出完" for name in PLAYERS),
          # What the pages quote on purpose: the side event form's example key (a code the organiser makes up),
          # the separators people type (the English entry help names 、), the Chinese word for a play-off on the
          # English status, a command the organiser may run, and the rules' clauses an override breaks.
@@ -178,13 +180,16 @@ def same_score_everywhere(page: Page, console: Page, live: LiveServer, tournamen
     page.goto(f"{live.url}/tournaments/{tournament}/standings")
     page.wait_for_selector("#standings-table tbody tr")
     looked_at(page)
-    assert shown_totals(page) == shown_totals(console) == [(r["player_id"], figure(r["total"])) for r in answer["rows"]]
+    expected = ([(team["entry"], figure(team["total"])) for team in answer["teams"]] if answer.get("teams")
+                else [(r["player_id"], figure(r["total"])) for r in answer["rows"]])  # a pairs format: its teams
+    assert shown_totals(page) == shown_totals(console) == expected
 
 
 def shown_totals(page: Page) -> list[tuple[str, str]]:
-    """A standings table as a person reads it: each row's player and the total shown in its third column."""
+    """A standings table as a person reads it: each row's player (or team) and the total in its third column."""
     rows = page.locator("#standings-table tbody tr")
-    return [(rows.nth(i).get_attribute("data-player") or "", rows.nth(i).locator("td").nth(2).inner_text().strip())
+    return [(rows.nth(i).get_attribute("data-player") or rows.nth(i).get_attribute("data-team") or "",
+             rows.nth(i).locator("td").nth(2).inner_text().strip())
             for i in range(rows.count())]
 
 
@@ -521,7 +526,73 @@ def test_a_referee_signs_in_by_the_card_and_records_a_shengji_deal_offline_acros
     page.click("#ruling-form button[type=submit]")
     page.wait_for_selector("article[data-status='ruled']")
     looked_at(page)
+    appeal = page.url.rsplit("/", 1)[-1]
     assert table_totals(page, live, match["id"]) == on_table  # the result stands on the table page
+    decided_by_the_committee(page, console, live, tournament, match["id"], deal, appeal, card["token"], names)
     assert context.left == []
     context.context.close()
+
+
+def decided_by_the_committee(page: Page, console: Page, live: LiveServer, tournament: str, match: str, deal: str,
+                             appeal: str, referee: str, names: list[str]) -> None:
+    """The filing side goes to the committee; the committee reviews the deal result-blind from the appellant's
+    seat, then assigns the deal a score two points better for 张伟·王芳; that score is the same on every page."""
+    assert live.service is not None
+    _, committee = live.service.tokens.create("appeals", label="仲裁委员会")
+    played = list(live.service.deals.get(deal)["result"]["scores"])
+    assigned = [score + (2 if seat % 2 == 0 else -2) for seat, score in enumerate(played)]
+    page.goto(f"{live.url}/appeals/{appeal}")
+    page.fill("#appeal-token-input", referee)
+    page.click("#appeal-token-form button[type=submit]")
+    page.wait_for_selector("#appeal-token-held:not([hidden])")
+    page.fill("#committee-form [name=reason]", f"{names[1]} 不服裁决")
+    page.click("#committee-form button[type=submit]")
+    page.wait_for_selector("article[data-status='appealed']")
+    looked_at(page)
+    # Result-blind: the review stops at the judged step, shows no result and no scores.
+    with page.expect_response(lambda r: f"/ui-api/appeals/{appeal}/frames" in r.url) as answered:
+        page.click("a[data-review='seat:1']")
+    page.wait_for_selector('body[data-ready="1"]')
+    blind = answered.value.text()
+    assert '"result"' not in blind and '"scores"' not in blind
+    assert page.get_attribute("body", "data-total") == "10"
+    assert page.locator("#game-info .panel.result").count() == 0
+    looked_at(page, lambda p: p.wait_for_selector('body[data-ready="1"]'))
+    page.goto(f"{live.url}/appeals/{appeal}")
+    page.fill("#appeal-token-input", committee)
+    page.click("#appeal-token-form button[type=submit]")
+    page.wait_for_selector("#appeal-token-held:not([hidden])")
+    page.fill("#decision-token", committee)
+    page.select_option("#decision-kind", "assigned")
+    page.fill("#decision-scores", " / ".join(str(score) for score in assigned))
+    page.fill("#decision-members", "甲\n乙\n丙")
+    page.fill("#vote-for", "3")
+    page.fill("#decision-reason", "第10步误判，按对方得分")
+    page.click("#decision-preview")
+    page.wait_for_selector("#decision-changes li")
+    page.click("#decision-submit")
+    page.wait_for_selector("[data-step-kind=decision] [data-outcome=assigned]")
+    looked_at(page)
+    # The table page: the deal marked 申诉 with the scores as played beside it.
+    table_totals(page, live, match)
+    assert page.locator("tr[data-appealed]").count() == 1
+    marked = page.locator("tr[data-appealed] + tr.deal-marks [data-mark='appeal']")
+    said = marked.locator(".zh").inner_text()
+    assert "申诉" in said and all(name in said for name in names), said
+    # Every page the same: the table's row on the tournament page, the console's and the public standings.
+    refresh(console)
+    same_score_everywhere(page, console, live, tournament, match)
+    # The console's explanation of the appellant: the total as a sum that adds up, the appeal named in it.
+    console.click(f"#standings-table [data-explain='{names[1]}']")
+    console.wait_for_selector(f"[data-explained='{names[1]}']")
+    answer = live.get(f"/api/tournaments/{tournament}/standings/{names[1]}/explain").json()
+    parts = answer["total_explained"]["parts"]
+    # 升级's total is the level reached, which an adjusted score leaves as played: the appeal's change is named
+    # as included in its deal (not added again), the other parts add up to the total.
+    assert sum(part["points"] for part in parts if not part.get("included")) == answer["total"], parts
+    assert [(part["number"], part["points"]) for part in parts if part["kind"] == "appeal"] == [(1, -2)], parts
+    said = console.inner_text("[data-total-explained]")
+    assert console.get_attribute("[data-explained]", "data-explained-total") == figure(answer["total"])
+    assert "申诉（第 1 局）" in said, said
+    looked_at(console, settle)
 

@@ -550,11 +550,15 @@
       (included.length ? ` · ${t("explain.included")}${included.join(" · ")}` : "");
   }
 
+  let explained = null; // the player whose explanation is shown: drawn again in the language chosen
   async function explain(player) {
+    explained = player;
     const answer = await api("GET", `${base}/standings/${encodeURIComponent(player)}/explain`);
     const total = answer.total_explained;
-    const tables = answer.matches.map((m) => `<li data-explained-round="${m.round}">${esc(m.label)} · ${m.bye ? esc(t("console.byes")) : esc(m.table)} · ${m.deals.map((d) => esc(figure(d.facts.mp_rate !== undefined ? d.facts.mp_rate : d.score))).join(" ")}</li>`);
-    const adjustments = answer.adjustments.map((a) => `<li>${esc(t(`adjust.kind.${a.kind}`))} ${a.points}${esc(t("punct.colon"))}${esc(Fupan.noteText(a.reason))}</li>`);
+    const tables = answer.matches.map((m) => `<li data-explained-round="${m.round}">${esc(roundLabel(m))} · ${m.bye ? esc(t("console.byes")) : esc(m.table)} · ${m.deals.map((d) => esc(figure(d.facts.mp_rate !== undefined ? d.facts.mp_rate : d.score))).join(" ")}</li>`);
+    // An appeal's compensation counted in its deal is the total's 申诉（第 N 局） part: not listed again as an
+    // adjustment (its stored reason is a record's, not words for a person).
+    const adjustments = answer.adjustments.filter((a) => !a.counted_in_deal).map((a) => `<li>${esc(t(`adjust.kind.${a.kind}`))} ${a.points}${esc(t("punct.colon"))}${esc(Fupan.noteText(a.reason))}</li>`);
     $("#explanation").innerHTML = `<h3 data-explained="${esc(player)}" data-explained-total="${esc(figure(answer.total))}">${esc(answer.name)}</h3><p data-total-explained>${esc(totalParts(total))}</p><ul>${tables.join("")}${adjustments.join("")}</ul>`;
     $("#explanation").hidden = false;
   }
@@ -610,6 +614,7 @@
     if (teamSize > 1) memberFields(); // the member fields' labels
     translateCards();
     if (tournament && fmt) act(refreshAll); // the script-drawn tables speak the chosen language too
+    if (explained && !$("#explanation").hidden) act(() => explain(explained));
     else if (redrawHome) redrawHome();
     translateProposal();
   });

@@ -77,7 +77,9 @@ def _play(who: str, cards: list[str], view: dict[str, Any], before: dict[str, An
     entry = _trick_entry(view, before, seat) or {"cards": cards}
     leading = before is None or not before["trick"]["plays"]
     if entry.get("failed_throw"):
-        blockers = "、".join(names[s] for s in entry["blockers"])
+        def blockers(lang: str) -> str:  # the players who could beat the throw, listed as each language lists
+            return ("、" if lang == "zh" else ", ").join(names[s] for s in entry["blockers"])
+
         key = "n.sj.throwFailed.penalty" if entry.get("penalty") else "n.sj.throwFailed"
         return say(key, ["play", "throw"] + (["penalty"] if entry.get("penalty") else []), who=who,
                    attempted=_cards(entry["attempted"]), cards=_cards(entry["cards"]), blockers=blockers,
@@ -167,7 +169,8 @@ def _after(frame: Frame, before: dict[str, Any] | None, names: list[str]) -> lis
     if before["phase"] in declaring and view["phase"] not in declaring:
         clauses.append(_declarations_closed(view, names))
     closed = view.get("last_trick")
-    if view["tricks_played"] > before["tricks_played"] and closed:
+    # A result-blind review leaves out who won each trick (docs/appeals.md): the trick is then told by the play.
+    if view["tricks_played"] > before["tricks_played"] and closed and "winner" in closed:
         clauses.append(say("n.sj.trick", ["trick"], who=names[closed["winner"]], points=closed["points"]))
     if view["phase"] == "finished" and before["phase"] != "finished" and view["result"] \
             and not view["result"].get("redeal"):

@@ -88,7 +88,9 @@
       plays = view.last_trick.plays;
       winning = view.last_trick.winner;
       faded = view.phase !== "finished";
-      caption = t("sj.trick.last", { name: names[view.last_trick.winner], points: view.last_trick.points });
+      // A result-blind review leaves out who won a trick: the previous trick is then named without its winner.
+      caption = view.last_trick.winner === undefined ? t("sj.trick.lastBlind")
+        : t("sj.trick.last", { name: names[view.last_trick.winner], points: view.last_trick.points });
     } else {
       caption = view.phase === "playing" ? t("sj.trick.waiting") : t("phase." + view.phase);
     }
@@ -123,7 +125,7 @@
     if (!view.declarations.length) return `<p class="muted">${esc(t("sj.declarations.none"))}</p>`;
     return `<ol class="bids">${view.declarations
       .map((d) => `<li class="bid declare"><span>${esc(names[d.seat])}</span>${F.cardsHTML(d.cards, "sm")}` +
-        `<b>${esc(SUIT_SIGN[d.trump])}</b></li>`)
+        `<b>${esc(d.trump === "NT" ? t("suit.NT") : SUIT_SIGN[d.trump])}</b></li>`)
       .join("")}</ol>`;
   }
 
