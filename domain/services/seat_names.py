@@ -70,9 +70,9 @@ def names_seats(of: str) -> Callable[[F], F]:
 
 
 def namer_of(store: Store, of: str, subject: Any) -> SeatNamer:
-    """The namer of a deal, match or appeal; numbers when it cannot be read (the refusal may be that it is
-    unknown). The refusal is what the request answers: failing to read the names never replaces it."""
+    """The namer of a deal, match or appeal; numbers when it is not there to read (the refusal may be that it is
+    unknown or malformed). The refusal is what the request answers: that second refusal never replaces it."""
     try:
         return NAMERS[of](store, subject)
-    except Exception:  # noqa: BLE001 — any failure to read names leaves the seats numbered
+    except Refusal:  # NotFound / BadRequest for the subject: its seats stay numbered
         return seat_numbered
