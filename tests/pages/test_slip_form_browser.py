@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import pytest
 from conftest import LiveServer
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Locator, Page
 from test_viewer_browser import CHROMIUM, Offline
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium is not installed at /usr/bin/chromium")
@@ -94,15 +94,21 @@ def ready(form: object) -> bool:
     return preview.get_attribute("data-slip-state") == "ok" and form.locator("[data-confirm]").is_enabled()  # type: ignore[attr-defined]
 
 
+def slip_form(page: Page, site: SlipSite, match: str, screen: Offline) -> tuple[int, Locator]:
+    """The pad of `match` signed in, its slip form open with no seat to type: (the deal number it records, the form)."""
+    assert site.live.service is not None
+    number = len(site.live.service.tables.get(match)["deals"]) + 1
+    signed_in(page, site, f"/matches/{match}/pad")
+    page.click('[data-command="slip"]')
+    no_typed_seats(page, screen.viewport["width"])  # type: ignore[attr-defined]
+    return number, page.locator('#pad-form form[data-form="slip"]')
+
+
 def test_a_wakeng_slip_is_entered_by_names_and_corrected_from_the_table_page(site: SlipSite, screen: Offline):
     live = site.live
     assert live.service is not None
     page = screen.page()
-    number = len(live.service.tables.get(site.wakeng)["deals"]) + 1
-    signed_in(page, site, f"/matches/{site.wakeng}/pad")
-    page.click('[data-command="slip"]')
-    form = page.locator('#pad-form form[data-form="slip"]')
-    no_typed_seats(page, screen.viewport["width"])  # type: ignore[attr-defined]
+    number, form = slip_form(page, site, site.wakeng, screen)
     # Nobody is chosen for the referee: the form says what is still to choose, in words.
     preview = form.locator("[data-slip-preview]")
     wait(page, lambda: preview.get_attribute("data-slip-state") == "missing")
@@ -147,11 +153,7 @@ def test_daguai_finish_order_is_picked_player_by_player(site: SlipSite, screen: 
     live = site.live
     assert live.service is not None
     page = screen.page()
-    number = len(live.service.tables.get(site.daguai)["deals"]) + 1
-    signed_in(page, site, f"/matches/{site.daguai}/pad")
-    page.click('[data-command="slip"]')
-    form = page.locator('#pad-form form[data-form="slip"]')
-    no_typed_seats(page, screen.viewport["width"])  # type: ignore[attr-defined]
+    number, form = slip_form(page, site, site.daguai, screen)
     order = form.locator('[data-slip="finish_order"]')
     for name in ("刘洋", "周敏", "吴强"):
         order.locator("[data-pick]", has_text=name).click()
