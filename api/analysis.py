@@ -5,10 +5,11 @@ the organiser and the appeals committee (the service checks it, as for a record)
 from __future__ import annotations
 
 from flask import Blueprint, Response
+from marshmallow import Schema, fields, validate
 
 from api import schemas as s
 from api.auth import ANYONE, current_principal, requires
-from api.common import doc, load_query, reply, service
+from api.common import doc, json_body, load, load_query, reply, service
 
 ANALYSIS_QUERY, ANALYSIS = s.AnalysisQuerySchema(), s.AnalysisSchema()
 
@@ -23,3 +24,57 @@ analysis = Blueprint("analysis", __name__, url_prefix="/api/deals")
 def analyse_deal(deal_id: str) -> tuple[Response, int]:
     query = load_query(ANALYSIS_QUERY)
     return reply(ANALYSIS, service().deals.analyse(deal_id, query.get("step"), query["limit_ms"], current_principal()))
+
+
+class VariationSchema(Schema):
+    """A node of the board of variations: the deal's entries up to `step`, then `actions` instead."""
+
+    step = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+    actions = fields.List(fields.Dict(), load_default=list, validate=validate.Length(max=300))
+    forced = fields.Boolean(load_default=True, metadata={"description": "play the passes nobody can avoid after "
+                                                                        "the actions (the board does)"})
+
+
+class VariationAnalysisSchema(Schema):
+    step = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+    actions = fields.List(fields.Dict(), load_default=list, validate=validate.Length(max=300))
+    limit_ms = fields.Integer(load_default=2000, validate=validate.Range(min=1, max=10_000))
+
+
+class VariationAnswerSchema(Schema):
+    deal_id = fields.String(required=True)
+    step = fields.Integer(required=True)
+    actions = fields.List(fields.Dict(), required=True, metadata={
+        "description": "the variation's stored forms, the passes played by themselves last"})
+    forced = fields.Integer(required=True, metadata={"description": "how many of the last actions were passes "
+                                                                    "nobody could avoid, played by the board"})
+    status = fields.Dict(required=True, metadata={"description": "{phase, to_act, finished}"})
+    view = fields.Dict(required=True, metadata={"description": "the referee's view at the node (every hand)"})
+    plays = fields.List(fields.Dict(), allow_none=True, metadata={
+        "description": "every distinct play of the seat to act, as the analysis lists them; null outside card "
+                       "play or where the game has no analysis"})
+    scores = fields.List(fields.Integer(), allow_none=True, metadata={"description": "once the line ends"})
+
+
+VARIATION_IN, VARIATION, VARIATION_ANALYSIS_IN = VariationSchema(), VariationAnswerSchema(), VariationAnalysisSchema()
+
+
+@analysis.post("/<deal_id>/variation")
+@requires(ANYONE)
+@doc("The board of variations at a node: after `step` entries, the variation's `actions` (and the passes nobody "
+     "can avoid): every hand, the round on the table, the plays of the seat to act; stores nothing. 422 "
+     "`illegal_line` names a refused action", body=VARIATION_IN, response=VARIATION, errors=(400, 401, 403, 404, 422))
+def variation(deal_id: str) -> tuple[Response, int]:
+    body = load(VARIATION_IN, json_body())
+    return reply(VARIATION, service().deals.variation(deal_id, body["step"], body["actions"], current_principal(),
+                                                      forced=body["forced"]))
+
+
+@analysis.post("/<deal_id>/analysis")
+@requires(ANYONE)
+@doc("The analysis of a node of the board: after `step` entries, then the variation's `actions`; the same answer "
+     "as GET", body=VARIATION_ANALYSIS_IN, response=ANALYSIS, errors=(400, 401, 403, 404, 422))
+def analyse_variation(deal_id: str) -> tuple[Response, int]:
+    body = load(VARIATION_ANALYSIS_IN, json_body())
+    return reply(ANALYSIS, service().deals.analyse_variation(deal_id, body["step"], body["actions"],
+                                                             body["limit_ms"], current_principal()))

@@ -47,6 +47,8 @@ class SandboxSchema(Schema):
     from_step = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
     # No count limit of its own: the body's size limit bounds it, and the engine refuses an action after the end.
     actions = fields.List(fields.Dict(), load_default=list)
+    forced = fields.Boolean(load_default=False, metadata={
+        "description": "play the passes nobody can avoid after the actions (the board of variations does)"})
 
 
 class SandboxAnswerSchema(Schema):
@@ -60,9 +62,33 @@ class SandboxAnswerSchema(Schema):
         "description": "the seat to act's choices, as the recording pad's (GET /api/deals/<id>/pad): a play's "
                        "`cards` are those that may take part, chosen by the user and checked by the engine"})
     scores = fields.List(fields.Integer(), allow_none=True, metadata={"description": "the line's result, once it ends"})
+    forced = fields.Integer(metadata={"description": "how many of the last actions were passes nobody could avoid, "
+                                                     "played by the sandbox (`forced: true`)"})
+    plays = fields.List(fields.Dict(), allow_none=True, metadata={
+        "description": "every distinct play of the seat to act, as the analysis lists them; null outside card "
+                       "play or where the game has no analysis"})
 
 
 SANDBOX_IN, SANDBOX = SandboxSchema(), SandboxAnswerSchema()
+
+
+class LineAnalysisSchema(Schema):
+    """A node of the appeal's board: the disputed deal's entries up to `from_step`, then `actions`."""
+
+    from_step = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+    actions = fields.List(fields.Dict(), load_default=list, validate=validate.Length(max=300))
+    limit_ms = fields.Integer(load_default=2000, validate=validate.Range(min=1, max=10_000))
+
+
+class LineAnalysisAnswerSchema(s.AnalysisSchema):
+    """As AnalysisSchema, without `deal_id` and `step` (the result-blind board names neither)."""
+
+    appeal_id = fields.String(required=True)
+    from_step = fields.Integer(required=True)
+    actions = fields.List(fields.Dict(), required=True, metadata={"description": "the line's stored forms"})
+
+
+LINE_ANALYSIS_IN, LINE_ANALYSIS = LineAnalysisSchema(), LineAnalysisAnswerSchema()
 
 
 def _by() -> dict:
@@ -151,7 +177,19 @@ def add_line(appeal_id: str) -> tuple[Response, int]:
      body=SANDBOX_IN, response=SANDBOX, errors=STEP_ERRORS)
 def sandbox(appeal_id: str) -> tuple[Response, int]:
     body = load(SANDBOX_IN, json_body())
-    return reply(SANDBOX, service().appeals.sandbox(appeal_id, body["from_step"], body["actions"]))
+    return reply(SANDBOX, service().appeals.sandbox(appeal_id, body["from_step"], body["actions"],
+                                                    forced=body["forced"]))
+
+
+@appeals.post("/appeals/<appeal_id>/analysis")
+@requires(APPEAL_PARTY)
+@doc("The analysis of a node of the appeal's board of variations: the disputed deal's entries up to `from_step`, "
+     "then `actions`; the answer of GET /api/deals/<id>/analysis without the deal's id; stores nothing",
+     body=LINE_ANALYSIS_IN, response=LINE_ANALYSIS, errors=STEP_ERRORS)
+def analyse_line(appeal_id: str) -> tuple[Response, int]:
+    body = load(LINE_ANALYSIS_IN, json_body())
+    return reply(LINE_ANALYSIS, service().appeals.analyse(appeal_id, body["from_step"], body["actions"],
+                                                          body["limit_ms"]))
 
 
 @appeals.post("/appeals/<appeal_id>/ruling")

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from domain.games import GAMES
-from domain.kernel.engine import Action, DealSetup, Engine
+from domain.kernel.engine import Action, DealSetup, Engine, Viewpoint
 from domain.kernel.errors import BadRequest, Hidden, IllegalAction
 from domain.model.deal import Deal
 from domain.model.token import Principal
@@ -120,13 +120,81 @@ def analyse_deal(events: Sequence[Any], step: int | None, budget: Budget, reader
     """The analysis of a stored deal (its events) after `step` actions (default: all). Every hand is in it, so a
     deal still being played is analysed only for readers with rights over its match (its referee, the
     organiser, the appeals committee: domain/services/visibility.py); a finished one is public, as its replay is."""
+    setup, entries, step = _deal_entries(events, step, reader)
+    return {"deal_id": str(events[0].originator_id), "step": step,
+            **analyse_actions(setup, entries, budget)}
+
+
+# --- the board of variations (docs/analysis.md "The board of variations") -------------------------------------
+
+
+DEFAULT_BOARD_MS = 2_000  # listing the plays is no search; the budget only bounds a pathological hand
+
+
+def plays(engine: Engine, state: Any) -> list[Action] | None:
+    """Every distinct legal play (and pass) of the seat to act, as the analysis lists them (the same actions its
+    `moves` and `unproven` name), without a search: the board's choices. None outside card play, or where the
+    game has no analysis or the position is beyond it (升级 past its endgames)."""
+    adapter = GAMES[engine.game].analysis
+    if adapter is None or state.phase != engine.play_phase or state.to_act is None or engine.result(state):
+        return None
+    try:
+        pos = position(engine, state)
+        moves = pos.game.moves(pos.root, Budget(limit_ms=DEFAULT_BOARD_MS))
+    except TooLarge:
+        return None
+    return [_action(pos, pos.state, move) for move in moves]
+
+
+def play_forced(engine: Engine, state: Any) -> list[Action]:
+    """The passes the seat to act cannot avoid (its only legal action), applied to `state` one after another
+    until a seat has a choice or the deal ends: the board plays them by itself. Returns their stored forms."""
+    forced: list[Action] = []
+    while len(forced) < engine.seat_count * 4:  # a pass moves the turn on: a handful at most, bounded anyway
+        offered = plays(engine, state)
+        if offered is None or len(offered) != 1 or offered[0]["type"] != "pass":
+            break
+        forced.append(engine.apply(state, offered[0]))
+    return forced
+
+
+def play_variation(engine: Engine, state: Any, actions: Sequence[Action]) -> list[Action]:
+    """A variation's actions applied to `state` (a copy of the deal's at a step) through the rules engine;
+    IllegalAction `illegal_line` names the first refused one (counted from 1; `index` 0-based). Returns their
+    stored forms."""
+    played = []
+    for index, action in enumerate(actions):
+        if engine.result(state) is not None:
+            raise IllegalAction("illegal_line", f"The deal is over before action {index + 1} of the line.",
+                                f"推演的第 {index + 1} 个动作之前牌局已结束。", {"index": index})
+        try:
+            played.append(engine.apply(state, action))
+        except IllegalAction as refused:
+            raise IllegalAction("illegal_line", f"Action {index + 1} of the line is refused: {refused.template}",
+                                f"推演的第 {index + 1} 个动作不合规则：{refused.template_zh}",
+                                {"index": index, "refused": refused.code}) from None
+    return played
+
+
+def board_state(engine: Engine, state: Any) -> dict[str, Any]:
+    """What the board shows at a node: the status, the referee's view (every hand, the round on the table with
+    the play to beat), the seat to act's plays (`plays`, None where the game has no analysis) and the scores once
+    the line has ended."""
+    result = engine.result(state)
+    return {"status": engine.status(state), "view": engine.view(state, Viewpoint("referee")),
+            "plays": None if result is not None else plays(engine, state),
+            "scores": None if result is None else list(result["scores"])}
+
+
+def _deal_entries(events: Sequence[Any], step: int | None, reader: Principal) -> tuple[DealSetup, list[Action], int]:
+    """A stored deal's setup and its entries (actions and retractions, as the viewer counts steps), after checking
+    that `reader` may see every hand (a live deal: its referee, the organiser, the committee)."""
     created = events[0]
     closed = any(isinstance(e, Deal.Finished) for e in events)
     if not may_see_all(closed, created.match_id, reader):
         raise Hidden("analysis_hidden", "The deal is still being played: its analysis shows every hand, so only "
                      "its referee and the organiser may read it.", "该牌局尚在进行中：分析会显示所有手牌，只有该局"
                      "裁判和组织者可以查看。", {"deal_id": str(created.originator_id)})
-    # A step counts entries as the viewer does: actions and retractions (fold takes a retraction back).
     actions = [e.action if isinstance(e, Deal.ActionRecorded) else e.entry() for e in events
                if isinstance(e, Deal.ActionRecorded | Deal.Retracted)]
     step = len(actions) if step is None else step
@@ -135,5 +203,25 @@ def analyse_deal(events: Sequence[Any], step: int | None, budget: Budget, reader
                          {"total": len(actions)})
     setup = DealSetup(created.game, created.options, created.seats, created.first, created.hands, created.kitty,
                       created.context)
-    return {"deal_id": str(created.originator_id), "step": step,
-            **analyse_actions(setup, actions[:step], budget)}
+    return setup, actions[:step], step
+
+
+def deal_variation(events: Sequence[Any], step: int, actions: Sequence[Action], reader: Principal,
+                   forced: bool = True) -> dict[str, Any]:
+    """The board at a node of a stored deal's tree: its entries up to `step`, then the variation's `actions`
+    (and, with `forced`, the passes nobody can avoid after them); nothing stored."""
+    setup, entries, step = _deal_entries(events, step, reader)
+    engine, state = fold(setup, entries)
+    played = play_variation(engine, state, actions)
+    auto = play_forced(engine, state) if forced else []
+    return {"deal_id": str(events[0].originator_id), "step": step, "actions": played + auto, "forced": len(auto),
+            **board_state(engine, state)}
+
+
+def deal_variation_analysis(events: Sequence[Any], step: int, actions: Sequence[Action], budget: Budget,
+                            reader: Principal) -> dict[str, Any]:
+    """The analysis (as GET …/analysis answers it) of the position after `step` entries and a variation."""
+    setup, entries, step = _deal_entries(events, step, reader)
+    engine, state = fold(setup, entries)
+    play_variation(engine, state, actions)
+    return {"deal_id": str(events[0].originator_id), "step": step, **analyse_state(engine, state, budget)}

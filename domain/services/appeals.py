@@ -29,7 +29,7 @@ from domain.model.match import Match
 from domain.model.token import PUBLIC, AccessToken, Principal
 from domain.model.tournament import Tournament
 from domain.records.retraction import standing_state
-from domain.services.analysis import solved_line
+from domain.services.analysis import analyse_state, play_forced, plays, solved_line
 from domain.services.appeal_views import appeal_deals, appeal_dict, result_blind, timeline
 from domain.services.pad import choices
 from domain.services.replay import frames
@@ -220,12 +220,18 @@ class Appeals(Service):
 
     @names_seats("appeal")
     @command
-    def sandbox(self, appeal: UUID | str, from_step: int, actions: list[Action]) -> dict[str, Any]:
+    def sandbox(self, appeal: UUID | str, from_step: int, actions: list[Action],
+                forced: bool = False) -> dict[str, Any]:
         """A line being built on the appeal's page (nothing stored): the state after it, from the referee's
         viewpoint, and what the seat to act may do now — the recording pad's choices (domain/services/pad.py: the
-        engine's offered actions, each kept only if the engine accepts it) — or the line's result once it ends."""
+        engine's offered actions, each kept only if the engine accepts it) — or the line's result once it ends.
+        `plays`: every distinct play of the seat to act as the analysis lists them (the board of variations);
+        `forced`: the passes nobody can avoid after the line are played too (`forced` in the answer: how many of
+        the line's last actions were)."""
         a, m, _ = load_appeal(self.store, appeal)
         d, engine, state, played = self._line_state(m, a, from_step, actions)
+        auto = play_forced(engine, state) if forced else []
+        played += auto
         result = engine.result(state)
         status = engine.status(state)
         to_act = status.get("to_act")
@@ -233,7 +239,21 @@ class Appeals(Service):
                                                  if c["seat"] == to_act and c["action"].get("type") != "foul"]
         return {"appeal_id": str(a.id), "deal_id": str(d.id), "from_step": from_step, "actions": played,
                 "status": status, "view": engine.view(state, Viewpoint("referee")), "choices": offered,
-                "scores": None if result is None else list(result["scores"])}
+                "scores": None if result is None else list(result["scores"]), "forced": len(auto),
+                "plays": None if result is not None else plays(engine, state)}
+
+    @names_seats("appeal")
+    def analyse(self, appeal: UUID | str, from_step: int, actions: list[Action],
+                limit_ms: float = DEFAULT_LIMIT_MS) -> dict[str, Any]:
+        """The analysis (docs/analysis.md) of a node of the appeal's board: the disputed deal's entries up to
+        `from_step`, then `actions`; as GET /api/deals/<id>/analysis answers, naming the appeal, not the deal
+        (the result-blind board carries no deal address). Nothing stored."""
+        with self.unit():
+            a, m, _ = load_appeal(self.store, appeal)
+            _, engine, state, played = self._line_state(m, a, from_step, actions)
+        with self.store.outside_lock():  # seconds of search on the line's own state: the process's others go on
+            answer = analyse_state(engine, state, Budget(limit_ms=limit_ms))
+        return {"appeal_id": str(a.id), "from_step": from_step, "actions": played, **answer}
 
     # --- withdrawing and closing ----------------------------------------------------------------------------
 

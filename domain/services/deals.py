@@ -27,7 +27,7 @@ from domain.model.match import Match
 from domain.model.token import PUBLIC, Principal
 from domain.model.tournament import Tournament
 from domain.records.retraction import last_standing
-from domain.services.analysis import analyse_deal
+from domain.services.analysis import analyse_deal, deal_variation, deal_variation_analysis
 from domain.services.pad import choices, dry_run, game_table
 from domain.services.presenters import deal_dict, event_dict, match_summary, recorded_dict
 from domain.services.replay import frames
@@ -266,6 +266,21 @@ class Deals(Service):
         """Perfect open-hand play after `step` actions (docs/analysis.md); a live deal's only for readers with
         rights over its match."""
         return analyse_deal(self._stored_deal_events(deal), step, Budget(limit_ms=limit_ms), reader)
+
+    @names_seats("deal")
+    def variation(self, deal: UUID | str, step: int, actions: list[Action], reader: Principal = PUBLIC,
+                  forced: bool = True) -> dict[str, Any]:
+        """The board of variations at a node (docs/analysis.md): the deal's entries up to `step`, then `actions`
+        (and the passes nobody can avoid after them): every hand, the round on the table, the plays of the seat
+        to act, the scores once the line ends. Every hand is in it: a live deal's for readers with rights only."""
+        return deal_variation(self._stored_deal_events(deal), step, actions, reader, forced)
+
+    @names_seats("deal")
+    def analyse_variation(self, deal: UUID | str, step: int, actions: list[Action],
+                          limit_ms: float = DEFAULT_LIMIT_MS, reader: Principal = PUBLIC) -> dict[str, Any]:
+        """The analysis of a node of the board: after `step` entries, then `actions` (docs/analysis.md)."""
+        return deal_variation_analysis(self._stored_deal_events(deal), step, actions, Budget(limit_ms=limit_ms),
+                                       reader)
 
     def pad(self, deal: UUID | str, since: int | None = None) -> dict[str, Any]:
         """What the pad shows of a deal, for its referee or the organiser: the stored version, the referee's view,

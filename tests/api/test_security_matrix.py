@@ -87,6 +87,8 @@ KINDS: dict[str, str] = {
     "deals.export_record": "hidden",
     "deals.verify": "public",
     "analysis.analyse_deal": "hidden",  # every hand, at a step of a live deal (docs/analysis.md)
+    "analysis.variation": "hidden",  # the board of variations: every hand after a step and a line, stores nothing
+    "analysis.analyse_variation": "hidden",  # the analysis of a node of the board
     "records.import_records": "organiser",
     "retractions.retract_action": "recorder",
     "slips.preview_slip": "recorder",  # computes, stores nothing
@@ -127,6 +129,7 @@ KINDS: dict[str, str] = {
     "appeals.add_evidence": "appeal_party",
     "appeals.add_line": "appeal_party",  # a what-if line of the disputed (live) deal: every hand is used
     "appeals.sandbox": "appeal_party",  # a line being built: the referee's view of the (live) deal, stores nothing
+    "appeals.analyse_line": "appeal_party",  # the analysis of a node of the appeal's board (every hand)
     "appeals.rule": "chief",
     "appeals.redeal": "chief",  # the voided deal dealt again at its table
     "appeals.appeal_ruling": "recorder",  # the filing side, for the appeal's table
@@ -302,6 +305,9 @@ BODIES: dict[str, Callable[[Table], Any]] = {
                                "reason": "说话"},
     "appeals.add_line": lambda t: {"from_step": 2, "actions": EXAMPLE_RECORD["actions"][2:], "label": "推演"},
     "appeals.sandbox": lambda t: {"from_step": 1, "actions": EXAMPLE_RECORD["actions"][1:2]},
+    "appeals.analyse_line": lambda t: {"from_step": 1, "actions": EXAMPLE_RECORD["actions"][1:2]},
+    "analysis.variation": lambda t: {"step": 1, "actions": EXAMPLE_RECORD["actions"][1:2]},
+    "analysis.analyse_variation": lambda t: {"step": 1, "actions": EXAMPLE_RECORD["actions"][1:2]},
     "appeals.appeal_ruling": lambda t: {"reason": "不服"},
     "appeals.redeal": lambda t: {},
     "appeals.decide": lambda t: {"outcome": {"kind": "stands"}, "reason": "维持", "members": ["甲", "乙", "丙"],
