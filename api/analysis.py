@@ -53,6 +53,8 @@ class VariationAnswerSchema(Schema):
     plays = fields.List(fields.Dict(), allow_none=True, metadata={
         "description": "every distinct play of the seat to act, as the analysis lists them; null outside card "
                        "play or where the game has no analysis"})
+    choices = fields.List(fields.Dict(), required=True, metadata={
+        "description": "the seat to act's choices as the recording pad's (bids and the like, which have no analysis)"})
     scores = fields.List(fields.Integer(), allow_none=True, metadata={"description": "once the line ends"})
 
 

@@ -18,6 +18,7 @@ from replay_ui.pad.views import pad_pages
 from replay_ui.pages import common
 from replay_ui.publishing.documents import documents
 from replay_ui.shared.assets import Assets
+from replay_ui.viewer.board import board_pages
 from replay_ui.viewer.finder import finder_pages
 from replay_ui.viewer.rounds import round_pages
 from replay_ui.viewer.travellers import traveller_pages
@@ -28,6 +29,6 @@ FAMILIES = ("viewer", "pad", "console", "appeals", "publishing")
 assets = Assets([HERE / family / "static" for family in FAMILIES if (HERE / family / "static").is_dir()])
 
 BLUEPRINTS = (assets, common, *VIEWER, pad_pages, documents, console_pages, round_pages, finder_pages,
-              traveller_pages, appeal_pages, game_plugins)
+              traveller_pages, appeal_pages, game_plugins, board_pages)
 
 __all__ = ["BLUEPRINTS"]

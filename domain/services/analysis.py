@@ -15,6 +15,7 @@ from domain.kernel.errors import BadRequest, Hidden, IllegalAction
 from domain.model.deal import Deal
 from domain.model.token import Principal
 from domain.records.format import fold
+from domain.services.pad import choices
 from domain.services.visibility import may_see_all
 from domain.solver import search
 from domain.solver.position import Position, not_analysable
@@ -178,10 +179,13 @@ def play_variation(engine: Engine, state: Any, actions: Sequence[Action]) -> lis
 
 def board_state(engine: Engine, state: Any) -> dict[str, Any]:
     """What the board shows at a node: the status, the referee's view (every hand, the round on the table with
-    the play to beat), the seat to act's plays (`plays`, None where the game has no analysis) and the scores once
-    the line has ended."""
+    the play to beat), the seat to act's plays (`plays`, None where the game has no analysis), the pad's
+    `choices` of that seat (bids and the like) and the scores once the line has ended."""
     result = engine.result(state)
-    return {"status": engine.status(state), "view": engine.view(state, Viewpoint("referee")),
+    status = engine.status(state)
+    offered = [] if result is not None else [c for c in choices(engine, state) if c["seat"] == status.get("to_act")
+                                             and c["action"].get("type") not in ("foul", "timeout")]
+    return {"status": status, "view": engine.view(state, Viewpoint("referee")), "choices": offered,
             "plays": None if result is not None else plays(engine, state),
             "scores": None if result is None else list(result["scores"])}
 

@@ -247,3 +247,7 @@ def explain_page(tournament_id: str, player_id: str) -> str:
     adjustment with its reason and, for an appeal's outcome, a link to the appeal."""
     explained = current_app.extensions["fupan.projections"].explain(tournament_id, player_id)
     return render_template("explain.html", tournament=service().tournaments.get(tournament_id), explained=explained)
+
+
+# The board of variations inside the review (replay_ui/viewer/board.py) reads an appeal as these pages do.
+appeal_context = _appeal_context

@@ -157,3 +157,18 @@
   new MutationObserver(() => refresh()).observe(document.body, { attributes: true, attributeFilter: ["data-step"] });
   document.addEventListener("fupan:lang", () => refresh());
 })();
+
+/* The board of variations (static/board.js) opens at the step on show: its link follows the viewer's step. */
+(function () {
+  "use strict";
+  const link = document.getElementById("board-link");
+  if (!link) return;
+  if (window.Fupan.published()) {
+    link.hidden = true; // a published copy has no server to play variations on
+    return;
+  }
+  const base = link.getAttribute("href").split("?")[0];
+  const follow = () => link.setAttribute("href", `${base}?step=${document.body.dataset.step || 0}`);
+  new MutationObserver(follow).observe(document.body, { attributes: true, attributeFilter: ["data-step"] });
+  follow();
+})();
