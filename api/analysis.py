@@ -31,8 +31,8 @@ class VariationSchema(Schema):
 
     step = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
     actions = fields.List(fields.Dict(), load_default=list, validate=validate.Length(max=300))
-    forced = fields.Boolean(load_default=True, metadata={"description": "play the passes nobody can avoid after "
-                                                                        "the actions (the board does)"})
+    forced = fields.Boolean(load_default=False, metadata={"description": "play the passes nobody can avoid after "
+                                                                         "the actions (the board does)"})
 
 
 class VariationAnalysisSchema(Schema):

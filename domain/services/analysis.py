@@ -211,7 +211,7 @@ def _deal_entries(events: Sequence[Any], step: int | None, reader: Principal) ->
 
 
 def deal_variation(events: Sequence[Any], step: int, actions: Sequence[Action], reader: Principal,
-                   forced: bool = True) -> dict[str, Any]:
+                   forced: bool = False) -> dict[str, Any]:
     """The board at a node of a stored deal's tree: its entries up to `step`, then the variation's `actions`
     (and, with `forced`, the passes nobody can avoid after them); nothing stored."""
     setup, entries, step = _deal_entries(events, step, reader)
