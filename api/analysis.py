@@ -30,14 +30,14 @@ class VariationSchema(Schema):
     """A node of the board of variations: the deal's entries up to `step`, then `actions` instead."""
 
     step = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
-    actions = fields.List(fields.Dict(), load_default=list, validate=validate.Length(max=300))
+    actions = fields.List(fields.Dict(), load_default=list)  # bounded by the body's size limit, as the sandbox's
     forced = fields.Boolean(load_default=False, metadata={"description": "play the passes nobody can avoid after "
                                                                          "the actions (the board does)"})
 
 
 class VariationAnalysisSchema(Schema):
     step = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
-    actions = fields.List(fields.Dict(), load_default=list, validate=validate.Length(max=300))
+    actions = fields.List(fields.Dict(), load_default=list)  # bounded by the body's size limit, as the sandbox's
     limit_ms = fields.Integer(load_default=2000, validate=validate.Range(min=1, max=10_000))
 
 
