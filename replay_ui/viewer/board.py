@@ -14,6 +14,7 @@ from pathlib import Path
 
 from flask import Blueprint, render_template, request, url_for
 
+from domain.games import get_game
 from domain.kernel.errors import IllegalAction, NotFound
 from replay_ui.appeals.views import appeal_context
 from replay_ui.pages import deal_context, not_found_page, seat_mark
@@ -33,8 +34,12 @@ def _step(last: int | None) -> int:
     return step if last is None else min(step, last)
 
 
-def _marks(game: str, seats: int) -> dict[str, list[str]]:
-    return {lang: [seat_mark(game, seat, lang) for seat in range(seats)] for lang in ("zh", "en")}
+def _game_boot(game: str, seats: int) -> dict[str, object]:
+    """The game's part of the boot: the seats' marks (升级's 东南西北) and whether suits never matter to a play
+    (tapped cards then pick plays by rank)."""
+    return {"game": game, "seat_marks": {lang: [seat_mark(game, seat, lang) for seat in range(seats)]
+                                         for lang in ("zh", "en")},
+            "suitless": bool(getattr(get_game(game).analysis, "suitless", False))}
 
 
 @board_pages.get("/deals/<deal_id>/board")
@@ -45,8 +50,8 @@ def deal_board(deal_id: str) -> str:
         raise IllegalAction("no_replay", "A score slip's deal has no cards to play variations from.",
                             "成绩单录入的牌局没有牌，无法推演。", {"deal_id": deal_id})
     step = _step(deal.get("actions", 0))
-    boot = {"scope": f"deal:{deal['id']}", "game": deal["game"], "names": context["names"],
-            "seat_marks": _marks(deal["game"], len(deal["seats"])), "step": step, "last_step": deal.get("actions", 0),
+    boot = {"scope": f"deal:{deal['id']}", **_game_boot(deal["game"], len(deal["seats"])), "names": context["names"],
+            "step": step, "last_step": deal.get("actions", 0),
             "blind": False, "step_field": "step",
             "variation_url": url_for("analysis.variation", deal_id=deal["id"]),
             "analysis_url": url_for("analysis.analyse_variation", deal_id=deal["id"]),
@@ -65,8 +70,8 @@ def appeal_board(appeal_id: str) -> str:
     blind = context["blind"]
     step = _step(context["judged"] if blind else deal.get("actions", 0))
     # While blind: no deal address, no deal length, no viewer link (docs/appeals.md, issue 23).
-    boot = {"scope": f"appeal:{appeal_id}", "game": deal["game"], "names": context["seats"],
-            "seat_marks": _marks(deal["game"], len(deal["seats"])), "step": step,
+    boot = {"scope": f"appeal:{appeal_id}", **_game_boot(deal["game"], len(deal["seats"])), "names": context["seats"],
+            "step": step,
             "last_step": context["last_step"], "judged": context["judged"], "blind": blind, "step_field": "from_step",
             "variation_url": url_for("appeals.sandbox", appeal_id=appeal_id),
             "analysis_url": url_for("appeals.analyse_line", appeal_id=appeal_id),

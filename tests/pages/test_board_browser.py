@@ -209,6 +209,12 @@ def test_a_deals_board_never_shows_an_unproven_play_as_won_or_lost_and_reads_as_
     assert len(shown) > 100 and {p["verdict"] for p in shown} <= {"unproven", "lose"}
     assert {p["cards"] for p in shown if p["verdict"] == "lose"} <= lost
     assert page.is_visible("#board-unproven-note") and page.is_visible("#board-longer")
+    # Tapping cards of the hand to act narrows the list to the plays that hold them (by rank: suits never matter).
+    page.locator(".board-pick [data-card]").last.click()
+    tapped = page.locator(".board-pick [data-card].selected").get_attribute("data-card")
+    narrowed = plays(page)
+    assert 0 < len(narrowed) < len(shown)
+    assert all(any(card[1:] == tapped[1:] for card in p["cards"].split()) for p in narrowed)
     found = {}
     for lang in ("zh", "en"):
         set_language(page, lang)

@@ -13,7 +13,7 @@
  *
  * For tests and tools: #board[data-state=loading|ready|error][data-node][data-path-length]; each play
  * li[data-play] with data-type, data-cards (codes) and data-verdict (pending|win|lose|unproven|points); the
- * verdict line #board-verdict[data-state]; each tree node button[data-node] (.current, data-forced, data-solver),
+ * verdict line #board-verdict[data-state]; a card of the hand to act tapped: .board-pick [data-card].selected; each tree node button[data-node] (.current, data-forced, data-solver),
  * each variation .board-line[data-line] with data-label. */
 (function () {
   "use strict";
@@ -207,7 +207,7 @@
       const hand = seat.hand || [];
       return `<div class="board-seat${i === toAct ? " to-act" : ""}" data-seat="${i}">` +
         `<div class="board-seat-name">${F.esc(F.t("board.hand", { name: who(i), count: hand.length }))}</div>` +
-        `<div class="hand">${F.cardsHTML(hand, "sm")}</div></div>`;
+        `<div class="hand${i === toAct ? " board-pick" : ""}">${F.cardsHTML(hand, "sm")}</div></div>`;
     }).join("");
     const plays = (view.round && view.round.plays) || [];
     const beat = [...plays].reverse().find((p) => p.type === "play");
@@ -218,6 +218,30 @@
         : F.esc(F.t("board.lead", { name: who(toAct) }));
     }
     $("board-round").innerHTML = round;
+    picked.clear();
+    $("board-hands").querySelectorAll(".board-pick [data-card]").forEach((card, i) => { card.dataset.index = String(i); });
+    $("board-pick-note").hidden = toAct === null || toAct === undefined;
+  }
+
+  /* Cards tapped in the hand of the seat to act: they narrow a long list of plays to those that hold them (the
+   * same ranks, in the games where suits never matter to a play); where the game lists no plays (升级 past the
+   * analysis's endgames), they are the play, judged by the rules engine when sent. */
+  const picked = new Set();
+
+  function pickedCards() {
+    const hand = (shown && shown.view.seats[shown.status.to_act] || {}).hand || [];
+    return [...picked].sort((a, b) => a - b).map((i) => hand[i]);
+  }
+
+  function holds(play, cards) {
+    const key = boot.suitless ? F.rankOf : (code) => code;
+    const left = cardsOf(play).map(key);
+    return cards.map(key).every((card) => {
+      const at = left.indexOf(card);
+      if (at < 0) return false;
+      left.splice(at, 1);
+      return true;
+    });
   }
 
   function verdictOf(play, analysis) {
@@ -240,7 +264,9 @@
     const list = $("board-plays");
     const plays = answer.scores ? [] : answer.plays || [];
     let anyUnproven = false;
+    const cards = pickedCards();
     list.innerHTML = plays.map((play, i) => {
+      if (cards.length && !holds(play, cards)) return "";
       const verdict = verdictOf(play, analysis);
       if (verdict.state === "unproven") anyUnproven = true;
       const chosen = current().children.some((c) => sameAction(c.action, play));
@@ -250,9 +276,10 @@
     }).join("");
     if (!answer.scores && !plays.length) {
       // Bidding and the like (no analysis): the rules' own choices, those that carry no cards.
-      const offered = (answer.choices || []).filter((c) => c.cards === null && !c.typed.length && c.action.type !== "timeout");
+      const offered = (answer.choices || []).filter((c) => !c.typed.length && c.action.type !== "timeout");
       list.innerHTML = offered.length ? offered.map((c, i) => `<li data-choice="${i}" data-type="${F.esc(c.action.type)}">` +
-        `<button type="button" class="board-play">${F.esc(actionWords({ seat: c.seat, ...c.action }))}</button></li>`).join("")
+        `<button type="button" class="board-play">${F.esc(c.cards !== null ? F.t("board.playPicked")
+          : actionWords({ seat: c.seat, ...c.action }))}</button></li>`).join("")
         : `<li class="muted">${F.esc(F.t("board.noPlays"))}</li>`;
     }
     $("board-unproven-note").hidden = !anyUnproven;
@@ -399,10 +426,19 @@
     if (item.dataset.play !== undefined) {
       play(shown.plays[parseInt(item.dataset.play, 10)]);
     } else {
-      const offered = shown.choices.filter((c) => c.cards === null && !c.typed.length && c.action.type !== "timeout");
+      const offered = shown.choices.filter((c) => !c.typed.length && c.action.type !== "timeout");
       const choice = offered[parseInt(item.dataset.choice, 10)];
-      play({ seat: choice.seat, ...choice.action });
+      play({ seat: choice.seat, ...choice.action, ...(choice.cards !== null ? { cards: pickedCards() } : {}) });
     }
+  });
+  $("board-hands").addEventListener("click", (event) => {
+    const card = event.target.closest(".board-pick [data-card]");
+    if (!card || !shown) return;
+    const i = parseInt(card.dataset.index, 10);
+    if (picked.has(i)) picked.delete(i);
+    else picked.add(i);
+    card.classList.toggle("selected", picked.has(i));
+    showPlays(shown);
   });
   $("board-tree").addEventListener("click", (event) => {
     const button = event.target.closest("[data-node]");
