@@ -33,6 +33,8 @@ class VariationSchema(Schema):
     actions = fields.List(fields.Dict(), load_default=list)  # bounded by the body's size limit, as the sandbox's
     forced = fields.Boolean(load_default=False, metadata={"description": "play the passes nobody can avoid after "
                                                                          "the actions (the board does)"})
+    list_plays = fields.Boolean(load_default=True, metadata={"description": "answer `plays` (as the appeal's "
+                                                                            "sandbox takes it; here by default)"})
 
 
 class VariationAnalysisSchema(Schema):
@@ -69,7 +71,7 @@ VARIATION_IN, VARIATION, VARIATION_ANALYSIS_IN = VariationSchema(), VariationAns
 def variation(deal_id: str) -> tuple[Response, int]:
     body = load(VARIATION_IN, json_body())
     return reply(VARIATION, service().deals.variation(deal_id, body["step"], body["actions"], current_principal(),
-                                                      forced=body["forced"]))
+                                                      forced=body["forced"], list_plays=body["list_plays"]))
 
 
 @analysis.post("/<deal_id>/analysis")

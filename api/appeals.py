@@ -49,6 +49,8 @@ class SandboxSchema(Schema):
     actions = fields.List(fields.Dict(), load_default=list)
     forced = fields.Boolean(load_default=False, metadata={
         "description": "play the passes nobody can avoid after the actions (the board of variations does)"})
+    list_plays = fields.Boolean(load_default=False, metadata={
+        "description": "answer `plays`, every distinct play of the seat to act (the board of variations)"})
 
 
 class SandboxAnswerSchema(Schema):
@@ -65,8 +67,8 @@ class SandboxAnswerSchema(Schema):
     forced = fields.Integer(metadata={"description": "how many of the last actions were passes nobody could avoid, "
                                                      "played by the sandbox (`forced: true`)"})
     plays = fields.List(fields.Dict(), allow_none=True, metadata={
-        "description": "every distinct play of the seat to act, as the analysis lists them; null outside card "
-                       "play or where the game has no analysis"})
+        "description": "with `list_plays`: every distinct play of the seat to act, as the analysis lists them; "
+                       "null otherwise, outside card play, or where the game has no analysis"})
 
 
 SANDBOX_IN, SANDBOX = SandboxSchema(), SandboxAnswerSchema()
@@ -178,7 +180,7 @@ def add_line(appeal_id: str) -> tuple[Response, int]:
 def sandbox(appeal_id: str) -> tuple[Response, int]:
     body = load(SANDBOX_IN, json_body())
     return reply(SANDBOX, service().appeals.sandbox(appeal_id, body["from_step"], body["actions"],
-                                                    forced=body["forced"]))
+                                                    forced=body["forced"], list_plays=body["list_plays"]))
 
 
 @appeals.post("/appeals/<appeal_id>/analysis")

@@ -194,7 +194,7 @@ def play_variation(engine: Engine, state: Any, actions: Sequence[Action]) -> lis
     return played
 
 
-def board_state(engine: Engine, state: Any) -> dict[str, Any]:
+def board_state(engine: Engine, state: Any, list_plays: bool = True) -> dict[str, Any]:
     """What the board shows at a node: the status, the referee's view (every hand, the round on the table with
     the play to beat), the seat to act's plays (`plays`, None where the game has no analysis), the pad's
     `choices` of that seat (bids and the like) and the scores once the line has ended."""
@@ -203,7 +203,7 @@ def board_state(engine: Engine, state: Any) -> dict[str, Any]:
     offered = [] if result is not None else [c for c in choices(engine, state) if c["seat"] == status.get("to_act")
                                              and c["action"].get("type") not in ("foul", "timeout")]
     return {"status": status, "view": engine.view(state, Viewpoint("referee")), "choices": offered,
-            "plays": None if result is not None else plays(engine, state),
+            "plays": None if result is not None or not list_plays else plays(engine, state),
             "scores": None if result is None else list(result["scores"])}
 
 
@@ -228,7 +228,7 @@ def _deal_entries(events: Sequence[Any], step: int | None, reader: Principal) ->
 
 
 def deal_variation(events: Sequence[Any], step: int, actions: Sequence[Action], reader: Principal,
-                   forced: bool = False) -> dict[str, Any]:
+                   forced: bool = False, list_plays: bool = True) -> dict[str, Any]:
     """The board at a node of a stored deal's tree: its entries up to `step`, then the variation's `actions`
     (and, with `forced`, the passes nobody can avoid after them); nothing stored."""
     setup, entries, step = _deal_entries(events, step, reader)
@@ -236,7 +236,7 @@ def deal_variation(events: Sequence[Any], step: int, actions: Sequence[Action], 
     played = play_variation(engine, state, actions)
     auto = play_forced(engine, state) if forced else []
     return {"deal_id": str(events[0].originator_id), "step": step, "actions": played + auto, "forced": len(auto),
-            **board_state(engine, state)}
+            **board_state(engine, state, list_plays)}
 
 
 def deal_variation_analysis(events: Sequence[Any], step: int, actions: Sequence[Action], budget: Budget,

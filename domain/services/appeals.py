@@ -221,11 +221,12 @@ class Appeals(Service):
     @names_seats("appeal")
     @command
     def sandbox(self, appeal: UUID | str, from_step: int, actions: list[Action],
-                forced: bool = False) -> dict[str, Any]:
+                forced: bool = False, list_plays: bool = False) -> dict[str, Any]:
         """A line being built on the appeal's page (nothing stored): the state after it, from the referee's
         viewpoint, and what the seat to act may do now — the recording pad's choices (domain/services/pad.py: the
         engine's offered actions, each kept only if the engine accepts it) — or the line's result once it ends.
-        `plays`: every distinct play of the seat to act as the analysis lists them (the board of variations);
+        `list_plays`: `plays`, every distinct play of the seat to act as the analysis lists them (the board of
+        variations; seconds for a large hand, so only when asked);
         `forced`: the passes nobody can avoid after the line are played too (`forced` in the answer: how many of
         the line's last actions were)."""
         a, m, _ = load_appeal(self.store, appeal)
@@ -240,7 +241,7 @@ class Appeals(Service):
         return {"appeal_id": str(a.id), "deal_id": str(d.id), "from_step": from_step, "actions": played,
                 "status": status, "view": engine.view(state, Viewpoint("referee")), "choices": offered,
                 "scores": None if result is None else list(result["scores"]), "forced": len(auto),
-                "plays": None if result is not None else plays(engine, state)}
+                "plays": None if result is not None or not list_plays else plays(engine, state)}
 
     @names_seats("appeal")
     def analyse(self, appeal: UUID | str, from_step: int, actions: list[Action],

@@ -269,12 +269,12 @@ class Deals(Service):
 
     @names_seats("deal")
     def variation(self, deal: UUID | str, step: int, actions: list[Action], reader: Principal = PUBLIC,
-                  forced: bool = False) -> dict[str, Any]:
+                  forced: bool = False, list_plays: bool = True) -> dict[str, Any]:
         """The board of variations at a node (docs/analysis.md): the deal's entries up to `step`, then `actions`
         (with `forced`, and the passes nobody can avoid after them): every hand, the round on the table, the plays
         of the seat to act, the scores once the line ends. Every hand is in it: a live deal's for readers with
         rights only."""
-        return deal_variation(self._stored_deal_events(deal), step, actions, reader, forced)
+        return deal_variation(self._stored_deal_events(deal), step, actions, reader, forced, list_plays)
 
     @names_seats("deal")
     def analyse_variation(self, deal: UUID | str, step: int, actions: list[Action],

@@ -120,8 +120,10 @@ def test_an_appeals_board_asks_the_appeal_and_names_no_deal(world):
     expected = analyse_actions(setup, EXAMPLE_RECORD["actions"][:26], Budget(limit_ms=20_000))
     assert verdicts(answer.json()) == verdicts(expected) and answer.json()["appeal_id"] == appeal
     assert "deal_id" not in answer.json() and "step" not in answer.json()
-    # The sandbox: the plays as the analysis lists them, and the passes nobody can avoid when asked.
-    sandbox = server.post(f"/api/appeals/{appeal}/sandbox", {**body, "forced": True}, token=event.committee).json()
+    # The sandbox: the plays as the analysis lists them when asked (seconds for a large hand: the sandbox's own form
+    # does not ask), and the passes nobody can avoid when asked.
+    assert server.post(f"/api/appeals/{appeal}/sandbox", body, token=event.committee).json()["plays"] is None
+    sandbox = server.post(f"/api/appeals/{appeal}/sandbox", {**body, "list_plays": True}, token=event.committee).json()
     assert sorted(map(key, sandbox["plays"])) == sorted(key(m["action"]) for m in expected["moves"])
     ace = {"seat": 1, "type": "play", "cards": ["D2"]}
     after = server.post(f"/api/appeals/{appeal}/sandbox", {"from_step": 26, "actions": [ace], "forced": True},

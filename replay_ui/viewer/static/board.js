@@ -117,6 +117,7 @@
   const analyses = new Map(); // actions key → the analysis answer
   const keyOf = (actions) => JSON.stringify(actions);
   const body = (actions, extra) => ({ [boot.step_field]: boot.step, actions, ...extra });
+  const ask = (actions, forced) => body(actions, { forced, list_plays: true });
 
   class Refused extends Error {
     constructor(refusal, status) {
@@ -138,7 +139,7 @@
 
   async function stateOf(actions) {
     const key = keyOf(actions);
-    if (!states.has(key)) states.set(key, await post(boot.variation_url, body(actions, { forced: false })));
+    if (!states.has(key)) states.set(key, await post(boot.variation_url, ask(actions, false)));
     return states.get(key);
   }
 
@@ -405,7 +406,7 @@
     board.dataset.state = "loading";
     try {
       const actions = [...actionsTo(at), action];
-      const answer = await post(boot.variation_url, body(actions, { forced: true }));
+      const answer = await post(boot.variation_url, ask(actions, true));
       const added = answer.actions.slice(actionsTo(at).length);
       const forcedFrom = added.length - (answer.forced || 0);
       const last = grow(at, added, (i) => (i >= forcedFrom ? { forced: true } : {}));
