@@ -113,7 +113,7 @@ def read_history(document: Any) -> History:
     known = set(players)
     seed = document.get("seed")
     if not isinstance(seed, str):
-        raise _refuse("bad_history", "`seed` is a string.", "`seed` 必须是字符串。")
+        raise _refuse("bad_history", "The history's seed for the lots is text.", "历史记录的抽签种子必须是文字。")
 
     def unknown(names: list[str], where: str) -> None:
         strangers = sorted(set(names) - known)
@@ -123,7 +123,7 @@ def read_history(document: Any) -> History:
 
     rounds_in = document.get("rounds", [])
     if not isinstance(rounds_in, list):
-        raise _refuse("bad_history", "`rounds` is a list.", "`rounds` 必须是列表。")
+        raise _refuse("bad_history", "The history's rounds are a list.", "历史记录的轮次必须是列表。")
     rounds = [_read_round(index, item, unknown) for index, item in enumerate(rounds_in, start=1)]
     withdrawn = _names(document.get("withdrawn", []), "withdrawn")
     unknown(withdrawn, "withdrawn")
@@ -172,7 +172,7 @@ def _read_round(index: int, item: Any, unknown: Any) -> Round:
                       f"轮次必须按 1、2……顺序编号；第 {index} 项不是第 {index} 轮。", round=index)
     tables_in = item.get("tables")
     if not isinstance(tables_in, list):
-        raise _refuse("bad_history", f"{where}: `tables` is a list.", f"第 {index} 轮：`tables` 必须是列表。",
+        raise _refuse("bad_history", f"{where}: the tables are a list.", f"第 {index} 轮：各桌必须是列表。",
                       round=index)
     tables = []
     for number, table in enumerate(tables_in, start=1):
