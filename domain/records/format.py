@@ -199,6 +199,10 @@ def slip_record_parts(doc: dict[str, Any]) -> tuple[DealSetup, dict[str, Any], d
     return setup, facts, result
 
 
+# A result's parts as a refusal names them (any other part by its key).
+RESULT_WORDS = {"scores": ("scores", "得分"), "redeal": ("redeal", "重新发牌")}
+
+
 def declared_as_computed(result: dict[str, Any], declared: dict[str, Any] | None) -> dict[str, Any]:
     """The result written on a record, once the `declared` one (if any) is the one the rules computed; else
     IllegalAction `result_mismatch`."""
@@ -210,9 +214,10 @@ def declared_as_computed(result: dict[str, Any], declared: dict[str, Any] | None
                 return listed(figure, lang) if isinstance(figure, list) else json.dumps(figure, ensure_ascii=False)
 
             ours = result.get(key)
-            raise IllegalAction("result_mismatch", f"The record's result ({key}) is {shown(value, 'en')}; the rules "
+            en, zh = RESULT_WORDS.get(key, (key, key))
+            raise IllegalAction("result_mismatch", f"The record's {en} are {shown(value, 'en')}; the rules "
                                 f"give {shown(ours, 'en')}.",
-                                f"记录中的结果（{key}）为 {shown(value, 'zh')}，"
+                                f"记录中的{zh}为 {shown(value, 'zh')}，"
                                 f"与规则计算的结果 {shown(ours, 'zh')} 不一致。",
                                 {"key": key, "recorded": value, "computed": ours})
     return public_result(result)

@@ -193,7 +193,8 @@ def test_refusals_across_the_api_name_things_in_sentences_not_python_reprs(live:
 
     wrong = {**EXAMPLE_RECORD, "result": {"scores": [9, 9, -18]}}
     error = sentence(live.post("/api/records", wrong), 422, "result_mismatch")
-    assert "`scores` is 9, 9, -18; the rules give " in error["message"] and "为 9、9、-18，" in error["message_zh"]
+    assert "The record's scores are 9, 9, -18; the rules give " in error["message"]
+    assert "记录中的得分为 9、9、-18，" in error["message_zh"]
 
     # What the service itself refuses (the CLI and the console reach it without the API's schemas first).
     def domain(call: Any, *args: Any) -> tuple[str, str]:
