@@ -222,3 +222,18 @@ def test_a_refused_slip_names_the_players(live: LiveServer) -> None:
                     "impossible_slip")
     assert error["message_zh"].startswith("陈静 所在一方全部出完时") and "when 陈静's team" in error["message"]
     assert "座位" not in error["message_zh"]
+
+
+def test_a_seat_that_is_nobodys_is_refused_by_naming_the_tables_players(live: LiveServer) -> None:
+    """A misdeal by a seat the table does not have, an action by one: the person reads who sits at the table,
+    never "`seat` must be a seat 0–2"; the details keep the seat as sent."""
+    players = ["张伟", "李娜", "王芳"]
+    _, match = open_http_table(live, "名字·座位", "doudizhu", players, 0)
+    error = refused(live.post(f"/api/matches/{match}/misdeals", {"seat": 5, "note": "多发一张"}), 422, "bad_seat")
+    assert error["message_zh"] == "发错牌的人必须是本桌的一位玩家：张伟、李娜、王芳。", error
+    assert error["message"] == "Who misdealt must be one of the table's players: 张伟, 李娜, 王芳.", error
+    assert error["details"]["seat"] == 5
+    deal, _ = table_deal(live, "名字·座位二", "doudizhu", players)
+    error = refused(live.post(f"/api/deals/{deal}/actions", {"action": {"seat": 3, "type": "pass"}}), 422, "bad_seat")
+    assert error["message_zh"] == "出手的人必须是本桌的一位玩家：张伟、李娜、王芳。", error
+    assert "`" not in error["message"] + error["message_zh"] and "0–" not in error["message"]
