@@ -237,3 +237,8 @@ def test_a_seat_that_is_nobodys_is_refused_by_naming_the_tables_players(live: Li
     error = refused(live.post(f"/api/deals/{deal}/actions", {"action": {"seat": 3, "type": "pass"}}), 422, "bad_seat")
     assert error["message_zh"] == "出手的人必须是本桌的一位玩家：张伟、李娜、王芳。", error
     assert "`" not in error["message"] + error["message_zh"] and "0–" not in error["message"]
+    # Opening a table whose first to act is none of its seats: named by the players being seated.
+    tournament = live.get(f"/api/matches/{match}").json()["tournament_id"]
+    opened = live.post(f"/api/tournaments/{tournament}/matches", {"table": "2", "seats": players, "first": 3})
+    error = refused(opened, 422, "bad_setup")
+    assert error["message_zh"] == "先出的人必须是本桌的一位玩家：张伟、李娜、王芳。", error
