@@ -181,17 +181,34 @@ def _refusal_constructors(trees: list[ast.Module]) -> set[str]:
         names = found
 
 
-def _literal_text(node: ast.AST) -> str:
-    """The literal parts of a string argument ("" for anything else); an f-string's fields left out."""
+def _literal_text(node: ast.AST, local: dict[str, str] | None = None) -> str:
+    """The literal parts of a string argument ("" for anything else); an f-string's fields left out, a name
+    assigned a string in the same function (`hint_en = "…"`, then `"…" + hint_en`) read as that string."""
+    local = local or {}
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
     if isinstance(node, ast.JoinedStr):
-        return "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
+        return "".join(v.value if isinstance(v, ast.Constant) else local.get(getattr(v.value, "id", ""), "{}")
+                       for v in node.values if isinstance(v, ast.Constant | ast.FormattedValue))
     if isinstance(node, ast.IfExp):
-        return _literal_text(node.body) + " " + _literal_text(node.orelse)
+        return _literal_text(node.body, local) + " " + _literal_text(node.orelse, local)
     if isinstance(node, ast.BinOp):
-        return _literal_text(node.left) + _literal_text(node.right)
+        return _literal_text(node.left, local) + _literal_text(node.right, local)
+    if isinstance(node, ast.Name):
+        return local.get(node.id, "")
     return ""
+
+
+def _local_strings(function: ast.AST) -> dict[str, str]:
+    """The names a function assigns string literals to (every assignment's text, joined)."""
+    found: dict[str, str] = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign):
+            text = _literal_text(node.value)
+            for target in node.targets:
+                if isinstance(target, ast.Name) and text:
+                    found[target.id] = found.get(target.id, "") + " " + text
+    return found
 
 
 def test_no_refusal_in_the_code_backticks_a_field_or_counts_seats_from_0() -> None:
@@ -204,10 +221,13 @@ def test_no_refusal_in_the_code_backticks_a_field_or_counts_seats_from_0() -> No
     assert {"illegal", "bad", "impossible", "_refuse", "refuse", "not_a_player"} <= constructors
     found, scanned = [], 0
     for path, tree in zip(files, trees, strict=True):
+        scopes = [tree, *(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef))]
+        strings = [(scope, _local_strings(scope)) for scope in scopes]  # inner scopes last: they win
+        local_of = {id(node): found for scope, found in strings for node in ast.walk(scope)}
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and _called_name(node) in constructors:
                 for arg in [*node.args, *(k.value for k in node.keywords)]:
-                    text = _literal_text(arg)
+                    text = _literal_text(arg, local_of.get(id(node)))
                     scanned += bool(text)
                     if BACKTICK.search(text) or ZERO_BASED_SEATS.search(text):
                         found.append(f"{Path(path).relative_to(ROOT)}:{arg.lineno}: {text[:80]}")

@@ -621,7 +621,7 @@ class ShengjiEngine(Engine):
     def _follow_error(state: ShengjiState, problem: str, cards: list[str], adjudicate: bool) -> IllegalAction:
         shape = state.shape
         assert shape is not None
-        hint_en = " In adjudicate mode a referee records it as an `irregularity`." if adjudicate else ""
+        hint_en = " Under these rules the referee records it as an irregularity (违规)." if adjudicate else ""
         hint_zh = "裁判判罚模式下应由裁判记录为违规（irregularity）。" if adjudicate else ""
         if problem == "must_follow_suit":
             return illegal("must_follow_suit", "You hold cards of the led suit: play them first (§3.7.1)." + hint_en,
