@@ -33,7 +33,7 @@ appeals = Blueprint("appeals", __name__, url_prefix="/api")
 
 RULES_IN, RULES = s.AppealRulesSchema(), s.AppealRulesAnswerSchema()
 FILE_IN, EVIDENCE_IN, RULING_IN = s.AppealFileSchema(), s.AppealEvidenceSchema(), s.AppealRulingSchema()
-LINE_IN = s.AppealLineSchema()
+LINE_IN, RESPONSE_IN = s.AppealLineSchema(), s.AppealResponseSchema()
 DECISION_IN, REASON_IN, CLOSE_IN = s.AppealDecisionSchema(), s.AppealReasonSchema(), s.AppealCloseSchema()
 PREVIEW_IN, PREVIEW = s.AppealPreviewSchema(), s.AppealImpactSchema()
 APPEAL, APPEALS = s.AppealSchema(), s.AppealListSchema()
@@ -157,6 +157,17 @@ def add_evidence(appeal_id: str) -> tuple[Response, int]:
     body = load(EVIDENCE_IN, json_body())
     return reply(APPEAL, service().appeals.add_evidence(appeal_id, body["reference"], body["note"], recorded_by=_by()),
                  201)
+
+
+@appeals.post("/appeals/<appeal_id>/responses")
+@requires(APPEAL_PARTY)
+@doc("Record the other side's statement (the players the appeal is against), written down by the committee or a "
+     "referee of the table; shown beside the appellant's on the appeal and in its report", body=RESPONSE_IN,
+     response=APPEAL, status=201, errors=STEP_ERRORS)
+def record_response(appeal_id: str) -> tuple[Response, int]:
+    body = load(RESPONSE_IN, json_body())
+    return reply(APPEAL, service().appeals.record_response(appeal_id, body["statement"], body["on_behalf_of"],
+                                                          recorded_by=_by()), 201)
 
 
 @appeals.post("/appeals/<appeal_id>/lines")

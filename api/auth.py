@@ -188,8 +188,8 @@ def _authenticate() -> Principal:
         if scheme.lower() != "bearer" or not token.strip():
             raise Unauthenticated(
                 "invalid_token",
-                "Send the token as `Authorization: Bearer <token>`.",
-                "请以 `Authorization: Bearer <令牌>` 发送令牌。",
+                "Send the token in the Authorization header, after the word Bearer.",
+                "请在 Authorization 请求头中、Bearer 一词之后发送令牌。",
             )
         return _service().tokens.authenticate(token.strip())
     except Unauthenticated as error:

@@ -142,7 +142,8 @@ def register_entries(tournament_id: str) -> tuple[Response, int]:
     tournament = service().tournaments.get(tournament_id)
     size = _format_of(tournament).team_size
     if ("entries" in body) == ("text" in body):
-        raise BadRequest("invalid_body", "Send `entries` or `text`, one of them.", "请发送 `entries` 或 `text` 之一。")
+        raise BadRequest("invalid_body", "Send the entries either as a list or as text, one of them.",
+                         "请以列表或文字之一发送报名。")
     entries, errors = (body["entries"], []) if "entries" in body else read_entries(body["text"], size)
     entries = [{"name": e["name"], "department": e.get("department", ""),
                 "members": [{"id": m.get("id") or m["name"], "name": m["name"]} for m in e["members"]],

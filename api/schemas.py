@@ -761,6 +761,8 @@ class AppealSchema(Schema):
     filed_at = fields.String()
     evidence = fields.List(fields.Dict())
     lines = fields.List(fields.Dict(), metadata={"description": "sandbox lines: from_step, actions, scores, label"})
+    responses = fields.List(fields.Dict(), metadata={
+        "description": "the other side's statements: {statement, on_behalf_of, by, at}"})
     ruling = fields.Dict(allow_none=True)
     decision = fields.Dict(allow_none=True)
     applied = fields.Dict(metadata={"description": "player → points this appeal's adjustments moved"})
@@ -826,3 +828,11 @@ class CorrectionPreviewSchema(Schema):
     result = fields.Dict(required=True, metadata={"description": "the result the corrected facts score"})
     was = fields.List(fields.Integer(), required=True, metadata={"description": "the deal's scores before"})
     standing = fields.Dict(required=True, metadata={"description": "the table's standing after the correction"})
+
+
+class AppealResponseSchema(Schema):
+    """The other side's statement on an appeal (Appeal.ResponseRecorded)."""
+
+    statement = fields.String(required=True, validate=validate.Length(min=1, max=TEXT_LIMIT))
+    on_behalf_of = fields.List(fields.String(), load_default=list, validate=validate.Length(max=12),
+                               metadata={"description": "the players who say it (none: the other side as a whole)"})

@@ -24,8 +24,9 @@ def _referee_only(role: str) -> None:
     if role != REFEREE:
         raise Forbidden(
             "cli_only",
-            "Over the API an organiser manages referee tokens only; use `fupan token`.",
-            "通过 API 只能管理裁判令牌；其他令牌请在服务器上用 `fupan token` 管理。",
+            "Over the API an organiser manages referee tokens only; the others are managed on the server "
+            "(fupan token).",
+            "通过 API 只能管理裁判令牌；其他令牌请在服务器上管理（fupan token）。",
             {"role": role},
         )
 

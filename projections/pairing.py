@@ -5,6 +5,7 @@ The history is a JSON document (the contract of issue 12, docs/pairing.md):
 
     {"players": [name, …], "seed": "…",
      "rounds": [{"round": 1, "tables": [{"seats": [p0, p1, p2], "results": [[s0, s1, s2], …]}], "byes": [name, …]}, …],
+     (a board an appeal weighted: {"scores": [s0, s1, s2], "parts": [{"weight": "2/3", "scores": [...]}, …]})
      "withdrawn": [name, …], "adjustments": [{"player": name, "mp": n, "reason": "…"}]}
 
 The console pairs a stored tournament by exporting its history (`export_history`) and pairing that, so the
@@ -30,7 +31,8 @@ from __future__ import annotations
 import hashlib
 import itertools
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cache
 from typing import Any
 
@@ -54,6 +56,9 @@ class BadHistory(IllegalAction):
 class Table:
     seats: tuple[str, ...]
     results: tuple[tuple[int, ...], ...]  # one list per board, one raw score per seat
+    # board index (from 0) → an appeal's weighted score's parts (weight, one score per seat): the standings
+    # matchpoint such a board part by part (projections/matchpoints.py), so pairing must too
+    weighted: dict[int, tuple[tuple[Fraction, tuple[int, ...]], ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -108,7 +113,7 @@ def read_history(document: Any) -> History:
     known = set(players)
     seed = document.get("seed")
     if not isinstance(seed, str):
-        raise _refuse("bad_history", "`seed` is a string.", "`seed` 必须是字符串。")
+        raise _refuse("bad_history", "The history's seed for the lots is text.", "历史记录的抽签种子必须是文字。")
 
     def unknown(names: list[str], where: str) -> None:
         strangers = sorted(set(names) - known)
@@ -118,7 +123,7 @@ def read_history(document: Any) -> History:
 
     rounds_in = document.get("rounds", [])
     if not isinstance(rounds_in, list):
-        raise _refuse("bad_history", "`rounds` is a list.", "`rounds` 必须是列表。")
+        raise _refuse("bad_history", "The history's rounds are a list.", "历史记录的轮次必须是列表。")
     rounds = [_read_round(index, item, unknown) for index, item in enumerate(rounds_in, start=1)]
     withdrawn = _names(document.get("withdrawn", []), "withdrawn")
     unknown(withdrawn, "withdrawn")
@@ -135,6 +140,31 @@ def read_history(document: Any) -> History:
     return History(tuple(players), seed, tuple(rounds), frozenset(withdrawn), tuple(adjustments))
 
 
+def _scores(value: Any) -> tuple[int, ...] | None:
+    ok = isinstance(value, list) and len(value) == TABLE and all(_whole(s) for s in value)
+    return tuple(value) if ok else None
+
+
+def _board(value: Any) -> tuple[tuple[int, ...], tuple[tuple[Fraction, tuple[int, ...]], ...]] | None:
+    """A board's whole scores and, for an appeal's weighted score, its parts; None when malformed."""
+    if isinstance(value, list):
+        scores = _scores(value)
+        return None if scores is None else (scores, ())
+    if not isinstance(value, dict) or _scores(value.get("scores")) is None or not isinstance(value.get("parts"), list):
+        return None
+    parts = []
+    for part in value["parts"]:
+        try:
+            weight = Fraction(part["weight"])
+        except (TypeError, KeyError, ValueError, ZeroDivisionError):
+            return None
+        scores = _scores(part.get("scores"))
+        if scores is None or not 0 < weight <= 1:
+            return None
+        parts.append((weight, scores))
+    return (_scores(value["scores"]), tuple(parts)) if parts and sum(w for w, _ in parts) == 1 else None
+
+
 def _read_round(index: int, item: Any, unknown: Any) -> Round:
     where = f"round {index}"
     if not isinstance(item, dict) or item.get("round") != index or not _whole(item.get("round")):
@@ -142,7 +172,7 @@ def _read_round(index: int, item: Any, unknown: Any) -> Round:
                       f"轮次必须按 1、2……顺序编号；第 {index} 项不是第 {index} 轮。", round=index)
     tables_in = item.get("tables")
     if not isinstance(tables_in, list):
-        raise _refuse("bad_history", f"{where}: `tables` is a list.", f"第 {index} 轮：`tables` 必须是列表。",
+        raise _refuse("bad_history", f"{where}: the tables are a list.", f"第 {index} 轮：各桌必须是列表。",
                       round=index)
     tables = []
     for number, table in enumerate(tables_in, start=1):
@@ -156,12 +186,14 @@ def _read_round(index: int, item: Any, unknown: Any) -> Round:
                           seats=seats)
         unknown(seats, f"{where}, table {number}")
         results = table.get("results", [])
-        if not isinstance(results, list) or not all(
-                isinstance(board, list) and len(board) == TABLE and all(_whole(s) for s in board) for board in results):
-            raise _refuse("bad_results", f"{where}, table {number}: `results` holds one list of 3 whole scores a "
-                          "board.", f"第 {index} 轮第 {number} 桌：`results` 每副牌一组 3 个整数得分。",
-                          round=index, table=number)
-        tables.append(Table(tuple(seats), tuple(tuple(board) for board in results)))
+        boards = [_board(board) for board in results] if isinstance(results, list) else [None]
+        if None in boards:
+            raise _refuse("bad_results", f"{where}, table {number}: the results hold 3 whole scores a board (or "
+                          "an appeal's weighted score: the whole scores and the parts, each with its weight).",
+                          f"第 {index} 轮第 {number} 桌：成绩每副牌为 3 个整数得分（或申诉的加权调整分：整数得分及"
+                          "各部分的权重与得分）。", round=index, table=number)
+        tables.append(Table(tuple(seats), tuple(board[0] for board in boards if board),
+                            {i: board[1] for i, board in enumerate(boards) if board and board[1]}))
     byes = _names(item.get("byes", []), f"{where}, byes")
     unknown(byes, f"{where}, byes")
     seated = [name for table in tables for name in table.seats] + byes
@@ -184,7 +216,7 @@ def history_facts(history: History, upto: int | None = None) -> TournamentFacts:
     """The facts the store would load for this history (rounds ≤ `upto`), in the shape Standings reads."""
     rounds = [r for r in history.rounds if upto is None or r.number <= upto]
     swiss = swiss_format()
-    matches, deals = [], []
+    matches, deals, appeals = [], [], []
     for r in rounds:
         for number, table in enumerate(r.tables, start=1):
             match_id = f"r{r.number}t{number}"
@@ -194,6 +226,10 @@ def history_facts(history: History, upto: int | None = None) -> TournamentFacts:
                 result = {"scores": list(scores), "board": board, "seat_facts": {"won": [int(s > 0) for s in scores]}}
                 deals.append({"deal_id": f"{match_id}b{board}", "match_id": match_id, "number": board,
                               "result": result, "winner": None, "finished": {}, "scored": {}})
+                if board - 1 in table.weighted:  # counted as the standings count the appeal's weighted score
+                    parts = [{"weight": str(w), "scores": list(s)} for w, s in table.weighted[board - 1]]
+                    appeals.append({"appeal_id": f"{match_id}b{board}:weighted", "deal_id": f"{match_id}b{board}",
+                                    "outcome": {"kind": "weighted", "parts": parts, "scores": list(scores)}})
     return TournamentFacts(
         tournament={"tournament_id": "history", "name": "history", "game": swiss.game, "format": swiss.code,
                     "tiebreaks": list(PAIRING_TIEBREAKS), "lots_seed": history.seed},
@@ -202,7 +238,8 @@ def history_facts(history: History, upto: int | None = None) -> TournamentFacts:
                 for r in rounds],
         matches=matches, deals=deals,
         adjustments=[{"player_id": a["player"], "points": a["mp"], "round": a["round"], "kind": "adjustment",
-                      "reason": a["reason"]} for a in history.adjustments if a["mp"]])
+                      "reason": a["reason"]} for a in history.adjustments if a["mp"]],
+        appeals=appeals)
 
 
 def ranking(history: History) -> list[str]:
@@ -350,6 +387,9 @@ def export_history(facts: TournamentFacts, withdrawn: list[str] = ()) -> dict[st
             continue
         if ruled is not None and "scores" in ruled["outcome"]:
             deal = {**deal, "result": {**deal["result"], "scores": list(ruled["outcome"]["scores"])}}
+            if ruled["outcome"]["kind"] == "weighted":  # its parts too: the standings matchpoint them one by one
+                deal["weighted"] = [{"weight": part["weight"], "scores": list(part["scores"])}
+                                    for part in ruled["outcome"]["parts"]]
         deals.setdefault(deal["match_id"], []).append(deal)
     in_deals = score_appeals(facts.appeals)
     rounds = []
@@ -362,7 +402,8 @@ def export_history(facts: TournamentFacts, withdrawn: list[str] = ()) -> dict[st
                 continue
             played = sorted(deals.get(match["match_id"], ()), key=lambda d: d["number"])
             tables.append({"seats": [names[p] for p in match["seats"]],
-                           "results": [list(d["result"]["scores"]) for d in played]})
+                           "results": [{"scores": list(d["result"]["scores"]), "parts": d["weighted"]}
+                                       if "weighted" in d else list(d["result"]["scores"]) for d in played]})
         rounds.append({"round": number, "tables": tables, "byes": [names[p] for p in info.get("byes", ())]})
     return {
         "players": [names[p["player_id"]] for p in facts.players],

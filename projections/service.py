@@ -125,10 +125,11 @@ class Projections:
 
     def _facts(self, tournament_id: str, as_of: int | None, round_limit: int | None) -> tuple[int, TournamentFacts]:
         if as_of is not None and as_of < 0:
-            raise _bad_query("`as_of` is a notification id ≥ 0.", "`as_of` 必须是不小于 0 的通知编号。",
+            raise _bad_query("A moment of the log is a notification number, 0 or more.",
+                             "记录中的时刻是不小于 0 的通知编号。",
                              {"as_of": as_of})
         if round_limit is not None and round_limit < 1:
-            raise _bad_query("`round` is a round number ≥ 1.", "`round` 必须是不小于 1 的轮次。",
+            raise _bad_query("A round is numbered from 1.", "轮次从 1 开始编号。",
                              {"round": round_limit})
         reflects = self.follower.catch_up()
         key = _tournament_key(tournament_id)

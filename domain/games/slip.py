@@ -36,6 +36,10 @@ CALLED = {
     "out": ("the farmer out first", "先出完的农民"), "dealer": ("the dealer", "庄家"),
     "declarer": ("the declarer", "定主者"), "offender": ("who fouled twice", "二次犯规者"), "bid": ("the bid", "叫分"),
     "robs": ("the robs", "抢地主次数"), "bombs": ("the bombs", "炸弹个数"), "points": ("the card points", "牌墩得分"),
+    "shows": ("the players who showed their cards", "明牌者"), "doubles": ("the players who doubled", "加倍者"),
+    "lanwa": ("烂挖", "烂挖"), "redeal": ("a redeal", "重新发牌"), "rocket": ("the rocket", "王炸"),
+    "spring": ("春天 or 反春", "春天或反春"), "ending": ("how the deal ended", "结束方式"),
+    "ended_by": ("how the deal ended", "结束方式"), "trump": ("the trump suit", "主牌花色"),
 }
 
 
@@ -67,14 +71,16 @@ def whole(facts: dict[str, Any], name: str, low: int, high: int, default: int | 
 def flag(facts: dict[str, Any], name: str) -> bool:
     value = facts.get(name, False)
     if type(value) is not bool:
-        raise bad(f"`{name}` is true or false.", f"`{name}` 只能是 true 或 false。", field=name)
+        en, zh = called(name)
+        raise bad(f"Say yes or no for {en}.", f"{zh}只能填是或否。", field=name)
     return value
 
 
 def choice(facts: dict[str, Any], name: str, options: tuple[str, ...], default: str | None = None) -> str:
     value = facts.get(name, default)
     if value not in options:
-        raise bad(f"`{name}` is one of {listed(options)}.", f"`{name}` 必须是 {listed(options, 'zh')} 之一。",
+        en, zh = called(name)
+        raise bad(f"Choose {en}: one of {listed(options)}.", f"请选择{zh}：{listed(options, 'zh')} 之一。",
                   field=name, value=repr(value))
     return value  # type: ignore[return-value]
 
@@ -84,13 +90,13 @@ def fouls(engine: Engine, facts: dict[str, Any]) -> list[Action]:
     where it has one): `[{"seat", "code", "note", "penalty"?}]`."""
     given = facts.get("fouls", [])
     if not isinstance(given, list):
-        raise bad("`fouls` is a list of {seat, code, note, penalty}.",
-                  "`fouls` 必须是 {seat, code, note, penalty} 的列表。")
+        raise bad("The fouls are a list, each with who fouled, its kind, a note and the penalty.",
+                  "犯规必须是列表，每条写明犯规者、类型、说明和罚分。")
     read = []
     for index, foul in enumerate(given):
         if not isinstance(foul, dict):
-            raise bad("Each foul is an object {seat, code, note, penalty}.",
-                      "每条犯规必须是 {seat, code, note, penalty}。", foul=index)
+            raise bad("Each foul says who fouled, its kind, a note and the penalty.",
+                      "每条犯规须写明犯规者、类型、说明和罚分。", foul=index)
         try:
             read.append(engine.normalize_action({**foul, "type": "foul"}))
         except IllegalAction as error:

@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
 
-from domain.kernel.errors import IllegalAction
+from domain.kernel.errors import IllegalAction, seat_ref
 
 SUITS = ("S", "H", "C", "D")
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -107,8 +107,9 @@ def check_complete(hands: Iterable[Iterable[str]], kitty: Iterable[str], decks: 
     )
 
 
-def remove_from(hand: list[str], cards: list[str]) -> list[str]:
-    """The hand without `cards` (multiset difference), or IllegalAction('card_not_in_hand')."""
+def remove_from(hand: list[str], cards: list[str], seat: int | None = None) -> list[str]:
+    """The hand without `cards` (multiset difference), or IllegalAction('card_not_in_hand') naming whose hand it
+    is (`seat`, a reference the service reads as the player's name)."""
     rest = list(hand)
     missing = []
     for card in cards:
@@ -119,8 +120,9 @@ def remove_from(hand: list[str], cards: list[str]) -> list[str]:
     if missing:
         raise IllegalAction(
             "card_not_in_hand",
-            f"Not in this seat's hand: {cards_text(sorted(missing))}.",
-            f"该座位手中没有这些牌：{cards_text(sorted(missing))}。",
-            {"cards": sorted(missing)},
+            f"Not in {seat_ref(seat)}'s hand: {cards_text(sorted(missing))}." if seat is not None
+            else f"Not in the hand: {cards_text(sorted(missing))}.",
+            f"{seat_ref(seat) if seat is not None else ''}手中没有这些牌：{cards_text(sorted(missing))}。",
+            {"cards": sorted(missing), **({"seat": seat} if seat is not None else {})},
         )
     return rest

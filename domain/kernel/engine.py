@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.kernel.cards import check_complete, normalize_all
-from domain.kernel.errors import IllegalAction, illegal, seat_ref, seats_ref
+from domain.kernel.errors import IllegalAction, illegal, not_a_player, seat_ref, seats_ref
 from domain.kernel.options import OptionsResolver
 from domain.kernel.values import DealResult, ViewHead
 
@@ -90,7 +90,7 @@ def checked_deal(engine: Engine, setup: DealSetup, kitty_size: int, source: str
                       f"{len(setup.hands)} hands.", f"{engine.name_zh}每个座位一手牌，共 {seats} 手，不是 "
                       f"{len(setup.hands)} 手。", hands=len(setup.hands))
     if type(setup.first) is not int or not 0 <= setup.first < seats:
-        raise illegal("bad_setup", f"`first` must be a seat 0–{seats - 1}.", f"`first` 必须是座位 0–{seats - 1}。")
+        raise not_a_player("bad_setup", "The first to act", "先出的人", seats, first=repr(setup.first))
     hands = [normalize_all(hand) for hand in setup.hands]
     kitty = normalize_all(setup.kitty)
     if any(len(hand) != engine.hand_size for hand in hands) or len(kitty) != kitty_size:
@@ -113,7 +113,7 @@ def action_head(engine: Engine, action: object, kinds: Iterable[str]) -> Action:
                       f"{engine.name_zh}没有动作类型 {kind!r}。", type=repr(kind), known=sorted(kinds))
     seat, last = action.get("seat"), engine.seat_count - 1
     if type(seat) is not int or not 0 <= seat <= last:
-        raise illegal("bad_seat", f"`seat` must be a seat 0–{last}.", f"`seat` 必须是座位 0–{last}。", seat=repr(seat))
+        raise not_a_player("bad_seat", "Who acts", "出手的人", last + 1, seat=repr(seat))
     return {"seat": seat, "type": kind}
 
 
@@ -128,14 +128,14 @@ def foul_fields(action: Action, penalty_unit: tuple[str, str]) -> Action:
     and a `penalty` in the game's unit (`penalty_unit` = (en, zh), e.g. chips / 筹码) when there is one."""
     code, note, penalty = action.get("code"), action.get("note", ""), action.get("penalty", 0)
     if not isinstance(code, str) or not code or not isinstance(note, str):
-        raise illegal("bad_action", "A foul needs a `code` and a text `note`.", "犯规需要 `code` 和文字 `note`。")
+        raise illegal("bad_action", "A foul needs its kind and a note in words.", "犯规需要写明犯规类型和文字说明。")
     if len(code) > FOUL_CODE_LIMIT or len(note) > FOUL_NOTE_LIMIT:  # shown on every page of the deal
-        raise illegal("bad_action", f"A foul's `code` is at most {FOUL_CODE_LIMIT} characters, its `note` at most "
-                      f"{FOUL_NOTE_LIMIT}.", f"犯规的 `code` 最多 {FOUL_CODE_LIMIT} 个字符，`note` 最多 "
+        raise illegal("bad_action", f"A foul's kind is at most {FOUL_CODE_LIMIT} characters, its note at most "
+                      f"{FOUL_NOTE_LIMIT}.", f"犯规类型最多 {FOUL_CODE_LIMIT} 个字符，说明最多 "
                       f"{FOUL_NOTE_LIMIT} 个字符。", code_limit=FOUL_CODE_LIMIT, note_limit=FOUL_NOTE_LIMIT)
     if type(penalty) is not int or not 0 <= penalty <= PENALTY_LIMIT:
-        raise illegal("bad_action", f"`penalty` is a whole number of {penalty_unit[0]}, 0–{PENALTY_LIMIT}.",
-                      f"`penalty` 是 0–{PENALTY_LIMIT} 的整数{penalty_unit[1]}。", limit=PENALTY_LIMIT)
+        raise illegal("bad_action", f"A foul's penalty is a whole number of {penalty_unit[0]}, 0 to {PENALTY_LIMIT}.",
+                      f"犯规的罚分是 0 到 {PENALTY_LIMIT} 的整数{penalty_unit[1]}。", limit=PENALTY_LIMIT)
     return {"code": code, "note": note, **({"penalty": penalty} if penalty else {})}
 
 
@@ -188,7 +188,7 @@ def played_cards(action: Action) -> list[str]:
     """The normalised `cards` of an action that carries cards (a play, a declaration, a bury): at least one."""
     cards = normalize_all(action.get("cards"))
     if not cards:
-        raise illegal("bad_cards", "At least one card is needed (a pass is the `pass` action).",
+        raise illegal("bad_cards", "At least one card is needed (to pass, choose 不出 / pass).",
                       "至少需要一张牌（不出请用 pass）。")
     return cards
 
@@ -206,7 +206,7 @@ def bid_value(action: Action, top: int) -> int:
     """A `bid`'s `value`: a whole number 1…top (declining is the `pass` action)."""
     value = action.get("value")
     if type(value) is not int or not 1 <= value <= top:
-        raise illegal("bad_bid", f"A bid is a whole number 1–{top}; 不叫 is the `pass` action.",
+        raise illegal("bad_bid", f"A bid is a whole number 1–{top}; not bidding is 不叫 (pass).",
                       f"叫分只能是 1–{top} 的整数（不叫用 pass）。", value=repr(value))
     return value
 

@@ -115,6 +115,15 @@ def illegal(code: str, message: str, message_zh: str, **details: Any) -> Illegal
     return IllegalAction(code, message, message_zh, details)
 
 
+def not_a_player(code: str, who_en: str, who_zh: str, seats: int, **details: Any) -> IllegalAction:
+    """A seat given that is none of the table's: said in words — who it should have been, and the table's players
+    (seat references, read as their names by the service; "seat 1 … seat N" where nobody's name is known). The
+    `details` keep the seat as given, counted from 0."""
+    players = seats_ref(range(seats))
+    return IllegalAction(code, f"{who_en} must be one of the table's players: {players}.",
+                         f"{who_zh}必须是本桌的一位玩家：{players}。", details)
+
+
 def listed(items: Iterable[object], lang: str = "en") -> str:
     """Names as a message reads them — "a, b, c" in English, "a、b、c" in Chinese — never a Python list's repr."""
     return ("、" if lang == "zh" else ", ").join(str(item) for item in items)

@@ -35,6 +35,7 @@ from domain.model.appeal_rules import (
 from domain.model.chain import digest_payload
 
 MAX_EVIDENCE = 100  # pieces of evidence one appeal keeps (docs/SECURITY.md §6b)
+MAX_RESPONSES = 20  # statements of the other side one appeal keeps (one per player of a side of six, and more)
 
 
 class Appeal(Aggregate):
@@ -75,6 +76,21 @@ class Appeal(Aggregate):
         def effect(self, aggregate: Appeal) -> None:
             aggregate.evidence.append({"reference": self.reference, "note": self.note, "by": self.recorded_by,
                                        "at": self.timestamp.isoformat()})
+
+    class ResponseRecorded(Event):
+        """The other side's statement (defect 19 of issue 23): what the players the appeal is against say, written
+        down by the committee or a referee of the table. A fact of its own: the filing's statement is never
+        edited, and evidence notes stay evidence."""
+
+        TOPIC = "fupan:Appeal.ResponseRecorded"
+        statement: str
+        on_behalf_of: list[str]  # the players who say it (none named: the other side as a whole)
+        recorded_by: dict[str, Any]
+        digest: str
+
+        def effect(self, aggregate: Appeal) -> None:
+            aggregate.responses.append({"statement": self.statement, "on_behalf_of": list(self.on_behalf_of),
+                                        "by": self.recorded_by, "at": self.timestamp.isoformat()})
 
     class LineAdded(Event):
         """A what-if line: from `from_step` of the disputed deal, these actions instead, played through the same
@@ -214,6 +230,7 @@ class Appeal(Aggregate):
         self.digest = digest
         self.status = OPEN
         self.evidence: list[dict[str, Any]] = []
+        self.responses: list[dict[str, Any]] = []  # the other side's statements (ResponseRecorded)
         self.lines: list[dict[str, Any]] = []
         self.ruling: dict[str, Any] | None = None
         self.decision: dict[str, Any] | None = None
@@ -273,6 +290,23 @@ class Appeal(Aggregate):
             raise refuse("bad_evidence", "Evidence is a (deal, step, viewpoint) reference, a note, or both.",
                          "证据必须是（牌局、步数、视角）引用或说明，或两者兼有。")
         self._chained(self.EvidenceAdded, reference=reference, note=note.strip(), recorded_by=recorded_by)
+
+    def record_response(self, statement: str, on_behalf_of: list[str], recorded_by: dict[str, Any]) -> None:
+        """The other side's statement, while the appeal is still being heard."""
+        self._expect((OPEN, RULED, APPEALED), "take the other side's statement", "记录对方陈述")
+        if len(self.responses) >= MAX_RESPONSES:
+            raise refuse("too_many_responses", f"An appeal keeps at most {MAX_RESPONSES} statements of the other "
+                         "side.", f"一个申诉最多保留 {MAX_RESPONSES} 条对方陈述。", limit=MAX_RESPONSES)
+        if not statement.strip():
+            raise refuse("bad_response", "Write what the other side says: the statement is empty.",
+                         "请写明对方的陈述。")
+        taken = set(on_behalf_of) & set(self.on_behalf_of)
+        if taken:
+            raise refuse("bad_response", f"{listed(sorted(taken))} filed the appeal: the other side's statement is "
+                         "not theirs.", f"{listed(sorted(taken), 'zh')}是申诉方：对方陈述不能以其名义记录。",
+                         players=sorted(taken))
+        self._chained(self.ResponseRecorded, statement=statement.strip(), on_behalf_of=list(on_behalf_of),
+                      recorded_by=recorded_by)
 
     def add_line(self, deal_id: str, from_step: int, actions: list[dict[str, Any]], scores: list[int], label: str,
                  recorded_by: dict[str, Any], solver_from: int | None = None) -> None:

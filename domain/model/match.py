@@ -11,7 +11,7 @@ from uuid import UUID
 from eventsourcing.domain import Aggregate
 
 from domain.games import get_engine, get_table
-from domain.kernel.errors import Conflict, IllegalAction, listed
+from domain.kernel.errors import Conflict, IllegalAction, listed, not_a_player
 from domain.kernel.table import MatchRules, Standing
 from domain.model.ids import match_id
 from domain.model.tournament import Tournament
@@ -211,8 +211,7 @@ class Match(Aggregate):
                 f"未在本赛事登记的选手：{listed(unknown, 'zh')}。", {"players": unknown},
             )
         if not 0 <= first < engine.seat_count:
-            raise IllegalAction("bad_setup", f"`first` must be a seat 0–{engine.seat_count - 1}.",
-                                f"`first` 必须是座位 0–{engine.seat_count - 1}。", {"first": first})
+            raise not_a_player("bad_setup", "The first to act", "先出的人", engine.seat_count, first=first)
         merged = {**tournament.options, **options}
         return cls._create(
             cls.Created, id=match_id(tournament.id, table), tournament_id=tournament.id, table=table,
@@ -366,8 +365,8 @@ class Match(Aggregate):
         play the time cap decides now, else after the deal in play (MatchRules.time_up)."""
         self._refuse_if_over()
         if isinstance(minutes, bool) or not isinstance(minutes, int) or minutes < 0:
-            raise IllegalAction("bad_clock", "`minutes` is the whole number of minutes played, ≥ 0.",
-                                "`minutes` 是已进行的整数分钟数（≥ 0）。", {"minutes": minutes})
+            raise IllegalAction("bad_clock", "The clock reads the whole minutes played (0 or more).",
+                                "比赛时间是已进行的整数分钟数（0 或以上）。", {"minutes": minutes})
         last = self.clock[-1]["minutes"] if self.clock else 0
         if minutes < last:
             raise IllegalAction("clock_backwards", f"The clock read {last} minutes before; it cannot go back.",
@@ -387,8 +386,7 @@ class Match(Aggregate):
         self._refuse_if_live("The misdeal belongs before the deal: deal {n} is already being recorded.",
                              "发牌错误应在开局前记录：第 {n} 局已在记录中。")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.seats):
-            raise IllegalAction("bad_seat", f"`seat` must be a seat 0–{len(self.seats) - 1}.",
-                                f"`seat` 必须是座位 0–{len(self.seats) - 1}。", {"seat": seat})
+            raise not_a_player("bad_seat", "Who misdealt", "发错牌的人", len(self.seats), seat=seat)
         standing = self.rules.misdeal(self.standing, seat, len(self.seats))
         self.trigger_event(self.MisdealRecorded, seat=seat, note=note, standing=standing, recorded_by=recorded_by)
         self._ended(recorded_by)

@@ -461,8 +461,8 @@ class Tournament(Aggregate):
             raise IllegalAction("bad_adjustment", f"An adjustment's kind is one of {listed(ADJUSTMENT_KINDS)}.",
                                 f"调整类型必须是 {listed(ADJUSTMENT_KINDS, 'zh')} 之一。", {"kind": kind})
         if not adjustable(points):
-            raise IllegalAction("bad_adjustment", f"`points` is a non-zero whole number, at most {PENALTY_LIMIT} "
-                                "either way.", f"`points` 必须是非零整数，绝对值不超过 {PENALTY_LIMIT}。",
+            raise IllegalAction("bad_adjustment", f"An adjustment's points are a non-zero whole number, at most "
+                                f"{PENALTY_LIMIT} either way.", f"调整分必须是非零整数，绝对值不超过 {PENALTY_LIMIT}。",
                                 {"points": repr(points), "limit": PENALTY_LIMIT})
         if not reason.strip():
             raise IllegalAction("bad_adjustment", "Say why: an adjustment needs a reason.", "调整必须写明理由。")

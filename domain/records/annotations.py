@@ -49,24 +49,25 @@ def checked_annotation(note: Any, steps: int) -> dict[str, Any]:
     at = note.get("at")
     if at is not None:
         if type(at) is not int or (step is not None and step != at + 1):
-            raise bad_annotation("`at` must be an action index, one less than `step` when both are given.",
-                                 "`at` 必须是动作序号；与 `step` 同时给出时应比 `step` 小 1。", at=at, step=step)
+            raise bad_annotation("A note's action must be one of the deal's actions, the one just before its step "
+                                 "when both are given.", "注释所指的动作必须是本局的动作；同时给出步数时，应是该步之前"
+                                 "的那个动作。", at=at, step=step)
         step = at + 1 if step is None else step
     if type(step) is not int or not 0 <= step <= steps:
-        raise bad_annotation(f"`step` must be a step of the deal, 0–{steps}.", f"`step` 必须是本局的步数 0–{steps}。",
-                             step=step, steps=steps)
+        raise bad_annotation(f"A note's step must be a step of the deal: 0 (as dealt) to {steps} (the end).",
+                             f"注释的步数必须是本局的一步：0（发牌时）到 {steps}（结束时）。", step=step, steps=steps)
     glyph = note.get("glyph") or ""
     if glyph not in GLYPHS and glyph != "":
         raise bad_annotation(f"Unknown glyph {glyph!r}; the glyphs are {' '.join(GLYPHS)}.",
                              f"未知的注释符号；可用符号为 {' '.join(GLYPHS)}。", glyph=str(glyph), glyphs=list(GLYPHS))
     text, text_en, author = note.get("text"), note.get("text_en") or "", note.get("author") or ""
     if not (isinstance(text, str) and text.strip()) or len(text) > TEXT_LIMIT:
-        raise bad_annotation(f"`text` (Chinese) is required, at most {TEXT_LIMIT} characters.",
-                             f"`text`（中文）必填，最多 {TEXT_LIMIT} 个字符。", field="text")
+        raise bad_annotation(f"A note needs its Chinese text, at most {TEXT_LIMIT} characters.",
+                             f"注释的中文内容必填，最多 {TEXT_LIMIT} 个字符。", field="text")
     if not isinstance(text_en, str) or len(text_en) > TEXT_LIMIT:
-        raise bad_annotation(f"`text_en` is at most {TEXT_LIMIT} characters.",
-                             f"`text_en` 最多 {TEXT_LIMIT} 个字符。", field="text_en")
+        raise bad_annotation(f"A note's English text is at most {TEXT_LIMIT} characters.",
+                             f"注释的英文内容最多 {TEXT_LIMIT} 个字符。", field="text_en")
     if not isinstance(author, str) or len(author) > AUTHOR_LIMIT:
-        raise bad_annotation(f"`author` is at most {AUTHOR_LIMIT} characters.",
-                             f"`author` 最多 {AUTHOR_LIMIT} 个字符。", field="author")
+        raise bad_annotation(f"A note's author is at most {AUTHOR_LIMIT} characters.",
+                             f"注释作者最多 {AUTHOR_LIMIT} 个字符。", field="author")
     return {"step": step, "glyph": glyph, "text": text, "text_en": text_en, "author": author}

@@ -43,27 +43,29 @@ def parse_record(doc: object) -> tuple[DealSetup, list[Action], dict[str, Any] |
     if not isinstance(doc, dict):
         raise _bad("A record must be a JSON object.", "记录必须是 JSON 对象。")
     if doc.get("format") != FORMAT:
-        raise _bad(f"`format` must be {FORMAT!r}.", f"`format` 必须是 {FORMAT!r}。", format=repr(doc.get("format")))
+        raise _bad(f"The record's format must be {FORMAT}.", f"记录格式必须是 {FORMAT}。",
+                   format=repr(doc.get("format")))
     engine = get_engine(doc.get("game"))
-    for name, kind in (("seats", list), ("hands", list), ("actions", list)):
+    for name, kind, en, zh in (("seats", list, "players", "玩家"), ("hands", list, "hands", "手牌"),
+                               ("actions", list, "actions", "动作")):
         if not isinstance(doc.get(name), kind):
-            raise _bad(f"`{name}` must be a list.", f"`{name}` 必须是列表。", field=name)
+            raise _bad(f"The record's {en} must be a list.", f"记录的{zh}必须是列表。", field=name)
     first = doc.get("first")
     if not isinstance(first, int) or isinstance(first, bool):
-        raise _bad("`first` must be a seat number.", "`first` 必须是座位号。", field="first")
+        raise _bad("The record must say who acts first.", "记录必须写明先出的人。", field="first")
     options, context, kitty = doc.get("options", {}), doc.get("context", {}), doc.get("kitty", [])
     if not isinstance(options, dict) or not isinstance(context, dict) or not isinstance(kitty, list):
-        raise _bad("`options` and `context` must be objects, `kitty` a list.",
-                   "`options` 与 `context` 必须是对象，`kitty` 必须是列表。")
+        raise _bad("The record's options and context must be objects, its kitty a list.",
+                   "记录的规则选项与牌局背景必须是对象，底牌必须是列表。")
     result = doc.get("result")
     if result is not None and not (isinstance(result, dict) and isinstance(result.get("scores"), list)):
-        raise _bad("`result` must be an object with `scores`.", "`result` 必须是含 `scores` 的对象。", field="result")
+        raise _bad("The record's result must give the scores.", "记录的结果必须写明得分。", field="result")
     if not isinstance(doc.get("meta") or {}, dict):
-        raise _bad("`meta` must be an object.", "`meta` 必须是对象。", field="meta")
+        raise _bad("The record's details (meta) must be an object.", "记录的附加信息（meta）必须是对象。", field="meta")
     notes = doc.get("annotations") or []
     if not isinstance(notes, list):
-        raise _bad("`annotations` must be a list of {step, glyph, text, text_en, author}.",
-                   "`annotations` 必须是 {step, glyph, text, text_en, author} 的列表。", field="annotations")
+        raise _bad("The record's notes must be a list, each with its step, glyph, text and author.",
+                   "记录的注释必须是列表，每条写明步数、符号、内容和作者。", field="annotations")
     for index, note in enumerate(notes):  # each checked as annotating would check it, at a step of these actions
         try:
             checked_annotation(note, len(doc["actions"]))
@@ -190,11 +192,15 @@ def slip_record_parts(doc: dict[str, Any]) -> tuple[DealSetup, dict[str, Any], d
     if any(doc.get(name) for name in ("hands", "kitty", "actions")):
         raise _bad("A result-only record has no hands, kitty or actions.", "仅有结果的记录没有手牌、底牌和动作。")
     if not isinstance(doc.get("result"), dict):
-        raise _bad("A result-only record states its `result`.", "仅有结果的记录必须写明 `result`。", field="result")
+        raise _bad("A result-only record states its result.", "仅有结果的记录必须写明结果。", field="result")
     setup, _, declared = parse_record({**doc, "hands": [], "kitty": [], "actions": []})
     facts, result = score_slip(setup, doc.get("slip"))
     declared_as_computed(result, declared)
     return setup, facts, result
+
+
+# A result's parts as a refusal names them (any other part by its key).
+RESULT_WORDS = {"scores": ("scores", "得分"), "redeal": ("redeal", "重新发牌")}
 
 
 def declared_as_computed(result: dict[str, Any], declared: dict[str, Any] | None) -> dict[str, Any]:
@@ -208,9 +214,10 @@ def declared_as_computed(result: dict[str, Any], declared: dict[str, Any] | None
                 return listed(figure, lang) if isinstance(figure, list) else json.dumps(figure, ensure_ascii=False)
 
             ours = result.get(key)
-            raise IllegalAction("result_mismatch", f"The record's result `{key}` is {shown(value, 'en')}; the rules "
+            en, zh = RESULT_WORDS.get(key, (key, key))
+            raise IllegalAction("result_mismatch", f"The record's {en} are {shown(value, 'en')}; the rules "
                                 f"give {shown(ours, 'en')}.",
-                                f"记录中的结果 `{key}` 为 {shown(value, 'zh')}，"
+                                f"记录中的{zh}为 {shown(value, 'zh')}，"
                                 f"与规则计算的结果 {shown(ours, 'zh')} 不一致。",
                                 {"key": key, "recorded": value, "computed": ours})
     return public_result(result)

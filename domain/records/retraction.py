@@ -31,8 +31,8 @@ def normalize_retraction(entry: dict[str, Any]) -> dict[str, Any]:
     """A retraction in its stored form: `at` a whole number, `reason` 1–500 characters (trimmed)."""
     at, reason = entry.get("at"), entry.get("reason")
     if type(at) is not int or at < 0:
-        raise illegal("bad_retraction", "A retraction names the index `at` of the action it takes back.",
-                      "撤回必须用 `at` 指明所撤回动作的序号。", at=repr(at))
+        raise illegal("bad_retraction", "A retraction names the action it takes back.",
+                      "撤回必须指明所撤回的动作。", at=repr(at))
     if not isinstance(reason, str) or not 0 < len(reason.strip()) <= MAX_REASON:
         raise illegal("bad_reason", f"Say why the action is taken back (1–{MAX_REASON} characters).",
                       f"请写明撤回的理由（1–{MAX_REASON} 个字符）。", at=at)

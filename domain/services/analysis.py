@@ -220,7 +220,8 @@ def _deal_entries(events: Sequence[Any], step: int | None, reader: Principal) ->
                if isinstance(e, Deal.ActionRecorded | Deal.Retracted)]
     step = len(actions) if step is None else step
     if not 0 <= step <= len(actions):
-        raise BadRequest("bad_step", f"`step` must be 0–{len(actions)}.", f"`step` 必须在 0–{len(actions)} 之间。",
+        raise BadRequest("bad_step", f"The step must be from 0 (as dealt) to {len(actions)} (the end).",
+                         f"步数必须在 0（发牌时）到 {len(actions)}（结束时）之间。",
                          {"total": len(actions)})
     setup = DealSetup(created.game, created.options, created.seats, created.first, created.hands, created.kitty,
                       created.context)

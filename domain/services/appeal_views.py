@@ -11,7 +11,8 @@ from domain.model.appeal import Appeal
 # its people wrote (any may name a hidden card or say what a seat holds), and what lines of hidden hands show.
 WITHHELD = ["digest", "timeline.digest", "statement", "evidence.note", "lines.actions", "lines.scores", "lines.label",
             "ruling.reason", "ruling.outcome.parts.label", "decision.reason", "decision.members",
-            "decision.outcome.parts.label", "late_acceptance.reason", "timeline.reason", "timeline.note"]
+            "decision.outcome.parts.label", "late_acceptance.reason", "timeline.reason", "timeline.note",
+            "responses.statement"]
 
 
 def _wordless(step: dict[str, Any] | None, *hidden: str) -> dict[str, Any] | None:
@@ -48,6 +49,7 @@ def appeal_dict(a: Appeal, *, full: bool) -> dict[str, Any]:
                                                                                       "reason": None},
         "filed_by": a.filed_by, "filed_at": a.created_on.isoformat(),
         "evidence": [{**e, "note": hide(e["note"]), "viewer": viewer_link(e["reference"])} for e in a.evidence],
+        "responses": [{**r, "statement": hide(r["statement"])} for r in a.responses],
         # a line of a live deal was played from hidden hands: its actions and result are not the public's yet
         "lines": [{**line, "actions": line["actions"] if full else None, "scores": line["scores"] if full else None,
                    "label": hide(line["label"])} for line in a.lines],

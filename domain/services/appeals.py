@@ -163,6 +163,20 @@ class Appeals(Service):
         self.store.commit(a)
         return appeal_dict(a, full=True)
 
+    @command
+    def record_response(self, appeal: UUID | str, statement: str, on_behalf_of: list[str] = (),
+                        recorded_by: dict[str, Any] = LOCAL_RECORDER) -> dict[str, Any]:
+        """The other side's statement (the players the appeal is against), written down by the committee or a
+        referee of the table: shown on the appeal and in its printed report beside the appellant's."""
+        a, m, t = load_appeal(self.store, appeal)
+        unknown = [p for p in on_behalf_of if p not in t.players]
+        if unknown:
+            raise IllegalAction("unknown_player", f"Not registered in this tournament: {listed(unknown)}.",
+                                f"未在本赛事登记的选手：{listed(unknown, 'zh')}。", {"on_behalf_of": unknown})
+        a.record_response(statement, list(on_behalf_of), recorded_by)
+        self.store.commit(a)
+        return appeal_dict(a, full=True)
+
     # --- what-if lines of the disputed deal ----------------------------------------------------------------
 
     def _line_state(self, m: Match, a: Appeal, from_step: int, actions: list[Action]

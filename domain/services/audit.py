@@ -88,8 +88,9 @@ def audit_log(recorder: Any, keys: KeyRing) -> dict[str, Any]:
             findings.append(finding("link_missing", f"Links #{_ranges(list(range(next_seq, seq)))} of the store-wide "
                                     "chain are missing: deleted from the database.", link=next_seq))
         elif link["prev"] != prev:
-            findings.append(finding("link_broken", f"Link #{seq} does not follow link #{seq - 1}: its `prev` is not "
-                                    f"#{seq - 1}'s digest (a link between was removed or rewritten).", link=seq))
+            findings.append(finding("link_broken", f"Link #{seq} does not follow link #{seq - 1}: the digest it "
+                                    f"follows is not #{seq - 1}'s (a link between was removed or"
+                                    " rewritten).", link=seq))
         try:
             events = json.loads(link["events"])
             content = link_digest(log, seq, link["prev"], link["at"], events, int(link["adopted"]))

@@ -17,7 +17,7 @@ from domain.games import get_engine
 from domain.kernel.cards import normalize_all
 from domain.kernel.dealing import deal_from_seed, seed_commitment
 from domain.kernel.engine import Action, DealSetup, Viewpoint
-from domain.kernel.errors import IllegalAction, Refusal
+from domain.kernel.errors import IllegalAction, Refusal, not_a_player
 from domain.kernel.integrity import canonical_json
 from domain.model.appeal import Appeal
 from domain.model.appeal_rules import REPLACES
@@ -60,8 +60,8 @@ class Deals(Service):
         create returns the deal.
         """
         if (hands is None) != (kitty is None):
-            raise IllegalAction("bad_setup", "Give both `hands` and `kitty`, or neither (server-dealt).",
-                                "`hands` 与 `kitty` 要么都给出，要么都不给（由服务器发牌）。")
+            raise IllegalAction("bad_setup", "Give both the hands and the kitty, or neither (the server deals).",
+                                "手牌与底牌要么都给出，要么都不给（由服务器发牌）。")
         if hands is not None and seed is not None:
             raise IllegalAction("bad_setup", "Give either explicit hands or a seed, not both.",
                                 "明确的手牌与种子只能二选一。")
@@ -116,8 +116,8 @@ class Deals(Service):
                     recorded_by: dict[str, Any]) -> tuple[dict[str, Any], bool]:
         """A deal outside any match, named by `key` or by its setup (idempotent)."""
         if game is None or seats is None:
-            raise IllegalAction("bad_setup", "A deal outside a match needs `game` and `seats`.",
-                                "不属于任何对局的牌局需要 `game` 和 `seats`。")
+            raise IllegalAction("bad_setup", "A deal outside a match needs its game and its players.",
+                                "不属于任何对局的牌局需要写明游戏和玩家。")
         given_first = 0 if first is None else first
         deal_id = deal_id_for_key(key or _setup_key(game, options, seats, given_first, hands, kitty, context, seed))
         existing = self.store.find(deal_id)
@@ -331,8 +331,7 @@ def deal_setup(game: str, options: dict[str, Any], seats: list[str], first: int 
     if hands is None:
         seed = seed or secrets.token_hex(16)
         if type(start) is not int or not 0 <= start < engine.seat_count:
-            raise IllegalAction("bad_setup", f"`first` must be a seat 0–{engine.seat_count - 1}.",
-                                f"`first` 必须是座位 0–{engine.seat_count - 1}。", {"first": start})
+            raise not_a_player("bad_setup", "The first to act", "先出的人", engine.seat_count, first=start)
         hands, kitty = deal_from_seed(seed, engine, start)
     if seed is not None or first is None:
         start = engine.first_actor(hands, start)

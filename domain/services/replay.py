@@ -37,7 +37,8 @@ def frames(events: list[Any], viewpoint: str, steps: range | None, reader: Princ
     total = len(actions)
     wanted = steps if steps is not None else range(total + 1)
     if wanted and not (wanted[0] >= 0 and wanted[-1] <= total):
-        raise BadRequest("bad_step", f"`step` must be 0–{total}.", f"`step` 必须在 0–{total} 之间。", {"total": total})
+        raise BadRequest("bad_step", f"The step must be from 0 (as dealt) to {total} (the end).",
+                         f"步数必须在 0（发牌时）到 {total}（结束时）之间。", {"total": total})
     state = engine.new_deal(setup)
     out = []
     done = 0

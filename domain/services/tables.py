@@ -8,8 +8,9 @@ import dataclasses
 from typing import Any
 from uuid import UUID
 
+from domain.games import seat_namer
 from domain.kernel.engine import DealSetup
-from domain.kernel.errors import Conflict, IllegalAction
+from domain.kernel.errors import Conflict, IllegalAction, Refusal
 from domain.model.deal import Deal
 from domain.model.ids import LOCAL_RECORDER, deal_id_in_match
 from domain.model.match import Match
@@ -35,7 +36,12 @@ class Tables(Service):
         """(match, created): a table of the tournament, named by `table` (idempotent), in `round` (default:
         the current round)."""
         t = self.store.load(Tournament, tournament, "tournament")
-        match = Match.open(t, table, seats, first, options or {}, recorded_by)
+        try:
+            match = Match.open(t, table, seats, first, options or {}, recorded_by)
+        except Refusal as refused:  # a `first` none of the seats: named by the players being seated
+            if refused.mentions_seats and isinstance(seats, list):
+                refused.name_seats(seat_namer(t.game, [t.players.get(s, str(s)) for s in seats]))
+            raise
         existing = self.store.find(match.id)
         if existing is not None:
             same_kind(existing, Match, table).check_same(match)

@@ -179,6 +179,7 @@ class Tournaments(Service):
         deal_id, version = reference.get("deal_id"), reference.get("version")
         deal = self.store.find(deal_id) if isinstance(deal_id, str | UUID) else None
         if not isinstance(deal, Deal) or type(version) is not int or not 1 <= version <= deal.version:
-            raise IllegalAction("bad_reference", "`refers_to` must name a recorded deal event (deal_id, version).",
-                                "`refers_to` 必须指向已记录的牌局事件（deal_id, version）。", {"refers_to": reference})
+            raise IllegalAction("bad_reference", "An adjustment refers to a recorded event of a deal (the deal and "
+                                "the event's number).", "调整所依据的必须是已记录的牌局事件（牌局及事件序号）。",
+                                {"refers_to": reference})
         return {"deal_id": str(deal.id), "version": version}

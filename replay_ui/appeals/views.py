@@ -143,7 +143,8 @@ def _may(tournament_id: str, match_ids: set[str]) -> dict[str, bool]:
     filer = organiser or any(who.referees(match) for match in match_ids)
     chief = is_chief(who.recorded_by, service().appeals.rules(tournament_id)["chief_referees"])
     committee = who.role == "appeals"
-    return {"file": filer, "evidence": filer or committee, "sandbox": filer or committee, "ruling": chief,
+    return {"file": filer, "evidence": filer or committee, "response": filer or committee,
+            "sandbox": filer or committee, "ruling": chief,
             "committee": filer, "withdrawal": filer, "closing": chief, "decision": committee}
 
 

@@ -172,6 +172,7 @@ def deal_viewer(deal_id: str) -> str:
         "deal_id": deal["id"], "game": deal["game"], "names": context["names"], "seats": len(deal["seats"]),
         "number": deal["number"], "finished": deal["finished"], **context["figures"],
         "foul_names": foul_names(deal["game"]), "play_phase": get_engine(deal["game"]).play_phase,
+        "entries": (context["match"] or {}).get("entries") or [],  # a team event's teams: its sides' names
         "suitless": bool(getattr(get_game(deal["game"]).analysis, "suitless", False)),  # the analysis groups ranks
         "seat_marks": {lang: [seat_mark(deal["game"], seat, lang) for seat in range(len(deal["seats"]))]
                        for lang in ("zh", "en")},

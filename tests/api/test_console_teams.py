@@ -6,6 +6,7 @@ withdrawn player is marked in the standings."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Iterator
@@ -97,6 +98,15 @@ def test_the_draw_progress_and_standings_name_the_teams_and_a_bye_team_is_ranked
         if table is progress["tables"][0]:  # its table of deals heads each side with its team, not 甲队 / 乙队
             head = visible(html.split('id="dg-standing"', 1)[1].split("</thead>", 1)[0])
             assert "甲队" not in head and all(entry["name"] in head for entry in table["entries"])
+            # each deal's outcome names the head's team, and the chart's lines are the teams
+            rows = visible(html.split('id="dg-standing"', 1)[1])
+            assert "甲队" not in rows and "乙队" not in rows
+            chart = json.loads(html.split('id="match-chart-data">', 1)[1].split("</script>", 1)[0])
+            assert chart["names"] == [entry["name"] for entry in table["entries"]]
+            # the deal viewer knows the teams: its panels, the analysis and the steps name each side by them
+            viewer = live.get(f"/deals/{deal['id']}").text
+            boot = json.loads(viewer.split('id="deal-boot">', 1)[1].split("</script>", 1)[0])
+            assert [e["name"] for e in boot["entries"]] == [e["name"] for e in table["entries"]]
         assert all(name in sheet for name in table["names"])
     for table in progress["tables"]:  # closed before any deal: the table's ranking is the lots'
         assert live.post(f"/api/matches/{table['match_id']}/close", {"reason": "测试"}).status_code == 201

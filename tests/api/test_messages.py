@@ -193,7 +193,8 @@ def test_refusals_across_the_api_name_things_in_sentences_not_python_reprs(live:
 
     wrong = {**EXAMPLE_RECORD, "result": {"scores": [9, 9, -18]}}
     error = sentence(live.post("/api/records", wrong), 422, "result_mismatch")
-    assert "`scores` is 9, 9, -18; the rules give " in error["message"] and "为 9、9、-18，" in error["message_zh"]
+    assert "The record's scores are 9, 9, -18; the rules give " in error["message"]
+    assert "记录中的得分为 9、9、-18，" in error["message_zh"]
 
     # What the service itself refuses (the CLI and the console reach it without the API's schemas first).
     def domain(call: Any, *args: Any) -> tuple[str, str]:
@@ -221,3 +222,23 @@ def test_a_refused_slip_names_the_players(live: LiveServer) -> None:
                     "impossible_slip")
     assert error["message_zh"].startswith("陈静 所在一方全部出完时") and "when 陈静's team" in error["message"]
     assert "座位" not in error["message_zh"]
+
+
+def test_a_seat_that_is_nobodys_is_refused_by_naming_the_tables_players(live: LiveServer) -> None:
+    """A misdeal by a seat the table does not have, an action by one: the person reads who sits at the table,
+    never "`seat` must be a seat 0–2"; the details keep the seat as sent."""
+    players = ["张伟", "李娜", "王芳"]
+    _, match = open_http_table(live, "名字·座位", "doudizhu", players, 0)
+    error = refused(live.post(f"/api/matches/{match}/misdeals", {"seat": 5, "note": "多发一张"}), 422, "bad_seat")
+    assert error["message_zh"] == "发错牌的人必须是本桌的一位玩家：张伟、李娜、王芳。", error
+    assert error["message"] == "Who misdealt must be one of the table's players: 张伟, 李娜, 王芳.", error
+    assert error["details"]["seat"] == 5
+    deal, _ = table_deal(live, "名字·座位二", "doudizhu", players)
+    error = refused(live.post(f"/api/deals/{deal}/actions", {"action": {"seat": 3, "type": "pass"}}), 422, "bad_seat")
+    assert error["message_zh"] == "出手的人必须是本桌的一位玩家：张伟、李娜、王芳。", error
+    assert "`" not in error["message"] + error["message_zh"] and "0–" not in error["message"]
+    # Opening a table whose first to act is none of its seats: named by the players being seated.
+    tournament = live.get(f"/api/matches/{match}").json()["tournament_id"]
+    opened = live.post(f"/api/tournaments/{tournament}/matches", {"table": "2", "seats": players, "first": 3})
+    error = refused(opened, 422, "bad_setup")
+    assert error["message_zh"] == "先出的人必须是本桌的一位玩家：张伟、李娜、王芳。", error

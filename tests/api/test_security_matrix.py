@@ -127,6 +127,7 @@ KINDS: dict[str, str] = {
     "appeals.list_appeals": "public",  # a live deal's statement withheld (test_appeals.py)
     "appeals.get_appeal": "public",
     "appeals.add_evidence": "appeal_party",
+    "appeals.record_response": "appeal_party",  # the other side's statement
     "appeals.add_line": "appeal_party",  # a what-if line of the disputed (live) deal: every hand is used
     "appeals.sandbox": "appeal_party",  # a line being built: the referee's view of the (live) deal, stores nothing
     "appeals.analyse_line": "appeal_party",  # the analysis of a node of the appeal's board (every hand)
@@ -301,6 +302,7 @@ BODIES: dict[str, Callable[[Table], Any]] = {
                                       "category": "conduct", "statement": "权限测试"},
     "appeals.add_evidence": lambda t: {"reference": {"deal_id": t.deal, "step": 1, "viewpoint": "referee"},
                                        "note": "录像"},
+    "appeals.record_response": lambda t: {"statement": "对方陈述：没有说话"},
     "appeals.rule": lambda t: {"outcome": {"kind": "penalty", "player_ids": [PLAYERS[0]], "points": -1},
                                "reason": "说话"},
     "appeals.add_line": lambda t: {"from_step": 2, "actions": EXAMPLE_RECORD["actions"][2:], "label": "推演"},

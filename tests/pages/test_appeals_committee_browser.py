@@ -26,6 +26,7 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs /usr/bin/ch
 
 PHONE = {"width": 390, "height": 844}
 JUDGED = 9
+RESPONSE = "顺子合法，没有人说话"  # the other side's statement, written in on the appeal page (defect 19)
 LENGTH = len(EXAMPLE_RECORD["actions"])  # 33: what a result-blind page must not tell
 
 
@@ -100,7 +101,7 @@ def test_16_the_review_at_the_deals_last_step_does_not_say_the_deal_is_over(brow
 
 def scan_allowed(filed: Filed) -> list[str]:
     """Words people typed on these pages: the players, the tournament, the statement, the notes and labels."""
-    return [*PLAYERS, "仲裁委员会杯", "王五 认为第4步的顺子应判无效", "第4步", "实际打法"]
+    return [*PLAYERS, "仲裁委员会杯", "王五 认为第4步的顺子应判无效", "第4步", "实际打法", RESPONSE]
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
@@ -227,4 +228,34 @@ def test_19_the_printed_report_has_what_a_committee_signs(browser, filed):
     page.emulate_media(media="print")
     assert page.is_visible("[data-report-part=signatures]")
     assert "mm" in page.evaluate(PAGE_MARGIN)
+    page.context.close()
+
+
+def test_19_the_committee_writes_down_the_other_sides_statement_and_the_report_prints_it(browser, filed):
+    """Defect 19: the other side's statement has its own form (the committee's or the table's referee's): who
+    says it among the table's players who did not file, and what; the page lists it, the report prints it on
+    the other side's half, beside the appellant's."""
+    server, event = filed.server, filed.event
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(f"{server.url}/appeals/{filed.appeal}")
+    page.wait_for_selector("body[data-may-take]", state="attached")
+    assert not page.is_visible("#response-form")  # no token: no form
+    page.fill("#appeal-token-input", event.committee)
+    page.click("#appeal-token-form button[type=submit]")
+    page.wait_for_selector("#response-form", state="visible")
+    choices = page.eval_on_selector_all("#response-form [name=on_behalf_of]", "e => e.map(b => b.value)")
+    assert "王五" not in choices and set(choices) == set(PLAYERS) - {"王五"}  # 王五 filed it
+    page.check("#response-form [name=on_behalf_of][value='张三']")
+    page.fill("#response-form textarea[name=statement]", RESPONSE)
+    with page.expect_navigation():
+        page.click("#response-form button[type=submit]")
+    page.wait_for_selector("#responses li[data-response]")
+    listed = page.inner_text("#responses")
+    assert RESPONSE in listed and "张三" in listed
+    page.goto(f"{server.url}/appeals/{filed.appeal}/report")
+    page.wait_for_selector("[data-report]")
+    other = page.inner_text("[data-side=other]")
+    assert RESPONSE in other and "张三" in other
+    assert RESPONSE not in page.inner_text("[data-side=appellant]")
+    assert page.locator("[data-side=other] .write-in").count() == 0
     page.context.close()

@@ -303,3 +303,45 @@ def test_a_nine_team_daguai_knockout_to_its_final_on_a_tablet(browser, live):
     refusals = [e for e in context.errors if "status of 422" in e]  # the two refusals above, logged by the browser
     assert context.left == [] and len(refusals) == 2 and len(context.errors) == 2
     context.context.close()
+
+
+def test_tiebreaks_are_chosen_by_name_in_order_and_the_title_speaks_one_language(browser, live):
+    """The create form lists the format's tiebreaks by name (never a code to type): the defaults ticked in their
+    order, the others offered; ticking one and moving it up is what the tournament declares. The page's title is
+    in one language."""
+    context = Offline(browser, live, PHONE)
+    page = context.page()
+    page.goto(f"{live.url}/console")
+    settle(page)
+    title = page.title()
+    assert "Organiser" not in title and "组织者控制台" in title, title
+    page.fill("#signin-token", live.organiser)
+    page.click("#signin-form button[type=submit]")
+    page.fill("#create-form input[name=name]", "破同分选择杯")
+    page.select_option("#create-game", "doudizhu")
+    page.select_option("#create-format", "doudizhu.s001")
+    chooser = page.locator("#tiebreak-list li")
+    codes = [chooser.nth(i).get_attribute("data-tiebreak") for i in range(chooser.count())]
+    assert codes == ["playoff", "deals_won", "landlord_wins", "lots", "penalties"]
+    ticked = [chooser.nth(i).locator("input").is_checked() for i in range(chooser.count())]
+    assert ticked == [True, True, True, True, False]
+    shown = page.inner_text("#create-tiebreaks")
+    assert "胜局数" in shown and "地主胜局" in shown, shown
+    assert not any(code in shown for code in codes), shown  # names, never codes
+    assert page.locator("#create-tiebreaks input[type=text], #create-tiebreaks input:not([type])").count() == 0
+    penalties = page.locator("#tiebreak-list li[data-tiebreak=penalties]")
+    penalties.locator("input").check()
+    penalties.locator("button[data-move='-1']").click()
+    page.click("#lang-toggle")  # the names follow the language; what was chosen stays
+    assert page.locator("#tiebreak-list li").nth(3).get_attribute("data-tiebreak") == "penalties"
+    assert page.locator("#tiebreak-list li[data-tiebreak=penalties] input").is_checked()
+    assert "Organiser" not in page.title() or "组织者" not in page.title()
+    with page.expect_navigation():
+        page.click("#create-form button[type=submit]")
+    settle(page)
+    no_error(page)
+    tournament = page.url.rsplit("/", 1)[-1]
+    declared = live.get(f"/api/tournaments/{tournament}").json()["tiebreaks"]
+    assert declared == ["playoff", "deals_won", "landlord_wins", "penalties", "lots"], declared
+    assert context.left == [] and context.errors == []
+    context.context.close()

@@ -95,11 +95,14 @@ def test_the_referee_sees_every_hand_the_teams_patterns_and_the_result(site: Dag
     assert page.locator(f".seat[data-seat='{view['to_act']}'] .turn").count() == 1 if view["to_act"] is not None \
         else True
     teams = page.inner_text("#game-info .teams")
-    assert "甲队" in teams and "乙队" in teams and all(name in teams for name in PLAYERS)
+    # each side by its players, never 甲队 / 乙队
+    assert all(name in teams for name in PLAYERS) and "甲队" not in teams and "乙队" not in teams
+    sides = ["·".join(PLAYERS[seat] for seat in range(team, 6, 2)) for team in (0, 1)]
+    assert all(side in teams for side in sides)
     shot(page, "viewer-daguai-referee")
     page.keyboard.press("End")
     info = page.inner_text("#game-info .result")
-    team = "甲队" if result["head_team"] == 0 else "乙队"
+    team = sides[result["head_team"]]
     assert f"{team}抓 {result['k']} 家" in info and f"头家 {PLAYERS[result['first_finisher']]}" in info
     for team_no in (0, 1):
         row = page.locator(f"#game-info .dg-result tr[data-team='{team_no}']").inner_text()
@@ -111,7 +114,7 @@ def test_the_referee_sees_every_hand_the_teams_patterns_and_the_result(site: Dag
     shot(page, "viewer-daguai-referee-end")
     with viewer_support.in_english(page):
         english = page.inner_text("#game-info")
-        assert "Team A" in english and "Team B" in english and f"catch {result['k']}" in english
+        assert "Team A" not in english and sides[0] in english and f"catch {result['k']}" in english
         assert "Head" in page.inner_text("#table")
     assert offline.errors == []
 
@@ -123,10 +126,11 @@ def test_fouls_per_team_and_a_deal_decided_by_them(site: DaguaiSite, offline: Of
     page.keyboard.press("End")
     fouls = page.locator("#game-info .fouls li")
     assert fouls.count() == 2 and page.locator("#game-info .fouls li.decides").count() == 1
-    assert "乙队第 2 次" in fouls.nth(1).inner_text()
-    assert "乙队本局犯规两次以上" in page.inner_text("#game-info .result")
+    sides = ["·".join(PLAYERS[seat] for seat in range(team, 6, 2)) for team in (0, 1)]
+    assert f"{sides[1]}第 2 次" in fouls.nth(1).inner_text()
+    assert f"{sides[1]}本局犯规两次以上" in page.inner_text("#game-info .result")
     assert page.locator(".dg-badges .dg-fouls.lost[data-team='1']").count() == 1
-    assert page.locator(".dg-badges .dg-fouls[data-team='0']").inner_text() == "甲队犯规 0"
+    assert page.locator(".dg-badges .dg-fouls[data-team='0']").inner_text() == f"{sides[0]}犯规 0"
     assert "按被抓三家计分" in page.inner_text("#step-text")
     one = site.deals[3]
     open_viewer(page, site.demo, "?view=public", deal=one["id"])
@@ -181,4 +185,26 @@ def test_the_match_page_charts_both_teams_running_totals(site: DaguaiSite, offli
     page.goto(f"{site.url}/matches/{site.playoff_match['id']}")
     page.wait_for_selector("#match-chart svg.main-svg")
     assert "play-off" in page.inner_text("table.dg-deals")
+    assert offline.errors == []
+
+
+def test_the_analysis_panel_names_a_side_by_its_players(site: DaguaiSite, offline: Offline) -> None:
+    """The 分析 panel's verdict names the side to act as people know it (its players), never 甲队 / 乙队."""
+    deal = site.deals[0]
+    frames = site.frames(deal["id"], "public")
+    step = max(s for s, frame in enumerate(frames[:-1]) if frame["view"]["phase"] == "play"
+               and frame["view"]["to_act"] is not None)
+    page = offline.page()
+    open_viewer(page, site.demo, "?view=public", deal=deal["id"])
+    viewer_support.go_to(page, step)
+    page.click("#analysis > summary")
+    for _ in range(1200):  # polled from Python (the CSP forbids eval); the answer is quick this late in the deal
+        if page.get_attribute("#analysis", "data-step") == str(step) and page.get_attribute(
+                "#analysis", "data-state") not in (None, "loading"):
+            break
+        page.wait_for_timeout(50)
+    assert page.get_attribute("#analysis", "data-state") == "answer"
+    verdict = page.inner_text("#analysis .analysis-verdict")
+    team = frames[step]["view"]["to_act"] % 2
+    assert (TEAM_A, TEAM_B)[team] in verdict and "甲队" not in verdict and "乙队" not in verdict, verdict
     assert offline.errors == []

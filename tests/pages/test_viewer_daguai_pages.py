@@ -228,7 +228,13 @@ def test_the_match_page_charts_team_totals_and_lists_every_deal(site: DaguaiSite
     assert f"{site.deals[1]['result']['k']} shut in" in rows[1][1]
     assert "犯规判定" in rows[2][1] and "by fouls" in rows[2][1] and 'class="num dg-lost">2<' in rows[2][1]
     assert "犯规判定" not in rows[3][1]
-    assert "甲队：张伟·李娜·陈静" in html and "Team A: 张伟·李娜·陈静" in html
+    # The sides by their players, never 甲队 / 乙队 (issue 23): in the legend, the standing's head, every outcome.
+    assert f"两队：{TEAM_A} 对 {TEAM_B}" in html and f"Sides: {TEAM_A} vs {TEAM_B}" in html
+    assert "甲队" not in html and "乙队" not in html and "Team A" not in html
+    assert f'<span class="team-name">{TEAM_A}</span>' in html
+    head = site.deals[0]["result"]["head_team"]
+    assert f'{(TEAM_A, TEAM_B)[head]} <span class="zh" lang="zh-CN">抓 ' in rows[0][1]
+    assert chart_of(html)["names"] == [TEAM_A, TEAM_B]
     standing = re.search(r'<table class="data compact dg-standing".*?</table>', html, re.S)
     assert standing is not None
     points = re.search(r'<tr data-row="points">(.*?)</tr>', standing.group(0), re.S)
@@ -264,14 +270,15 @@ def test_the_record_page_writes_a_deal_in_both_languages(site: DaguaiSite) -> No
     deal = site.deals[0]
     result = deal["result"]
     html = page_of(site, f"/deals/{deal['id']}/record")
-    assert f"甲队：{TEAM_A}；乙队：{TEAM_B}" in html and f"Team A: {TEAM_A}; Team B: {TEAM_B}" in html
+    assert f"两队：{TEAM_A} 对 {TEAM_B}" in html and f"Sides: {TEAM_A} vs {TEAM_B}" in html
+    assert "甲队" not in html and "乙队" not in html and "Team A" not in html and "Team B" not in html
     dealer = PLAYERS[deal["first"]]
     assert f"庄家（首出）：{dealer}" in html and f"Dealer (leads): {dealer}" in html
     dealt = site.viewer_frames(deal["id"], "public")[0][0]["notation"]
     assert dealt["zh"] == f"发牌完毕，{dealer} 坐庄首出" and dealt["en"] == f"Cards dealt; {dealer} deals and leads"
     head = PLAYERS[result["first_finisher"]]
     assert f"{head} 出完，头家" in html and f"{head} is out: Head" in html
-    team = "甲队" if result["head_team"] == 0 else "乙队"
+    team = TEAM_A if result["head_team"] == 0 else TEAM_B
     assert f"{team}抓 {result['k']} 家（头家 {head}）：{result['team_points'][result['head_team']]} 分" in html
     assert "五同" in html or "同花顺" in html
     assert "放弃首出" in html and "gives up the lead" in html
@@ -280,17 +287,17 @@ def test_the_record_page_writes_a_deal_in_both_languages(site: DaguaiSite) -> No
     order = "，".join(f"{i}. {PLAYERS[s]}（{'甲' if s % 2 == 0 else '乙'}）"
                      for i, s in enumerate(result["finish_order"], start=1))
     assert f"出完顺序：{order}" in html
-    assert f"本局积分 甲队 {result['team_points'][0]} : 乙队 {result['team_points'][1]}" in html
+    assert f"本局积分 {TEAM_A} {result['team_points'][0]} : {result['team_points'][1]} {TEAM_B}" in html
     assert deal["digest"] in html
     caught = page_of(site, f"/deals/{site.deals[1]['id']}/record")
     assert "接风首出" in caught and "takes over the lead" in caught
     assert f"被关 {site.deals[1]['result']['k']} 家" in caught
     fouled = page_of(site, f"/deals/{site.deals[2]['id']}/record")
-    assert "乙队本局第 2 次犯规，按被抓三家计分" in fouled and "#2 this deal: scored as caught three" in fouled
-    assert "乙队本局犯规 2 次，按被抓三家计分：甲队 8 分，乙队 0 分" in fouled
+    assert f"{TEAM_B}本局第 2 次犯规，按被抓三家计分" in fouled and "#2 this deal: scored as caught three" in fouled
+    assert f"{TEAM_B}本局犯规 2 次，按被抓三家计分：{TEAM_A} 8 分，{TEAM_B} 0 分" in fouled
     assert "，但按犯规计分" in fouled and "but the fouls decide the score" in fouled
     one = page_of(site, f"/deals/{site.deals[3]['id']}/record")
-    assert "甲队本局第 1 次" in one and "本局第 2 次" not in one  # one foul decides nothing
+    assert "本局第 1 次" in one and "甲队" not in one and "本局第 2 次" not in one  # one foul decides nothing
 
 
 def test_a_seats_frames_show_its_own_hand_and_only_counts_of_the_others(site: DaguaiSite) -> None:

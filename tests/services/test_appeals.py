@@ -434,3 +434,61 @@ def test_once_the_next_round_is_paired_an_appeal_is_late_whatever_the_minutes(ev
     assert "下一轮已经编排" in paired.json()["error"]["message_zh"]
     assert event.head() == head
 
+
+
+def test_the_other_sides_statement_is_recorded_as_its_own_event_and_printed_beside_the_appellants(event):
+    """Defect 19 of issue 23: the report carries both sides' statements. The other side's is a new event
+    (`Appeal.ResponseRecorded`), recorded by the committee or the table's referee — never by the filing's own
+    players, never an edit of the filing — shown on the appeal's page and in its printed report, withheld as the
+    statement is while the deal is live."""
+    server = event.server
+    appeal = event.file().json()
+    path = f"/api/appeals/{appeal['appeal_id']}"
+    said = {"statement": "张三：我们没有说话，顺子是合法的", "on_behalf_of": ["张三"]}
+    # Who may: the committee and the table's referee; not a referee of another table, not the public.
+    assert server.post(f"{path}/responses", said, token=event.other_referee).status_code == 403
+    assert server.post(f"{path}/responses", said, anonymous=True).status_code == 401
+    head = event.head()
+    mine = server.post(f"{path}/responses", {**said, "on_behalf_of": ["王五"]}, token=event.committee)
+    assert mine.status_code == 422 and mine.json()["error"]["code"] == "bad_response"  # 王五 filed it
+    empty = server.post(f"{path}/responses", {"statement": "  "}, token=event.committee)
+    assert empty.status_code == 422 and empty.json()["error"]["code"] == "bad_response"
+    stranger = server.post(f"{path}/responses", {**said, "on_behalf_of": ["无名氏"]}, token=event.committee)
+    assert stranger.status_code == 422 and stranger.json()["error"]["code"] == "unknown_player"
+    assert event.head() == head  # refusals store nothing
+    recorded = server.post(f"{path}/responses", said, token=event.committee)
+    assert recorded.status_code == 201, recorded.text
+    by_referee = server.post(f"{path}/responses", {"statement": "李四同意张三的说法"}, token=event.referee)
+    assert by_referee.status_code == 201, by_referee.text
+    shown = server.get(path).json()
+    assert [r["statement"] for r in shown["responses"]] == [said["statement"], "李四同意张三的说法"]
+    assert [r["on_behalf_of"] for r in shown["responses"]] == [["张三"], []]
+    assert shown["responses"][0]["by"]["role"] == "appeals" and shown["responses"][1]["by"]["role"] == "referee"
+    assert shown["statement"] == appeal["statement"]  # the filing is untouched
+    assert [e["type"] for e in shown["timeline"]] == ["Appeal.Created", "Appeal.ResponseRecorded",
+                                                      "Appeal.ResponseRecorded"]
+
+    # The appeal's page and its printed report: both sides, each statement with who says it.
+    page = server.get(f"/appeals/{appeal['appeal_id']}").text
+    assert 'data-responses="2"' in page and said["statement"] in page and 'id="response-form"' in page
+    report = server.get(f"/appeals/{appeal['appeal_id']}/report").text
+    appellant = report.split('data-side="appellant"', 1)[1].split('data-side="other"', 1)[0]
+    other = report.split('data-side="other"', 1)[1].split("</div>", 1)[0]
+    assert appeal["statement"] in appellant and said["statement"] not in appellant
+    assert said["statement"] in other and "李四同意张三的说法" in other and other.count("data-response") == 2
+    assert "write-in" not in other
+
+    # Once the appeal is closed, no statement is taken.
+    assert server.post(f"{path}/ruling", {"outcome": {"kind": "stands"}, "reason": "维持"}).status_code == 201
+    assert server.post(f"{path}/closing", {"note": "结案"}).status_code == 201
+    late = server.post(f"{path}/responses", said, token=event.committee)
+    assert late.status_code == 422 and late.json()["error"]["code"] == "appeal_state"
+
+    # A live deal: the other side's words are withheld from the public, as the statement is.
+    live = server.post(f"/api/matches/{event.live_match}/appeals", {
+        "against": {"kind": "deal", "deal_id": event.live_deal, "step": 1}, "category": "conduct",
+        "statement": "说话"}, token=event.other_referee).json()
+    assert server.post(f"/api/appeals/{live['appeal_id']}/responses", said,
+                       token=event.other_referee).status_code == 201
+    public = server.get(f"/api/appeals/{live['appeal_id']}").json()  # anonymous
+    assert public["responses"][0]["statement"] is None and "responses.statement" in public["withheld"]

@@ -18,7 +18,17 @@ from hypothesis import strategies as st
 from paths import ROOT
 
 from cli.main import main
-from projections.pairing import fewest_repeats, history_facts, pair, ranking, read_history, seat, seat_counts
+from domain.kernel.errors import IllegalAction
+from projections.pairing import (
+    export_history,
+    fewest_repeats,
+    history_facts,
+    pair,
+    ranking,
+    read_history,
+    seat,
+    seat_counts,
+)
 from projections.standings import Standings
 
 NINE = [f"p{i}" for i in range(1, 10)]
@@ -356,3 +366,35 @@ def test_an_override_is_checked_rule_by_rule_in_plain_words():
     assert codes([["p1", "p2", "陌生人"], *proposal["tables"][1:]], proposal["byes"])[0] == "unknown"
     assert "table_size" in codes([proposal["tables"][0][:2], *proposal["tables"][1:]],
                                  [bye, proposal["tables"][0][2]])
+
+
+def test_an_appeals_weighted_score_pairs_as_the_standings_count_it():
+    """A board an appeal weighted (⅔ of one result, ⅓ of another) is matchpointed part by part by the standings
+    (projections/matchpoints.py); the exported history keeps the parts, so the pairing ranks the players as the
+    standings do — with the whole points alone p1 (−1 as a whole, +1 on ⅔ of it) would fall below p4."""
+    history = {"players": NINE, "seed": "weighted", "rounds": [{"round": 1, "tables": [
+        table(NINE[0:3], [-1, 2, -1]), table(NINE[3:6], [0, 1, -1]), table(NINE[6:9], [2, -1, -1])]}]}
+    facts = history_facts(read_history(history))
+    weighted = {"kind": "weighted", "scores": [-1, 2, -1], "exact": ["-1", "5/3", "-2/3"],
+                "parts": [{"weight": "2/3", "scores": [1, 1, -2], "label": ""},
+                          {"weight": "1/3", "scores": [-5, 4, 1], "label": ""}]}
+    facts.appeals.append({"appeal_id": "a1", "deal_id": "r1t1b1", "outcome": weighted, "outcome_nid": 1})
+    standings = Standings(facts)
+    on_screen = sorted(NINE, key=lambda name: tuple(-v for v in standings.keys[name]))
+
+    exported = export_history(facts)
+    board = exported["rounds"][0]["tables"][0]["results"][0]
+    assert board == {"scores": [-1, 2, -1], "parts": [{"weight": "2/3", "scores": [1, 1, -2]},
+                                                      {"weight": "1/3", "scores": [-5, 4, 1]}]}
+    json.loads(json.dumps(exported))  # the file stays plain JSON: weights as "2/3"
+    paired = ranking(read_history(exported))
+    assert paired.index("p1") < paired.index("p4")
+    assert [standings.keys[name] for name in paired] == [standings.keys[name] for name in on_screen]
+
+    # A weighted board whose parts do not add up to one is refused in words.
+    broken = {**history, "rounds": [{"round": 1, "tables": [
+        {"seats": NINE[0:3], "results": [{"scores": [-1, 2, -1], "parts": [{"weight": "1/3", "scores": [1, 1, -2]}]}]},
+        *history["rounds"][0]["tables"][1:]]}]}
+    with pytest.raises(IllegalAction) as refused:
+        read_history(broken)
+    assert refused.value.code == "bad_results" and "`" not in refused.value.message + refused.value.message_zh

@@ -155,7 +155,7 @@ class DaguaiEngine(Engine):
         self._after_turn(state, seat)
 
     def _play(self, state: DaguaiState, seat: int, cards: list[str]) -> None:
-        rest = remove_from(state.hands[seat], cards)
+        rest = remove_from(state.hands[seat], cards, seat)
         named = cards_text(cards)  # as a message prints them: ♣4 ♠4
         pattern = parse(cards)
         if pattern is None:

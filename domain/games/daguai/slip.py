@@ -21,10 +21,10 @@ def score_slip(engine: DaguaiEngine, setup: DealSetup, facts: dict[str, Any]) ->
     known(facts, FACTS)
     order = facts.get("finish_order")
     if not isinstance(order, list) or not all(type(s) is int and 0 <= s < SEATS for s in order):
-        raise bad(f"`finish_order` is the list of seats (0–{SEATS - 1}) in the order they went out.",
-                  f"`finish_order` 是按出完牌先后排列的座位（0–{SEATS - 1}）。")
+        raise bad(f"The finish order lists the table's {SEATS} players in the order they went out.",
+                  f"出完顺序按出完牌的先后列出本桌 {SEATS} 名玩家。")
     if len(set(order)) != len(order):
-        raise impossible("A seat goes out once: a seat is twice in `finish_order`.", "同一座位不能两次出完牌。",
+        raise impossible("A player goes out once: one is twice in the finish order.", "同一玩家不能两次出完牌。",
                          finish_order=order)
     out = [0, 0]
     for index, seat in enumerate(order):

@@ -124,17 +124,18 @@ class DoudizhuEngine(Engine):
             return
         stage = action.get("stage")
         if stage not in ("start", "deal", "after_kitty"):
-            raise illegal("bad_action", "`stage` must be start, deal or after_kitty.",
-                          "`stage` 必须是 start（明牌开始）、deal（发牌明牌）或 after_kitty（明牌）。")
+            raise illegal("bad_action", "A 明牌 is made at the start, while dealing, or after the kitty.",
+                          "明牌只能在开始时（明牌开始）、发牌中（发牌明牌）或拿底牌后（明牌）。")
         out["stage"] = stage
         if stage == "deal":
             received = action.get("received")
             if not isinstance(received, int) or isinstance(received, bool) or not 0 <= received <= HAND_SIZE:
-                raise illegal("bad_action", "发牌明牌 needs `received`: the cards received so far, 0–17.",
-                              "发牌明牌需要 `received`：已收到的牌数 0–17。")
+                raise illegal("bad_action", "发牌明牌 says how many cards had been received, 0 to 17.",
+                              "发牌明牌需要写明已收到的牌数（0 到 17）。")
             out["received"] = received
         elif "received" in action:
-            raise illegal("bad_action", "`received` belongs to stage `deal` only.", "只有发牌明牌带 `received`。")
+            raise illegal("bad_action", "Only a 发牌明牌 says how many cards had been received.",
+                          "只有发牌明牌写明已收到的牌数。")
 
     def act(self, state: DoudizhuState, action: Action) -> None:
         kind, seat = action["type"], action["seat"]
@@ -185,7 +186,7 @@ class DoudizhuEngine(Engine):
         else:
             received = action["received"]
             if last is not None and last["stage"] == "deal" and received < last["received"]:
-                raise illegal("reveal_order", "发牌明牌 reveals come in increasing `received`.",
+                raise illegal("reveal_order", "发牌明牌 reveals come in the order of the cards received.",
                                "发牌明牌按已收到牌数递增记录。")
             state.reveals.append(
                 {"seat": seat, "stage": stage, "received": received, "factor": reveal_deal_factor(received)}
@@ -261,7 +262,7 @@ class DoudizhuEngine(Engine):
                 state.last_readings = []
             return
         assert cards is not None
-        rest = remove_from(state.hands[seat], cards)
+        rest = remove_from(state.hands[seat], cards, seat)
         named = cards_text(cards)  # as a message prints them: ♣4 ♠4
         readings = parses(cards)
         if not readings:

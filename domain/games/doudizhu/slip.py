@@ -93,7 +93,8 @@ def _reveal(given: Any, landlord: int) -> dict[str, Any] | None:
     if given is None:
         return None
     if not isinstance(given, dict):
-        raise bad("`reveal` is {seat, stage, received} or null.", "`reveal` 必须是 {seat, stage, received} 或 null。")
+        raise bad("A 明牌 says who showed, when, and how many cards had been received; or there was none.",
+                  "明牌须写明谁明牌、何时明牌及已收到的牌数；没有明牌则不填。")
     who = seat(given, "seat", SEATS)
     stage = choice(given, "stage", ("start", "deal", "after_kitty"))
     if stage == "after_kitty" and who != landlord:

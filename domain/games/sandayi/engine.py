@@ -166,8 +166,7 @@ class SandayiEngine(Engine):
         elif kind == "declare":
             what = action.get("kind")
             if what not in DECLARATIONS:
-                raise illegal("bad_action", "`kind` must be tanda (摊打) or baodao (报到).",
-                              "`kind` 必须是 tanda（摊打）或 baodao（报到）。", kind=repr(what))
+                raise illegal("bad_action", "A declaration is 摊打 or 报到.", "宣告只能是摊打或报到。", kind=repr(what))
             out["kind"] = what
 
     def act(self, state: SandayiState, action: Action) -> None:
@@ -256,7 +255,7 @@ class SandayiEngine(Engine):
                 state.last_pattern = None
             return
         assert cards is not None
-        rest = remove_from(state.hands[seat], cards)
+        rest = remove_from(state.hands[seat], cards, seat)
         named = cards_text(cards)  # as a message prints them: ♣4 ♠4
         pattern = parse(cards)
         if pattern is None:

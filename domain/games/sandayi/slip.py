@@ -37,8 +37,8 @@ def score_slip(engine: SandayiEngine, setup: DealSetup, facts: dict[str, Any]) -
                              "犯规结束的牌局是犯规者的第二次犯规（§1.8）：请列出两次犯规。", offender=offender)
         state.offender = offender
     elif twice:
-        raise impossible(f"{seat_ref(twice[0])} fouled twice, which ends the deal (§1.8): its ending is `foul`.",
-                         f"{seat_ref(twice[0])} 两次犯规，本局即告结束（§1.8）：结束方式应为 foul。", seat=twice[0])
+        raise impossible(f"{seat_ref(twice[0])} fouled twice, which ends the deal (§1.8): it ended by a foul.",
+                         f"{seat_ref(twice[0])} 两次犯规，本局即告结束（§1.8）：结束方式应为犯规。", seat=twice[0])
     if ending == "void":
         return {"ending": "void", "offender": state.offender, "fouls": read}, engine.result(state)  # type: ignore
     dealer = seat(facts, "dealer", SEATS)
@@ -46,18 +46,19 @@ def score_slip(engine: SandayiEngine, setup: DealSetup, facts: dict[str, Any]) -
     declared = facts.get("declared", [])
     if not isinstance(declared, list) or not set(declared) <= {"tanda", "baodao"} or len(set(declared)) != len(
             declared):
-        raise bad("`declared` lists `tanda` and/or `baodao`, each once.", "`declared` 只能列出 tanda、baodao，各一次。")
+        raise bad("The declarations are 摊打 and/or 报到, each once.", "宣告只能是摊打、报到，各一次。")
     toulu = bid == TOP_BID and dealer == setup.first  # the first bidder opened with 3: nobody could bid over it
     if "tanda" in declared and not toulu:
         raise impossible("摊打 only in a 头撂 deal: the first bidder opened with 3 and deals [S].",
                          "只有头撂（首先叫牌者直接叫 3 分并成为庄家）的庄家可以摊打。", first=setup.first)
     sets = whole(facts, "baodao_sets", 1, 5, 1) if "baodao" in declared else 0
     if ending == "instant" and ("baodao" not in declared or not setup.options["sdy.baodao.instantWin"]):
-        raise impossible("直接赢 is a 报到 under `sdy.baodao.instantWin` (EXT-M2).",
+        raise impossible("直接赢 is a 报到 where the rules allow winning at once (EXT-M2).",
                          "直接赢只在报到且规则允许直接赢时发生。")
     bombs = facts.get("bombs", [])
     if not isinstance(bombs, list) or not all(isinstance(b, dict) for b in bombs):
-        raise bad("`bombs` is a list of {seat, cards} or {seat, king: true}.", "`bombs` 必须是 {seat, cards} 的列表。")
+        raise bad("The bombs are a list, each with who played it and its cards (or the kings).",
+                  "炸弹必须是列表，每个写明出炸弹的人及其牌（或王炸）。")
     state.dealer, state.bid, state.toulu, state.declared, state.baodao_count = dealer, bid, toulu, list(declared), sets
     read_bombs = []
     for bomb in bombs:

@@ -45,7 +45,7 @@ from domain.games.shengji.cards import (
 )
 from domain.kernel.cards import JOKERS, cards_text, normalize_all, remove_from
 from domain.kernel.engine import Action, DealSetup, DealState, Engine, Viewpoint, check_turn, seats_text, team_of
-from domain.kernel.errors import IllegalAction, illegal, listed, seat_ref
+from domain.kernel.errors import IllegalAction, illegal, listed, seat_ref, seats_ref
 from domain.kernel.options import OptionsResolver, switch, whole
 from domain.kernel.values import DealResult, Doc
 
@@ -271,17 +271,18 @@ class ShengjiEngine(Engine):
         number = context.get("deal_number", 1)
         if not (isinstance(levels, list) and len(levels) == 2
                 and all(type(v) is int and 2 <= v <= TOP_LEVEL for v in levels)):
-            raise illegal("bad_context", "`context.levels` must be two levels 2–14 (J 11, Q 12, K 13, A 14).",
-                           "`context.levels` 必须是两个 2–14 的级数（J=11，Q=12，K=13，A=14）。", levels=repr(levels))
+            raise illegal("bad_context", "The two teams' levels must be 2 to 14 (J 11, Q 12, K 13, A 14).",
+                           "两队的级数必须是 2 到 14（J=11，Q=12，K=13，A=14）。", levels=repr(levels))
         if dealer is not None and (type(dealer) is not int or not 0 <= dealer < SEATS):
-            raise illegal("bad_context", "`context.dealer` must be a seat 0–3 or null (抢庄).",
-                           "`context.dealer` 必须是座位 0–3，或 null（抢庄）。", dealer=repr(dealer))
+            players = seats_ref(range(SEATS))
+            raise illegal("bad_context", f"The dealer must be one of the table's players: {players}; or none (抢庄).",
+                           f"庄家必须是本桌的一位玩家：{players}；或不指定（抢庄）。", dealer=repr(dealer))
         if dealer is None and levels[0] != levels[1]:
             raise illegal("bad_context", "Without a dealer (抢庄) both teams must be at the same level.",
                            "没有庄家（抢庄）时两队级数必须相同。", levels=levels)
         if type(number) is not int or number < 1:
-            raise illegal("bad_context", "`context.deal_number` must be a whole number ≥ 1.",
-                           "`context.deal_number` 必须是 ≥1 的整数。")
+            raise illegal("bad_context", "The deal's number must be a whole number, 1 or more.",
+                           "牌局序号必须是不小于 1 的整数。")
         return list(levels), dealer, number
 
     # -- actions -------------------------------------------------------------------------------------------
@@ -297,21 +298,21 @@ class ShengjiEngine(Engine):
             received = action.get("received")
             if received is not None:
                 if type(received) is not int or not 0 <= received <= HAND_SIZE:
-                    raise illegal("bad_action", "`received` is the number of cards the seat had received, 0–25.",
-                                   "`received` 是该座位已收到的牌数，0–25。")
+                    raise illegal("bad_action", "A declaration says how many cards had been received, 0 to 25.",
+                                   "亮主须写明当时已收到的牌数（0 到 25）。")
                 out["received"] = received
         elif kind == "play" and action.get("forced") is not None:
             forced = normalize_all(action["forced"])
             if not forced:
-                raise illegal("bad_cards", "`forced` lists the part of a failed throw that was played.",
-                               "`forced` 列出甩牌失败后实际打出的部分。")
+                raise illegal("bad_cards", "A failed throw lists the part of it that was played.",
+                               "甩牌失败须列出实际打出的部分。")
             out["forced"] = forced
         elif kind == "irregularity":
             what, note = action.get("kind"), action.get("note", "")
             if what not in IRREGULARITIES or not isinstance(note, str):
                 raise illegal("bad_action",
-                               f"An irregularity needs `kind` ∈ {{{listed(IRREGULARITIES)}}} and a text `note`.",
-                               f"违规记录需要 `kind`（{'、'.join(IRREGULARITIES)}）和文字 `note`。")
+                               f"An irregularity needs its kind ({listed(IRREGULARITIES)}) and a note in words.",
+                               f"违规记录需要写明类型（{'、'.join(IRREGULARITIES)}）和文字说明。")
             out["kind"] = what
             if what in ("revoke", "wrong_follow"):
                 out["cards"] = normalize_all(action.get("cards"))
@@ -390,7 +391,7 @@ class ShengjiEngine(Engine):
             if current.seat == seat and current.suit != suit and not state.options["sj.selfOvercall"]:
                 return illegal("self_overcall_not_allowed",
                                 "自反 (overcalling your own declaration with a pair of another suit) is off "
-                                "(`sj.selfOvercall`; S004: only other players overcall).",
+                                "(S004: only other players overcall).",
                                 "本规则不允许自反（S004：只有其他玩家可以反主）。", current=current.as_json())
             return None  # 自保 (same seat, same suit), 反主 or an allowed 自反
         return illegal("overcall_too_weak", "An overcall needs a strictly stronger declaration (§3.4).",
@@ -415,7 +416,7 @@ class ShengjiEngine(Engine):
                     "亮主必须按发生顺序记录。", received=received, dealt=state.dealt,
                 )
             try:
-                remove_from(state.dealt_hands[seat][:received], cards)
+                remove_from(state.dealt_hands[seat][:received], cards, seat)
             except IllegalAction:
                 raise illegal("not_yet_received", f"{seat_ref(seat)} had not received {cards_text(cards)} among its "
                                f"first {received} cards.",
@@ -445,7 +446,7 @@ class ShengjiEngine(Engine):
             )
         if declaration is not None:
             cards, strength, suit = declaration
-            remove_from(state.hands[seat], cards)
+            remove_from(state.hands[seat], cards, seat)
             problem = self._overcall_problem(state, seat, strength, cards, suit)
             if problem:
                 raise problem
@@ -493,7 +494,7 @@ class ShengjiEngine(Engine):
         if len(cards) != KITTY_SIZE:
             raise illegal("wrong_card_count", f"The dealer buries exactly 8 cards, not {len(cards)}.",
                            f"庄家必须扣 8 张底牌，不是 {len(cards)} 张。", expected=KITTY_SIZE, got=len(cards))
-        rest = remove_from(state.hands[seat], cards)
+        rest = remove_from(state.hands[seat], cards, seat)
         assert state.order is not None
         state.hands[seat] = rest
         state.buried = list(cards)
@@ -515,13 +516,12 @@ class ShengjiEngine(Engine):
             raise illegal("not_playing", "Play starts after the dealer has buried the kitty.",
                            "庄家扣底之后才开始出牌。", phase=state.phase)
         check_turn(state, seat)
-        rest = remove_from(state.hands[seat], cards)
+        rest = remove_from(state.hands[seat], cards, seat)
         if not state.trick:
             self._lead(state, seat, cards, forced, rest)
             return
         if forced is not None:
-            raise illegal("bad_action", "`forced` belongs to a lead (a failed throw) only.",
-                           "`forced` 只用于甩牌失败的首家。")
+            raise illegal("bad_action", "Only a lead can be a failed throw.", "只有首家的出牌才会是甩牌失败。")
         problem = self.follow_obligation(state, seat, cards)
         if problem is not None:
             raise self._follow_error(state, problem, cards, adjudicate=state.options["sj.illegalPlay"] == "adjudicate")
@@ -555,15 +555,15 @@ class ShengjiEngine(Engine):
                     part = forced_component(components, beaten)
                     blockers = [s for s, h in zip(others, holdings, strict=True) if beats_component(part, h, value)]
                     played = list(part.cards)
-                    rest = remove_from(state.hands[seat], played)
+                    rest = remove_from(state.hands[seat], played, seat)
                     shape = shape_of([part], suit)
                     top = part.top
                     penalty = throw_penalty(len(cards) - len(played), state.options["sj.throwPenalty"])
                     entry = {"seat": seat, "cards": played, "attempted": cards, "failed_throw": True,
                              "blockers": blockers}
         if forced is not None and "attempted" not in entry:
-            raise illegal("throw_not_failed", "`forced` was given but nobody can beat any part of this lead.",
-                           "记录了 `forced`，但没有人能管住这手甩牌的任何部分。", cards=cards)
+            raise illegal("throw_not_failed", "Recorded as a failed throw, but nobody can beat any part of this lead.",
+                           "记录为甩牌失败，但没有人能管住这手甩牌的任何部分。", cards=cards)
         if forced is not None and sorted(forced) != sorted(entry["cards"]):
             raise illegal("forced_mismatch", f"This failed throw must play {cards_text(entry['cards'])}, not "
                            f"{cards_text(forced)} (§3.6).", f"甩牌失败应当出 {cards_text(entry['cards'])}，不是 "
@@ -621,7 +621,7 @@ class ShengjiEngine(Engine):
     def _follow_error(state: ShengjiState, problem: str, cards: list[str], adjudicate: bool) -> IllegalAction:
         shape = state.shape
         assert shape is not None
-        hint_en = " In adjudicate mode a referee records it as an `irregularity`." if adjudicate else ""
+        hint_en = " Under these rules the referee records it as an irregularity (违规)." if adjudicate else ""
         hint_zh = "裁判判罚模式下应由裁判记录为违规（irregularity）。" if adjudicate else ""
         if problem == "must_follow_suit":
             return illegal("must_follow_suit", "You hold cards of the led suit: play them first (§3.7.1)." + hint_en,
@@ -711,9 +711,9 @@ class ShengjiEngine(Engine):
     def _irregularity(self, state: ShengjiState, seat: int, action: Action) -> None:
         if state.options["sj.illegalPlay"] != "adjudicate":
             raise illegal("irregularity_not_allowed",
-                           "Irregularities are recorded only with `sj.illegalPlay` = adjudicate; here illegal plays "
-                           "are refused.",
-                           "只有裁判判罚模式（sj.illegalPlay=adjudicate）才记录违规；本规则直接拒绝违规出牌。")
+                           "Irregularities are recorded only where the referee adjudicates illegal plays; under "
+                           "these rules they are refused.",
+                           "只有裁判判罚违规出牌的规则下才记录违规；本规则直接拒绝违规出牌。")
         kind = action["kind"]
         record = {"at": state.actions, "seat": seat, "kind": kind, **({"note": action["note"]} if "note" in action
                                                                        else {})}
@@ -736,7 +736,7 @@ class ShengjiEngine(Engine):
         if not state.trick:
             raise illegal("not_a_follow", "Revokes and wrong follows are follows; a lead is never one.",
                            "花色错误和出错牌都是跟牌时发生的，首家出牌不算。")
-        rest = remove_from(state.hands[seat], cards)
+        rest = remove_from(state.hands[seat], cards, seat)
         problem = self.follow_obligation(state, seat, cards)
         if kind == "revoke":
             if problem != "must_follow_suit":

@@ -52,8 +52,9 @@ def score_slip(engine: ShengjiEngine, setup: DealSetup, facts: dict[str, Any]) -
     ended_by = choice(facts, "ended_by", ENDINGS, "play")
     offender = seat(facts, "offender", SEATS, required=ended_by in ("revoke", "miscount"))
     if ended_by in ("revoke", "miscount") and setup.options["sj.illegalPlay"] != "adjudicate":
-        raise impossible("A deal ends on a revoke or a miscount only with `sj.illegalPlay` = adjudicate; here such "
-                         "plays are refused.", "只有 `sj.illegalPlay` = adjudicate 时牌局才会因违例结束。")
+        raise impossible("A deal ends on a revoke or a miscount only where the referee adjudicates illegal plays; "
+                         "under these rules such plays are refused.",
+                         "只有裁判判罚违规出牌的规则下，牌局才会因违例结束。")
     state = ShengjiState(setup.options, list(setup.seats), setup.first, [], [], [], levels, dealer, number,
                          levels[team_of(dealer)], phase="finished", ended_by=ended_by,
                          offender=offender if ended_by in ("revoke", "miscount") else None)
@@ -65,9 +66,9 @@ def score_slip(engine: ShengjiEngine, setup: DealSetup, facts: dict[str, Any]) -
     pairs = None
     if kitty is not None:
         if not isinstance(kitty, dict):
-            raise bad("`kitty` is {points, pairs}: the buried cards' points, and when the attackers won the last "
-                      "trick the largest number of pairs in the winning play (null otherwise).",
-                      "`kitty` 为 {points, pairs}：底牌分，以及攻方赢得最后一墩时赢牌中最大的对子数（否则为 null）。")
+            raise bad("The kitty gives the buried cards' points and, when the attackers won the last trick, the "
+                      "largest number of pairs in the winning play.",
+                      "底牌须写明底牌分，以及攻方赢得最后一墩时赢牌中最大的对子数。")
         kitty_points = whole(kitty, "points", 0, MOST_KITTY_POINTS)
         if kitty_points % 5 or points + kitty_points > ALL_POINTS:
             raise impossible(f"The kitty's points come in fives and, with the {points} taken in tricks, are at "
@@ -90,7 +91,8 @@ def score_slip(engine: ShengjiEngine, setup: DealSetup, facts: dict[str, Any]) -
     state.captured[1 - attackers] = dealer_points
     throws = facts.get("throws", [])
     if not isinstance(throws, list) or not all(isinstance(t, dict) for t in throws):
-        raise bad("`throws` is a list of {seat, retracted}.", "`throws` 必须是 {seat, retracted} 的列表。")
+        raise bad("The failed throws are a list, each with who threw and how many cards were taken back.",
+                  "甩牌失败必须是列表，每条写明甩牌者及收回的牌数。")
     read_throws = []
     for throw in throws:
         who = seat(throw, "seat", SEATS)
@@ -102,8 +104,8 @@ def score_slip(engine: ShengjiEngine, setup: DealSetup, facts: dict[str, Any]) -
         read_throws.append({"seat": who, "retracted": retracted})
     others = facts.get("penalties", [])
     if not isinstance(others, list) or not all(isinstance(p, dict) for p in others):
-        raise bad("`penalties` is a list of {seat, reason, points}.",
-                  "`penalties` 必须是 {seat, reason, points} 的列表。")
+        raise bad("The penalties are a list, each with who, the reason and the points.",
+                  "罚分必须是列表，每条写明受罚者、理由和分数。")
     read_penalties = []
     for other in others:  # the points an adjudicated irregularity cost (§3.13), by the offender's side
         who = seat(other, "seat", SEATS)

@@ -136,8 +136,8 @@ class WakengEngine(Engine):
                           first=first)
         unknown = set(setup.context) - {"board"}
         if unknown:
-            raise illegal("bad_setup", "A 挖坑 deal's context holds only its duplicate `board`.",
-                          "挖坑牌局的 context 只含复式的 `board`（牌号）。", fields=sorted(unknown))
+            raise illegal("bad_setup", "A 挖坑 deal's context holds only its duplicate board number.",
+                          "挖坑牌局的背景只含复式的牌号。", fields=sorted(unknown))
         return WakengState(self.resolve_options(setup.options), list(setup.seats), first, hands, kitty,
                            board=setup.context.get("board"), to_act=first)
 
@@ -249,7 +249,7 @@ class WakengEngine(Engine):
                 state.last_pattern = None
             return
         cards = action["cards"]
-        rest = remove_from(state.hands[seat], cards)
+        rest = remove_from(state.hands[seat], cards, seat)
         named = cards_text(cards)  # as a message prints them: ♣4 ♠4
         pattern = parse(cards)
         if pattern is None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.games.slip import bad, flag, fouls, impossible, known, recorded_fouls, seat, whole
+from domain.games.slip import bad, called, flag, fouls, impossible, known, recorded_fouls, seat, whole
 from domain.games.wakeng.engine import SEATS, TOP_BID, WakengEngine, WakengState
 from domain.kernel.engine import DealSetup
 
@@ -22,11 +22,13 @@ FACTS = {"first", "digger", "bid", "lanwa", "shows", "doubles", "winner", "fouls
 def _seats(facts: dict[str, Any], name: str) -> list[int]:
     given = facts.get(name, [])
     if not isinstance(given, list) or not all(type(s) is int and 0 <= s < SEATS for s in given):
-        raise bad(f"`{name}` is a list of seats 0–{SEATS - 1}.", f"`{name}` 必须是座位 0–{SEATS - 1} 的列表。",
+        en, zh = called(name)
+        raise bad(f"Choose {en} among the table's {SEATS} players.", f"请在本桌 {SEATS} 名玩家中选择{zh}。",
                   field=name)
     if len(set(given)) != len(given):
-        raise impossible(f"A seat is in `{name}` once: each player shows or doubles at most once (B5–B6).",
-                         f"`{name}` 中每个座位只能出现一次（每人最多明牌、加倍一次，B5–B6）。", field=name)
+        en, zh = called(name)
+        raise impossible(f"Each player appears once among {en}: each shows or doubles at most once (B5–B6).",
+                         f"{zh}中每人只能出现一次（每人最多明牌、加倍一次，B5–B6）。", field=name)
     return list(given)
 
 

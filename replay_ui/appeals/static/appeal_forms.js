@@ -135,6 +135,10 @@
         ? { deal_id: value(form, "deal_id"), step: whole(form, "step"), viewpoint: value(form, "viewpoint") } : null;
       return [`${appealBase}/evidence`, { reference, note: value(form, "note") }];
     },
+    response(form) {
+      return [`${appealBase}/responses`, { statement: value(form, "statement"),
+        on_behalf_of: [...form.querySelectorAll("[name=on_behalf_of]:checked")].map((box) => box.value) }];
+    },
     ruling(form) {
       return [`${appealBase}/ruling`, { outcome: F.appealOutcome("ruling"), reason: value(form, "reason") }];
     },

@@ -157,17 +157,39 @@
       fillTiebreaks();
       $("#preset-label").hidden = !presets[gameSelect.value];
     }
-    function fillTiebreaks() {
+    // The tiebreaks are chosen by name from the format's list, never typed as codes: each ticked or not, in the
+    // order they apply (moved up and down); the format's default order comes ticked first.
+    function tiebreakState() {
+      return [...document.querySelectorAll("#tiebreak-list li")].map((li) => ({
+        code: li.dataset.tiebreak, on: li.querySelector("input").checked,
+      }));
+    }
+    function fillTiebreaks(kept) {
       const chosen = formats.find((f) => f.code === formatSelect.value);
       if (!chosen) return;
-      $("#create-tiebreaks").value = chosen.default_tiebreaks.join(", ");
-      // Each tiebreak by its name in the language chosen, and the code to type in the field as a <code>.
-      const named = chosen.tiebreaks.map((c) => `${esc(Fupan.lang() === "en" ? c.en : c.zh)} <code>${esc(c.code)}</code>`);
-      $("#tiebreak-menu").innerHTML = esc(t("console.create.tiebreaks.menu", { codes: "\u0000" }))
-        .replace("\u0000", named.join(Fupan.lang() === "en" ? ", " : "、"));
+      const byCode = Object.fromEntries(chosen.tiebreaks.map((c) => [c.code, c]));
+      const state = kept && kept.every((item) => byCode[item.code]) && kept.length === chosen.tiebreaks.length ? kept
+        : chosen.default_tiebreaks.map((code) => ({ code, on: true }))
+          .concat(chosen.tiebreaks.filter((c) => !chosen.default_tiebreaks.includes(c.code)).map((c) => ({ code: c.code, on: false })));
+      $("#tiebreak-list").innerHTML = state.map((item) => {
+        const name = Fupan.lang() === "en" ? byCode[item.code].en : byCode[item.code].zh;
+        return `<li data-tiebreak="${esc(item.code)}"><label><input type="checkbox"${item.on ? " checked" : ""}> ${esc(name)}</label>`
+          + ` <button type="button" class="button small" data-move="-1" aria-label="${esc(t("console.tiebreak.up"))}" title="${esc(t("console.tiebreak.up"))}">↑</button>`
+          + `<button type="button" class="button small" data-move="1" aria-label="${esc(t("console.tiebreak.down"))}" title="${esc(t("console.tiebreak.down"))}">↓</button></li>`;
+      }).join("");
     }
+    $("#tiebreak-list").addEventListener("click", (event) => {
+      const button = event.target.closest("button[data-move]");
+      if (!button) return;
+      const li = button.closest("li");
+      const other = Number(button.dataset.move) < 0 ? li.previousElementSibling : li.nextElementSibling;
+      if (!other) return;
+      if (Number(button.dataset.move) < 0) other.before(li);
+      else other.after(li);
+      button.focus();
+    });
     gameSelect.addEventListener("change", fillFormats);
-    formatSelect.addEventListener("change", fillTiebreaks);
+    formatSelect.addEventListener("change", () => fillTiebreaks());
     fillFormats();
     $("#create-form").addEventListener("submit", (event) => {
       event.preventDefault();
@@ -187,7 +209,7 @@
         if (preset && !(preset.option in options)) options[preset.option] = form.get("preset");
         const body = {
           name: String(form.get("name")).trim(), game: form.get("game"), format: form.get("format"), options,
-          tiebreaks: String(form.get("tiebreaks")).split(/[,，\s]+/).filter(Boolean),
+          tiebreaks: tiebreakState().filter((item) => item.on).map((item) => item.code),
         };
         if (String(form.get("lots_seed")).trim()) body.lots_seed = String(form.get("lots_seed")).trim();
         if (String(form.get("department_limit")).trim()) body.department_limit = Number(form.get("department_limit"));
@@ -203,11 +225,11 @@
       ).join("");
     }
     drawList();
-    // The script-drawn menus and list speak the language chosen later too (the tiebreaks' default codes kept).
+    // The script-drawn menus and list speak the language chosen later too (the tiebreaks chosen kept).
     redrawHome = () => {
-      const typed = $("#create-tiebreaks").value;
+      const kept = tiebreakState();
       fillFormats();
-      $("#create-tiebreaks").value = typed;
+      fillTiebreaks(kept);
       drawList();
     };
   }

@@ -44,8 +44,9 @@ def side_name(match: dict[str, Any], names: list[str], team: int) -> str:
     return entry["name"] if entry else team_names(names, team)
 
 
-def _team(team: int) -> Any:
-    return lambda lang: text(f"dg.team.{team}", lang)
+def _side(names: list[str], team: int) -> Any:
+    """A side in a step's words: its players ('张伟·李娜·陈静'), never 甲队 / 乙队."""
+    return lambda lang: team_names(names, team)
 
 
 def _cards(cards: list[str]) -> Any:
@@ -78,7 +79,7 @@ def _foul(who: str, action: dict[str, Any], view: dict[str, Any], before: dict[s
         return say("n.dg.foul.after", ["foul"], who=who, **foul_words("daguai", action))
     nth = view["fouls_by_team"][team]
     key = "n.dg.foul.second" if nth == FOULS_TO_LOSE else "n.dg.foul"
-    return say(key, ["foul"], who=who, **foul_words("daguai", action), team=_team(team), n=nth)
+    return say(key, ["foul"], who=who, **foul_words("daguai", action), team=_side(names, team), n=nth)
 
 
 def _leading(before: dict[str, Any] | None) -> bool:
@@ -112,7 +113,7 @@ def _out_and_round(frame: Frame, before: dict[str, Any] | None, names: list[str]
     for seat in view["finish_order"][len(before["finish_order"]):]:
         place = view["finish_order"].index(seat) + 1
         clauses.append(say("n.dg.out", ["head" if place == 1 else "out"], who=names[seat],
-                           place=_place(place), team=_team(team_of(seat))))
+                           place=_place(place), team=_side(names, team_of(seat))))
     closed = view["rounds_played"] > before["rounds_played"] and view["phase"] != "finished"
     if closed and not (frame["action"]["type"] == "timeout" and _leading(before)):
         clauses.append(_new_round(view, names))
@@ -142,15 +143,16 @@ def _outcome(result: dict[str, Any], names: list[str]) -> list[Notation]:
     key = "n.dg.end.catch" if result["outcome"] == "catch" else "n.dg.end.caught"
     if result["decided_by_fouls"]:
         key += ".fouls"  # the natural points are replaced: the fouls clause gives the score
-    lines = [say(key, ["end"], team=_team(head), k=result["k"], who=names[result["first_finisher"]],
+    lines = [say(key, ["end"], team=_side(names, head), k=result["k"], who=names[result["first_finisher"]],
                  points=points[head])]
     if result["decided_by_fouls"]:
         fouled = [team for team in TEAMS if result["fouls_by_team"][team] >= FOULS_TO_LOSE]
         if len(fouled) == 2:
             lines.append(say("n.dg.end.bothFouled", ["foul"]))
         else:
-            lines.append(say("n.dg.end.fouled", ["foul"], team=_team(fouled[0]), n=result["fouls_by_team"][fouled[0]],
-                             other=_team(1 - fouled[0]), points=points[1 - fouled[0]]))
+            lines.append(say("n.dg.end.fouled", ["foul"], team=_side(names, fouled[0]),
+                             n=result["fouls_by_team"][fouled[0]],
+                             other=_side(names, 1 - fouled[0]), points=points[1 - fouled[0]]))
     return lines
 
 
@@ -179,7 +181,8 @@ def summarize(view: dict[str, Any], names: list[str]) -> list[Notation]:
         return lines
     lines.append(say("n.dg.summary.order", order=_order(result["finish_order"], names)))
     lines.extend(_outcome(result, names))
-    lines.append(say("n.dg.summary.points", a=result["team_points"][0], b=result["team_points"][1],
+    lines.append(say("n.dg.summary.points", ta=team_names(names, 0), tb=team_names(names, 1),
+                     a=result["team_points"][0], b=result["team_points"][1],
                      fa=result["fouls_by_team"][0], fb=result["fouls_by_team"][1]))
     return lines
 
@@ -207,6 +210,7 @@ def match_rows(match: dict[str, Any], deals: list[dict[str, Any]], names: list[s
             "number": deal["number"], "id": deal["id"], "finished": deal["finished"], "playoff": playoff,
             "dealer": names[deal["first"]], "dealer_team": team_of(deal["first"]),
             "head": names[head] if played else None, "head_team": result.get("head_team"),
+            "head_side": side_name(match, names, result["head_team"]) if played else None,
             "order": [{"name": names[s], "team": team_of(s)} for s in result.get("finish_order", [])],
             "outcome": outcome_key(result) if played else None, "k": result.get("k"),
             "by_fouls": bool(result.get("decided_by_fouls")),
@@ -222,7 +226,7 @@ def match_rows(match: dict[str, Any], deals: list[dict[str, Any]], names: list[s
 def match_chart(match: dict[str, Any], names: list[str]) -> dict[str, Any]:
     """Both teams' running totals of team points at the start and after every scored deal."""
     numbers, series = chart_lines(match, [0, 0], lambda entry: entry["standing"] and entry["standing"]["points"])
-    return {"numbers": numbers, "names": [team_names(names, 0), team_names(names, 1)], "series": series,
+    return {"numbers": numbers, "names": [side_name(match, names, team) for team in TEAMS], "series": series,
             "target": None, "title": "match.chart.teamPoints", "y_title": "chart.teamPoints"}
 
 

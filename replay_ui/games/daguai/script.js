@@ -24,8 +24,11 @@
     return seat % 2;
   }
 
-  function teamNames(names, team) {
-    return names.filter((_, seat) => teamOf(seat) === team).join("·");
+  /* A side as people know it: its team's name where the players entered as a team (the match's entries, which
+   * the viewer keeps in Fupan.sideEntries), else its players ("张伟·李娜·陈静") — never 甲队 / 乙队. */
+  function side(team, names) {
+    return F.sideName([0, 1, 2, 3, 4, 5].filter((seat) => teamOf(seat) === team && seat < names.length),
+      F.sideEntries, names);
   }
 
   function teamBadge(team) {
@@ -89,7 +92,7 @@
     const badges = [0, 1].map((team) => {
       const n = view.fouls_by_team[team];
       return `<span class="dg-fouls team-${team}${n >= 2 ? " lost" : n ? " on" : ""}" data-team="${team}">` +
-        `<b>${esc(t("dg.team." + team))}</b>${esc(t("dg.fouls.n", { n }))}</span>`;
+        `<b>${esc(side(team, names))}</b>${esc(t("dg.fouls.n", { n }))}</span>`;
     });
     if (view.finish_order.length) {
       const head = view.finish_order[0];
@@ -120,7 +123,7 @@
           .join("");
         const n = view.fouls_by_team[team];
         return `<div class="dg-team-box team-${team}" data-team="${team}"><div class="dg-team-head">${teamBadge(team)}` +
-          `<b>${esc(t("dg.team." + team))}</b><span class="dg-team-fouls${n >= 2 ? " lost" : ""}">` +
+          `<b>${esc(side(team, names))}</b><span class="dg-team-fouls${n >= 2 ? " lost" : ""}">` +
           `${esc(t("dg.fouls.n", { n }))}</span></div><ul class="dg-members">${members}</ul></div>`;
       })
       .join("");
@@ -144,7 +147,7 @@
         // In-deal fouls come first in the list, so a team's second one decides when the result counts ≥ 2.
         const decides = seen[team] === 2 && view.result && view.result.fouls_by_team[team] >= 2;
         return `<li class="${decides ? "decides" : ""}"><b>${esc(names[foul.seat])}</b> ${teamBadge(team)} ` +
-          `<span class="tag foul">${esc(t("dg.foul.nth", { team: t("dg.team." + team), n: seen[team] }))}</span> ` +
+          `<span class="tag foul">${esc(t("dg.foul.nth", { team: side(team, names), n: seen[team] }))}</span> ` +
           `${F.foulHTML(foul)}` +
           (decides ? ` <strong>${esc(t("dg.foul.decides"))}</strong>` : "") + "</li>";
       })
@@ -155,15 +158,15 @@
     const result = view.result;
     const head = result.head_team;
     const how = t(result.outcome === "catch" ? "dg.result.catch" : "dg.result.caught",
-      { team: t("dg.team." + head), k: result.k });
+      { team: side(head, names), k: result.k });
     let fouls = "";
     if (result.decided_by_fouls) {
       const fouled = [0, 1].filter((team) => result.fouls_by_team[team] >= 2);
       fouls = `<p class="dg-by-fouls"><strong>${esc(fouled.length === 2 ? t("dg.result.bothFouled")
-        : t("dg.result.fouled", { team: t("dg.team." + fouled[0]), other: t("dg.team." + (1 - fouled[0])) }))}</strong></p>`;
+        : t("dg.result.fouled", { team: side(fouled[0], names), other: side(1 - fouled[0], names) }))}</strong></p>`;
     }
     const rows = [0, 1]
-      .map((team) => `<tr class="team-${team}" data-team="${team}"><th>${teamBadge(team)} ${esc(teamNames(names, team))}</th>` +
+      .map((team) => `<tr class="team-${team}" data-team="${team}"><th>${teamBadge(team)} ${esc(side(team, names))}</th>` +
         `<td class="num">${result.fouls_by_team[team]}</td>` +
         `<td class="num score${result.team_points[team] > 0 ? " up" : ""}"><b>${result.team_points[team]}</b></td></tr>`)
       .join("");

@@ -74,6 +74,12 @@
   }
 
   function sideName(side) {
+    // A partnership game's team (大怪路子: team0 = seats 0·2·4) by its team's name or its players, never 甲队.
+    const team = /^team(\d)$/.exec(side);
+    if (team) {
+      const seats = (boot.names || []).map((_, seat) => seat).filter((seat) => seat % 2 === Number(team[1]));
+      return F.sideName(seats, boot.entries, boot.names);
+    }
     return F.t(`analysis.side.${side}`);
   }
 

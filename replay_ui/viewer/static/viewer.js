@@ -26,6 +26,7 @@
   const renderer = F.games[boot.game] || F.games.generic;
   F.seatMarks = boot.seat_marks;
   F.foulNames = boot.foul_names || {};
+  F.sideEntries = boot.entries || []; // a team event's sides by their teams' names (Fupan.sideName)
   const $ = (id) => document.getElementById(id);
   const el = {
     table: $("table"), info: $("game-info"), stepNo: $("step-no"), stepText: $("step-text"),
