@@ -6,8 +6,8 @@ directory). For the writes' units: units a second, how many were open at once on
 held, summed, over the time passed: at most 1 when units exclude each other), and per unit the wall time held,
 the CPU time of the holding thread, the time spent waiting to enter and, of the time held, the synchronisation
 with the log at the unit's start. For the reads' units (a GET request's queries): units a second, the time each
-waited to enter, and how many entered while a write's unit of the same worker was open, with their mean wait —
-what shows whether a read waits for a write. Run, from the project's root:
+waited to enter, and the share that entered while a write's unit of the same worker was open, with their mean
+wait — what shows whether a read waits for a write. Run, from the project's root:
 
     FUPAN_LOAD_APP=benchmarks.unit_probe:app .venv/bin/python benchmarks/load.py --tables 32 --seconds 8 --polls
 
@@ -114,8 +114,9 @@ def _report(path: Path) -> None:
             beside = during["reads"] - last_during["reads"]
             waited = 1000 * (r["waited"] - lr["waited"]) / reads
             waited_beside = 1000 * (during["waited"] - last_during["waited"]) / beside if beside else 0.0
-            parts.append(f"reads: {reads / (when - at):.0f} units/s, waited {waited:.2f} ms to enter; {beside:.0f} "
-                         f"entered while a write's unit was open, waited {waited_beside:.2f} ms")
+            parts.append(f"reads: {reads / (when - at):.0f} units/s, waited {waited:.2f} ms to enter; "
+                         f"{100 * beside / reads:.0f} % of them entered while a write's unit was open, waited "
+                         f"{waited_beside:.2f} ms")
         if parts:
             with path.open("a") as out:
                 out.write(" | ".join(parts) + "\n")

@@ -5,16 +5,22 @@ POSTGRES_*) select another store without code changes. `Store` is the eventsourc
 services (domain/services/fupan.py) build on (its parts: domain/store/units.py, chained_application.py,
 deal_store.py); it gives every command three things:
 
-- **One unit at a time.** `unit()` runs a command under this process's lock. Units nest: a request that
-  authenticates, checks the referee's scope and records an action is one unit (the API opens it for every
-  write), and the commands it calls run inside it.
+- **Units side by side.** `unit()` runs a command as one unit of work; units nest (a request that
+  authenticates, checks the referee's scope and records an action is one unit, and the commands it calls run
+  inside it). How a unit runs beside the process's other units (docs/ARCHITECTURE.md "Units of work"):
+  a *reading* unit (`reading()`: a GET request) takes no lock and waits for no write; a *locking* unit (a write
+  to one deal, `unit(writes_to=…)`) locks its deal, and each other aggregate it loads, so writes to other deals
+  run beside it; any other unit runs *alone*, as every unit did before.
 - **A current cache.** Hot aggregates stay in the library's cache and commands change them in place instead
-  of deep-copying them (the copy cost more than the SQLite write). That is safe because (1) the lock
-  serialises the commands and the reads of cached aggregates in this process, (2) refusals happen before any
-  aggregate changes, and (3) when anything fails after a change — a stale write, a bug — the touched
-  aggregates are evicted, so the next unit reloads them. Other processes' writes (the CLI revoking a token, a
+  of deep-copying them (the copy cost more than the SQLite write). That is safe because (1) a write unit
+  changes only what it holds — the aggregates it locked, or all of them when it runs alone — and a read sees
+  the cached object only while it pins it, which no write holds meanwhile (else the read gets the aggregate as
+  last committed, loaded from the store: `_fetch`); (2) refusals happen before any aggregate changes, and (3)
+  when anything fails after a change — a stale write, a bug — the touched aggregates are evicted, so the next
+  unit reloads them. Other processes' writes (the CLI revoking a token, a
   second server worker) reach the cache through the notification log, which numbers every stored event in
-  commit order: each unit starts by asking the store for the highest number (one indexed query). If it is the
+  commit order: each unit starts by asking the store for the highest number (one indexed query, under a short
+  lock of its own that units starting together share: `ChainedApplication.catch_up`). If it is the
   last one this process has seen, nobody else wrote; otherwise the cached aggregates named by the
   notifications in between are evicted and reloaded on use (on PostgreSQL both in one query: the ids of the
   events after the last one seen, no states). That replaces the library's fast-forward (one query per
@@ -148,9 +154,10 @@ class Store(ChainedApplication):
         they are forgotten (a `with` block; units nest: the outermost one decides how it runs).
 
         How it runs beside this process's other units (docs/ARCHITECTURE.md "Units of work"): inside
-        `reading()` it reads the last committed state and locks nothing; with `writes_to` (a write to one deal,
-        web/units.py) it locks those aggregates now and every other one it loads when loaded, except the kinds
-        `changed_only_alone`, and runs beside the other units that do the same; without, it runs alone.
+        `reading()` it waits for nothing and sees each aggregate as last committed (`_fetch`); with `writes_to`
+        (a write to one deal, web/units.py) it locks those aggregates now and every other one it loads when
+        loaded, except the kinds `changed_only_alone`, and runs beside the other units that do the same;
+        without, it runs alone.
 
         `probe`: aggregates the unit will look for and that are likely not stored (a write's idempotency key),
         asked with the synchronisation in the same round trip where the store can (PostgreSQL, one database):
