@@ -17,7 +17,7 @@ Bounded and loopback only: a throwaway PostgreSQL server (tests/support/postgres
 127.0.0.1, a few seconds per figure. Run:
 
     .venv/bin/python benchmarks/load.py [--tables 1,8,32,128] [--seconds 5] [--workers 4] [--plain] [--faults]
-                                        [--databases 1,2,4] [--cpu] [--locks]
+                                        [--databases 1,2,4] [--cpu] [--locks] [--polls]
 
 `--databases 1,2,4` also runs fupan itself with FUPAN_DEAL_DATABASES=K for each K and each N ≥ 8 of --tables,
 the same deals for every K, and `fupan verify` after each K.
@@ -25,7 +25,9 @@ the same deals for every K, and `fupan verify` after each K.
 Prints, per N: writes/s and p50/p95 latency of fupan and of bare eventsourcing, and fupan/bare; with the load
 average of the machine beside each figure (the figures are only comparable within a run); `--cpu`: the CPU
 time each side spent per acknowledged write, which a loaded machine moves far less than writes/s; `--locks`: how
-often fupan's run found the events table's insert lock held. `FUPAN_LOAD_APP` names another gunicorn app target
+often fupan's run found the events table's insert lock held; `--polls`: a second pad beside each table reads
+its deal over and over meanwhile (reads/s and p50/p95 of a read; the writes' ratio is then not comparable with
+runs without). `FUPAN_LOAD_APP` names another gunicorn app target
 (e.g. `web.app:create_app({"FUPAN_PROJECTION_POLL": 0})`, or `benchmarks.unit_probe:app` to time each worker's
 units of work).
 """
@@ -44,7 +46,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "tests" / "support")]  # the sibling modules; postgres_cluster
 
 from floor_app import BareApplication  # noqa: E402
-from load_clients import run_bare, run_fupan, tables_of  # noqa: E402
+from load_clients import Stats, run_bare, run_fupan, tables_of  # noqa: E402
 from load_scenarios import by_databases, faults, spread  # noqa: E402
 from load_servers import LockSampler, cpu_seconds, fupan_cli, gunicorn, load_average, postmaster  # noqa: E402
 from postgres_cluster import application_env, create_schema, postgres_server  # noqa: E402
@@ -63,6 +65,8 @@ def main() -> None:
                                                            "(PostgreSQL's, gunicorn's, the clients'; Linux)")
     parser.add_argument("--locks", action="store_true", help="also how often fupan's run found the events "
                                                              "table's insert lock held (pg_locks, every 2 ms)")
+    parser.add_argument("--polls", action="store_true", help="also a pad beside each table reading its deal "
+                                                             "over and over while fupan's tables record")
     parser.add_argument("--databases", default="", help="e.g. 1,2,4: fupan with its deal streams in K deal "
                                                         "databases (FUPAN_DEAL_DATABASES), N of --tables ≥ 8; and "
                                                         "bare appends spread over K databases (the storage layer's "
@@ -89,7 +93,8 @@ def main() -> None:
                 b = run_bare(bare, played, args.seconds)
                 cpu += [(cpu_seconds(pg), cpu_seconds(server.pid), time.process_time())] if args.cpu else []
                 locks = LockSampler(params, "fupan") if args.locks else None
-                f, tables = run_fupan(port, token, played, args.seconds)
+                reads = Stats() if args.polls else None
+                f, tables = run_fupan(port, token, played, args.seconds, reads=reads)
                 held = locks.stop() if locks is not None else ""
                 cpu += [(cpu_seconds(pg), cpu_seconds(server.pid), time.process_time())] if args.cpu else []
                 errors = [t.error for t in tables if t.error]
@@ -100,6 +105,10 @@ def main() -> None:
                       + (f" | ERRORS {errors[:3]}" if errors else ""), flush=True)
                 if held:
                     print(f"{'':6s} fupan: the events table's insert lock {held}", flush=True)
+                if reads is not None:
+                    r = reads.summary(args.seconds)
+                    print(f"{'':6s} reads beside them: {r['per_s']:7.0f} reads/s p50 {r['p50_ms']:6.1f} ms "
+                          f"p95 {r['p95_ms']:6.1f} ms", flush=True)
                 if cpu:  # bare: its process (the threads are the application) and PostgreSQL; fupan: all three
                     (p0, _, m0), (p1, s1, m1), (p2, s2, m2) = cpu
                     bw, fw = b["writes"] / 1000, f["writes"] / 1000

@@ -60,6 +60,7 @@ class Table(threading.Thread):
         super().__init__(daemon=True)
         self.port, self.token, self.records, self.until, self.stats = port, token, records, until, stats
         self.acknowledged: dict[str, int] = {}  # deal id → actions acknowledged
+        self.current: str | None = None  # the deal being recorded (what a pad beside it polls, `Poller`)
         self.error: str | None = None
         self.keyed = True  # every write with an Idempotency-Key (`--plain` measures without)
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
@@ -106,7 +107,7 @@ class Table(threading.Thread):
                                                 "hands": record["hands"], "kitty": record["kitty"],
                                                 "options": record["options"], "key": key},
                                  lambda key=key: self.read(f"/api/deals/{deal_id_for_key(key)}"))
-                deal_id = deal["id"]
+                deal_id = self.current = deal["id"]
                 self.acknowledged[deal_id] = 0
                 for action in record["actions"]:
                     if time.monotonic() >= self.until:
@@ -131,6 +132,33 @@ class Table(threading.Thread):
         except (OSError, http.client.HTTPException, json.JSONDecodeError):
             self.conn.close()
             return None
+
+
+class Poller(threading.Thread):
+    """A second pad beside a table: reads the deal its table is recording, again and again, over a keep-alive
+    connection of its own, until the run ends (`--polls`); each read's latency goes to `stats`."""
+
+    def __init__(self, port: int, token: str, table: Table, until: float, stats: Stats):
+        super().__init__(daemon=True)
+        self.port, self.token, self.table, self.until, self.stats = port, token, table, until, stats
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+    def run(self) -> None:
+        headers = {"Authorization": f"Bearer {self.token}"}
+        while time.monotonic() < self.until:
+            deal = self.table.current
+            if deal is None:
+                time.sleep(0.01)
+                continue
+            started = time.perf_counter()
+            try:
+                self.conn.request("GET", f"/api/deals/{deal}", headers=headers)
+                response = self.conn.getresponse()
+                response.read()
+                if response.status == 200:
+                    self.stats.add(time.perf_counter() - started)
+            except (OSError, http.client.HTTPException):
+                self.conn.close()
 
 
 class BareTable(threading.Thread):
@@ -165,8 +193,10 @@ def timed(threads: list[threading.Thread]) -> float:
 
 
 def run_fupan(port: int, token: str, played: list[list[dict[str, Any]]], seconds: float,
-              during: Callable[[], None] | None = None, keyed: bool = True) -> tuple[dict[str, float], list[Table]]:
-    """Each table plays its deals of `played` for `seconds` (the deals are made before the clock starts)."""
+              during: Callable[[], None] | None = None, keyed: bool = True,
+              reads: Stats | None = None) -> tuple[dict[str, float], list[Table]]:
+    """Each table plays its deals of `played` for `seconds` (the deals are made before the clock starts);
+    `reads`: also a pad beside each table reading its deal meanwhile (`Poller`), the reads' latencies there."""
     stats = Stats()
     until = time.monotonic() + seconds
     tables = [Table(port, token, records, until, stats) for records in played]
@@ -174,7 +204,12 @@ def run_fupan(port: int, token: str, played: list[list[dict[str, Any]]], seconds
         table.keyed = keyed
     if during is not None:
         threading.Thread(target=during, daemon=True).start()
+    pollers = [Poller(port, token, table, until, reads) for table in tables] if reads is not None else []
+    for poller in pollers:
+        poller.start()
     elapsed = timed(tables)  # type: ignore[arg-type]
+    for poller in pollers:
+        poller.join()
     return stats.summary(elapsed), tables
 
 

@@ -5,6 +5,9 @@ services; every refusal is a `domain.kernel.errors.Refusal`, and whatever raises
 from __future__ import annotations
 
 from domain.model.deal import Deal
+from domain.model.idempotent_request import IdempotentRequest
+from domain.model.token import AccessToken
+from domain.model.tournament import Tournament
 from domain.services.appeals import Appeals
 from domain.services.deals import Deals
 from domain.services.idempotency import Requests
@@ -23,6 +26,9 @@ class FupanStore(Store):
 
     name = "Fupan"
     deal_kinds = (Deal,)
+    # A write to one deal locks the deal and whatever else it changes (its table, its appeal); these it only
+    # reads: tokens and tournaments change only in units that run alone, and a stored request never changes.
+    changed_only_alone = (AccessToken, Tournament, IdempotentRequest)
 
 
 class Fupan:

@@ -22,11 +22,13 @@ from domain.store.units import Unit
 class Requests(Service):
     """What the API's write requests ask of the store as a whole (api/idempotency.py, the request middleware)."""
 
-    def open(self, probe: Sequence[UUID] = ()) -> Unit:
+    def open(self, probe: Sequence[UUID] = (), writes_to: Sequence[UUID] | None = None) -> Unit:
         """The unit of work of one write request, entered before it is authenticated and left after its answer:
-        authentication, the referee's scope and the command share its lock and its one look at the notification
-        log (domain/store/event_store.py). `probe`: the key the request carries, asked with that look."""
-        return self.store.unit(probe)
+        authentication, the referee's scope and the command share it and its one look at the notification log
+        (domain/store/event_store.py). `probe`: the key the request carries, asked with that look. `writes_to`:
+        the deal a write to one deal names (none for a new deal): the unit locks it and what else it changes,
+        and runs beside other such units; without, it runs alone (`Store.unit`)."""
+        return self.store.unit(probe, writes_to)
 
     def begin(self, caller: str, key: str, method: str, path: str, body: bytes,
               recorded_by: dict[str, Any], deal: str | None = None) -> tuple[IdempotentRequest, bool]:

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 from uuid import UUID
 
@@ -61,9 +62,17 @@ class ChainedApplication(Application):
     def __init__(self, env: dict[str, str] | None = None):
         super().__init__(env)
         self._closing: list[Callable[[], None]] = []
+        # `_seen`, `_own` and the log head's own SQLite connection belong to whoever holds this short lock (never
+        # held across a unit: only across one look at the log, or the bookkeeping after a save).
+        self._log_lock = threading.Lock()
+        self._looks_begun = 0  # looks at the log begun so far, and the number of the last one finished
+        self._look_done = 0
         self._log_head = self._log_head_reader()
         self._seen = self._log_head()  # the cache is empty: nothing to evict yet
         self._own: set[int] = set()  # notification ids of our own saves after `_seen` (their aggregates are current)
+        # Told the ids of the aggregates saved here or found changed by others (the store's cache of committed
+        # aggregates, domain/store/unit_locks.py, drops them).
+        self.on_change: Callable[[Iterable[UUID]], None] = lambda ids: None
 
     def construct_factory(self, env: Environment) -> InfrastructureFactory:
         """The library's factory, building recorders that chain every write (domain/store/logchain.py)."""
@@ -113,12 +122,28 @@ class ChainedApplication(Application):
                                          isolation_level=None)
             self._closing.append(connection.close)
             statement = self.recorder.select_max_notification_id_statement  # type: ignore[attr-defined]
-            return lambda: connection.execute(statement).fetchone()[0] or 0  # called under the unit's lock
+            return lambda: connection.execute(statement).fetchone()[0] or 0  # called under `_log_lock`
         return lambda: self.recorder.max_notification_id() or 0
 
+    def catch_up(self, probe: Sequence[UUID] = ()) -> set[UUID]:
+        """Make the cache current with everything committed before this call (`_changed_since_seen`), under the
+        log's short lock. Units starting together share one look: a look that began after this call began sees
+        at least as much of the log, so when one finishes while this call waits for the lock, it is enough (and
+        `probe` goes unasked: each `find` of it then asks the store itself)."""
+        asked = self._looks_begun
+        with self._log_lock:
+            if self._look_done > asked:
+                return set()
+            self._looks_begun += 1
+            number = self._looks_begun
+            absent = self._changed_since_seen(probe)
+            self._look_done = number
+            return absent
+
     def _changed_since_seen(self, probe: Sequence[UUID] = ()) -> set[UUID]:
-        """Evict the cached aggregates that others changed since this process last looked at this log; which of
-        `probe` are not stored, if this store can tell with the same round trip (else none)."""
+        """(Under `_log_lock`: `catch_up`.) Evict the cached aggregates that others changed since this process
+        last looked at this log; which of `probe` are not stored, if this store can tell with the same round trip
+        (else none)."""
         changed: set[UUID] = set()
         absent: set[UUID] = set()
         changed_since = getattr(self.recorder, "changed_since", None)
@@ -148,6 +173,7 @@ class ChainedApplication(Application):
             for aggregate_id in changed:
                 with contextlib.suppress(KeyError):
                     cache.get(aggregate_id, evict=True)
+        self.on_change(changed)
         self._seen = latest
         self._own = {n for n in self._own if n > latest}
         return absent
@@ -155,10 +181,12 @@ class ChainedApplication(Application):
     def _saved(self, aggregates: Sequence[Aggregate]) -> None:
         """Save in one transaction and note our own notifications (a stale version: IntegrityError)."""
         recordings = self.save(*aggregates)
-        self._own.update(r.notification.id for r in recordings)
-        while self._seen + 1 in self._own:  # our own writes, in order: the cache already holds their result
-            self._seen += 1
-            self._own.discard(self._seen)
+        self.on_change(aggregate.id for aggregate in aggregates)
+        with self._log_lock:  # another unit may be looking at the log meanwhile
+            self._own.update(r.notification.id for r in recordings if r.notification.id > self._seen)
+            while self._seen + 1 in self._own:  # our own writes, in order: the cache already holds their result
+                self._seen += 1
+                self._own.discard(self._seen)
 
     def close(self) -> None:
         for close in self._closing:

@@ -1,5 +1,5 @@
 """Units of work: the `with` block a command runs in (`Unit`, what `Store.unit()` returns) and the `command`
-decorator that runs a service method as one. What a unit does on entering and leaving — the lock, the cache's
+decorator that runs a service method as one. What a unit does on entering and leaving — its locks, the cache's
 synchronisation, forgetting what a failure changed — is the store's (domain/store/event_store.py)."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ class UnitHost(Protocol):
 
     _depth: int  # nesting of units: 1 inside the outermost one
 
-    def _enter_unit(self, probe: Sequence[UUID]) -> None: ...
+    def _enter_unit(self, probe: Sequence[UUID], writes_to: Sequence[UUID] | None = None) -> None: ...
 
     def _leave_unit(self, failed: bool) -> None: ...
 
@@ -47,13 +47,13 @@ def command(method: Callable[Concatenate[S, P], R]) -> Callable[Concatenate[S, P
 class Unit:
     """A `with` block of `Store.unit()` (a class rather than a generator: every request enters several)."""
 
-    __slots__ = ("store", "probe")
+    __slots__ = ("store", "probe", "writes_to")
 
-    def __init__(self, store: UnitHost, probe: Sequence[UUID] = ()):
-        self.store, self.probe = store, probe
+    def __init__(self, store: UnitHost, probe: Sequence[UUID] = (), writes_to: Sequence[UUID] | None = None):
+        self.store, self.probe, self.writes_to = store, probe, writes_to
 
     def __enter__(self) -> None:
-        self.store._enter_unit(self.probe)
+        self.store._enter_unit(self.probe, self.writes_to)
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: Any) -> None:
         # Refusals come before any aggregate changed (or `commit` already forgot them); anything else may have
