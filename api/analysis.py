@@ -9,7 +9,7 @@ from marshmallow import Schema, fields, validate
 
 from api import schemas as s
 from api.auth import ANYONE, current_principal, requires
-from api.common import doc, json_body, load, load_query, reply, service
+from api.common import doc, json_body, load, load_query, reply, service, stores_nothing
 
 ANALYSIS_QUERY, ANALYSIS = s.AnalysisQuerySchema(), s.AnalysisSchema()
 
@@ -64,6 +64,7 @@ VARIATION_IN, VARIATION, VARIATION_ANALYSIS_IN = VariationSchema(), VariationAns
 
 
 @analysis.post("/<deal_id>/variation")
+@stores_nothing
 @requires(ANYONE)
 @doc("The board of variations at a node: after `step` entries, the variation's `actions` (and the passes nobody "
      "can avoid): every hand, the round on the table, the plays of the seat to act; stores nothing. 422 "
@@ -75,6 +76,7 @@ def variation(deal_id: str) -> tuple[Response, int]:
 
 
 @analysis.post("/<deal_id>/analysis")
+@stores_nothing
 @requires(ANYONE)
 @doc("The analysis of a node of the board: after `step` entries, then the variation's `actions`; the same answer "
      "as GET", body=VARIATION_ANALYSIS_IN, response=ANALYSIS, errors=(400, 401, 403, 404, 422))

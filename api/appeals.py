@@ -26,7 +26,7 @@ from api.auth import (
     current_principal,
     requires,
 )
-from api.common import doc, json_body, load, load_query, reply, service
+from api.common import doc, json_body, load, load_query, reply, service, stores_nothing
 from api.standings import projections
 
 appeals = Blueprint("appeals", __name__, url_prefix="/api")
@@ -184,6 +184,7 @@ def add_line(appeal_id: str) -> tuple[Response, int]:
 
 
 @appeals.post("/appeals/<appeal_id>/sandbox")
+@stores_nothing
 @requires(APPEAL_PARTY)
 @doc("A line being built (the sandbox on the appeal's page): the state after `actions` from `from_step`, the seat to "
      "act's choices, or the line's scores once it ends; stores nothing. 422 `illegal_line` names a refused action",
@@ -195,6 +196,7 @@ def sandbox(appeal_id: str) -> tuple[Response, int]:
 
 
 @appeals.post("/appeals/<appeal_id>/analysis")
+@stores_nothing
 @requires(APPEAL_PARTY)
 @doc("The analysis of a node of the appeal's board of variations: the disputed deal's entries up to `from_step`, "
      "then `actions`; the answer of GET /api/deals/<id>/analysis without the deal's id; stores nothing",
@@ -267,6 +269,7 @@ def close(appeal_id: str) -> tuple[Response, int]:
 
 
 @appeals.post("/appeals/<appeal_id>/preview")
+@stores_nothing
 @requires(ANYONE)
 @doc("The standings before and after this outcome were decided now; stores nothing", body=PREVIEW_IN,
      response=PREVIEW, errors=(400, 404, 422))

@@ -38,6 +38,14 @@ def doc(
     return attach
 
 
+def stores_nothing(view: F) -> F:
+    """Mark a POST view that computes and stores nothing (an analysis, a preview, a check): it runs as a read
+    (web/units.py), beside every write and waiting for none, and the store refuses it any save. Put it right
+    under the route's decorator."""
+    view.stores_nothing = True  # type: ignore[attr-defined]
+    return view
+
+
 def service() -> Fupan:
     return current_app.extensions["fupan"]
 

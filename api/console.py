@@ -17,7 +17,7 @@ from flask import Blueprint, Response, current_app, request, url_for
 from marshmallow import Schema, fields, validate
 
 from api.auth import ANYONE, ORGANISER_ONLY, current_principal, requires
-from api.common import doc, json_body, load, load_query, service
+from api.common import doc, json_body, load, load_query, service, stores_nothing
 from api.idempotency import answered_once
 from api.standings import projections
 from domain.kernel.errors import BadRequest, IllegalAction, listed
@@ -303,6 +303,7 @@ def _swiss_override(tournament: dict[str, Any], body: dict[str, Any]) -> dict[st
 
 
 @console.post("/<tournament_id>/draw/check")
+@stores_nothing
 @requires(ANYONE)
 @doc("Check a Swiss round's tables chosen by hand against the pairing rules (stores nothing): each rule broken, "
      "in Chinese and English — `refused` (a round cannot open so) or `warning` (it may, with a reason)",

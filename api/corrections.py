@@ -13,7 +13,7 @@ from flask import Blueprint, Response
 
 from api import schemas as s
 from api.auth import MATCH_RECORDER, current_principal, requires
-from api.common import doc, json_body, load, reply, service
+from api.common import doc, json_body, load, reply, service, stores_nothing
 
 CORRECTION_IN, PREVIEW, MATCH = s.CorrectionSchema(), s.CorrectionPreviewSchema(), s.MatchSchema()
 
@@ -21,6 +21,7 @@ corrections = Blueprint("corrections", __name__, url_prefix="/api/matches")
 
 
 @corrections.post("/<match_id>/corrections/preview")
+@stores_nothing
 @requires(MATCH_RECORDER)
 @doc("What correcting a scored deal to these facts scores, and the table after it; stores nothing (422 "
      "`impossible_slip`/`bad_slip` for facts the rules rule out or that do not read, `not_correctable` for a "

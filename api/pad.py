@@ -11,7 +11,7 @@ from flask import Blueprint, Response
 from marshmallow import Schema, fields, validate
 
 from api.auth import DEAL_RECORDER, MATCH_RECORDER, requires
-from api.common import doc, json_body, load, load_query, reply, service
+from api.common import doc, json_body, load, load_query, reply, service, stores_nothing
 from domain.games import get_engine
 from domain.services import pad
 
@@ -113,6 +113,7 @@ def pad_state(deal_id: str) -> tuple[Response, int]:
 
 
 @recording_pad.post("/deals/<deal_id>/pad/check")
+@stores_nothing
 @requires(DEAL_RECORDER)
 @doc("Dry run: would this action be recorded now? Legal, with how the rules read a play (e.g. 三带二), or the "
      "refusal with its reason in Chinese and English. Stores nothing", body=PAD_CHECK, response=PAD_VERDICT,

@@ -12,7 +12,7 @@ from flask import Blueprint, Response
 
 from api import schemas as s
 from api.auth import MATCH_RECORDER, current_principal, requires
-from api.common import doc, json_body, load, reply, service
+from api.common import doc, json_body, load, reply, service, stores_nothing
 
 SLIP_IN, PREVIEW, ENTERED = s.SlipSchema(), s.SlipPreviewSchema(), s.SlipEnteredSchema()
 
@@ -20,6 +20,7 @@ slips = Blueprint("slips", __name__, url_prefix="/api/matches")
 
 
 @slips.post("/<match_id>/slips/preview")
+@stores_nothing
 @requires(MATCH_RECORDER)
 @doc("What a score slip for the table's next deal scores, and the table after it; stores nothing (422 "
      "`impossible_slip` with the reason for facts the rules rule out, `bad_slip` for facts that do not read)",

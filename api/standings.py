@@ -11,7 +11,7 @@ from flask import Blueprint, Flask, Response, current_app
 
 from api import schemas as s
 from api.auth import ANYONE, ORGANISER_ONLY, current_principal, requires
-from api.common import doc, json_body, load, load_query, reply, service
+from api.common import doc, json_body, load, load_query, reply, service, stores_nothing
 from projections import Projections
 from projections.formats import FORMATS, presets
 
@@ -64,6 +64,7 @@ def explain(tournament_id: str, player_id: str) -> tuple[Response, int]:
 
 
 @standings.post("/tournaments/<tournament_id>/standings/preview")
+@stores_nothing
 @requires(ANYONE)
 @doc("The standings if these adjustments were recorded (before, after, what changes); stores nothing",
      body=PREVIEW_IN, response=PREVIEW, errors=(400, 404, 422))

@@ -7,8 +7,8 @@ the unit opens before the access guard (api/auth.py) asks who is calling and clo
 down, whatever the answer. A write to one deal (its route names the deal, or it starts a new one) locks that
 deal and what else it changes, so writes to other deals go on beside it; any other write runs alone.
 
-A read (GET, HEAD, OPTIONS) opens no unit here: each query opens its own, which reads the last committed state
-(`Store.reading`) and waits for no write.
+A read (GET, HEAD, OPTIONS, or a POST marked `stores_nothing`) opens no unit here: each query opens its own,
+which reads the last committed state (`Store.reading`) and waits for no write.
 
 The body is read before the unit (api/auth.py `admit_body`): on slow wifi an upload must not hold a unit that
 other writes wait for.
@@ -43,7 +43,10 @@ def _open_unit() -> None:
     if request.routing_exception is not None:
         return  # Flask answers 404/405 itself
     fupan = current_app.extensions["fupan"]
-    if request.method in SAFE_METHODS:
+    view = current_app.view_functions.get(request.endpoint or "")
+    if request.method in SAFE_METHODS or getattr(view, "stores_nothing", False):
+        # A POST that only computes (api.common.stores_nothing: an analysis may search for seconds) must not
+        # hold a deal, or every deal, while it does.
         reading = fupan.store.reading()
         reading.__enter__()
         g.fupan_reading = reading

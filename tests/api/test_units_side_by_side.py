@@ -126,3 +126,22 @@ def test_a_read_saves_nothing_and_a_locking_unit_saves_nothing_it_did_not_lock(s
         service.store.commit(service.store.load(Deal, deal, "deal"))
     with service.store.unit(writes_to=[UUID(deal)]), pytest.raises(RuntimeError):
         service.store.commit(service.store.load(Tournament, tournament, "tournament"))
+
+
+def test_a_post_that_stores_nothing_answers_while_a_write_runs_alone(server: LiveServer):
+    """An analysis or a preview is a POST that computes for up to seconds: it runs as a read (api.common
+    `stores_nothing`), so a write running alone (a tournament's) does not hold it, nor it the writes."""
+    _, deal = new_deal(server, "1")
+    service = server.service
+    assert service is not None
+
+    def write_alone_held_open() -> Callable[[], None]:
+        unit = service.store.unit()  # names no deal: it runs alone, every locking write waits for it
+        unit.__enter__()
+        return lambda: unit.__exit__(None, None, None)
+
+    with held(write_alone_held_open):
+        answered = requests.post(f"{server.url}/api/deals/{deal}/variation", json={"step": 0},
+                                 headers=server.auth(), timeout=FAILING_RUN)
+        assert answered.status_code == 200, answered.text
+        assert answered.json()["deal_id"] == deal
