@@ -562,7 +562,7 @@ def decided_by_the_committee(page: Page, console: Page, live: LiveServer, tourna
     page.fill("#appeal-token-input", committee)
     page.click("#appeal-token-form button[type=submit]")
     page.wait_for_selector("#appeal-token-held:not([hidden])")
-    page.fill("#decision-token", committee)
+    page.wait_for_selector("#decision-token", state="hidden")  # the tab holds the committee's token: not asked again
     page.select_option("#decision-kind", "assigned")
     page.fill("#decision-scores", " / ".join(str(score) for score in assigned))
     page.fill("#decision-members", "甲\n乙\n丙")
