@@ -25,10 +25,12 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs /usr/bin/ch
 PHONE = {"width": 390, "height": 844}
 
 
-def preview_weighted_decision(page: Any, committee: str, reason: str, head: Callable[[], int]) -> None:
+def preview_weighted_decision(page: Any, committee: str | None, reason: str, head: Callable[[], int]) -> None:
     """The committee's form filled for a 60/40 weighted score (three members, two for, one against) and previewed;
-    the preview stores nothing (`head`: the store's log head)."""
-    page.fill("#decision-token", committee)
+    the preview stores nothing (`head`: the store's log head). `committee`: the token typed into the form, or None
+    when the tab holds it already (the form then does not ask)."""
+    if committee is not None:
+        page.fill("#decision-token", committee)
     page.select_option("#decision-kind", "weighted")
     page.fill("#decision-members", "甲\n乙\n丙")
     page.fill("#vote-for", "2")

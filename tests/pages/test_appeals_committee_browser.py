@@ -140,6 +140,11 @@ def test_17_steps_are_counted_from_one_and_the_deal_is_named(browser, filed):
     assert all(name in scores for name in PLAYERS), scores
     page.goto(f"{server.url}/tournaments/{filed.event.tournament}/appeals")
     assert re.search(r"第 ?1 ?局", page.inner_text(f"tr[data-appeal='{filed.appeal}']"))
+    # The pages' paths name the appeal by its table and category, never by a piece of its id
+    for path in ("", f"/review?step={JUDGED}&view=seat:1", "/report"):
+        page.goto(f"{server.url}/appeals/{filed.appeal}{path}")
+        crumbs = page.inner_text("nav.crumbs")
+        assert filed.appeal[:8] not in crumbs and re.search(r"第 ?1 ?桌", crumbs), crumbs
     page.context.close()
 
 
@@ -172,6 +177,10 @@ def test_18_the_preview_lists_every_affected_player_and_warns_when_the_tables_en
     assert page.is_visible("#decision-end")
     warning = page.inner_text("#decision-end")
     assert "王芳" in warning and "18" in warning and "20" in warning, warning
+    # The committee's token is kept in the tab now: the form asks for it no more (an empty field said "type it")
+    page.reload()
+    page.wait_for_selector("#decision-form", state="visible")
+    assert page.is_hidden("#decision-token")
     page.context.close()
 
 

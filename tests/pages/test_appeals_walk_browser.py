@@ -218,7 +218,8 @@ def test_one_appeal_end_to_end_then_a_redeal_and_a_late_filing_refused(browser, 
 
     # The committee: 60% of line 1, 40% of line 0; the preview stores nothing; the decision moves the standings.
     use_token(page, tour.committee)  # the decision form is offered to the committee's token (issue 23)
-    preview_weighted_decision(page, tour.committee, "两种打法都有可能，按 60/40 加权", tour.head)
+    page.wait_for_selector("#decision-token", state="hidden")  # held in the tab: not asked for again
+    preview_weighted_decision(page, None, "两种打法都有可能，按 60/40 加权", tour.head)
     expected = weighted_totals(before, other)
     changed = {p for p in PLAYERS if expected[p] != before[p]}
     listed = {item.get_attribute("data-player") for item in page.locator("#decision-changes li[data-player]").all()}
@@ -241,6 +242,7 @@ def test_one_appeal_end_to_end_then_a_redeal_and_a_late_filing_refused(browser, 
     parts = server.get(f"/api/tournaments/{tour.id}/standings/{moved}/explain").json()["total_explained"]["parts"]
     assert sum(part["points"] for part in parts) == expected[moved] and "appeal" in [p["kind"] for p in parts]
     assert page.locator("[data-total-explained] [data-part='appeal']").count() == 1
+    assert appeal[:8] not in page.inner_text("body")  # the appeal is a link by name, not a piece of its id
     page.click(f"a[data-appeal-link='{appeal}']")
     page.wait_for_url(f"**/appeals/{appeal}")
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Browser, Page
 from test_viewer_browser import CHROMIUM, LAPTOP
 from text_scan import describe, scan_page, set_language
 from viewer_support import DemoSite, start_demo_site
@@ -75,22 +76,30 @@ def walk(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Walk]:
     site.live.stop()
 
 
-CASES = [pytest.param(page, lang, id=f"{page}-{lang}")
-         for lang in ("zh", "en")
-         for page in ("index", "tournament", "table", "deal", "standings", "explain", "live_tournament",
-                      "live_table", "live_deal", "appeals", "appeal", "review", "report", "pad", "travellers",
-                      "console")]
+PAGES = ("index", "tournament", "table", "deal", "standings", "explain", "live_tournament", "live_table", "live_deal",
+         "appeals", "appeal", "review", "report", "pad", "travellers", "console")
 
 
-@pytest.mark.parametrize(("page_name", "lang"), CASES)
-def test_the_demos_main_pages_read_as_words(browser, walk: Walk, page_name: str, lang: str) -> None:
-    page = browser.new_context(viewport=LAPTOP).new_page()
+@pytest.fixture(scope="module")
+def tab(browser: Browser) -> Iterator[Page]:
+    """One browser tab for the module: each test opens its page in it."""
+    context = browser.new_context(viewport=LAPTOP)
+    yield context.new_page()
+    context.close()
+
+
+@pytest.mark.parametrize("page_name", PAGES)
+def test_the_demos_main_pages_read_as_words(tab: Page, walk: Walk, page_name: str) -> None:
+    """Each page loaded once and read in Chinese, then in English (the language switch redraws it in place)."""
     path = walk.paths[page_name]
-    page.goto(walk.site.url + path)
-    page.wait_for_load_state("networkidle")
-    set_language(page, lang)
-    if page_name in ("deal", "live_deal", "review"):
-        page.wait_for_selector('body[data-ready="1"]')
-    findings = scan_page(page, lang, walk.typed)
-    page.context.close()
-    assert not findings, f"{path} ({lang}):\n{describe(findings)}"
+    tab.goto(walk.site.url + path)
+    tab.wait_for_load_state("networkidle")
+    found = {}
+    for lang in ("zh", "en"):
+        set_language(tab, lang)
+        if page_name in ("deal", "live_deal", "review"):
+            tab.wait_for_selector('body[data-ready="1"]')
+        findings = scan_page(tab, lang, walk.typed)
+        if findings:
+            found[lang] = describe(findings)
+    assert not found, f"{path}:\n" + "\n".join(f"({lang})\n{text}" for lang, text in found.items())

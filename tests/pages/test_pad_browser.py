@@ -410,20 +410,26 @@ def test_doudizhu_dealt_on_the_grid_refusals_a_second_pad_and_offline_taps(site:
             other.wait(lambda: other.version() == pad.version())
             other.page.close()
             return 2
+        window = actions[index:index + 3]
         if "offline" not in seen and "stale" in seen and state.phase == "play" and index + 5 < len(actions) \
-                and all(a["type"] in ("play", "pass") for a in actions[index:index + 3]):
+                and [a["type"] for a in window] == ["play", "pass", "pass"] \
+                and len(window[0]["cards"]) < len(state.hands[window[0]["seat"]]):
             seen.add("offline")
             before, count = pad.version(), event_count(site.live, deal)
             tablet.context.set_offline(True)
-            for queued in actions[index:index + 3]:
+            for queued in window:  # a play and both passes: the round is over offline, its player leads again
                 pad.tap(queued)
             pad.wait(lambda: pad.state() == "offline")
             assert "3" in pad.page.locator("#pad-banner").inner_text()
+            leader = pad.seat(window[0]["seat"])
+            assert leader.locator("[data-to-beat]").count() == 0, leader.inner_text()  # nothing left to beat
+            assert pad.button(window[0]["seat"], {"type": "pass"}).count() == 0  # a leader may not pass
+            assert pad.button(window[0]["seat"], {"type": "play"}).count() == 1
             assert pad.version() == before and event_count(site.live, deal) == count
             tablet.context.set_offline(False)
             pad.wait(lambda: pad.version() >= before + 3 and pad.state() == "ready")
             stored = export(site, deal)["actions"]
-            assert stored[index:index + 3] == [engine.normalize_action(a) for a in actions[index:index + 3]]
+            assert stored[index:index + 3] == [engine.normalize_action(a) for a in window]
             assert len(stored) == index + 3  # each once
             return 3
         if "retract" not in seen and "offline" in seen and state.phase == "play":

@@ -14,6 +14,7 @@ import pytest
 from conftest import LiveServer
 from playwright.sync_api import Browser, Locator, Page
 from test_viewer_browser import CHROMIUM, Offline
+from text_scan import looks_disabled
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium is not installed at /usr/bin/chromium")
 
@@ -137,7 +138,7 @@ def test_a_wakeng_slip_is_entered_by_names_and_corrected_from_the_table_page(sit
     assert form.locator('[data-slip="digger"]').input_value() == "0"
     form.locator('[data-slip="winner"]').select_option(label="孙涛")
     wait(page, lambda: form.locator("[data-slip-preview]").get_attribute("data-slip-state") == "ok")
-    assert form.locator("[data-confirm]").is_disabled()  # no reason yet
+    assert looks_disabled(form.locator("[data-confirm]"))  # no reason yet: off, and drawn so
     form.locator('[data-field="reason"]').fill("笔误：孙涛先出完")
     wait(page, lambda: ready(form))
     form.locator("[data-confirm]").click()

@@ -17,6 +17,7 @@ from conftest import LiveServer
 from playwright.sync_api import Page
 from test_console_browser import fits, no_error, paste, refresh, settle, sign_in_and_create, states
 from test_viewer_browser import CHROMIUM, Offline
+from text_scan import looks_disabled
 
 from cli.main import main
 
@@ -82,6 +83,8 @@ def test_a_table_closed_early_a_table_reopened_and_the_pairing_overridden_in_the
         for board in range(1, (1 if index < 2 else 2) + 1):
             slip(live, table["id"], board)
     refresh(page)
+    # Each table's card says how many boards it has recorded, in words (a bare "1" beside the state said nothing)
+    assert page.locator(f"[data-match='{tables[0]['id']}'] [data-deals-count]").inner_text() == "已录 1 副"
     close_in_console(page, tables[0]["id"], "选手身体不适，提前结束")
     close_in_console(page, tables[1]["id"], "误点结束")
     # The way out: the closed table is reopened from the console, with the reason, and takes its last board
@@ -110,7 +113,7 @@ def test_a_table_closed_early_a_table_reopened_and_the_pairing_overridden_in_the
     page.click("#edit-pairing")
     settle(page)
     assert page.locator("#override-check").get_attribute("data-same") == "true"
-    assert page.locator("#open-override").is_disabled()
+    assert looks_disabled(page.locator("#open-override"))
     page.select_option("#override-editor select[data-place='b0']", had_bye)
     settle(page)
     no_error(page)

@@ -161,7 +161,16 @@ def test_no_page_of_the_demo_scrolls_sideways(site: DemoSite, offline: Offline) 
             scroll, width = page.evaluate(WIDTHS)
             if scroll > width:
                 wide.append(f"{path} ({screen}): {scroll} > {width}")
+            # a box that scrolls sideways shows it has more (its edge shades), or a person never finds the rest
+            unmarked = page.evaluate(UNMARKED_SCROLLERS)
+            if unmarked:
+                wide.append(f"{path} ({screen}): scrolls with no shade: {unmarked}")
     assert wide == []
+
+
+UNMARKED_SCROLLERS = """() => [...document.querySelectorAll("body *")].filter((el) => el.clientWidth > 0
+  && el.scrollWidth > el.clientWidth + 1 && ["auto", "scroll"].includes(getComputedStyle(el).overflowX)
+  && !getComputedStyle(el).backgroundImage.includes("radial-gradient")).map((el) => el.tagName + "." + el.className)"""
 
 
 # Per row of a tournament's tables: how many lines its seat names take against how many names (a name broken

@@ -120,3 +120,14 @@ def set_language(page: Any, lang: str) -> None:
 
 def describe(findings: list[Finding]) -> str:
     return "\n".join(str(finding) for finding in findings)
+
+
+# A control a person can tell is off: faded (opacity) and without the hand cursor. The one look every page shares
+# (replay_ui/shared/static/fupan.css), so a disabled 确认 no longer looks like the one that works.
+LOOKS_DISABLED = """(el) => { const style = getComputedStyle(el);
+  return el.disabled && Number(style.opacity) <= 0.6 && style.cursor !== "pointer"; }"""
+
+
+def looks_disabled(locator: Any) -> bool:
+    """The control is disabled and looks it (a disabled button drawn like an enabled one misleads)."""
+    return bool(locator.evaluate(LOOKS_DISABLED))

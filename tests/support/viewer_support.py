@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import EXAMPLE_RECORD, LiveServer
+from conftest import EXAMPLE_RECORD, LiveServer, Store
 from paths import ROOT
 
 from fixtures import load_demo
@@ -42,10 +43,31 @@ class DemoSite:
         return self.deals[DEMO_DEAL_NUMBER - 1]["deal_id"]
 
 
+# The demo store, recorded once per test session (fixtures.load_demo takes ~10 s) and copied for each module that
+# serves it: {session's base folder: (the recorded SQLite file, the 斗地主 tournament's id)}.
+_DEMO_RECORDED: dict[Path, tuple[Path, str]] = {}
+
+
+def _recorded_demo(base: Path) -> tuple[Path, str]:
+    if base not in _DEMO_RECORDED:
+        recorded = base / "demo-recorded.sqlite"
+        app = Store.sqlite(recorded).open()
+        try:
+            tournament = load_demo(app)
+        finally:
+            app.close()
+        _DEMO_RECORDED[base] = (recorded, tournament["id"])
+    return _DEMO_RECORDED[base]
+
+
 def start_demo_site(db_path: Path) -> DemoSite:
+    """The demo, as `load_demo` records it, served from `db_path`: a copy of the session's one recording (a module
+    changes its copy freely). `db_path` is in a folder of the session's base temporary folder (tmp_path_factory)."""
+    recorded, tournament_id = _recorded_demo(db_path.parent.parent)
+    shutil.copyfile(recorded, db_path)
     live = LiveServer(db_path).start()
     assert live.service is not None
-    tournament = load_demo(live.service)
+    tournament = live.service.tournaments.get(tournament_id)
     match = live.service.tables.of_tournament(tournament["id"])[0]
     return DemoSite(live, tournament, match, list(match["deals"]))
 

@@ -17,6 +17,12 @@
     $("decision-said").textContent = text;
   }
 
+  // The token field only while the tab holds none (the form is shown with a held token only when it may decide).
+  function askToken() {
+    $("decision-token").closest("label").hidden = !!F.token();
+  }
+  askToken();
+
   async function post(path, payload) {
     const pasted = $("decision-token").value.trim();
     if (pasted) F.setToken(pasted);
@@ -27,7 +33,10 @@
     const body = await response.json().catch(() => null);
     if (!response.ok) {
       const refusal = (body && body.error) || {};
-      if (response.status === 401) F.setToken(null);
+      if (response.status === 401) {
+        F.setToken(null);
+        askToken();
+      }
       throw new Error((F.lang() === "zh" ? refusal.message_zh : refusal.message) || response.statusText);
     }
     return body;

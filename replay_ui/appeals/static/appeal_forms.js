@@ -35,6 +35,9 @@
       const step = node.dataset.may;
       node.hidden = step === "decision" ? !!F.token() && !may.decision : !may[step];
     });
+    // The decision form asks for the appeals token only while the tab holds none that may decide.
+    const asked = $("decision-token");
+    if (asked) asked.closest("label").hidden = !!F.token() && !!may.decision;
     document.body.dataset.mayTake = Object.keys(may).filter((step) => may[step]).join(" ") || "-";
   }
 

@@ -405,12 +405,21 @@
       const all = view.trick.plays.concat(queue.filter((q) => q.action.type === "play").map((q) => ({ ...q.action })));
       view.trick.plays = inTrick ? all.slice(-inTrick) : [];
     }
+    // A shedding game's round: when the turn comes back to the seat whose play stands, every other seat passed
+    // and that seat leads a new round — nothing to beat, and no pass (a leader may not pass).
+    let leads = false;
+    if (!view.trick && view.round) {
+      const plays = view.round.plays.concat(queue.filter((q) => ["play", "pass"].includes(q.action.type)).map((q) => ({ ...q.action })));
+      const standing = plays.filter((p) => p.type === "play").slice(-1)[0];
+      leads = !standing || standing.seat === actor;
+      view.round.plays = leads ? [] : plays;
+    }
     if (actor !== null && actor !== undefined) {
       // Whoever is next may do what the game offers in play: a trick game has no pass (升级: one follows suit);
       // a shedding game's follower may pass.
       const types = view.trick
         ? [...new Set(current.choices.filter((c) => c.seat === current.view.to_act && c.action.type !== "foul").map((c) => c.action.type))]
-        : ["play", "pass", "timeout"];
+        : ["play", "pass", "timeout"].filter((type) => !(leads && type === "pass"));
       types.forEach((type) => {
         const like = { action: { type }, cards: type === "play" ? [] : null, typed: [] };
         const cards = like.cards === null ? null : view.seats[actor].hand || [];
