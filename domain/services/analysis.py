@@ -116,12 +116,13 @@ def analyse_actions(setup: DealSetup, actions: Sequence[Action], budget: Budget)
     return analyse_state(engine, state, budget)
 
 
-def analyse_deal(events: Sequence[Any], step: int | None, budget: Budget, reader: Principal) -> dict[str, Any]:
+def analyse_deal(events: Sequence[Any], step: int | None, budget: Budget, reader: Principal,
+                 released: bool = True) -> dict[str, Any]:
     """The analysis of a stored deal (its events) after `step` actions (default: all). Every hand is in it, so a
     deal still being played is analysed only for readers with rights over its match (its referee, the
     organiser, the appeals committee: domain/services/visibility.py); a finished one is public, as its replay is."""
     created = events[0]
-    closed = any(isinstance(e, Deal.Finished) for e in events)
+    closed = any(isinstance(e, Deal.Finished) for e in events) and released  # `released`: its public delay passed
     if not may_see_all(closed, created.match_id, reader):
         raise Hidden("analysis_hidden", "The deal is still being played: its analysis shows every hand, so only "
                      "its referee and the organiser may read it.", "该牌局尚在进行中：分析会显示所有手牌，只有该局"

@@ -269,7 +269,7 @@ class Appeals(Service):
 
     def _full(self, a: Appeal, reader: Principal) -> bool:
         deals = [self.store.find(deal) for deal in appeal_deals(a)]  # the disputed deal, and those its evidence names
-        deals_closed = all(not isinstance(d, Deal) or published(d) for d in deals)
+        deals_closed = all(not isinstance(d, Deal) or published(d, self._released(d)) for d in deals)
         return may_see_all(deals_closed, a.match_id, reader)
 
     @command
