@@ -161,6 +161,13 @@ class Deals(Service):
         d = self.store.load(Deal, deal, "deal")
         return deal_dict(d, full=may_see_all(published(d, self._released(d)), d.match_id, reader))
 
+    @command
+    def public_record(self, deal: UUID | str) -> bool:
+        """Whether the deal's whole record is the public's now: closed, and its public delay passed (a cache of
+        what every reader gets may hold it only then)."""
+        d = self.store.load(Deal, deal, "deal")
+        return published(d, self._released(d))
+
     def all(self, reader: Principal = PUBLIC) -> list[dict[str, Any]]:
         return self._every(Deal, lambda uid: self.get(uid, reader))
 
