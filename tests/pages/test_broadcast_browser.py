@@ -106,3 +106,34 @@ def test_a_one_deal_delay_never_draws_the_live_deals_cards_and_draws_it_once_the
     assert not [card for deal, card in seen(page) if deal != first], "a card of deal 2 was drawn"
     assert page.get_attribute("#broadcast-deal", "data-deal") == first
     assert "第2局进行中" in page.inner_text("#broadcast-held")
+
+
+def wait_for_state(page: Page, selector: str, attribute: str, wanted: str, timeout_ms: int = 15_000) -> None:
+    """Polled from Python until the page says it is done (the pages' CSP forbids eval)."""
+    for _ in range(timeout_ms // 50):
+        if page.get_attribute(selector, attribute) == wanted:
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"{selector} never became {attribute}={wanted}")
+
+
+def test_the_console_sets_the_delay_and_says_what_is_wrong_in_the_readers_language(live: LiveServer, page: Page):
+    tournament = live.post("/api/tournaments", {"name": "延迟设置杯", "game": "doudizhu"}).json()["id"]
+    page.goto(f"{live.url}/console")
+    page.fill("#signin-token", live.organiser)
+    page.click("#signin-form button[type=submit]")
+    page.goto(f"{live.url}/console/tournaments/{tournament}")
+    wait_for_state(page, "#delay-now", "data-state", "set")
+    assert "1 局" in page.inner_text("#delay-now")
+    page.fill("#delay-amount", "0")  # no delay is 0 deals; 0 minutes is refused by the server
+    page.select_option("#delay-kind", "minutes")
+    page.click("#delay-form button[type=submit]")
+    wait_for_state(page, "#delay-now", "data-state", "error")
+    assert "分钟计的直播延迟必须是 1 到 180 之间的整数" in page.inner_text("#delay-now")
+    page.click("#lang-toggle")
+    assert "A delay in minutes is a whole number from 1 to 180." in page.inner_text("#delay-now")
+    page.fill("#delay-amount", "15")
+    page.click("#delay-form button[type=submit]")
+    wait_for_state(page, "#delay-now", "data-state", "set")
+    assert "15 minutes" in page.inner_text("#delay-now")
+    assert live.get(f"/api/tournaments/{tournament}/delay").json()["delay"] == {"kind": "minutes", "amount": 15}
