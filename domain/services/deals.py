@@ -159,7 +159,12 @@ class Deals(Service):
     @command
     def get(self, deal: UUID | str, reader: Principal = PUBLIC) -> dict[str, Any]:
         d = self.store.load(Deal, deal, "deal")
-        return deal_dict(d, full=may_see_all(published(d, self._released(d)), d.match_id, reader))
+        released = self._released(d)
+        full = may_see_all(published(d, released), d.match_id, reader)
+        answer = deal_dict(d, full=full)
+        if d.finished and not full:  # over, but held back by the public delay: to this reader it is still in play
+            answer.update(finished=False, status={**answer["status"], "finished": False})
+        return answer
 
     @command
     def public_record(self, deal: UUID | str) -> bool:

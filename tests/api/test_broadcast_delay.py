@@ -121,7 +121,7 @@ def test_a_two_deal_delay_holds_a_finished_deal_and_its_record_until_the_next_is
     first = start_deal(server, match, ACTIONS)
     assert server.get(f"/api/deals/{first}/record").status_code == 401
     held = server.get(f"/api/deals/{first}").json()
-    assert held["finished"] and held["seed"] is None and held["result"] is None and held["digest"] is None
+    assert not held["finished"] and held["seed"] is None and held["result"] is None and held["digest"] is None
     assert public_total(server, first) == 0
     assert server.get(f"/api/matches/{match}/records").text.strip() == ""
     second = start_deal(server, match, ACTIONS[:5])

@@ -10,6 +10,9 @@
 
   const root = document.getElementById("broadcast");
   if (!root) return;
+  // A published copy (`fupan publish`) is one file for every table followed: the table comes from its address.
+  const asked = new URLSearchParams(window.location.search).get("follow");
+  const url = asked && Fupan.published() ? root.dataset.url.replace(root.dataset.match, asked) : root.dataset.url;
   const POLL_MS = 3000;
   const heading = document.getElementById("broadcast-heading");
   const status = document.getElementById("broadcast-status");
@@ -67,7 +70,7 @@
 
   async function refresh() {
     try {
-      draw(await Fupan.getJSON(root.dataset.url));
+      draw(await Fupan.getJSON(url));
     } catch (error) {
       status.textContent = Fupan.t("error.load", { detail: error.message });
     }
