@@ -117,9 +117,14 @@ def test_a_one_deal_delay_shows_nothing_of_the_live_deal_to_the_public_and_all_o
 
 
 def test_a_two_deal_delay_holds_a_finished_deal_and_its_record_until_the_next_is_over(server):
-    _, match, _ = open_table(server, "延迟两局杯", {"kind": "deals", "amount": 2})
+    tournament, match, _ = open_table(server, "延迟两局杯", {"kind": "deals", "amount": 2})
     first = start_deal(server, match, ACTIONS)
     assert server.get(f"/api/deals/{first}/record").status_code == 401
+    explained = server.get(f"/api/tournaments/{tournament}/standings/{PLAYERS[0]}/explain")
+    assert explained.status_code == 200, explained.text
+    events = [e for table in explained.json()["matches"] for d in table["deals"] for e in d["events"]]
+    assert events and not [e for e in events if "action" in e or "result" in e], "a held deal's plays explained"
+    assert any(e.get("withheld") for e in events)
     held = server.get(f"/api/deals/{first}").json()
     assert not held["finished"] and held["seed"] is None and held["result"] is None and held["digest"] is None
     assert public_total(server, first) == 0
