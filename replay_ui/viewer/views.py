@@ -19,6 +19,7 @@ from typing import Any
 
 import plotly
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, send_file, url_for
+from markupsafe import Markup, escape
 
 from domain.games import get_engine, get_game
 from domain.kernel.errors import NotFound
@@ -277,8 +278,11 @@ def delay_words(delay: dict[str, Any]) -> Any:
     kind, amount = delay["kind"], delay["amount"]
     if kind == "deals" and amount == 0:
         return i18n.bilingual("broadcast.delay.none")
-    cn = CHINESE_NUMBERS[amount] if amount < len(CHINESE_NUMBERS) else str(amount)
-    return i18n.bilingual(f"broadcast.delay.{kind}", n=amount, cn=cn)
+    # The Chinese says a small count in words (一局, 两墩), the English in figures: each language its own number.
+    said = CHINESE_NUMBERS[amount] if kind != "minutes" and amount < len(CHINESE_NUMBERS) else str(amount)
+    zh = escape(i18n.text(f"broadcast.delay.{kind}", "zh", n=said))
+    en = escape(i18n.text(f"broadcast.delay.{kind}", "en", n=amount))
+    return Markup(f'<span class="zh" lang="zh-CN">{zh}</span><span class="en" lang="en">{en}</span>')
 
 
 @ui_api.get("/matches/<match_id>/broadcast")
