@@ -14,7 +14,7 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 
-from domain.games import get_engine
+from domain.games import get_engine, get_game
 from domain.kernel.engine import PENALTY_LIMIT
 from domain.kernel.errors import BadRequest, Conflict, IllegalAction, listed
 from domain.model import entries as entries_text
@@ -35,7 +35,6 @@ ENTRY_RULES = ("department_limit",)
 # The public delay of a live deal (docs/SECURITY.md "Broadcast delay"): its kinds and the amounts each allows.
 # 0 deals is no delay (the public follows each play at once, as before the delay existed); tricks are 升级's.
 DELAY_LIMITS = {"deals": (0, 10), "tricks": (1, 24), "minutes": (1, 180)}
-DELAY_GAMES = {"tricks": ("shengji",)}
 DEFAULT_DELAY = {"kind": "deals", "amount": 1}
 
 
@@ -506,8 +505,7 @@ class Tournament(Aggregate):
             raise IllegalAction("bad_delay", f"A delay in {unit} is a whole number from {low} to {high}.",
                                 f"以{unit_zh}计的直播延迟必须是 {low} 到 {high} 之间的整数。",
                                 {"kind": kind, "amount": repr(amount), "min": low, "max": high})
-        games = DELAY_GAMES.get(str(kind))
-        if games is not None and self.game not in games:
+        if kind == "tricks" and not get_game(self.game).delay_in_tricks:
             raise IllegalAction("bad_delay", "A delay in tricks is for Shengji tournaments only.",
                                 "以墩计的直播延迟只适用于升级赛事。", {"kind": kind, "game": self.game})
         if self.delay != {"kind": kind, "amount": amount}:
