@@ -88,13 +88,16 @@ def test_the_delay_is_one_deal_until_the_organiser_sets_another_and_refusals_say
 
 
 def test_a_one_deal_delay_shows_nothing_of_the_live_deal_to_the_public_and_all_of_it_once_it_is_over(server):
-    _, match, referee = open_table(server, "延迟一局杯")
+    tournament, match, referee = open_table(server, "延迟一局杯")
     deal = start_deal(server, match, ACTIONS[:6])
     played = {card for action in ACTIONS[:6] for card in action.get("cards", [])}
     for path, params in [(f"/api/deals/{deal}/replay/all", {"viewpoint": "public"}),
                          (f"/api/deals/{deal}/replay", {"viewpoint": "public"}),
                          (f"/api/deals/{deal}/events", None), (f"/api/deals/{deal}", None),
-                         (f"/ui-api/deals/{deal}/frames", None), (f"/api/matches/{match}/broadcast", None)]:
+                         (f"/ui-api/deals/{deal}/frames", None), (f"/api/matches/{match}/broadcast", None),
+                         (f"/ui-api/matches/{match}/broadcast", None), (f"/deals/{deal}", None),
+                         (f"/deals/{deal}/record", None), (f"/matches/{match}", None),
+                         (f"/api/deals/{deal}/verify", None)]:
         answer = server.get(path, params=params)
         assert answer.status_code == 200, (path, answer.text)
         assert not {card for card in played if f'"{card}"' in answer.text}, path
@@ -108,6 +111,9 @@ def test_a_one_deal_delay_shows_nothing_of_the_live_deal_to_the_public_and_all_o
     assert full["total"] == 6 and "delayed" not in full
     followed = server.get(f"/api/matches/{match}/broadcast").json()
     assert followed["following"] is None and followed["held"] == [{"deal_id": deal, "number": 1, "delayed": 6}]
+    listing = server.get(f"/api/tournaments/{tournament}/broadcast").json()
+    assert listing["delay"] == {"kind": "deals", "amount": 1}
+    assert [(t["match_id"], t["names"], t["status"]) for t in listing["tables"]] == [(match, PLAYERS, "live")]
     play(server, deal, ACTIONS[6:])
     shown = server.get(f"/api/deals/{deal}/replay/all", params={"viewpoint": "public"}).json()
     assert shown["closed"] and shown["total"] == len(ACTIONS)
