@@ -219,3 +219,20 @@ def test_a_tricks_delay_keeps_the_public_whole_tricks_behind_a_shengji_table(ser
                                         token=server.organiser).json()["frames"][:expected + 1]]
     play(server, deal_id, record["actions"][40:])
     assert public_total(server, deal_id) == len(record["actions"])
+
+
+def test_an_appeals_review_of_a_held_deal_shows_the_public_no_step_the_delay_holds(server):
+    _, match, referee = open_table(server, "延迟申诉杯")
+    deal = start_deal(server, match, ACTIONS[:6])
+    filed = server.post(f"/api/matches/{match}/appeals", {"against": {"kind": "deal", "deal_id": deal, "step": 5},
+                                                          "category": "conduct", "statement": "出牌过慢"},
+                        token=referee)
+    assert filed.status_code == 201, filed.text
+    appeal = filed.json()["appeal_id"]
+    public = server.get(f"/api/appeals/{appeal}/frames", params={"viewpoint": "public"})
+    assert public.status_code == 200, public.text
+    assert [frame["step"] for frame in public.json()["frames"]] == [0]
+    played = {card for action in ACTIONS[:6] for card in action.get("cards", [])}
+    assert not {card for card in played if f'"{card}"' in public.text}
+    judged = server.get(f"/api/appeals/{appeal}/frames", params={"viewpoint": "public"}, token=referee).json()
+    assert [frame["step"] for frame in judged["frames"]] == list(range(6))
