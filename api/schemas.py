@@ -371,6 +371,8 @@ class _ReplayedSchema(Schema):
     total = fields.Integer(required=True)
     viewpoint = fields.String(required=True)
     closed = fields.Boolean(required=True)
+    delayed = fields.Integer(metadata={"description": "a reader without rights under the tournament's public delay: "
+                                                      "the steps recorded but not yet shown (docs/SECURITY.md)"})
 
 
 class ReplaySchema(ReplayFrameSchema, _ReplayedSchema):

@@ -207,11 +207,16 @@ class Projections:
         """The deal's stored events up to its result (all of them public once it is finished), then the
         table's `DealScored` that counted it."""
         events = []
+        # A deal the tournament's public delay still holds (docs/SECURITY.md §4b): its events without their cards
+        # and words; the scores its table counted stay (they name no card).
+        held = not self.fupan.deals.public_record(deal["deal_id"])
         for event in self.store.stream(UUID(deal["deal_id"]), deal=True, lte=deal["finished"]["version"]):
             entry: dict[str, Any] = {"aggregate": "Deal", "id": deal["deal_id"], "version": event.originator_version,
                                      "type": type(event).TOPIC.removeprefix("fupan:"),
                                      "recorded_by": event.recorded_by, "time": event.timestamp.isoformat()}
-            if isinstance(event, Deal.ActionRecorded):
+            if held and isinstance(event, Deal.ActionRecorded | Deal.Finished | Deal.Annotated | Deal.Commented):
+                entry["withheld"] = True
+            elif isinstance(event, Deal.ActionRecorded):
                 entry["action"] = event.action
             elif isinstance(event, Deal.Finished):
                 entry["result"] = event.result

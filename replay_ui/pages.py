@@ -218,9 +218,11 @@ def as_corrected(deal: dict[str, Any], match: dict[str, Any] | None) -> dict[str
             **({"slip": corrected["facts"]} if deal.get("result_only") else {})}
 
 
-def described_frames(deal_id: str, viewpoint: str, names: list[str]) -> dict[str, Any]:
-    """`replay_all` for the viewpoint, each frame with its step in words (zh, en) and timeline tags."""
-    folded = service().deals.replay_all(deal_id, viewpoint, reader())
+def described_frames(deal_id: str, viewpoint: str, names: list[str],
+                     folded: dict[str, Any] | None = None) -> dict[str, Any]:
+    """`replay_all` for the viewpoint (or `folded`, an answer of it already read), each frame with its step in
+    words (zh, en) and timeline tags."""
+    folded = service().deals.replay_all(deal_id, viewpoint, reader()) if folded is None else folded
     frames = folded["frames"]
     describe = ui_for(frames[0]["view"]["game"]).describe
     previous = None

@@ -18,6 +18,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from api import auth, idempotency
 from api.analysis import analysis
 from api.appeals import appeals
+from api.broadcast import broadcast
 from api.console import BLUEPRINTS as CONSOLE_BLUEPRINTS
 from api.corrections import corrections
 from api.errors import register_error_handlers
@@ -84,6 +85,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                       *CONSOLE_BLUEPRINTS):
         app.register_blueprint(blueprint)
     app.register_blueprint(appeals)  # docs/appeals.md
+    app.register_blueprint(broadcast)  # the public delay and the broadcast (直播)
     auth.open_to_anyone(app, VIEWER_BLUEPRINTS)
     install_standings(app)  # the projections of `service` and their routes
     app.after_request(_security_headers)

@@ -70,6 +70,9 @@ class Game:
     # The game's own word for each seat, (zh, en), where it has one (升级's 东 南 西 北): a refusal names a seat
     # "张伟（东）" (domain/services/seat_names.py), as the pages do (replay_ui/pages.py `seat_named`).
     seat_words: tuple[tuple[str, str], ...] = ()
+    # Played in tricks the engine's public view counts (`tricks_played`): a tournament's public delay may be set
+    # in tricks (docs/SECURITY.md "Broadcast delay").
+    delay_in_tricks: bool = False
 
     def __post_init__(self) -> None:
         assert self.engine.game == self.code and self.table.game == self.code, self.code

@@ -14,7 +14,7 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 
-from domain.games import get_engine
+from domain.games import get_engine, get_game
 from domain.kernel.engine import PENALTY_LIMIT
 from domain.kernel.errors import BadRequest, Conflict, IllegalAction, listed
 from domain.model import entries as entries_text
@@ -30,6 +30,12 @@ ADJUSTMENT_KINDS = ("penalty", "adjustment")
 
 
 ENTRY_RULES = ("department_limit",)
+
+
+# The public delay of a live deal (docs/SECURITY.md "Broadcast delay"): its kinds and the amounts each allows.
+# 0 deals is no delay (the public follows each play at once, as before the delay existed); tricks are 升级's.
+DELAY_LIMITS = {"deals": (0, 10), "tricks": (1, 24), "minutes": (1, 180)}
+DEFAULT_DELAY = {"kind": "deals", "amount": 1}
 
 
 def _entry_error(found: list[dict[str, Any]], at: str, at_zh: str, details: dict[str, Any], code: str, message: str,
@@ -222,6 +228,18 @@ class Tournament(Aggregate):
         refers_to: dict[str, Any] | None  # {"deal_id", "version"} of the event a ruling concerns
         recorded_by: dict[str, Any]
 
+    class DelaySet(Event):
+        """The organiser set the public delay of the tournament's live deals: `kind` one of DELAY_LIMITS, `amount`
+        deals, tricks or minutes. Before any, a tournament's delay is DEFAULT_DELAY (one deal)."""
+
+        TOPIC = "fupan:Tournament.DelaySet"
+        kind: str
+        amount: int
+        recorded_by: dict[str, Any]
+
+        def apply(self, aggregate: Tournament) -> None:
+            aggregate.delay = {"kind": self.kind, "amount": self.amount}
+
     def __init__(self, key: str, name: str, game: str, options: dict[str, Any], format: str, tiebreaks: list[str],
                  lots_seed: str, entry_rules: dict[str, int]):
         self.key = key
@@ -238,6 +256,7 @@ class Tournament(Aggregate):
         self.side_events: dict[str, dict[str, Any]] = {}  # key → declaration and results (domain/model/side_events.py)
         self.matches: list[dict[str, Any]] = []
         self.rounds: list[dict[str, Any]] = []
+        self.delay: dict[str, Any] = dict(DEFAULT_DELAY)
 
     @classmethod
     def open(cls, key: str, name: str, game: str, options: dict[str, Any], recorded_by: dict[str, Any],
@@ -472,3 +491,23 @@ class Tournament(Aggregate):
                            reason=reason.strip(), refers_to=refers_to, recorded_by=recorded_by)
         return {"player_id": player_id, "points": points, "round": number, "kind": kind, "reason": reason.strip(),
                 "refers_to": refers_to, "version": self.version}
+
+    def set_delay(self, kind: object, amount: object, recorded_by: dict[str, Any]) -> dict[str, Any]:
+        """Set the public delay (`DelaySet`); refused (`bad_delay`) outside DELAY_LIMITS or for a game the kind
+        does not fit. The same delay again stores nothing."""
+        if kind not in DELAY_LIMITS:
+            raise IllegalAction("bad_delay", "The delay is counted in deals, tricks or minutes.",
+                                "直播延迟的单位必须是局、墩或分钟。", {"kind": str(kind), "kinds": list(DELAY_LIMITS)})
+        low, high = DELAY_LIMITS[str(kind)]
+        unit, unit_zh = {"deals": ("deals", "局"), "tricks": ("tricks", "墩"),
+                         "minutes": ("minutes", "分钟")}[str(kind)]
+        if type(amount) is not int or not low <= amount <= high:
+            raise IllegalAction("bad_delay", f"A delay in {unit} is a whole number from {low} to {high}.",
+                                f"以{unit_zh}计的直播延迟必须是 {low} 到 {high} 之间的整数。",
+                                {"kind": kind, "amount": repr(amount), "min": low, "max": high})
+        if kind == "tricks" and not get_game(self.game).delay_in_tricks:
+            raise IllegalAction("bad_delay", "A delay in tricks is for Shengji tournaments only.",
+                                "以墩计的直播延迟只适用于升级赛事。", {"kind": kind, "game": self.game})
+        if self.delay != {"kind": kind, "amount": amount}:
+            self.trigger_event(self.DelaySet, kind=kind, amount=amount, recorded_by=recorded_by)
+        return {"tournament_id": str(self.id), "delay": dict(self.delay), "version": self.version}

@@ -118,11 +118,12 @@ def analyse_actions(setup: DealSetup, actions: Sequence[Action], budget: Budget)
     return analyse_state(engine, state, budget)
 
 
-def analyse_deal(events: Sequence[Any], step: int | None, budget: Budget, reader: Principal) -> dict[str, Any]:
+def analyse_deal(events: Sequence[Any], step: int | None, budget: Budget, reader: Principal,
+                 released: bool = True) -> dict[str, Any]:
     """The analysis of a stored deal (its events) after `step` actions (default: all). Every hand is in it, so a
     deal still being played is analysed only for readers with rights over its match (its referee, the
     organiser, the appeals committee: domain/services/visibility.py); a finished one is public, as its replay is."""
-    setup, entries, step = _deal_entries(events, step, reader)
+    setup, entries, step = _deal_entries(events, step, reader, released)
     return {"deal_id": str(events[0].originator_id), "step": step,
             **analyse_actions(setup, entries, budget)}
 
@@ -207,11 +208,13 @@ def board_state(engine: Engine, state: Any, list_plays: bool = True) -> dict[str
             "scores": None if result is None else list(result["scores"])}
 
 
-def _deal_entries(events: Sequence[Any], step: int | None, reader: Principal) -> tuple[DealSetup, list[Action], int]:
+def _deal_entries(events: Sequence[Any], step: int | None, reader: Principal,
+                  released: bool = True) -> tuple[DealSetup, list[Action], int]:
     """A stored deal's setup and its entries (actions and retractions, as the viewer counts steps), after checking
-    that `reader` may see every hand (a live deal: its referee, the organiser, the committee)."""
+    that `reader` may see every hand (a live deal, or a finished one its public delay still holds: its referee,
+    the organiser, the committee)."""
     created = events[0]
-    closed = any(isinstance(e, Deal.Finished) for e in events)
+    closed = any(isinstance(e, Deal.Finished) for e in events) and released  # `released`: its public delay passed
     if not may_see_all(closed, created.match_id, reader):
         raise Hidden("analysis_hidden", "The deal is still being played: its analysis shows every hand, so only "
                      "its referee and the organiser may read it.", "该牌局尚在进行中：分析会显示所有手牌，只有该局"
@@ -229,10 +232,10 @@ def _deal_entries(events: Sequence[Any], step: int | None, reader: Principal) ->
 
 
 def deal_variation(events: Sequence[Any], step: int, actions: Sequence[Action], reader: Principal,
-                   forced: bool = False, list_plays: bool = True) -> dict[str, Any]:
+                   forced: bool = False, list_plays: bool = True, released: bool = True) -> dict[str, Any]:
     """The board at a node of a stored deal's tree: its entries up to `step`, then the variation's `actions`
     (and, with `forced`, the passes nobody can avoid after them); nothing stored."""
-    setup, entries, step = _deal_entries(events, step, reader)
+    setup, entries, step = _deal_entries(events, step, reader, released)
     engine, state = fold(setup, entries)
     played = play_variation(engine, state, actions)
     auto = play_forced(engine, state) if forced else []
@@ -241,9 +244,9 @@ def deal_variation(events: Sequence[Any], step: int, actions: Sequence[Action], 
 
 
 def deal_variation_analysis(events: Sequence[Any], step: int, actions: Sequence[Action], budget: Budget,
-                            reader: Principal) -> dict[str, Any]:
+                            reader: Principal, released: bool = True) -> dict[str, Any]:
     """The analysis (as GET …/analysis answers it) of the position after `step` entries and a variation."""
-    setup, entries, step = _deal_entries(events, step, reader)
+    setup, entries, step = _deal_entries(events, step, reader, released)
     engine, state = fold(setup, entries)
     play_variation(engine, state, actions)
     return {"deal_id": str(events[0].originator_id), "step": step, **analyse_state(engine, state, budget)}

@@ -304,7 +304,7 @@ class Appeals(Service):
 
     def _full(self, a: Appeal, reader: Principal) -> bool:
         deals = [self.store.find(deal) for deal in appeal_deals(a)]  # the disputed deal, and those its evidence names
-        deals_closed = all(not isinstance(d, Deal) or published(d) for d in deals)
+        deals_closed = all(not isinstance(d, Deal) or published(d, self._released(d)) for d in deals)
         return may_see_all(deals_closed, a.match_id, reader)
 
     @command
@@ -336,12 +336,15 @@ class Appeals(Service):
                 raise IllegalAction("no_deal", "This appeal names no deal to review.", "该申诉未指向任何牌局。",
                                     {"appeal_id": str(a.id)})
             deal_id, step = a.against["deal_id"], a.against.get("step")
-        events = self._stored_deal_events(deal_id)
+        events, horizon = self._deal_reading(deal_id)  # the public delay (docs/SECURITY.md §4b) holds here too
         if reveal:
-            return {"appeal_id": str(appeal), "blind": False, **frames(events, viewpoint, None, reader)}
+            return {"appeal_id": str(appeal), "blind": False, **frames(events, viewpoint, None, reader, horizon)}
         total = sum(isinstance(e, Deal.ActionRecorded | Deal.Retracted) for e in events)
+        judged = total if step is None else step
+        if horizon is not None and not may_see_all(False, events[0].match_id, reader):
+            judged = min(judged, horizon)  # a reader without rights sees no further than the delay shows
         return {"appeal_id": str(appeal), "blind": True,
-                **result_blind(frames(events, viewpoint, range(0, (total if step is None else step) + 1), reader))}
+                **result_blind(frames(events, viewpoint, range(0, judged + 1), reader, horizon))}
 
 
 # --- what the appeal services look up (called inside their units) ----------------------------------------

@@ -17,7 +17,7 @@ from domain.games import get_engine
 from domain.kernel.cards import normalize_all
 from domain.kernel.dealing import deal_from_seed, seed_commitment
 from domain.kernel.engine import Action, DealSetup, Viewpoint
-from domain.kernel.errors import IllegalAction, Refusal, not_a_player
+from domain.kernel.errors import IllegalAction, NotFound, Refusal, not_a_player
 from domain.kernel.integrity import canonical_json
 from domain.model.appeal import Appeal
 from domain.model.appeal_rules import REPLACES
@@ -34,7 +34,7 @@ from domain.services.replay import frames
 from domain.services.seat_names import deal_namer, names_seats, seat_namer
 from domain.services.service import Service, same_kind
 from domain.services.tables import Tables
-from domain.services.visibility import may_see_all, published
+from domain.services.visibility import held_back, may_see_all, published
 from domain.solver.search import DEFAULT_LIMIT_MS, Budget
 from domain.store.units import command
 
@@ -159,7 +159,19 @@ class Deals(Service):
     @command
     def get(self, deal: UUID | str, reader: Principal = PUBLIC) -> dict[str, Any]:
         d = self.store.load(Deal, deal, "deal")
-        return deal_dict(d, full=may_see_all(published(d), d.match_id, reader))
+        released = self._released(d)
+        full = may_see_all(published(d, released), d.match_id, reader)
+        answer = deal_dict(d, full=full)
+        if d.finished and not full:  # over, but held back by the public delay: to this reader it is still in play
+            answer.update(finished=False, status={**answer["status"], "finished": False})
+        return answer
+
+    @command
+    def public_record(self, deal: UUID | str) -> bool:
+        """Whether the deal's whole record is the public's now: closed, and its public delay passed (a cache of
+        what every reader gets may hold it only then)."""
+        d = self.store.load(Deal, deal, "deal")
+        return published(d, self._released(d))
 
     def all(self, reader: Principal = PUBLIC) -> list[dict[str, Any]]:
         return self._every(Deal, lambda uid: self.get(uid, reader))
@@ -238,8 +250,11 @@ class Deals(Service):
         or kitty (`Deal.Created`), the public form of actions, no annotation text; `withheld` names what is
         left out, and no digest (it would confirm guesses of what is left out: docs/SECURITY.md "Public hashes").
         """
-        events = self._stored_deal_events(deal)
-        full = may_see_all(any(isinstance(e, Deal.Finished) for e in events), events[0].match_id, reader)
+        events, horizon = self._deal_reading(deal)
+        full = may_see_all(horizon is None and any(isinstance(e, Deal.Finished) for e in events),
+                           events[0].match_id, reader)
+        if not full and horizon is not None:
+            events = held_back(events, horizon)
         engine = get_engine(events[0].game)
         return [event_dict(event, engine, full=full) for event in events]
 
@@ -249,23 +264,49 @@ class Deals(Service):
 
         Hidden (`hidden_view`) if `reader` may not take that viewpoint of this deal yet.
         """
-        events = self._stored_deal_events(deal)
+        events, horizon = self._deal_reading(deal)
         if step is None:
             step = sum(isinstance(e, Deal.ActionRecorded | Deal.Retracted) for e in events)
-        folded = frames(events, viewpoint, range(step, step + 1), reader)
+            if horizon is not None and not may_see_all(False, events[0].match_id, reader):
+                step = min(step, horizon)  # the public's latest is the delay's
+        folded = frames(events, viewpoint, range(step, step + 1), reader, horizon)
         frame = folded.pop("frames")[0]
         return {**folded, **frame}
 
     def replay_all(self, deal: UUID | str, viewpoint: str = "referee", reader: Principal = PUBLIC) -> dict[str, Any]:
         """Every step's view, 0 … total, for one viewpoint (what the replay viewer steps through)."""
-        return frames(self._stored_deal_events(deal), viewpoint, None, reader)
+        events, horizon = self._deal_reading(deal)
+        return frames(events, viewpoint, None, reader, horizon)
+
+    def broadcast(self, match: UUID | str, reader: Principal = PUBLIC) -> dict[str, Any]:
+        """A table as the public broadcast follows it (docs/console.md "直播"): the newest deal of which `reader`
+        may see anything — its frames as `replay_all` gives them, the tournament's delay applied — and the
+        newer deals held back whole by the delay (`held`: number and steps recorded). A score slip's deal has no
+        replay and is passed over. What is shown is decided by `replay_all` alone (domain/services/visibility.py),
+        so a stream that pushes this answer shows what the page shows."""
+        table = self.tables.get(match)
+        held: list[dict[str, Any]] = []
+        following = None
+        for entry in reversed(table["deals"]):
+            try:
+                frames_of = self.replay_all(entry["deal_id"], "public", reader)
+            except NotFound:  # a score slip (成绩单): no cards to follow
+                continue
+            if frames_of["closed"] or frames_of["total"] > 0:
+                following = {**frames_of, "number": entry["number"]}
+                break
+            held.append({"deal_id": entry["deal_id"], "number": entry["number"],
+                         "delayed": frames_of.get("delayed", 0)})
+        return {"match_id": table["id"], "table": table["table"], "seat_names": table["seat_names"],
+                "status": table["status"], "standing": table["standing"], "following": following, "held": held}
 
     @names_seats("deal")
     def analyse(self, deal: UUID | str, step: int | None = None, limit_ms: float = DEFAULT_LIMIT_MS,
                 reader: Principal = PUBLIC) -> dict[str, Any]:
         """Perfect open-hand play after `step` actions (docs/analysis.md); a live deal's only for readers with
         rights over its match."""
-        return analyse_deal(self._stored_deal_events(deal), step, Budget(limit_ms=limit_ms), reader)
+        events, horizon = self._deal_reading(deal)
+        return analyse_deal(events, step, Budget(limit_ms=limit_ms), reader, released=horizon is None)
 
     @names_seats("deal")
     def variation(self, deal: UUID | str, step: int, actions: list[Action], reader: Principal = PUBLIC,
@@ -274,14 +315,16 @@ class Deals(Service):
         (with `forced`, and the passes nobody can avoid after them): every hand, the round on the table, the plays
         of the seat to act, the scores once the line ends. Every hand is in it: a live deal's for readers with
         rights only."""
-        return deal_variation(self._stored_deal_events(deal), step, actions, reader, forced, list_plays)
+        events, horizon = self._deal_reading(deal)
+        return deal_variation(events, step, actions, reader, forced, list_plays, released=horizon is None)
 
     @names_seats("deal")
     def analyse_variation(self, deal: UUID | str, step: int, actions: list[Action],
                           limit_ms: float = DEFAULT_LIMIT_MS, reader: Principal = PUBLIC) -> dict[str, Any]:
         """The analysis of a node of the board: after `step` entries, then `actions` (docs/analysis.md)."""
-        return deal_variation_analysis(self._stored_deal_events(deal), step, actions, Budget(limit_ms=limit_ms),
-                                       reader)
+        events, horizon = self._deal_reading(deal)
+        return deal_variation_analysis(events, step, actions, Budget(limit_ms=limit_ms), reader,
+                                       released=horizon is None)
 
     def pad(self, deal: UUID | str, since: int | None = None) -> dict[str, Any]:
         """What the pad shows of a deal, for its referee or the organiser: the stored version, the referee's view,

@@ -4,6 +4,9 @@ services; every refusal is a `domain.kernel.errors.Refusal`, and whatever raises
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import datetime
+
 from domain.model.deal import Deal
 from domain.model.idempotent_request import IdempotentRequest
 from domain.model.token import AccessToken
@@ -13,6 +16,7 @@ from domain.services.deals import Deals
 from domain.services.idempotency import Requests
 from domain.services.records import Records
 from domain.services.rulings import Rulings
+from domain.services.service import Service
 from domain.services.tables import Tables
 from domain.services.tokens import Tokens
 from domain.services.tournaments import Tournaments
@@ -34,21 +38,30 @@ class FupanStore(Store):
 class Fupan:
     """The services of fupan over one store."""
 
-    def __init__(self, env: dict[str, str] | None = None, *, store: FupanStore | None = None):
+    def __init__(self, env: dict[str, str] | None = None, *, store: FupanStore | None = None,
+                 clock: Callable[[], datetime] | None = None):
+        """`clock`: "now" for a public delay in minutes (docs/SECURITY.md "Broadcast delay"); the wall clock
+        unless given (tests pass one they move)."""
         self.store = FupanStore(env) if store is None else store
-        self.tournaments = Tournaments(self.store)
-        self.tables = Tables(self.store, tournaments=self.tournaments)
-        self.deals = Deals(self.store, tables=self.tables)
-        self.records = Records(self.store, tournaments=self.tournaments, tables=self.tables)
-        self.tokens = Tokens(self.store)
-        self.appeals = Appeals(self.store)
-        self.rulings = Rulings(self.store)
-        self.audit = Audit(self.store, tournaments=self.tournaments, records=self.records)
-        self.requests = Requests(self.store)
+        self.tournaments = Tournaments(self.store, clock)
+        self.tables = Tables(self.store, clock, tournaments=self.tournaments)
+        self.deals = Deals(self.store, clock, tables=self.tables)
+        self.records = Records(self.store, clock, tournaments=self.tournaments, tables=self.tables)
+        self.tokens = Tokens(self.store, clock)
+        self.appeals = Appeals(self.store, clock)
+        self.rulings = Rulings(self.store, clock)
+        self.audit = Audit(self.store, clock, tournaments=self.tournaments, records=self.records)
+        self.requests = Requests(self.store, clock)
+
+    def use_clock(self, clock: Callable[[], datetime]) -> None:
+        """Take "now" (a public delay in minutes) from `clock` from here on, in every service (a test's clock)."""
+        for service in vars(self).values():
+            if isinstance(service, Service):
+                service.now = clock
 
     @classmethod
-    def for_sqlite(cls, path: str) -> Fupan:
-        return cls(store=FupanStore.for_sqlite(path))
+    def for_sqlite(cls, path: str, clock: Callable[[], datetime] | None = None) -> Fupan:
+        return cls(store=FupanStore.for_sqlite(path), clock=clock)
 
     def close(self) -> None:
         self.store.close()

@@ -86,8 +86,11 @@ def deal_dict(d: Deal, *, full: bool) -> dict[str, Any]:
         "first": d.setup.first, "context": copy.deepcopy(d.setup.context),
         "match_id": str(d.match_id) if d.match_id else None, "number": d.number,
         "status": d.status(), "finished": d.finished, "actions": len(d.actions), "version": d.version,
-        "result": copy.deepcopy(d.result), "digest": d.digest if full else None, "seed_commitment": d.seed_commitment,
-        "seed": d.seed, "annotations": [dict(a) for a in d.annotations] if full else [],
+        # A finished deal held back by the public delay (docs/SECURITY.md "Broadcast delay") is read without
+        # `full`: its seed would deal its hands again, its result may name cards (a 升级 kitty).
+        "result": copy.deepcopy(d.result) if full or not d.finished else None,
+        "digest": d.digest if full else None, "seed_commitment": d.seed_commitment,
+        "seed": d.seed if full else None, "annotations": [dict(a) for a in d.annotations] if full else [],
         "created_at": d.created_on.isoformat(),
         # A score slip's deal (domain/records/slips.py): 成绩单, no cards, no replay; the slip's facts are its record.
         "result_only": d.result_only, **({"slip": copy.deepcopy(d.meta["slip"])} if d.result_only else {}),

@@ -73,7 +73,7 @@ class Records(Service):
     def export_record(self, deal: UUID | str, reader: Principal = PUBLIC) -> dict[str, Any]:
         """The deal as a `fupan.deal/1` document; before it is published only for readers with rights over it."""
         d = self.store.load(Deal, deal, "deal")
-        require_record(d, reader)
+        require_record(d, reader, released=self._released(d))
         return record_dict(d, None if d.match_id is None else self.store.load(Match, d.match_id, "match"))
 
     def export_match(self, match: UUID | str, reader: Principal = PUBLIC) -> list[dict[str, Any]]:
@@ -81,13 +81,18 @@ class Records(Service):
         m = self.tables.get(match)
         every = reader.sees_live_hands(m["id"])
         records = [self.export_record(entry["deal_id"], reader) for entry in m["deals"]
-                   if every or entry["status"] == "finished"]
+                   if every or (entry["status"] == "finished" and self._record_released(entry["deal_id"]))]
         # A voided deal's replacement (docs/appeals.md) is one of the table's records too, after the deal it
         # replaces (its meta says so: `replaces`, `appeal_id`).
         for replacement in self._replacement_deals(m["id"]):
-            if every or replacement["finished"]:
+            if every or (replacement["finished"] and self._record_released(replacement["id"])):
                 records.append(self.export_record(replacement["id"], reader))
         return records
+
+    @command
+    def _record_released(self, deal: UUID | str) -> bool:
+        """Whether a finished deal's public delay has passed (its record is then the public's)."""
+        return self._released(self.store.load(Deal, deal, "deal"))
 
     def _replacement_deals(self, match: UUID | str) -> list[dict[str, Any]]:
         """The deals dealt again at this table in place of voided ones (`POST /api/appeals/<id>/redeal`)."""

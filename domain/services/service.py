@@ -10,6 +10,7 @@ reads the store when the rest of the work needs no lock).
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 from uuid import UUID
 
@@ -17,6 +18,9 @@ from eventsourcing.domain import Aggregate
 
 from domain.kernel.errors import Conflict
 from domain.model.deal import Deal
+from domain.model.match import Match
+from domain.model.tournament import Tournament
+from domain.services.visibility import TableSoFar, public_steps, released
 from domain.store.event_store import Store
 from domain.store.units import Unit
 
@@ -27,10 +31,12 @@ R = TypeVar("R")
 class Service:
     """A service of one area over the shared store."""
 
-    def __init__(self, store: Store, **uses: Service):
+    def __init__(self, store: Store, clock: Callable[[], datetime] | None = None, **uses: Service):
         """`uses`: the other services this one asks, by the names its class declares (the composition root,
-        domain/services/fupan.py, hands them over)."""
+        domain/services/fupan.py, hands them over). `clock`: "now" for a public delay in minutes (the wall
+        clock unless given: tests pass one they move)."""
         self.store = store
+        self.now: Callable[[], datetime] = clock or wall_clock
         for name, service in uses.items():
             setattr(self, name, service)
 
@@ -47,6 +53,38 @@ class Service:
         """The deal's stored events; read in a unit, processed (folded, verified) outside it."""
         with self.unit():
             return self.store.stored_events(self.store.load(Deal, deal, "deal"))
+
+
+    def _deal_reading(self, deal: UUID | str) -> tuple[list[Any], int | None]:
+        """The deal's stored events and how many of its steps the public may see now (`public_steps`: None = all
+        and its record), from its tournament's delay and its table's deals; read in a unit, folded outside."""
+        with self.unit():
+            d = self.store.load(Deal, deal, "deal")
+            events = self.store.stored_events(d)
+            delay, table = self._delay_inputs(d.match_id, d.number)
+        return events, public_steps(delay, events, table, self.now())
+
+    def _delay_inputs(self, match: UUID | None, number: int | None) -> tuple[dict[str, Any] | None, TableSoFar | None]:
+        """A deal's tournament delay and what its table says of the deals after it (none outside a match)."""
+        if match is None:
+            return None, None
+        m = self.store.load(Match, match, "match")
+        t = self.store.load(Tournament, m.tournament_id, "tournament")
+        later = sum(1 for entry in m.deals
+                    if (number is None or entry["number"] > number) and entry["status"] != "live")
+        return dict(t.delay), TableSoFar(later_finished=later, over=m.over)
+
+
+    def _released(self, d: Deal) -> bool:
+        """Whether a deal's record is public by its delay (visibility.released); a live deal's never is."""
+        if d.finished_at is None:
+            return False
+        delay, table = self._delay_inputs(d.match_id, d.number)
+        return released(delay, table, d.finished_at, self.now())
+
+
+def wall_clock() -> datetime:
+    return datetime.now(UTC)
 
 
 def same_kind(existing: Any, kind: type[K], key: str) -> K:

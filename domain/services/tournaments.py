@@ -3,6 +3,7 @@ adjustments (domain/model/tournament.py)."""
 
 from __future__ import annotations
 
+import copy
 import secrets
 from typing import Any
 from uuid import UUID
@@ -174,6 +175,40 @@ class Tournaments(Service):
         adjustment = t.adjust(player_id, points, reason, kind, round, refers_to, recorded_by)
         self.store.commit(t)
         return {"tournament_id": str(t.id), **adjustment}
+
+    @command
+    def set_delay(self, tournament: UUID | str, kind: object, amount: object,
+                  recorded_by: dict[str, Any] = LOCAL_RECORDER) -> dict[str, Any]:
+        """Set the public delay of the tournament's live deals (Tournament.set_delay; docs/SECURITY.md
+        "Broadcast delay"); the same delay again stores nothing."""
+        t = self.store.load(Tournament, tournament, "tournament")
+        answer = t.set_delay(kind, amount, recorded_by)
+        self.store.commit(t)
+        return answer
+
+    @command
+    def delay(self, tournament: UUID | str) -> dict[str, Any]:
+        """The tournament's public delay: `{kind, amount}` (one deal unless the organiser set another)."""
+        t = self.store.load(Tournament, tournament, "tournament")
+        return {"tournament_id": str(t.id), "delay": dict(t.delay), "version": t.version}
+
+    @command
+    def broadcast(self, tournament: UUID | str) -> dict[str, Any]:
+        """What the public broadcast page lists: the delay, and each table with its players, standing and its
+        deals' numbers and ids (which of them the public may see is the replay's business: visibility)."""
+        t = self.store.load(Tournament, tournament, "tournament")
+        tables = []
+        for entry in t.matches:
+            m = self.store.load(Match, entry["id"], "match")
+            tables.append({
+                "match_id": str(m.id), "table": m.table, "round": entry["round"], "seats": list(m.seats),
+                "names": [t.players.get(seat, seat) for seat in m.seats], "status": "over" if m.over else "live",
+                "standing": copy.deepcopy(m.standing), "chips": None if m.chips is None else list(m.chips),
+                "deals": [{"number": d["number"], "deal_id": str(d["deal_id"]), "status": d["status"]}
+                          for d in m.deals],
+            })
+        return {"tournament_id": str(t.id), "name": t.name, "game": t.game, "delay": dict(t.delay),
+                "tables": tables}
 
     def _event_reference(self, reference: dict[str, Any]) -> dict[str, Any]:
         deal_id, version = reference.get("deal_id"), reference.get("version")

@@ -31,9 +31,10 @@ class Audit(Service):
         """Recompute the hash chain from storage; name the first event that does not match. The chain's digest
         only for readers who may see the whole deal (it would confirm guesses of what is hidden while it is live:
         docs/SECURITY.md "Public hashes")."""
-        events = self._stored_deal_events(deal)
+        events, horizon = self._deal_reading(deal)
         bad = verify_chain(events)
-        full = may_see_all(any(isinstance(e, Deal.Finished) for e in events), events[0].match_id, reader)
+        full = may_see_all(horizon is None and any(isinstance(e, Deal.Finished) for e in events),
+                           events[0].match_id, reader)
         return {"deal_id": str(events[0].originator_id), "ok": bad is None, "first_bad_version": bad,
                 "digest": events[-1].digest if full else None}
 

@@ -31,7 +31,8 @@ from domain.games import GAMES
 # Endpoints the page scripts fetch: their URLs stay as they are, keys into the page's embedded data.
 # (the analysis panel asks the API itself: a JSON answer, never a page of the site)
 DATA_ENDPOINTS = frozenset({"replay_ui_api.frames", "deals.get_deal", "deals.annotate", "analysis.analyse_deal",
-                            "appeals_ui.appeal_may", "appeals_ui.tournament_may"})  # asked by scripts: no page
+                            "appeals_ui.appeal_may", "appeals_ui.tournament_may",
+                            "replay_ui_api.broadcast_table"})  # asked by scripts: no page
 # What a saved download is called (an /api answer has no file name of its own).
 SUFFIXES = {"deals.export_record": ".json", "matches.export_match": ".jsonl",
             "tournaments.export_tournament": ".jsonl"}
@@ -178,6 +179,8 @@ class Publisher:
             return f"data/deal-{args['deal_id']}.js"
         if endpoint == "replay_ui.standings_page":
             return f"data/standings-{args['tournament_id']}.js"
+        if endpoint == "replay_ui.broadcast_page":
+            return f"data/broadcast-{args['tournament_id']}.js"
         return None
 
     def page_data(self, endpoint: str, args: dict[str, Any]) -> dict[str, Any]:
@@ -187,6 +190,10 @@ class Publisher:
             url = f"/api/tournaments/{args['tournament_id']}/standings"  # templates/standings.html's data-url
             answer = client.get(url)
             return {url: answer.get_json()} if answer.status_code == 200 else {}
+        if endpoint == "replay_ui.broadcast_page":  # every table as the public follows it, under the delay
+            with self.app.test_request_context():
+                urls = [self._url_for("replay_ui_api.broadcast_table", match_id=m["id"]) for m in self.matches]
+            return {url: client.get(url).get_json() for url in urls}
         deal = args["deal_id"]
         with self.app.test_request_context():
             frames = self._url_for("replay_ui_api.frames", deal_id=deal)  # the boot's frames_url, as the page has it

@@ -19,6 +19,7 @@ from typing import Any
 
 import plotly
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, send_file, url_for
+from markupsafe import Markup, escape
 
 from domain.games import get_engine, get_game
 from domain.kernel.errors import NotFound
@@ -244,9 +245,57 @@ def frames(deal_id: str) -> Response:
         return folded
 
     deal = context["deal"]
-    if deal["finished"]:  # published: the same for every reader until its next event (replay_ui/shared/transfer.py)
+    # Published (closed, its public delay passed): the same for every reader until its next event
+    # (replay_ui/shared/transfer.py). A deal held back by the delay is not: its referee sees more than the public.
+    if deal["finished"] and service().deals.public_record(deal_id):
         return transfer.finished_frames((deal["id"], deal["version"], viewpoint), payload)
     return jsonify(payload())
+
+
+# --- the broadcast (直播): the live tables under the tournament's public delay ---------------------------------
+
+
+@pages.get("/tournaments/<tournament_id>/broadcast")
+def broadcast_page(tournament_id: str) -> str:
+    """The tables of a tournament with their standing, one of them followed (`?follow=<match id>`, else the first
+    live one) by broadcast.js over /ui-api/matches/<id>/broadcast. Nothing of a deal is in the page itself."""
+    app = service()
+    listing = app.tournaments.broadcast(tournament_id)
+    matches = app.tables.of_tournament(tournament_id)
+    standings = {m["id"]: ui_for(m["game"]).standing_text(m, m["seat_names"]) for m in matches}
+    asked = request.args.get("follow", "")
+    ids = [m["id"] for m in matches]
+    follow = asked if asked in ids else next((m["id"] for m in matches if m["status"] == "live"), ids[0] if ids else "")
+    return render_template("broadcast.html", tournament=app.tournaments.get(tournament_id), matches=matches,
+                           standings=standings, follow=follow, delay=listing["delay"],
+                           delay_text=delay_words(listing["delay"]))
+
+
+CHINESE_NUMBERS = "零一两三四五六七八九十"
+
+
+def delay_words(delay: dict[str, Any]) -> Any:
+    """The delay as a page says it, Chinese first: 延迟一局, 延迟两墩, 延迟10分钟; 无直播延迟 for none."""
+    kind, amount = delay["kind"], delay["amount"]
+    if kind == "deals" and amount == 0:
+        return i18n.bilingual("broadcast.delay.none")
+    # The Chinese says a small count in words (一局, 两墩), the English in figures: each language its own number.
+    said = CHINESE_NUMBERS[amount] if kind != "minutes" and amount < len(CHINESE_NUMBERS) else str(amount)
+    zh = escape(i18n.text(f"broadcast.delay.{kind}", "zh", n=said))
+    en = escape(i18n.text(f"broadcast.delay.{kind}", "en", n=amount))
+    return Markup(f'<span class="zh" lang="zh-CN">{zh}</span><span class="en" lang="en">{en}</span>')
+
+
+@ui_api.get("/matches/<match_id>/broadcast")
+def broadcast_table(match_id: str) -> Response:
+    """A followed table as its reader may see it under the delay (Fupan.deals.broadcast, the one place that decides
+    it), with each shown step in words. What a broadcast stream pushes should be this answer."""
+    followed = service().deals.broadcast(match_id, reader())
+    if followed["following"] is not None:
+        shown = followed["following"]
+        followed["following"] = {**described_frames(shown["deal_id"], "public", followed["seat_names"], shown),
+                                 "number": shown["number"]}
+    return jsonify(followed)
 
 
 BLUEPRINTS = (pages, ui_api)

@@ -46,6 +46,9 @@ class LiveTable:
             "id"]
         for name in PLAYERS:
             server.post(f"/api/tournaments/{tournament}/players", {"name": name})
+        # No public delay: these tests hold the public form of a live deal's every step (test_broadcast_delay.py
+        # holds the delay).
+        server.post(f"/api/tournaments/{tournament}/delay", {"kind": "deals", "amount": 0})
         self.match = server.post(f"/api/tournaments/{tournament}/matches",
                                  {"table": "1", "seats": PLAYERS, "first": 2}).json()["id"]
         other = server.post(f"/api/tournaments/{tournament}/matches",

@@ -137,6 +137,10 @@ KINDS: dict[str, str] = {
     "appeals.decide": "committee",
     "appeals.withdraw": "recorder",
     "appeals.close": "chief",
+    "broadcast.get_delay": "public",  # the public delay of live deals (docs/SECURITY.md "Broadcast delay")
+    "broadcast.set_delay": "organiser",
+    "broadcast.tournament_broadcast": "public",
+    "broadcast.followed_table": "public",  # a table as the public sees it under the delay
     "appeals.preview": "public",  # computes, stores nothing
     "appeals.frames": "hidden",  # the disputed deal, default viewpoint referee
     "console.list_side_events": "public",
@@ -287,6 +291,7 @@ BODIES: dict[str, Callable[[Table], Any]] = {
         f"/api/deals/{t.deal}/record", token=t.server.organiser).json()["actions"]), "reason": "误点"},
     "tokens.create_token": lambda t: {"role": "referee", "matches": [t.match], "label": "table 1 deputy"},
     "tokens.revoke_token": lambda t: None,
+    "broadcast.set_delay": lambda t: {"kind": "deals", "amount": 2},
     "standings.preview": lambda t: {"adjustments": [{"player_id": "张三", "points": -1, "reason": "what if"}]},
     "standings.start_round": lambda t: {"label": "决赛", "kind": "final"},
     "standings.adjust": lambda t: {"player_id": "张三", "points": -1, "kind": "penalty", "reason": "matrix"},

@@ -27,6 +27,7 @@ def live_table(server: LiveServer) -> tuple[str, str, str]:
     tournament = server.post("/api/tournaments", {"name": "撤回杯", "game": "doudizhu"}).json()["id"]
     for name in PLAYERS:
         server.post(f"/api/tournaments/{tournament}/players", {"name": name})
+    server.post(f"/api/tournaments/{tournament}/delay", {"kind": "deals", "amount": 0})  # each step public at once
     match = server.post(f"/api/tournaments/{tournament}/matches",
                         {"table": "1", "seats": PLAYERS, "first": 2}).json()["id"]
     body = {"hands": EXAMPLE_RECORD["hands"], "kitty": EXAMPLE_RECORD["kitty"], "first": 2}

@@ -154,6 +154,9 @@ def open_game_tournament(db_path: Path, name: str, game: str, players: list[str]
     tournament, _ = service.tournaments.create(name, game, {}, **declared)
     for player in players:
         service.tournaments.register_player(tournament["id"], player)
+    # No public delay: the game pages' tests hold each engine's public form of every step of a deal in play
+    # (the delay is held by test_broadcast_delay.py and test_broadcast_browser.py).
+    service.tournaments.set_delay(tournament["id"], "deals", 0)
     service.tournaments.start_round(tournament["id"], "第1轮", "tables")
     return live, service, tournament
 

@@ -15,4 +15,5 @@ GAME = Game(
     pad=PadFacts(kitty_apart=("dealing", "declaring")),
     preset=Preset("sj.preset", ("s004", "s001")),  # the seeds' rulesets (engine.PRESETS)
     seat_words=(("东", "E"), ("南", "S"), ("西", "W"), ("北", "N")),  # as replay_ui/games/shengji's sj.seat.N
+    delay_in_tricks=True,  # 升级's view counts its tricks (tricks_played)
 )

@@ -1,0 +1,139 @@
+"""The public broadcast (直播) in a real headless Chromium over the real app (issue 25 scope 2; docs/console.md): with
+the default one-deal delay the page never draws a card of the deal being played — checked on every frame it draws,
+by a MutationObserver that keeps every card element ever added to the page with the deal it belongs to — and draws
+a deal once it is over, while the next one is played. The recording goes through the API; the page is driven by
+its one refresh function (what a stream will call), never by waiting for its poll."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from conftest import EXAMPLE_RECORD, LiveServer
+from playwright.sync_api import Page
+from test_viewer_browser import CHROMIUM, LAPTOP
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian chromium is not installed")
+
+PLAYERS = EXAMPLE_RECORD["seats"]
+ACTIONS = EXAMPLE_RECORD["actions"]
+
+# Installed before any script of the page: every card element ever added, with the deal its container names.
+WATCH_CARDS = """
+window.__cardsSeen = [];
+new MutationObserver((mutations) => {
+  for (const mutation of mutations) {
+    for (const node of mutation.addedNodes) {
+      if (node.nodeType !== 1) continue;
+      const cards = node.matches("[data-card]") ? [node] : [...node.querySelectorAll("[data-card]")];
+      for (const card of cards) {
+        const owner = card.closest("[data-deal]");
+        window.__cardsSeen.push([owner ? owner.dataset.deal : "", card.dataset.card]);
+      }
+    }
+  }
+}).observe(document, { childList: true, subtree: true });
+"""
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    server = LiveServer(tmp_path_factory.mktemp("broadcast-browser") / "broadcast.sqlite").start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Page]:
+    context = browser.new_context(viewport=LAPTOP)
+    context.add_init_script(WATCH_CARDS)
+    yield context.new_page()
+    context.close()
+
+
+def start_deal(live: LiveServer, match: str) -> str:
+    body = {"hands": EXAMPLE_RECORD["hands"], "kitty": EXAMPLE_RECORD["kitty"], "first": 2}
+    answer = live.post(f"/api/matches/{match}/deals", body)
+    assert answer.status_code == 201, answer.text
+    return answer.json()["id"]
+
+
+def record(live: LiveServer, deal: str, action: dict[str, Any]) -> None:
+    answer = live.post(f"/api/deals/{deal}/actions", {"action": action})
+    assert answer.status_code == 201, answer.text
+
+
+def refresh(page: Page) -> None:
+    page.evaluate("Fupan.broadcast.refresh()")  # awaits the redraw
+
+
+def seen(page: Page) -> list[tuple[str, str]]:
+    return [tuple(pair) for pair in page.evaluate("window.__cardsSeen")]
+
+
+def test_a_one_deal_delay_never_draws_the_live_deals_cards_and_draws_it_once_the_next_starts(live: LiveServer,
+                                                                                              page: Page):
+    tournament = live.post("/api/tournaments", {"name": "直播杯", "game": "doudizhu"}).json()["id"]
+    for player in PLAYERS:
+        live.post(f"/api/tournaments/{tournament}/players", {"name": player})
+    match = live.post(f"/api/tournaments/{tournament}/matches", {"table": "1", "seats": PLAYERS,
+                                                                 "first": 2}).json()["id"]
+    other = live.post(f"/api/tournaments/{tournament}/matches", {"table": "2", "seats": PLAYERS,
+                                                                 "first": 0}).json()["id"]
+    first = start_deal(live, match)
+    page.goto(f"{live.url}/tournaments/{tournament}/broadcast?follow={match}")
+    assert "延迟一局" in page.inner_text("#broadcast-delay")
+    assert page.locator(f"#broadcast-tables tr[data-match='{other}'] a").count() == 1  # any table can be followed
+    refresh(page)
+    assert page.locator(f"[data-held='{first}']").count() == 1
+    for action in ACTIONS[:-1]:  # deal 1 recorded step by step, the page redrawn after each
+        record(live, first, action)
+        refresh(page)
+        assert page.locator(f"[data-held='{first}']").count() == 1
+    assert seen(page) == [], "a card of the deal in play was drawn"
+    record(live, first, ACTIONS[-1])
+    second = start_deal(live, match)
+    refresh(page)
+    assert page.get_attribute("#broadcast-deal", "data-deal") == first
+    shown = {card for deal, card in seen(page) if deal == first}
+    played = {card for action in ACTIONS for card in action.get("cards", [])}
+    assert played <= shown  # deal 1 is drawn whole now that deal 2 is played
+    assert page.locator(f"[data-held='{second}']").count() == 1
+    for action in ACTIONS[:8]:  # deal 2 recorded: the page keeps showing deal 1 and nothing of deal 2
+        record(live, second, action)
+        refresh(page)
+    assert not [card for deal, card in seen(page) if deal != first], "a card of deal 2 was drawn"
+    assert page.get_attribute("#broadcast-deal", "data-deal") == first
+    assert "第2局进行中" in page.inner_text("#broadcast-held")
+
+
+def wait_for_state(page: Page, selector: str, attribute: str, wanted: str, timeout_ms: int = 15_000) -> None:
+    """Polled from Python until the page says it is done (the pages' CSP forbids eval)."""
+    for _ in range(timeout_ms // 50):
+        if page.get_attribute(selector, attribute) == wanted:
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"{selector} never became {attribute}={wanted}")
+
+
+def test_the_console_sets_the_delay_and_says_what_is_wrong_in_the_readers_language(live: LiveServer, page: Page):
+    tournament = live.post("/api/tournaments", {"name": "延迟设置杯", "game": "doudizhu"}).json()["id"]
+    page.goto(f"{live.url}/console")
+    page.fill("#signin-token", live.organiser)
+    page.click("#signin-form button[type=submit]")
+    page.goto(f"{live.url}/console/tournaments/{tournament}")
+    wait_for_state(page, "#delay-now", "data-state", "set")
+    assert "1 局" in page.inner_text("#delay-now")
+    page.fill("#delay-amount", "0")  # no delay is 0 deals; 0 minutes is refused by the server
+    page.select_option("#delay-kind", "minutes")
+    page.click("#delay-form button[type=submit]")
+    wait_for_state(page, "#delay-now", "data-state", "error")
+    assert "分钟计的直播延迟必须是 1 到 180 之间的整数" in page.inner_text("#delay-now")
+    page.click("#lang-toggle")
+    assert "A delay in minutes is a whole number from 1 to 180." in page.inner_text("#delay-now")
+    page.fill("#delay-amount", "15")
+    page.click("#delay-form button[type=submit]")
+    wait_for_state(page, "#delay-now", "data-state", "set")
+    assert "15 minutes" in page.inner_text("#delay-now")
+    assert live.get(f"/api/tournaments/{tournament}/delay").json()["delay"] == {"kind": "minutes", "amount": 15}
