@@ -95,7 +95,23 @@ def demo_deals(site: DemoSite) -> list[tuple[str, str]]:
             for match in service.tables.of_tournament(tournament["id"]) for entry in match["deals"]]
 
 
-def test_every_card_of_every_demo_deal_fits_a_phone_a_tablet_and_a_laptop(site: DemoSite, offline: Offline) -> None:
+def deals_of_each_table(site: DemoSite) -> list[tuple[str, str]]:
+    """Each demo table's first, middle and last deal, with its game: a table's deals share its players' names and
+    its game's hand sizes, which are what a screen must fit; the hands themselves differ from deal to deal, so
+    three of each table's (29 of the demo's 89) stand for the rest at a third of the time."""
+    service = site.live.service
+    assert service is not None
+    chosen = []
+    for tournament in service.tournaments.all():
+        for match in service.tables.of_tournament(tournament["id"]):
+            deals = [entry["deal_id"] for entry in match["deals"]]
+            picks = sorted({0, len(deals) // 2, len(deals) - 1}) if deals else []
+            chosen += [(tournament["game"], deals[index]) for index in picks]
+    return chosen
+
+
+def test_every_card_of_the_demo_tables_deals_fits_a_phone_a_tablet_and_a_laptop(
+        site: DemoSite, offline: Offline) -> None:
     service = site.live.service
     assert service is not None
     page = offline.page()
@@ -103,7 +119,7 @@ def test_every_card_of_every_demo_deal_fits_a_phone_a_tablet_and_a_laptop(site: 
     checked = 0
     games = set()
     order_forward = True
-    for game, deal in demo_deals(site):
+    for game, deal in deals_of_each_table(site):
         referee = service.deals.replay_all(deal, "referee")
         steps = steps_to_check(referee["frames"])
         open_viewer(page, site, f"?step={steps[0][0]}&view=public", deal=deal)
@@ -128,7 +144,7 @@ def test_every_card_of_every_demo_deal_fits_a_phone_a_tablet_and_a_laptop(site: 
                 checked += len(steps)
         games.add(game)
     assert games == {"doudizhu", "shengji", "sandayi", "wakeng", "daguai"}
-    assert checked > 1000
+    assert checked > 300
     assert lost == [], f"{len(lost)} lost of {checked} screens checked:\n" + "\n".join(lost[:40])
     assert offline.errors == []
 
