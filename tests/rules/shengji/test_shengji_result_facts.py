@@ -1,0 +1,40 @@
+"""升级's result facts as docs/record-format.md "Result" (升级) lists them, with S004's 大分 and 小分
+(docs/rules/shengji.md §3.12: a hold scores the dealer team 2, 4 under 40, 6 at 0; a take-over the attackers 2, 4
+at 120, 6 at 160, 10 at 200; 小分 = the attackers' P, 0 for the dealer team). Entered as score slips (the engine's
+own scoring of the facts)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from domain.kernel.engine import DealSetup
+from domain.records.slips import score
+
+SEATS = ["东", "南", "西", "北"]
+CONTEXT = {"levels": [5, 3], "dealer": 0, "deal_number": 4}
+
+
+def scored(facts: dict[str, Any]) -> dict[str, Any]:
+    return score(DealSetup("shengji", {}, SEATS, 0, [], [], CONTEXT), facts)[1]
+
+
+@pytest.mark.parametrize(("points", "big", "winner", "next_dealer"), [
+    (0, [6, 0], 0, 2), (35, [4, 0], 0, 2), (40, [2, 0], 0, 2), (75, [2, 0], 0, 2),
+    (80, [0, 2], 1, 1), (120, [0, 4], 1, 1), (160, [0, 6], 1, 1), (200, [0, 10], 1, 1),
+])
+def test_big_and_small_points_by_team(points: int, big: list[int], winner: int, next_dealer: int) -> None:
+    """Dealer 东 (team 0 = 东 西) at level 5: the attackers (南 北) take P; a hold passes the deal to the dealer's
+    partner, a take-over to the dealer's next player (§3.10)."""
+    result = scored({"dealer": 0, "points": points, "kitty": {"points": 0, "pairs": None}})
+    assert (result["big_points"], result["small_points"]) == (big, [0, points])
+    assert (result["winner_team"], result["takeover"], result["next_dealer"]) == (winner, winner == 1, next_dealer)
+
+
+def test_the_deal_as_played() -> None:
+    result = scored({"dealer": 0, "points": 60, "kitty": {"points": 0, "pairs": None}, "trump": "H", "declarer": 0})
+    assert (result["dealer"], result["dealer_team"], result["declarer"], result["trump"]) == (0, 0, 0, "H")
+    assert (result["level"], result["levels"], result["deal_number"]) == (5, [5, 3], 4)
+    assert (result["attacker_points"], result["dealer_team_points"]) == (60, 140)
+    assert result["level_change"] == {"team": 0, "steps": 1} and result["new_levels"] == [6, 3]
