@@ -38,3 +38,10 @@ def test_the_deal_as_played() -> None:
     assert (result["level"], result["levels"], result["deal_number"]) == (5, [5, 3], 4)
     assert (result["attacker_points"], result["dealer_team_points"]) == (60, 140)
     assert result["level_change"] == {"team": 0, "steps": 1} and result["new_levels"] == [6, 3]
+
+
+def test_small_points_go_to_the_attackers_whichever_team_they_are() -> None:
+    """Dealer 南 (team 1): the attackers are 东 西, team 0."""
+    result = score(DealSetup("shengji", {}, SEATS, 0, [], [], {**CONTEXT, "dealer": 1}),
+                   {"dealer": 1, "points": 60, "kitty": {"points": 0, "pairs": None}})[1]
+    assert (result["small_points"], result["big_points"], result["dealer_team"]) == ([60, 0], [0, 2], 1)
