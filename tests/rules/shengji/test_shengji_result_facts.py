@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from game_support import documented_example, final_result
 
 from domain.kernel.engine import DealSetup
 from domain.records.slips import score
@@ -45,3 +46,34 @@ def test_small_points_go_to_the_attackers_whichever_team_they_are() -> None:
     result = score(DealSetup("shengji", {}, SEATS, 0, [], [], {**CONTEXT, "dealer": 1}),
                    {"dealer": 1, "points": 60, "kitty": {"points": 0, "pairs": None}})[1]
     assert (result["small_points"], result["big_points"], result["dealer_team"]) == ([60, 0], [0, 2], 1)
+
+
+ADJUDICATE = {"sj.illegalPlay": "adjudicate"}
+
+
+def cut_short(facts: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+    return score(DealSetup("shengji", options, SEATS, 0, [], [], CONTEXT), facts)[1]
+
+
+def test_an_attackers_revoke_gives_the_dealer_team_two() -> None:
+    """§3.13: a revoke is 0 : 2 — the non-offending dealer team gets 2 大分 and holds at +1, whatever P the
+    attackers had (120 would earn them 4)."""
+    result = cut_short({"dealer": 0, "points": 120, "ended_by": "revoke", "offender": 1}, ADJUDICATE)
+    assert (result["big_points"], result["winner_team"], result["takeover"]) == ([2, 0], 0, False)
+    assert result["level_change"] == {"team": 0, "steps": 1} and result["match_winner"] is None
+
+
+@pytest.mark.parametrize("ending", ["revoke", "miscount"])
+def test_a_revoke_or_miscount_ends_the_match_under_the_option(ending: str) -> None:
+    """§3.13 and the options table: with `sj.revokeEndsMatch` a revoke or a miscount ends the match, won by the
+    non-offending side."""
+    facts = {"dealer": 0, "points": 40, "ended_by": ending, "offender": 3}
+    assert cut_short(facts, {**ADJUDICATE, "sj.revokeEndsMatch": True})["match_winner"] == 0
+    assert cut_short(facts, ADJUDICATE)["match_winner"] is None
+
+
+def test_the_declarer_is_the_seat_whose_declaration_fixed_the_trump() -> None:
+    """docs/record-format.md's complete 升级 example, played: `declarer` is the seat of its last declaration."""
+    record = documented_example("升级")
+    declarations = [action for action in record["actions"] if action["type"] == "declare"]
+    assert declarations and final_result(record)["declarer"] == declarations[-1]["seat"]
