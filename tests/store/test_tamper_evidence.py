@@ -18,6 +18,7 @@ from uuid import UUID
 
 import psycopg
 import pytest
+from conftest import Store
 from paths import DATA
 
 from cli.main import main as fupan
@@ -399,7 +400,7 @@ def test_a_printed_round_digest_checks_against_the_store(built, monkeypatch, cap
     status, report = built.verify(monkeypatch, capsys, "--digest", built.round_digest[:20])
     assert status == 0, report
     (found,) = report["digests"][0]["matches"]
-    assert (found["kind"], found["round"], found["deals"]) == ("round", 1, 1)
+    assert (found["kind"], found["tournament"], found["round"], found["deals"]) == ("round", "校验杯", 1, 1)
 
     # The finished deal's chain recomputed after an edit: its closing digest, hence the round's, is another.
     version = next(v for v, t in built.raw.versions(built.finished) if t == "fupan:Deal.ActionRecorded")
@@ -591,3 +592,17 @@ def test_a_link_whose_prev_was_rewritten_is_named_as_a_broken_link(built, monkey
     assert status == 1
     found = [(f["kind"], f["link"]) for f in report["store"]["findings"]]
     assert found == [("link_broken", seq), ("bad_signature", seq), ("link_broken", seq + 1)], found
+
+
+def test_a_digest_that_is_not_16_to_64_hex_digits_is_refused(db_path):
+    """§9: `fupan verify --digest HEX` takes 16 or more hex digits (spaces and dashes between groups ignored); anything
+    else is named as such, matches nothing and fails."""
+    app = Store.sqlite(db_path).open()
+    try:
+        for text in ("12ab 34cd 56ef", "zz" * 10, "ab" * 33):
+            assert app.audit.check_digest(text) == {"digest": text, "ok": False, "matches": [], "findings": [{
+                "kind": "bad_digest", "aggregate": None, "id": None, "version": None, "position": None, "link": None,
+                "message": "A digest is 16 to 64 hexadecimal digits (spaces and dashes between groups are ignored)."}]}
+        assert [f["kind"] for f in app.audit.check_digest("12AB-34cd 56ef-7890")["findings"]] == ["digest_not_found"]
+    finally:
+        app.close()

@@ -126,6 +126,14 @@ def test_v9_all_pass_redeal_or_first_revealer():
     assert ENGINE.multipliers(state)["reveal"] == 5
 
 
+def test_a_redeals_scores_are_its_fouls_penalties():
+    """docs/record-format.md: a foul's penalty comes off the offender's score of the deal, a redeal's included;
+    a redeal's result is `{"redeal": true, "scores", "penalties"}`."""
+    state = new_state(0)
+    run(state, (0, "pass"), (1, "foul", {"code": "talking", "penalty": 2}), (1, "pass"), (2, "pass"))
+    assert ENGINE.result(state) == {"redeal": True, "scores": [0, -2, 0], "penalties": [0, -2, 0]}
+
+
 def test_v10_reveal_factor_is_the_maximum():
     state = new_state(2)
     run(state, (2, "reveal", {"stage": "start"}), (2, "pass"), (0, "call"), (1, "pass"))

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.games.doudizhu.engine import DoudizhuEngine
+from domain.games.doudizhu.engine import DoudizhuEngine, reveal_deal_factor
 from domain.kernel.cards import full_deck
 from domain.kernel.engine import DealSetup
 from domain.records.format import check_record
@@ -324,3 +324,10 @@ def test_the_result_names_each_factor_of_the_multiplier():
     result = engine.result(state)
     assert result is not None and result["bombs"] == 3
     assert result["multipliers"] == {"rob": 8, "reveal": 5, "bomb": 8, "spring": 1, "total": 320}
+
+
+@pytest.mark.parametrize("received", range(HAND + 1))
+def test_a_deal_reveal_is_priced_by_the_cards_received(received: int) -> None:
+    """§2.4's table at every count, its boundaries 6 | 7 and 12 | 13 included: 0–6 ×4, 7–12 ×3, 13–17 ×2."""
+    expected = next(f for counts, f in DEAL_REVEAL_FACTOR if received in counts)
+    assert reveal_deal_factor(received) == expected
