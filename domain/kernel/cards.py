@@ -53,7 +53,10 @@ def normalize(code: object) -> str:
 def normalize_all(codes: object) -> list[str]:
     if not isinstance(codes, list):
         raise IllegalAction("bad_cards", "Cards must be a list of card codes.", "牌必须是牌代码的列表。")
-    return [c if isinstance(c, str) and c in ALL_CODES else normalize(c) for c in codes]  # {} is unhashable
+    try:  # the canonical codes as they are: what nearly every card of every record is
+        return [c if c in ALL_CODES else normalize(c) for c in codes]
+    except TypeError:  # a list or an object among them cannot even be looked up: `normalize` names it
+        return [normalize(c) for c in codes]
 
 
 def rank_of(code: str) -> str:

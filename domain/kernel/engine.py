@@ -164,13 +164,11 @@ def check_turn(state: Any, seat: int) -> None:
                       f"现在轮到{now}，不是{asked}。", to_act=state.to_act, seat=seat)
 
 
-def recorded_after_the_end(state: Any, action: Action) -> bool:
+def record_after_the_end(state: Any, action: Action) -> None:
     """Once `state` (an engine's deal state: `phase`, `fouls`, `actions`) is finished, record what may still be
-    recorded and say so: a referee's `foul`, which docs/record-format.md allows "at any point" — the last card does
-    not end the referee's duty. It carries no penalty: the result is final by then (a chip or point penalty is
-    then an adjustment of the standings). Anything else: `deal_finished`. False while the deal is live."""
-    if state.phase != "finished":
-        return False
+    recorded: a referee's `foul`, which docs/record-format.md allows "at any point" — the last card does not end
+    the referee's duty. It carries no penalty: the result is final by then (a chip or point penalty is then an
+    adjustment of the standings). Anything else: `deal_finished`."""
     if action["type"] != "foul":
         raise illegal("deal_finished", "The deal is over: only a referee's foul can still be recorded.",
                       "本局已结束，只能再记录裁判判定的犯规。")
@@ -181,7 +179,6 @@ def recorded_after_the_end(state: Any, action: Action) -> bool:
                       "本局已结束，结果不能再改变：处罚请作为积分调整记录，这里只记录犯规本身（不带罚分）。")
     state.fouls.append({"at": state.actions, **action})
     state.actions += 1
-    return True
 
 
 def played_cards(action: Action) -> list[str]:
@@ -215,10 +212,11 @@ class Engine:
     """The skeleton every game's engine extends: what is the same in every game is written once here.
 
     A game states its table (`seat_count`, `hand_size`, `kitty_size`, `decks`, `jokers`), its options schema
-    (`options`), its action types and their fields (`action_fields`), which types carry cards (`carded`), and
-    how a foul scores (`foul_unit`: a penalty in chips or points; or None, with `foul_rule` saying what a foul
-    does instead). It writes `act` (every action but a foul, once normalised) and, where it needs them, the
-    hooks `normalize_fields`, `record_foul`, `first_actor` and `public_action`.
+    (`options`), its action types and their fields (`action_fields`), which types carry cards (`carded`) and
+    which carry fields of the game's own (`fielded`), and how a foul scores (`foul_unit`: a penalty in chips or
+    points; or None, with `foul_rule` saying what a foul does instead). It writes `act` (every action but a
+    foul, once normalised) and, where it needs them, the hooks `normalize_fields`, `record_foul`, `first_actor`
+    and `public_action`.
     """
 
     game: str
@@ -233,6 +231,9 @@ class Engine:
     options: OptionsResolver
     action_fields: dict[str, set[str]]
     carded: frozenset[str] = frozenset({"play"})
+    # The types whose fields of the game's own `normalize_fields` checks: only these pay for the call, which every
+    # action of every deal checked would. None (the default): every type.
+    fielded: frozenset[str] | None = None
     foul_unit: tuple[str, str] | None = None  # (en, zh) of a foul's `penalty`; None: fouls carry no points
     foul_rule: tuple[str, str] = ("", "")  # what a foul does instead of points (when `foul_unit` is None)
     # The fouls a recorder picks from, (code, 中文, English), as the game's rules list them (docs/pad.md). A
@@ -268,11 +269,12 @@ class Engine:
                 out.update(pointless_foul(action, *self.foul_rule))
             else:
                 out.update(foul_fields(action, self.foul_unit))
-        self.normalize_fields(kind, action, out)
+        if self.fielded is None or kind in self.fielded:
+            self.normalize_fields(kind, action, out)
         return out
 
     def normalize_fields(self, kind: str, action: Action, out: Action) -> None:
-        """The game's own fields of `action` into `out` (checked); nothing by default."""
+        """The game's own fields of `action` (a type of `fielded`) into `out`, checked; nothing by default."""
 
     def apply(self, state: Any, action: object) -> Action:
         """Normalise `action`, then apply it; returns the stored form. A refusal leaves `state` untouched."""
@@ -282,7 +284,8 @@ class Engine:
 
     def apply_normalized(self, state: Any, action: Action) -> None:
         """Apply an action already in its stored form (a stored event, or `normalize_action`'s answer)."""
-        if recorded_after_the_end(state, action):
+        if state.phase == "finished":  # asked here, so that a live deal's action costs no call for it
+            record_after_the_end(state, action)
             return
         if action["type"] == "foul":
             self.record_foul(state, action)
