@@ -101,12 +101,11 @@ def checked_deal(engine: Engine, setup: DealSetup, kitty_size: int, source: str
     return hands, kitty
 
 
-def action_head(engine: Engine, action: object, kinds: Iterable[str]) -> Action:
-    """`{"seat", "type"}` of an action, checked alike for every game: an object, a type of the game (`kinds`),
-    a seat of its table. The rest is the game's to check; fields no type uses are dropped, not refused
-    (records from other tools carry extras such as timestamps). The API leaves all of it to this check."""
-    if not isinstance(action, dict):
-        raise illegal("bad_action", "An action must be an object.", "动作必须是对象。")
+def action_head(engine: Engine, action: Action, kinds: Iterable[str]) -> Action:
+    """`{"seat", "type"}` of an action (an object: `Engine.normalize_action` asks), checked alike for every
+    game: a type of the game (`kinds`), a seat of its table. The rest is the game's to check; fields no type
+    uses are dropped, not refused (records from other tools carry extras such as timestamps). The API leaves all
+    of it to this check."""
     kind = action.get("type")
     if kind not in kinds:
         raise illegal("unknown_action", f"Unknown action type {kind!r} for {engine.name_en}.",
@@ -259,8 +258,9 @@ class Engine:
 
     def normalize_action(self, action: object) -> Action:
         """The canonical stored form: seat and type checked once, cards normalised, a foul's fields checked."""
+        if not isinstance(action, dict):
+            raise illegal("bad_action", "An action must be an object.", "动作必须是对象。")
         out = action_head(self, action, self.action_fields)
-        assert isinstance(action, dict)
         kind = out["type"]
         if kind in self.carded:
             out["cards"] = played_cards(action)
