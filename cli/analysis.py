@@ -11,7 +11,6 @@ from typing import Any
 from cli.common import read_input
 from domain.kernel.errors import IllegalAction
 from domain.records.format import ActionRejected, Unreadable, parse_record, read_records, record_namer
-from domain.services.analysis import analyse_actions
 from domain.solver.search import DEFAULT_LIMIT_MS, Budget
 
 
@@ -36,6 +35,8 @@ def _refusal(report: dict[str, Any], as_json: bool) -> int:
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
+    from domain.services.analysis import analyse_actions  # when it runs: `fupan` starts without the store
+
     records = list(read_records(read_input(args.file)))
     if len(records) != 1:
         return _refusal({"ok": False, "code": "bad_record", "message": f"FILE must hold one record, not "

@@ -15,12 +15,14 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 from uuid import UUID
 
 from domain.model.ids import tournament_id
-from domain.services.fupan import Fupan
-from projections import Projections
+
+if TYPE_CHECKING:  # imported by the commands that open the store: `fupan check` starts without the service layer
+    from domain.services.fupan import Fupan
+    from projections import Projections
 
 DEFAULT_DB = "fupan.sqlite"
 
@@ -31,6 +33,8 @@ OPENED: list[Fupan] = []
 
 
 def open_service(db: str | None) -> Fupan:
+    from domain.services.fupan import Fupan
+
     if db:
         service = Fupan.for_sqlite(db)
     elif "PERSISTENCE_MODULE" in os.environ or "FUPAN_PERSISTENCE_MODULE" in os.environ:
@@ -49,6 +53,8 @@ def read_input(path: str) -> str:
 
 
 def open_projections(db: str | None) -> Projections:
+    from projections import Projections
+
     return Projections(open_service(db))
 
 

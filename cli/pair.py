@@ -20,7 +20,6 @@ from typing import Any
 
 from cli.common import open_projections, tournament_ref
 from domain.kernel.errors import Refusal
-from projections.pairing import REFUSED, check_override, pair, read_history
 
 
 def register(commands: Any) -> None:
@@ -44,6 +43,8 @@ def _fail(message: str) -> int:
 
 
 def cmd_pair(args: argparse.Namespace) -> int:
+    from projections.pairing import pair, read_history  # when it runs: `fupan` starts without the store
+
     if args.export is not None:
         return _export(args)
     if args.round is None:
@@ -88,6 +89,8 @@ def _read_json(path: str) -> Any:
 
 def _check(args: argparse.Namespace, document: Any) -> int:
     """The rules the pairing in --check breaks, one a line (Chinese, then English); exit 1 if it is refused."""
+    from projections.pairing import REFUSED, check_override, read_history
+
     chosen = _read_json(args.check)
     if isinstance(chosen, str):
         return _fail(chosen)

@@ -6,10 +6,13 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from typing import TYPE_CHECKING
 
 from cli.common import DEFAULT_DB, open_service
 from domain.model.token import APPEALS, ORGANISER, REFEREE
-from domain.services.fupan import Fupan
+
+if TYPE_CHECKING:  # `fupan` starts without the service layer; `open_service` imports it
+    from domain.services.fupan import Fupan
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, NamedTuple, TypeVar
 
+from domain.kernel.cards import ALL_CODES, rank_of
 from domain.kernel.engine import DealState
 from domain.kernel.errors import illegal
 
@@ -26,16 +27,19 @@ class Pattern(NamedTuple, Generic[K]):
 
 RANK_VALUE = {str(n): n for n in range(3, 11)} | {"J": 11, "Q": 12, "K": 13, "A": 14, "2": 15, "LJ": 16, "BJ": 17}
 LITTLE, BIG = 16, 17
+# Each card code's value, read once here: a play's cards are valued on every action of every deal checked.
+CARD_VALUE = {code: RANK_VALUE[rank_of(code)] for code in ALL_CODES}
 
 
 def card_value(code: str) -> int:
-    return RANK_VALUE[code if code in ("LJ", "BJ") else code[1:]]
+    """The value of a card code (canonical, as `normalize_all` leaves it)."""
+    return CARD_VALUE[code]
 
 
 def rank_counts(cards: list[str]) -> dict[int, int]:
     counts: dict[int, int] = {}
     for code in cards:
-        value = card_value(code)
+        value = CARD_VALUE[code]
         counts[value] = counts.get(value, 0) + 1
     return counts
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
+from itertools import chain
 
 from domain.kernel.errors import IllegalAction, seat_ref
 
@@ -53,7 +54,12 @@ def normalize(code: object) -> str:
 def normalize_all(codes: object) -> list[str]:
     if not isinstance(codes, list):
         raise IllegalAction("bad_cards", "Cards must be a list of card codes.", "牌必须是牌代码的列表。")
-    return [c if isinstance(c, str) and c in ALL_CODES else normalize(c) for c in codes]  # {} is unhashable
+    try:
+        if ALL_CODES.issuperset(codes):  # canonical codes, as nearly every card of every record is: no step in Python
+            return list(codes)
+    except TypeError:  # a list or an object among them cannot even be looked up: `normalize` names it
+        pass
+    return [normalize(code) for code in codes]  # in order, so a refusal names the first card that is none
 
 
 def rank_of(code: str) -> str:
@@ -90,7 +96,7 @@ def _sorted_deck(decks: int, jokers: bool) -> list[str]:
 
 def check_complete(hands: Iterable[Iterable[str]], kitty: Iterable[str], decks: int = 1, jokers: bool = True) -> None:
     """Every card of every deck exactly once across hands + kitty, or IllegalAction('bad_deck')."""
-    cards = [c for hand in hands for c in hand]
+    cards = list(chain.from_iterable(hands))
     cards.extend(kitty)
     if sorted(cards) == _sorted_deck(decks, jokers):
         return

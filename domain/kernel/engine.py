@@ -101,12 +101,11 @@ def checked_deal(engine: Engine, setup: DealSetup, kitty_size: int, source: str
     return hands, kitty
 
 
-def action_head(engine: Engine, action: object, kinds: Iterable[str]) -> Action:
-    """`{"seat", "type"}` of an action, checked alike for every game: an object, a type of the game (`kinds`),
-    a seat of its table. The rest is the game's to check; fields no type uses are dropped, not refused
-    (records from other tools carry extras such as timestamps). The API leaves all of it to this check."""
-    if not isinstance(action, dict):
-        raise illegal("bad_action", "An action must be an object.", "动作必须是对象。")
+def action_head(engine: Engine, action: Action, kinds: Iterable[str]) -> Action:
+    """`{"seat", "type"}` of an action (an object: `Engine.normalize_action` asks), checked alike for every
+    game: a type of the game (`kinds`), a seat of its table. The rest is the game's to check; fields no type
+    uses are dropped, not refused (records from other tools carry extras such as timestamps). The API leaves all
+    of it to this check."""
     kind = action.get("type")
     if kind not in kinds:
         raise illegal("unknown_action", f"Unknown action type {kind!r} for {engine.name_en}.",
@@ -164,13 +163,11 @@ def check_turn(state: Any, seat: int) -> None:
                       f"现在轮到{now}，不是{asked}。", to_act=state.to_act, seat=seat)
 
 
-def recorded_after_the_end(state: Any, action: Action) -> bool:
+def record_after_the_end(state: Any, action: Action) -> None:
     """Once `state` (an engine's deal state: `phase`, `fouls`, `actions`) is finished, record what may still be
-    recorded and say so: a referee's `foul`, which docs/record-format.md allows "at any point" — the last card does
-    not end the referee's duty. It carries no penalty: the result is final by then (a chip or point penalty is
-    then an adjustment of the standings). Anything else: `deal_finished`. False while the deal is live."""
-    if state.phase != "finished":
-        return False
+    recorded: a referee's `foul`, which docs/record-format.md allows "at any point" — the last card does not end
+    the referee's duty. It carries no penalty: the result is final by then (a chip or point penalty is then an
+    adjustment of the standings). Anything else: `deal_finished`."""
     if action["type"] != "foul":
         raise illegal("deal_finished", "The deal is over: only a referee's foul can still be recorded.",
                       "本局已结束，只能再记录裁判判定的犯规。")
@@ -181,7 +178,6 @@ def recorded_after_the_end(state: Any, action: Action) -> bool:
                       "本局已结束，结果不能再改变：处罚请作为积分调整记录，这里只记录犯规本身（不带罚分）。")
     state.fouls.append({"at": state.actions, **action})
     state.actions += 1
-    return True
 
 
 def played_cards(action: Action) -> list[str]:
@@ -215,10 +211,11 @@ class Engine:
     """The skeleton every game's engine extends: what is the same in every game is written once here.
 
     A game states its table (`seat_count`, `hand_size`, `kitty_size`, `decks`, `jokers`), its options schema
-    (`options`), its action types and their fields (`action_fields`), which types carry cards (`carded`), and
-    how a foul scores (`foul_unit`: a penalty in chips or points; or None, with `foul_rule` saying what a foul
-    does instead). It writes `act` (every action but a foul, once normalised) and, where it needs them, the
-    hooks `normalize_fields`, `record_foul`, `first_actor` and `public_action`.
+    (`options`), its action types and their fields (`action_fields`), which types carry cards (`carded`) and
+    which carry fields of the game's own (`fielded`), and how a foul scores (`foul_unit`: a penalty in chips or
+    points; or None, with `foul_rule` saying what a foul does instead). It writes `act` (every action but a
+    foul, once normalised) and, where it needs them, the hooks `normalize_fields`, `record_foul`, `first_actor`
+    and `public_action`.
     """
 
     game: str
@@ -233,6 +230,9 @@ class Engine:
     options: OptionsResolver
     action_fields: dict[str, set[str]]
     carded: frozenset[str] = frozenset({"play"})
+    # The types whose fields of the game's own `normalize_fields` checks: only these pay for the call, which every
+    # action of every deal checked would. None (the default): every type.
+    fielded: frozenset[str] | None = None
     foul_unit: tuple[str, str] | None = None  # (en, zh) of a foul's `penalty`; None: fouls carry no points
     foul_rule: tuple[str, str] = ("", "")  # what a foul does instead of points (when `foul_unit` is None)
     # The fouls a recorder picks from, (code, 中文, English), as the game's rules list them (docs/pad.md). A
@@ -241,6 +241,12 @@ class Engine:
                                                     ("signalling", "暗号或示意", "signalling"),
                                                     ("other", "其他", "other"))
     play_phase = "play"  # the phase in which the seat to act plays cards
+
+    def __init__(self) -> None:
+        # What `normalize_action` reads for every action of every deal, set on the engine itself: Python 3.11 reads
+        # an object's own attribute in one specialised step, its class's through the whole lookup (~2× the work).
+        self.action_fields, self.seat_count = self.action_fields, self.seat_count
+        self.carded, self.fielded = self.carded, self.fielded
 
     def resolve_options(self, options: dict[str, Any]) -> dict[str, Any]:
         return self.options.resolve(options)
@@ -258,8 +264,9 @@ class Engine:
 
     def normalize_action(self, action: object) -> Action:
         """The canonical stored form: seat and type checked once, cards normalised, a foul's fields checked."""
+        if not isinstance(action, dict):
+            raise illegal("bad_action", "An action must be an object.", "动作必须是对象。")
         out = action_head(self, action, self.action_fields)
-        assert isinstance(action, dict)
         kind = out["type"]
         if kind in self.carded:
             out["cards"] = played_cards(action)
@@ -268,11 +275,12 @@ class Engine:
                 out.update(pointless_foul(action, *self.foul_rule))
             else:
                 out.update(foul_fields(action, self.foul_unit))
-        self.normalize_fields(kind, action, out)
+        if self.fielded is None or kind in self.fielded:
+            self.normalize_fields(kind, action, out)
         return out
 
     def normalize_fields(self, kind: str, action: Action, out: Action) -> None:
-        """The game's own fields of `action` into `out` (checked); nothing by default."""
+        """The game's own fields of `action` (a type of `fielded`) into `out`, checked; nothing by default."""
 
     def apply(self, state: Any, action: object) -> Action:
         """Normalise `action`, then apply it; returns the stored form. A refusal leaves `state` untouched."""
@@ -282,7 +290,8 @@ class Engine:
 
     def apply_normalized(self, state: Any, action: Action) -> None:
         """Apply an action already in its stored form (a stored event, or `normalize_action`'s answer)."""
-        if recorded_after_the_end(state, action):
+        if state.phase == "finished":  # asked here, so that a live deal's action costs no call for it
+            record_after_the_end(state, action)
             return
         if action["type"] == "foul":
             self.record_foul(state, action)

@@ -47,16 +47,20 @@ class OptionsResolver:
     def resolve(self, options: object) -> dict[str, Any]:
         if not isinstance(options, dict):
             raise IllegalAction("bad_options", "Options must be an object.", "规则选项必须是对象。")
+        values = tuple(options.values())
+        # The value's type is part of the key: 1 == True and 2 == 2.0 in Python, but not as options. Read without a
+        # step in Python per option (every record resolves its options, twice): the same options in another order
+        # are another key of the same answer.
+        key = (tuple(options), tuple(map(type, values)), values)
         try:
-            # The value's type is part of the key: 1 == True and 2 == 2.0 in Python, but not as options.
-            key = tuple(sorted((name, type(value).__name__, value) for name, value in options.items()))
             hash(key)
         except TypeError:  # unhashable values: let the schema explain what is wrong
             return self._load(options)
         return dict(self._cached(key))
 
-    def _load_key(self, key: tuple[tuple[str, str, Any], ...]) -> dict[str, Any]:
-        return self._load({name: value for name, _, value in key})
+    def _load_key(self, key: tuple[tuple[str, ...], tuple[type, ...], tuple[Any, ...]]) -> dict[str, Any]:
+        names, _, values = key
+        return self._load(dict(zip(names, values, strict=True)))
 
     def _load(self, options: dict[str, Any]) -> dict[str, Any]:
         try:

@@ -249,19 +249,21 @@ UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 UNSTORABLE_ESCAPE = re.compile(r"\\u(?:0000|[dD][89a-fA-F])")
 
 
-def may_hold_unstorable(source: str) -> bool:
-    """Whether JSON `source` that parsed may hold a string with an UNSTORABLE character: a surrogate itself, or
-    an escape of one or of a NUL (json refuses a NUL itself, a control character, anywhere). A look at the source
-    instead of a walk of every parsed string: a yes may be wrong (a surrogate *pair* of escapes, an emoji under
-    ensure_ascii; an escaped backslash before "u0000"), a no never is. Two C-speed scans — the escape pattern and
-    UTF-8 encoding, which fails on any surrogate; one regex for both is several times slower."""
-    if UNSTORABLE_ESCAPE.search(source) is not None:
-        return True
+def look_at_source(source: str) -> tuple[bool, bool]:
+    """What one look at JSON `source` tells before it is read: whether it may hold (1) a string with an
+    UNSTORABLE character — a surrogate itself, or an escape of one or of a NUL (json refuses a NUL itself, a
+    control character, anywhere) — and (2) a number longer than MAX_NUMBER_TEXT. A look instead of a walk of
+    every parsed string or a hook on every number: a yes may be wrong (a surrogate *pair* of escapes, an emoji
+    under ensure_ascii; an escaped backslash before "u0000"; digits inside a string), a no never is. Three C-speed
+    scans, the text encoded once for two of them: the escape pattern; UTF-8 encoding, which fails on any
+    surrogate; and, in the encoded text with each ASCII digit as "0" and every other byte as a space, a run of
+    MAX_NUMBER_TEXT digits, which a longer number needs. One regex for all of it is several times slower."""
     try:
-        source.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
+        encoded = source.encode("utf-8")
+    except UnicodeEncodeError:  # a surrogate: refused once parsed (the numbers then read as carefully as ever)
+        return True, True
+    long_number = _DIGIT_RUN in encoded.translate(_DIGITS_AS_ZERO)
+    return UNSTORABLE_ESCAPE.search(source) is not None, long_number
 
 
 class UnstorableText(ValueError):
@@ -273,11 +275,14 @@ def load_json(text: str | bytes) -> Any:
     holding a character no store can keep (UNSTORABLE) — refused at the door, so nothing half-stored follows."""
     if isinstance(text, bytes | bytearray):  # decoded as json.loads decodes bytes, so the search sees its text
         text = text.decode(json.detect_encoding(text), "surrogatepass")
+    if text.startswith("\ufeff"):  # as json.loads refuses it
+        raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+    unstorable, long_number = look_at_source(text)
     try:
-        value = json.loads(text, parse_int=_bounded_int, parse_float=_bounded_float, parse_constant=_no_constant)
+        value = (_BOUNDED if long_number else _SHORT_NUMBERS).decode(text)
     except RecursionError:
         raise ValueError("nested too deeply") from None
-    if not may_hold_unstorable(text):  # nearly always: no walk
+    if not unstorable:  # nearly always: no walk
         return value
     where = _unstorable(value, "")  # which string, to name it
     if where is not None:
@@ -289,6 +294,9 @@ def load_json(text: str | bytes) -> Any:
 # The longest number text a body may hold, measured before it is read: no field of fupan needs more than a
 # 64-bit integer, and int() of thousands of digits is work for nothing (or fails past Python's 4,300-digit limit).
 MAX_NUMBER_TEXT = 24
+# A longer integer is a run of at least this many digits (a sign is the 25th character).
+_DIGIT_RUN = b"0" * MAX_NUMBER_TEXT
+_DIGITS_AS_ZERO = bytes(ord("0") if chr(byte).isdigit() and byte < 128 else ord(" ") for byte in range(256))
 
 
 def _bounded_int(text: str) -> int:
@@ -307,6 +315,13 @@ def _bounded_float(text: str) -> float:
 
 def _no_constant(text: str) -> float:
     raise ValueError(f"{text} is not JSON")
+
+
+# Made once (json.loads with hooks makes a decoder per call). Every number goes through the bounds; where the
+# source holds no run of digits long enough to break one (nearly always), the C scanner reads the integers
+# itself instead of calling `_bounded_int` for each (a record holds dozens).
+_BOUNDED = json.JSONDecoder(parse_int=_bounded_int, parse_float=_bounded_float, parse_constant=_no_constant)
+_SHORT_NUMBERS = json.JSONDecoder(parse_float=_bounded_float, parse_constant=_no_constant)
 
 
 def _unstorable(value: Any, path: str) -> str | None:

@@ -90,6 +90,7 @@ class DaguaiEngine(Engine):
     game, name_zh, name_en = "daguai", "大怪路子", "Daguai Luzi"
     seat_count, hand_size, kitty_size, decks, jokers = SEATS, HAND_SIZE, 0, 3, True
     source, options, action_fields = "S000", OPTIONS, ACTION_FIELDS
+    fielded: frozenset[str] = frozenset()  # no fields of its own
     # A7, S000 犯规(一)–(三), its eight fouls in its order: (一) counts — volunteering one's own, asking out of turn,
     # answering without "张"; (二) talking, saying "不要" instead of knocking, urging; (三) peeking, gestures. Each
     # counts alike for its side (罚则: a side's second foul in a deal), so they differ only by name.
@@ -156,12 +157,13 @@ class DaguaiEngine(Engine):
 
     def _play(self, state: DaguaiState, seat: int, cards: list[str]) -> None:
         rest = remove_from(state.hands[seat], cards, seat)
-        named = cards_text(cards)  # as a message prints them: ♣4 ♠4
         pattern = parse(cards)
         if pattern is None:
+            named = cards_text(cards)  # as a message prints them: ♣4 ♠4 (only on a refusal)
             raise illegal("not_a_pattern", f"{named} is not a 大怪路子 play (1, 2, 3 or 5 cards, A3).",
                           f"{named} 不是合法牌型（只能出 1、2、3 或 5 张）。", cards=cards)
         if state.last_pattern is not None and not beats(pattern, state.last_pattern):
+            named = cards_text(cards)  # as a message prints them: ♣4 ♠4 (only on a refusal)
             raise illegal("does_not_beat", f"{named} does not beat the last play: the same number of cards, strictly "
                           "greater (A3).", f"{named} 管不上上一手牌：须张数相同且更大。", cards=cards,
                           last=describe(state.last_pattern))

@@ -108,6 +108,7 @@ class DoudizhuEngine(Engine):
     seat_count, hand_size, kitty_size, decks, jokers = SEATS, HAND_SIZE, 3, 1, True
     source, options, action_fields = "S001", OPTIONS, ACTION_FIELDS
     foul_unit = ("chips", "筹码")
+    fielded = frozenset({"reveal"})
     # docs/rules/doudizhu.md "Fouls" (S001 sets no list): conduct at the table; disqualification is the organiser's.
     foul_codes = (("talking", "说话", "talking"), ("signalling", "暗号或示意", "signalling"),
                   ("peeking", "偷看他人牌", "peeking at another hand"), ("other", "其他", "other"))
@@ -263,13 +264,14 @@ class DoudizhuEngine(Engine):
             return
         assert cards is not None
         rest = remove_from(state.hands[seat], cards, seat)
-        named = cards_text(cards)  # as a message prints them: ♣4 ♠4
         readings = parses(cards)
         if not readings:
+            named = cards_text(cards)  # as a message prints them: ♣4 ♠4 (only on a refusal)
             raise illegal("not_a_pattern", f"{named} is not a 斗地主 pattern.", f"{named} 不是合法牌型。", cards=cards)
         if following(state, seat):
             readings = answers(readings, state.last_readings)
             if not readings:
+                named = cards_text(cards)  # as a message prints them: ♣4 ♠4 (only on a refusal)
                 raise illegal(
                     "does_not_beat", f"{named} does not beat the last play.", f"{named} 管不上上一手牌。",
                     cards=cards, last=pattern_json(lead_reading(state.last_readings)),

@@ -144,6 +144,7 @@ class SandayiEngine(Engine):
     game, name_zh, name_en = "sandayi", "快乐三打一", "San Da Yi"
     seat_count, hand_size, kitty_size, decks, jokers = SEATS, HAND_SIZE, KITTY_SIZE, 2, True
     source, options, action_fields = "S000/S002", OPTIONS, ACTION_FIELDS
+    fielded = frozenset({"bid", "declare"})
     # §1.8, S000/S002 犯规(一)–(三): no talking, pass by tapping, counts as the rules say, no peeking or gestures.
     foul_codes = (("talking", "说话", "talking"), ("pass_not_tapped", "不出未敲桌示意", "passed without tapping"),
                   ("count", "报张数不合规定", "count announced against the rules"),
@@ -256,13 +257,14 @@ class SandayiEngine(Engine):
             return
         assert cards is not None
         rest = remove_from(state.hands[seat], cards, seat)
-        named = cards_text(cards)  # as a message prints them: ♣4 ♠4
         pattern = parse(cards)
         if pattern is None:
+            named = cards_text(cards)  # as a message prints them: ♣4 ♠4 (only on a refusal)
             raise illegal("not_a_pattern", f"{named} is not a 三打一 pattern.", f"{named} 不是合法牌型。", cards=cards)
         if following(state, seat):
             assert state.last_pattern is not None
             if not beats(pattern, state.last_pattern, state.options["sdy.fullHouseCompare"]):
+                named = cards_text(cards)  # as a message prints them: ♣4 ♠4 (only on a refusal)
                 raise illegal("does_not_beat", f"{named} does not beat the last play.", f"{named} 管不上上一手牌。",
                               cards=cards, last=describe(state.last_pattern))
         if is_bomb(pattern):

@@ -247,6 +247,7 @@ class ShengjiEngine(Engine):
     seat_count, hand_size, kitty_size, decks, jokers = SEATS, HAND_SIZE, KITTY_SIZE, 2, True
     source, options, action_fields = "S001; S004 rule 1", OPTIONS, ACTION_FIELDS
     carded = frozenset({"declare", "bury", "play"})
+    fielded = frozenset({"declare", "play", "irregularity"})
     foul_unit = ("points", "分")
     play_phase = "playing"
     # §3.13 and S004 注意事项: 暗号 and 查牌 are the seeds' conduct fouls (disqualification is the organiser's).

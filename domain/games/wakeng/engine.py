@@ -115,6 +115,7 @@ class WakengEngine(Engine):
     game, name_zh, name_en = "wakeng", "竞技挖坑", "Wakeng"
     seat_count, hand_size, kitty_size, decks, jokers = SEATS, HAND_SIZE, KITTY_SIZE, 1, False
     source, options, action_fields = "S003", OPTIONS, ACTION_FIELDS
+    fielded = frozenset({"bid"})
     # B9: the software forbids illegal play; what remains is discipline (S-WK3 第十六–十七条).
     foul_codes = (("talking", "说话", "talking"), ("left_seat", "未经允许离座", "left the seat without leave"),
                   ("smoking", "吸烟", "smoking"), ("other", "其他", "other"))
@@ -250,13 +251,14 @@ class WakengEngine(Engine):
             return
         cards = action["cards"]
         rest = remove_from(state.hands[seat], cards, seat)
-        named = cards_text(cards)  # as a message prints them: ♣4 ♠4
         pattern = parse(cards)
         if pattern is None:
+            named = cards_text(cards)  # as a message prints them: ♣4 ♠4 (only on a refusal)
             raise illegal("not_a_pattern", f"{named} is not a 挖坑 pattern.", f"{named} 不是合法牌型。", cards=cards)
         if following(state, seat):
             assert state.last_pattern is not None
             if not beats(pattern, state.last_pattern, state.options["wk.quadIsBomb"]):
+                named = cards_text(cards)  # as a message prints them: ♣4 ♠4 (only on a refusal)
                 raise illegal("does_not_beat", f"{named} does not beat the last play: same pattern, same size, "
                               "higher (B3).", f"{named} 管不上上一手牌：须同牌型、同张数、更大。", cards=cards,
                               last=describe(state.last_pattern))
