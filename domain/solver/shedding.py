@@ -18,7 +18,7 @@ referee's foul, a 明牌 and a 三打一 declaration are not plays and are not l
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -66,6 +66,9 @@ class RankRules:
     # The transposition key over the ranks held (`RankGame.key`): for a game whose patterns, sequences aside, are
     # counts of a rank compared by rank (斗地主).
     sequences_only_of_counts: bool = False
+    # The sub-multisets of a packed hand that can be plays, by pattern family (domain/solver/candidates.py): a
+    # superset of its plays, which `readings` then sort out. None: every sub-multiset is tried.
+    candidates: Callable[[int], Iterable[int]] | None = None
 
 
 _REORDERED_FROM = 7  # cards in a hand from which the search tries its plays in its own order (`_node_of`)
@@ -265,7 +268,7 @@ class RankGame:
             return found
         source = next((held for held in self._sources if _within(hand, held)), None)
         if source is None or source == hand:
-            subsets = packed_submultisets(hand, self.ranks)
+            subsets = self._candidates(hand)
             budget.tick(1 + len(subsets) // 64)
             lead = self._lead
             found = [(play, entry[0], entry[1]) for play in subsets if (entry := lead(play)) is not None]
@@ -281,6 +284,17 @@ class RankGame:
                 found.insert(0, found.pop(whole))
         self._lead_lists[hand] = found
         return found
+
+    def _candidates(self, hand: int) -> list[int]:
+        """The sub-multisets of `hand` its leads are read from, in `packed_submultisets`' order (the order ties
+        keep in `_order_of`): the game's pattern families when it names them (a superset of its plays, a few
+        thousand where a large hand has hundreds of thousands of sub-multisets), else every one."""
+        candidates = self.rules.candidates
+        if candidates is None:
+            return packed_submultisets(hand, self.ranks)
+        ranks = self.ranks
+        # packed_submultisets counts up the lowest rank's count outermost: the order of the count tuples.
+        return sorted({play for play in candidates(hand) if play}, key=lambda play: unpack(play, ranks))
 
     def moves(self, pos: RankPosition, budget: Budget) -> list[int | None]:
         seat = pos.to_act
