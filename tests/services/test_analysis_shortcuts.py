@@ -126,7 +126,8 @@ def test_the_worked_in_search_visits_the_generic_search_s_nodes_and_the_line_is_
 
 @pytest.mark.parametrize("game_code", RANKS_ONLY)
 def test_the_search_s_own_order_on_large_hands_changes_no_value_and_no_line(game_code: str) -> None:
-    """From 7 cards in a hand the worked-in search tries its plays in its own order (the fewest ranks left first):
+    """From 7 cards in a hand the worked-in search tries its plays in its own order (the rest's greedy plays to go
+    out, then the fewest ranks left, first):
     every move keeps the generic search's value, and the line (taken in the listed order) is the same."""
     reordered = 0
 
