@@ -95,6 +95,7 @@ class _Shared:
         self.card_ones: dict[str, int] = {}
         self.lead_bombs: dict[int, dict[int, bool]] = {}
         self.held_hands: dict[tuple[int, ...], tuple[int, ...] | None] = {}
+        self.greedy_plays: dict[int, int] = {}
 
     def bound(self) -> None:
         """Empty every table once one is full (together: `play_readings` are made of `plays`)."""

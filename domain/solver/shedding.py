@@ -5,7 +5,8 @@ A position is canonical: in these games suits never matter to what a play is or 
 on card order), so a hand is a tuple of counts per rank and the same ranks in other suits are one play. The
 last play is kept only while it is to be answered.
 
-Legality is the rules engine's: a candidate play is every sub-multiset of the hand, and it is a play exactly
+Legality is the rules engine's: a candidate play is a sub-multiset of the hand in one of the game's pattern
+families (`RankRules.candidates`, domain/solver/candidates.py: a superset of its patterns), and it is a play exactly
 when the game's own patterns read it (`RankRules.readings`) and, when following, its own `answers` says it
 beats the play on the table; the turn order mirrors the engines' (shedding.pass_turn and take_play).
 tests/services/test_analysis.py checks every generated move and every successor against the engine itself on
@@ -18,7 +19,7 @@ referee's foul, a 明牌 and a 三打一 declaration are not plays and are not l
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -66,6 +67,9 @@ class RankRules:
     # The transposition key over the ranks held (`RankGame.key`): for a game whose patterns, sequences aside, are
     # counts of a rank compared by rank (斗地主).
     sequences_only_of_counts: bool = False
+    # The sub-multisets of a packed hand that can be plays, by pattern family (domain/solver/candidates.py): a
+    # superset of its plays, which `readings` then sort out. None: every sub-multiset is tried.
+    candidates: Callable[[int], Iterable[int]] | None = None
 
 
 _REORDERED_FROM = 7  # cards in a hand from which the search tries its plays in its own order (`_node_of`)
@@ -107,6 +111,7 @@ class RankGame:
         self._always_kept, self._plain_bits = _rank_bits(rules.values, rules.sequence_top)
         self._compressed, self._held_hands, self._moves = shared.compressed, shared.held_hands, shared.moves
         self._plans, self._nodes, self._lead_bombs = shared.plans, shared.nodes, shared.lead_bombs
+        self._greedy = shared.greedy_plays
         # Each seat's opponents (the seats of the other side), for the static wins.
         self._opponents = tuple(tuple(s for s in range(self.seats) if self.teams[s] != self.teams[seat])
                                 for seat in range(self.seats))
@@ -265,7 +270,7 @@ class RankGame:
             return found
         source = next((held for held in self._sources if _within(hand, held)), None)
         if source is None or source == hand:
-            subsets = packed_submultisets(hand, self.ranks)
+            subsets = self._candidates(hand)
             budget.tick(1 + len(subsets) // 64)
             lead = self._lead
             found = [(play, entry[0], entry[1]) for play in subsets if (entry := lead(play)) is not None]
@@ -281,6 +286,17 @@ class RankGame:
                 found.insert(0, found.pop(whole))
         self._lead_lists[hand] = found
         return found
+
+    def _candidates(self, hand: int) -> list[int]:
+        """The sub-multisets of `hand` its leads are read from, in `packed_submultisets`' order (the order ties
+        keep in `_order_of`): the game's pattern families when it names them (a superset of its plays, a few
+        thousand where a large hand has hundreds of thousands of sub-multisets), else every one."""
+        candidates = self.rules.candidates
+        if candidates is None:
+            return packed_submultisets(hand, self.ranks)
+        ranks = self.ranks
+        # packed_submultisets counts up the lowest rank's count outermost: the order of the count tuples.
+        return sorted({play for play in candidates(hand) if play}, key=lambda play: unpack(play, ranks))
 
     def moves(self, pos: RankPosition, budget: Budget) -> list[int | None]:
         seat = pos.to_act
@@ -379,14 +395,36 @@ class RankGame:
             plays: list[tuple[int | None, Any, bool]] = list(self.plays(hand, last, allowance != 0, budget))
             passing = (None, None, False)
             if _size(hand) >= _REORDERED_FROM:
-                # The search's order (the answer still lists `moves`' order): among plays of as many cards, the
-                # one that leaves the fewest ranks in the hand first — a hand of fewer ranks goes out in fewer
-                # plays. Any order gives the same values; this one visits a third fewer nodes on the heaviest
-                # ≤11-card 斗地主 positions (docs/PERFORMANCE.md), and on small hands its sort costs more than it saves.
-                plays.sort(key=lambda p: (p[0] != hand, p[2], -_size(p[0]), _ranks_in(hand - p[0])))
+                # The search's order (the answer still lists `moves`' order): the plays whose rest goes out in the
+                # fewest greedy plays (`_greedy_plays`) first, then among those, the most cards, then the one
+                # that leaves the fewest ranks in the hand. Any order gives the same values; the fewest ranks
+                # visits a third fewer nodes on the heaviest ≤11-card 斗地主 positions, the greedy plays first a
+                # sixth fewer again on whole-deal ones (docs/PERFORMANCE.md); on small hands the sort costs more
+                # than it saves.
+                greedy = self._greedy_plays
+                plays.sort(key=lambda p: (p[0] != hand, p[2], greedy(hand - p[0], budget), -_size(p[0]),
+                                          _ranks_in(hand - p[0])))
             steps = plays if last is None else [passing, *plays] if partner else [*plays, passing]
             found = self._nodes[cache_key] = (steps, *self._splits(hand, last, allowance, budget))
         return found
+
+    def _greedy_plays(self, hand: int, budget: Budget) -> int:
+        """How many leads empty `hand` when each takes the hand's first lead (the whole hand, else the most
+        cards, bombs last): an estimate of how far a hand is from going out, for the search's order only (an
+        upper bound on the fewest leads; no value depends on it)."""
+        table = self._greedy
+        count, seen = 0, []
+        while hand:
+            known = table.get(hand)
+            if known is not None:
+                count += known
+                break
+            seen.append(hand)
+            hand -= self._leads(hand, budget)[0][0]
+            count += 1
+        for at, passed in enumerate(seen):  # each hand on the way is `count - at` leads from empty
+            table[passed] = count - at
+        return count
 
     def _after(self, pos: RankPosition, step: tuple[int | None, Any, bool]) -> RankPosition:
         """`child` of a step of `_node_of` (its readings at hand, not looked up)."""

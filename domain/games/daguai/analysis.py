@@ -11,11 +11,43 @@ from typing import Any, NamedTuple
 
 from domain.games.daguai import engine as daguai_engine
 from domain.games.daguai import patterns
+from domain.games.shedding import LITTLE, card_value
 from domain.kernel.engine import Engine, team_of
 from domain.solver.position import Position
 from domain.solver.search import UNLIMITED, Budget
 
 Hand = tuple[str, ...]
+
+
+# The five sequence positions of each straight A2345 … 10JQKA (patterns._lowest_straight_top).
+_WINDOWS = tuple(range(low, low + 5) for low in range(1, 11))
+
+
+def _fives(hand: Hand) -> set[Hand]:
+    """The 5-card combinations of `hand` that can be a five-card play, a superset `patterns.parse` sorts out:
+    those whose natural cards are of one suit (同花, 同花顺), of at most two ranks (五同, 四带一, 三带二), or
+    each fit one straight's positions (杂顺), jokers joining any of them (A3). In hand order, as
+    `itertools.combinations(hand, 5)` makes them: a sorted hand's listing is the one every combination gives."""
+    jokers, by_suit, by_rank = [], {}, {}
+    for i, code in enumerate(hand):
+        value = card_value(code)
+        if value >= LITTLE:
+            jokers.append(i)
+        else:
+            by_suit.setdefault(code[0], []).append(i)
+            by_rank.setdefault(value, []).append(i)
+    pools: list[list[int]] = [[], *by_suit.values()]
+    ranks = sorted(by_rank)
+    for at, low in enumerate(ranks):
+        pools.extend(by_rank[low] + (by_rank[high] if high != low else []) for high in ranks[at:])
+    for window in _WINDOWS:
+        pools.append([i for value, cards in by_rank.items() for i in cards
+                      if any(place in window for place in patterns._position_options(value))])
+    found: set[Hand] = set()
+    for pool in pools:
+        indices = sorted({*pool, *jokers})
+        found.update(tuple(hand[i] for i in combo) for combo in itertools.combinations(indices, 5))
+    return found
 
 
 class DaguaiPosition(NamedTuple):
@@ -89,7 +121,7 @@ class DaguaiGame:
         for size in sizes:
             if size > len(hand):
                 continue
-            candidates = set(itertools.combinations(hand, size))
+            candidates = _fives(hand) if size == 5 else set(itertools.combinations(hand, size))
             budget.tick(1 + len(candidates) // 64)
             for cards in sorted(candidates):
                 pattern = patterns.parse(list(cards))
