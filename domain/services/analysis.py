@@ -6,7 +6,6 @@ line of best play — or "too large" once the budget runs out. What `fupan analy
 from __future__ import annotations
 
 import copy
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -143,26 +142,10 @@ def plays(engine: Engine, state: Any) -> list[Action] | None:
         return None
     try:
         pos = position(engine, state)
-        if isinstance(pos.game, RankGame) and _sub_multisets(state.hands[state.to_act]) > MOST_SUB_MULTISETS:
-            return None  # listing them takes the search's parse of every sub-multiset: seconds, before any budget
         moves = pos.game.moves(pos.root, Budget(limit_ms=DEFAULT_BOARD_MS))
     except TooLarge:
         return None
     return [_action(pos, pos.state, move) for move in moves]
-
-
-# A ranks-only hand's plays are found among its sub-multisets: a 斗地主 hand of 20 (about 100,000 of them) lists
-# its plays in a second or two, a 三打一 hand of 25 (300,000 and more) in ten seconds or more on the venue laptop.
-MOST_SUB_MULTISETS = 150_000
-
-
-def _sub_multisets(hand: Sequence[str]) -> int:
-    """How many sub-multisets of ranks a hand has (the jokers each a rank of their own)."""
-    counts: dict[str, int] = {}
-    for card in hand:
-        rank = card if card in ("LJ", "BJ") else card[1:]
-        counts[rank] = counts.get(rank, 0) + 1
-    return math.prod(count + 1 for count in counts.values())
 
 
 def play_forced(engine: Engine, state: Any) -> list[Action]:
