@@ -228,8 +228,10 @@ def serve(stream: Stream) -> Response:
     live = "text/event-stream" in request.headers.get("Accept", "")
     seconds = float(current_app.config.get("FUPAN_STREAM_SECONDS", DEFAULT_SECONDS))
     secret = _bearer()
+    # The caller's token is followed too: revoked, it is a change, and the check below ends the stream at once.
+    token = UUID(stream.reader.token_id) if secret is not None and stream.reader.token_id else None
     watch.catch_up()
-    interest = watch.follow(stream.aggregates())
+    interest = watch.follow(stream.aggregates() | ({token} if token else set()))
     cursor: Cursor = resumed or watch.cursor()
     first = stream.snapshot() if resumed is None else []
 
@@ -243,9 +245,10 @@ def serve(stream: Stream) -> Response:
             while True:
                 interest.woken.clear()  # before reading: a change stored meanwhile wakes the wait below
                 changes, now = watch.changes(cursor, interest.aggregates)
+                if changes and secret is not None:
+                    service().tokens.authenticate(secret)  # revoked meanwhile: the stream ends here
+                changes = [change for change in changes if change.aggregate != token]
                 if changes:
-                    if secret is not None:
-                        service().tokens.authenticate(secret)  # revoked meanwhile: the stream ends here
                     events = stream.events(changes)
                     watch.widen(interest, stream.aggregates())  # a table's new deal, a tournament's new table
                     for name, data in events:

@@ -96,3 +96,23 @@ def test_a_viewpoint_the_caller_may_not_take_is_refused_before_any_event(server)
     assert allowed.status == 200 and allowed.next()["data"]["step"] == 0
     allowed.close()
     assert server.get("/api/deals/not-a-deal/stream").status_code == 404
+
+
+def test_a_revoked_token_ends_its_stream_at_once(server):
+    _, match = table(server)
+    deal = server.post(f"/api/matches/{match}/deals", HANDS).json()["id"]
+    token_id, referee = server.service.tokens.create("referee", [match], "table 1")
+    events = Events(f"{server.url}/api/deals/{deal}/stream", params={"viewpoint": "referee"}, token=referee)
+    try:
+        assert events.next()["data"]["step"] == 0
+        server.service.tokens.revoke(str(token_id["id"] if isinstance(token_id, dict) else token_id))
+        try:
+            told = events.next()
+        except EOFError:
+            told = None
+        assert told is None, told
+    finally:
+        events.close()
+    again = Events(f"{server.url}/api/deals/{deal}/stream", params={"viewpoint": "referee"}, token=referee)
+    assert again.status == 401
+    again.close()

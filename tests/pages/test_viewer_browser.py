@@ -502,3 +502,20 @@ def test_measure_step_render_time(site: DemoSite, offline: Offline, capsys: pyte
     with capsys.disabled():
         print(f"\nviewer step render: {report['steps']} steps, p50 {report['p50_ms']} ms, p95 {report['p95_ms']} ms, "
               f"max {report['max_ms']} ms; first draw after load ≤ {report['first_draw_max_ms']} ms")
+
+
+def test_a_live_deal_is_followed_by_push_with_polling_off(site: DemoSite, offline: Offline) -> None:
+    """The deal's stream (docs/streams.md) tells the page of each action: with polling off (`?poll=0`) and the page's
+    clock stopped, a reader at the last step still moves on with the play."""
+    deal, _ = start_live_deal(site, "browser-push", actions=5)
+    service = site.live.service
+    assert service is not None
+    page = offline.page()
+    page.clock.install()  # no timer of the page runs: only a push can bring the next action
+    page.goto(f"{site.url}/deals/{deal}?step=5&view=public&poll=0")
+    page.wait_for_selector('body[data-ready="1"][data-stream="live"]')
+    for step in (6, 7):
+        service.deals.record(deal, EXAMPLE_RECORD["actions"][step - 1])
+        page.wait_for_function(f"() => document.body.dataset.total === '{step}'", timeout=5_000)
+        wait_until(lambda s=step: step_of(page) == s, page, f"the reader to move on to step {step}")
+    assert offline.errors == []
