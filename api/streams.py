@@ -23,11 +23,11 @@ from collections.abc import Callable, Iterator
 from typing import Any
 from uuid import UUID
 
-from flask import Blueprint, Response, current_app, request, stream_with_context
+from flask import Blueprint, Response, current_app, g, request, stream_with_context
 
 from api.auth import ANYONE, current_principal, requires
 from api.common import doc, service
-from domain.kernel.errors import BadRequest, Refusal
+from domain.kernel.errors import BadRequest, Refusal, TooManyAttempts
 from domain.model.token import Principal
 from domain.store.log_watch import Change, Cursor, LogWatcher
 
@@ -220,20 +220,47 @@ class TournamentStream(Stream):
         return out
 
 
+def places() -> threading.BoundedSemaphore:
+    """How many streams this process holds open at once (`FUPAN_STREAMS_MAX`; `fupan serve --streams`, since
+    waitress gives each a thread; 1,000 a gevent worker otherwise): past it a stream is refused with 429 and the
+    page polls instead, so streams never take the threads that answer everything else."""
+    with _CREATING:
+        found = current_app.extensions.get("fupan.stream_places")
+        if found is None:
+            found = threading.BoundedSemaphore(int(current_app.config.get("FUPAN_STREAMS_MAX", 1000)))
+            current_app.extensions["fupan.stream_places"] = found
+    return found
+
+
 def serve(stream: Stream) -> Response:
     """The stream as `text/event-stream`: the state now (or, with `Last-Event-ID`, every change since), then each
     change as it is stored, until the stream's life ends or the client goes."""
     watch = watcher()
-    resumed = watch.parse(request.headers.get("Last-Event-ID"))
     live = "text/event-stream" in request.headers.get("Accept", "")
+    place = places()
+    if live and not place.acquire(blocking=False):
+        g.fupan_retry_after = RETRY_MS // 1000 * 5
+        raise TooManyAttempts("too_many_streams", "This server holds as many live streams as it may; poll instead, "
+                              "or try again later.", "本服务器的实时推送连接已满，请改用轮询或稍后再试。")
+    resumed = watch.parse(request.headers.get("Last-Event-ID"))
     seconds = float(current_app.config.get("FUPAN_STREAM_SECONDS", DEFAULT_SECONDS))
     secret = _bearer()
     # The caller's token is followed too: revoked, it is a change, and the check below ends the stream at once.
     token = UUID(stream.reader.token_id) if secret is not None and stream.reader.token_id else None
-    watch.catch_up()
     interest = watch.follow(stream.aggregates() | ({token} if token else set()))
-    cursor: Cursor = resumed or watch.cursor()
-    first = stream.snapshot() if resumed is None else []
+
+    def closed() -> None:  # however the stream ends: the client gone, its life over, or never started
+        watch.leave(interest)
+        if live:
+            place.release()
+
+    try:
+        watch.catch_up()
+        cursor: Cursor = resumed or watch.cursor()
+        first = stream.snapshot() if resumed is None else []
+    except BaseException:
+        closed()
+        raise
 
     def run() -> Iterator[str]:
         nonlocal cursor
@@ -261,10 +288,9 @@ def serve(stream: Stream) -> Response:
                     yield ": keep-alive\n\n"
         except Refusal:
             return  # the token was revoked, or what the stream follows went away: the client sees the end
-        finally:
-            watch.leave(interest)
 
     response = Response(stream_with_context(run()), mimetype="text/event-stream")
+    response.call_on_close(closed)
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"  # a reverse proxy must pass each event on at once
     return response
