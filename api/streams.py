@@ -61,6 +61,7 @@ class Views:
 
     def __init__(self, size: int = 4096):
         self._answers: dict[tuple[Any, ...], dict[str, Any]] = {}
+        self._pending: dict[tuple[Any, ...], threading.Event] = {}  # asked and being computed: the others wait
         self._lock = threading.Lock()
         self.size = size
 
@@ -69,13 +70,28 @@ class Views:
             return compute()
         with self._lock:
             found = self._answers.get(key)
-        if found is None:
+            pending = self._pending.get(key) if found is None else None
+            mine = found is None and pending is None
+            if mine:
+                self._pending[key] = threading.Event()
+        if found is not None:
+            return found
+        if not mine:
+            assert pending is not None
+            pending.wait(30)
+            with self._lock:
+                found = self._answers.get(key)
+            return found if found is not None else compute()  # the first asker failed: this one asks itself
+        try:
             found = compute()
             with self._lock:
                 if len(self._answers) >= self.size:
                     self._answers.clear()
                 self._answers[key] = found
-        return found
+            return found
+        finally:
+            with self._lock:
+                self._pending.pop(key).set()
 
 
 def views() -> Views:
