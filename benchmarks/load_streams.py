@@ -41,24 +41,25 @@ ROOT = HERE.parent
 sys.path[:0] = [str(HERE), str(ROOT), str(ROOT / "tests" / "support")]
 
 from harness import free_port, wait_for  # noqa: E402
-from load_servers import fupan_cli, load_average  # noqa: E402
+from load_servers import cpu_seconds, fupan_cli, load_average, postmaster  # noqa: E402
 from postgres_cluster import application_env, create_schema, postgres_server  # noqa: E402
 
 from fixtures.random_play.sandayi import random_record  # noqa: E402
 
 
 @contextmanager
-def gevent_gunicorn(env: dict[str, str], workers: int, log: Path) -> Iterator[int]:
+def gevent_gunicorn(env: dict[str, str], workers: int, log: Path) -> Iterator[tuple[int, int]]:
     """The README's production command (gevent workers) on a free loopback port."""
     port = free_port()
-    argv = [sys.executable, "-m", "gunicorn", "--worker-class", "gevent", "--workers", str(workers),
+    kind = os.environ.get("FUPAN_LOAD_WORKER_CLASS", "gevent")  # gthread: the old command, for comparison
+    argv = [sys.executable, "-m", "gunicorn", "--worker-class", kind, "--workers", str(workers),
             "--worker-connections", "1000", "--graceful-timeout", "5", "--log-level", "warning",
             "--bind", f"127.0.0.1:{port}", "web.app:create_app()"]
     with log.open("w") as sink:
         process = subprocess.Popen(argv, env=env, stdout=sink, stderr=sink, cwd=ROOT)
     try:
         wait_for(port, process, log)
-        yield port
+        yield port, process.pid
     finally:
         process.terminate()
         process.wait(timeout=30)
@@ -144,6 +145,8 @@ def streams_process(port: int, matches: list[str], count: int, connection: Any) 
         per_stream: list[list[tuple[str, int, float]]] = [[] for _ in range(count)]
         ready, stop = asyncio.Event(), asyncio.Event()
         opened = [0, count]
+        if not count:
+            ready.set()  # a baseline: the same writes with no stream open
         tasks = [asyncio.create_task(follow(port, matches[i % len(matches)], per_stream[i], ready, opened, stop))
                  for i in range(count)]
         await asyncio.wait_for(ready.wait(), 120)
@@ -175,7 +178,7 @@ def main() -> None:
         env = {**os.environ, **application_env(params, "fupan"), "PYTHONPATH": str(ROOT)}
         token = fupan_cli(env, "token", "create", "--role", "organiser").stdout.strip()
         log = Path(f"/tmp/fupan-load-streams-{os.getpid()}.log")
-        with gevent_gunicorn(env, args.workers, log) as port:
+        with gevent_gunicorn(env, args.workers, log) as (port, server):
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
             headers = {"Content-Type": "application/json", "Authorization": f"Bearer {token}"}
 
@@ -198,6 +201,7 @@ def main() -> None:
             clients.start()
             assert parent.poll(180) and parent.recv() == "ready", "the stream clients did not all connect"
             load_before = load_average()
+            cpu_before = cpu_seconds(server), cpu_seconds(clients.pid or 0), cpu_seconds(postmaster(params))
             until = time.monotonic() + args.seconds
             scorers = [Scorer(port, token, match, args.seed * 1000 + n, until, args.pace)
                        for n, match in enumerate(matches)]
@@ -206,6 +210,9 @@ def main() -> None:
             for scorer in scorers:
                 scorer.join()
             load_after = load_average()
+            cpu = [after - before for before, after in zip(cpu_before, (cpu_seconds(server),
+                                                                         cpu_seconds(clients.pid or 0),
+                                                                         cpu_seconds(postmaster(params))), strict=True)]
             time.sleep(2.0)  # the last writes' events still on their way
             parent.send("stop")
             streams = parent.recv()
@@ -234,6 +241,8 @@ def main() -> None:
             print(f"ack → stream: p50 {1000 * statistics.median(ordered):.0f} ms, p95 "
                   f"{1000 * percentile(ordered, 0.95):.0f} ms, max {1000 * ordered[-1]:.0f} ms; "
                   f"load average before {load_before}, after {load_after}")
+        print(f"CPU seconds during the run: gunicorn {cpu[0]:.1f}, stream clients {cpu[1]:.1f}, PostgreSQL "
+              f"{cpu[2]:.1f}; gunicorn per write {1000 * cpu[0] / max(writes, 1):.1f} ms")
 
 
 if __name__ == "__main__":
