@@ -99,7 +99,7 @@ def views() -> Views:
         return current_app.extensions.setdefault("fupan.stream_views", Views())
 
 
-def deal_event(deal_id: str, version: int | None, viewpoint: str, reader: Principal) -> dict[str, Any]:
+def deal_event(deal_id: str, version: int | str | None, viewpoint: str, reader: Principal) -> dict[str, Any]:
     """A `deal` event: the deal's version and the caller's latest frame of the replay API — its step, total,
     whether closed, and that step's action as the caller may see it (the public form; none at step 0)."""
 
@@ -113,7 +113,7 @@ def deal_event(deal_id: str, version: int | None, viewpoint: str, reader: Princi
     return views().get(("deal", deal_id, version, viewpoint, reader), compute)
 
 
-def table_event(match_id: str, version: int | None) -> dict[str, Any]:
+def table_event(match_id: str, version: int | str | None) -> dict[str, Any]:
     """A `table` event: the table's version, its deals' count, the deal in play and whether it is over (the
     table API's answer, public)."""
 
@@ -127,7 +127,7 @@ def table_event(match_id: str, version: int | None) -> dict[str, Any]:
     return views().get(("table", match_id, version), compute)
 
 
-def tournament_event(tournament_id: str, version: int | None) -> dict[str, Any]:
+def tournament_event(tournament_id: str, version: int | str | None) -> dict[str, Any]:
     def compute() -> dict[str, Any]:
         t = service().tournaments.get(tournament_id)
         return {"tournament_id": t["id"], "version": t["version"], "tables": [m["id"] for m in t["matches"]]}
@@ -150,7 +150,8 @@ class Stream:
     def aggregates(self) -> set[UUID]:
         raise NotImplementedError
 
-    def snapshot(self) -> list[tuple[str, dict[str, Any]]]:
+    def snapshot(self, at: str) -> list[tuple[str, dict[str, Any]]]:
+        """The state now, the log read up to `at` (streams opened at the same position share these answers)."""
         raise NotImplementedError
 
     def events(self, changes: list[Change]) -> list[tuple[str, dict[str, Any]]]:
@@ -170,8 +171,8 @@ class DealStream(Stream):
     def aggregates(self) -> set[UUID]:
         return {self.deal_id}
 
-    def snapshot(self) -> list[tuple[str, dict[str, Any]]]:
-        return [("deal", deal_event(str(self.deal_id), None, self.viewpoint, self.reader))]
+    def snapshot(self, at: str) -> list[tuple[str, dict[str, Any]]]:
+        return [("deal", deal_event(str(self.deal_id), at, self.viewpoint, self.reader))]
 
     def events(self, changes: list[Change]) -> list[tuple[str, dict[str, Any]]]:
         return [("deal", deal_event(str(c.aggregate), c.version, self.viewpoint, self.reader))
@@ -190,10 +191,10 @@ class TableStream(Stream):
     def aggregates(self) -> set[UUID]:
         return {self.match_id, *(UUID(d) for d in self.table["deal_ids"])}
 
-    def snapshot(self) -> list[tuple[str, dict[str, Any]]]:
+    def snapshot(self, at: str) -> list[tuple[str, dict[str, Any]]]:
         out: list[tuple[str, dict[str, Any]]] = [("table", self.table)]
         if self.table["current_deal"]:
-            out.append(("deal", deal_event(self.table["current_deal"], None, self.viewpoint, self.reader)))
+            out.append(("deal", deal_event(self.table["current_deal"], at, self.viewpoint, self.reader)))
         return out
 
     def events(self, changes: list[Change]) -> list[tuple[str, dict[str, Any]]]:
@@ -220,7 +221,7 @@ class TournamentStream(Stream):
     def aggregates(self) -> set[UUID]:
         return {self.tournament_id, *(UUID(m) for m in self.tournament["tables"])}
 
-    def snapshot(self) -> list[tuple[str, dict[str, Any]]]:
+    def snapshot(self, at: str) -> list[tuple[str, dict[str, Any]]]:
         return [("tournament", self.tournament)]
 
     def events(self, changes: list[Change]) -> list[tuple[str, dict[str, Any]]]:
@@ -273,7 +274,7 @@ def serve(stream: Stream) -> Response:
     try:
         watch.catch_up()
         cursor: Cursor = resumed or watch.cursor()
-        first = stream.snapshot() if resumed is None else []
+        first = stream.snapshot("at " + watch.text(cursor)) if resumed is None else []
     except BaseException:
         closed()
         raise

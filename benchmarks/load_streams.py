@@ -149,7 +149,7 @@ def streams_process(port: int, matches: list[str], count: int, connection: Any) 
             ready.set()  # a baseline: the same writes with no stream open
         tasks = [asyncio.create_task(follow(port, matches[i % len(matches)], per_stream[i], ready, opened, stop))
                  for i in range(count)]
-        await asyncio.wait_for(ready.wait(), 120)
+        await asyncio.wait_for(ready.wait(), 600)
         connection.send("ready")
         await asyncio.get_running_loop().run_in_executor(None, connection.recv)  # "stop"
         stop.set()
@@ -199,7 +199,7 @@ def main() -> None:
             parent, child = multiprocessing.Pipe()
             clients = multiprocessing.Process(target=streams_process, args=(port, matches, args.streams, child))
             clients.start()
-            assert parent.poll(180) and parent.recv() == "ready", "the stream clients did not all connect"
+            assert parent.poll(660) and parent.recv() == "ready", "the stream clients did not all connect"
             load_before = load_average()
             cpu_before = cpu_seconds(server), cpu_seconds(clients.pid or 0), cpu_seconds(postmaster(params))
             until = time.monotonic() + args.seconds
