@@ -24,10 +24,11 @@ from typing import Any
 from uuid import UUID
 
 from flask import Blueprint, Response, current_app, g, request, stream_with_context
+from marshmallow import Schema, fields, validate
 
 from api.auth import ANYONE, current_principal, requires
-from api.common import doc, service
-from domain.kernel.errors import BadRequest, Refusal, TooManyAttempts
+from api.common import doc, load_query, service
+from domain.kernel.errors import Refusal, TooManyAttempts
 from domain.model.token import Principal
 from domain.store.log_watch import Change, Cursor, LogWatcher
 
@@ -318,11 +319,18 @@ def _bearer() -> str | None:
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
+class StreamQuerySchema(Schema):
+    """A deal's or a table's stream: the viewpoint its `deal` events are computed for (the replay API's)."""
+
+    viewpoint = fields.String(load_default="public", validate=validate.Regexp(r"^(referee|public|seat:\d{1,2})$"),
+                              metadata={"description": "public (default) | seat:N | referee"})
+
+
+STREAM_QUERY = StreamQuerySchema()
+
+
 def _viewpoint() -> str:
-    viewpoint = request.args.get("viewpoint", "public")
-    if len(viewpoint) > 20:
-        raise BadRequest("bad_viewpoint", "Unknown viewpoint.", "未知的视角。", {"viewpoint": viewpoint[:20]})
-    return viewpoint
+    return load_query(STREAM_QUERY)["viewpoint"]
 
 
 def _uuid(text: str, label: str) -> UUID:
@@ -342,7 +350,7 @@ _STREAM_DOC = ("Server-sent events (docs/streams.md): `Last-Event-ID` resumes; w
 @streams.get("/deals/<deal_id>/stream")
 @requires(ANYONE)
 @doc("A deal's live stream: a `deal` event per change, as the caller may see it (`viewpoint`, as the replay "
-     "API's). " + _STREAM_DOC, errors=(400, 401, 403, 404), content_type="text/event-stream")
+     "API's). " + _STREAM_DOC, query=STREAM_QUERY, errors=(400, 401, 403, 404), content_type="text/event-stream")
 def deal_stream(deal_id: str) -> Response:
     uid = _uuid(deal_id, "deal")
     viewpoint = _viewpoint()
@@ -353,7 +361,8 @@ def deal_stream(deal_id: str) -> Response:
 @streams.get("/matches/<match_id>/stream")
 @requires(ANYONE)
 @doc("A table's live stream: `table` when the table changes, `deal` when one of its deals does (`viewpoint` for "
-     "them). " + _STREAM_DOC, errors=(400, 401, 403, 404), content_type="text/event-stream")
+     "them). " + _STREAM_DOC, query=STREAM_QUERY, errors=(400, 401, 403, 404),
+     content_type="text/event-stream")
 def table_stream(match_id: str) -> Response:
     uid = _uuid(match_id, "match")
     viewpoint = _viewpoint()

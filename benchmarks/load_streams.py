@@ -35,6 +35,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from uuid import uuid4
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -77,10 +78,19 @@ class Scorer(threading.Thread):
         self.error: str | None = None
 
     def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
-        self.conn.request("POST", path, json.dumps(body), {"Content-Type": "application/json",
-                                                           "Authorization": f"Bearer {self.token}"})
-        response = self.conn.getresponse()
-        answer = json.loads(response.read())
+        """POST under an idempotency key, sent again on a new connection if the kept-alive one was closed."""
+        headers = {"Content-Type": "application/json", "Authorization": f"Bearer {self.token}",
+                   "Idempotency-Key": str(uuid4())}
+        for attempt in range(5):
+            try:
+                self.conn.request("POST", path, json.dumps(body), headers)
+                response = self.conn.getresponse()
+                answer = json.loads(response.read())
+                break
+            except (OSError, http.client.HTTPException):
+                self.conn.close()  # reconnects on the next request
+                if attempt == 4:
+                    raise
         if response.status >= 300:
             raise RuntimeError(f"POST {path}: {response.status} {answer}")
         return answer

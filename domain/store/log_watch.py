@@ -159,13 +159,23 @@ class LogWatcher:
         factories = [source.reading_factory() for source in self.sources]
         try:
             recorders = [factory.application_recorder() for factory in factories]
-            while not self._stop.wait(self.interval) and not self.store.closing.is_set():
-                try:
-                    self._poll(recorders)
-                except Exception:
-                    if self.closed:
-                        break
-                    log.exception("streams: reading the log failed; trying again in %s s", self.interval)
+            with contextlib.ExitStack() as stack:
+                wait = self._listening(recorders, stack)
+                while not self.closed:
+                    try:
+                        if wait is None:
+                            self._stop.wait(self.interval)
+                        else:
+                            wait()
+                        self._poll(recorders)
+                    except Exception:
+                        if self.closed:
+                            break
+                        log.exception("streams: reading the log failed; trying again in %s s", self.interval)
+                        self._stop.wait(self.interval)
+                        with contextlib.suppress(Exception):
+                            stack.close()
+                        wait = None  # the connection may be gone (a restarted server): poll from now on
         finally:
             for factory in factories:
                 with contextlib.suppress(Exception):
@@ -173,6 +183,29 @@ class LogWatcher:
             with self._lock:
                 for interest in self._interests:
                     interest.woken.set()  # the streams notice the watcher is gone and end
+
+    QUIET = 1.0  # PostgreSQL: a look at the log at least this often even without a notification
+
+    def _listening(self, recorders: list[Any], stack: contextlib.ExitStack) -> Any:
+        """On PostgreSQL with one database: a function that waits for the store's own NOTIFY (every write sends one
+        on the events table's channel: eventsourcing's recorder) or QUIET seconds, so a change is read as soon
+        as it is committed and an idle server asks nothing 50 times a second. None otherwise (poll every
+        `interval`; with deal databases too, whose logs notify on connections of their own)."""
+        recorder = recorders[0]
+        channel = getattr(recorder, "channel_name", None)
+        datastore = getattr(recorder, "datastore", None)
+        if len(recorders) != 1 or channel is None or not hasattr(datastore, "get_connection"):
+            return None
+        connection = stack.enter_context(datastore.get_connection())
+        quoted = channel.replace('"', '""')  # the events table's name, quoted as an identifier
+        connection.execute(f'LISTEN "{quoted}"')
+        connection.commit()
+
+        def wait() -> None:
+            for _ in connection.notifies(timeout=self.QUIET, stop_after=1):
+                pass
+
+        return wait
 
     def catch_up(self) -> None:
         """Read the logs now, on the caller's thread with the store's own recorders: a stream that starts or
