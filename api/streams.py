@@ -17,6 +17,7 @@ at every change anyway.
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -33,6 +34,7 @@ from domain.model.token import Principal
 from domain.store.log_watch import Change, Cursor, LogWatcher
 
 streams = Blueprint("streams", __name__, url_prefix="/api")
+log = logging.getLogger(__name__)
 
 DEFAULT_SECONDS = 300.0  # a stream's life before the client reconnects (FUPAN_STREAM_SECONDS)
 HEARTBEAT = 15.0  # a comment line this often keeps proxies from closing an idle stream
@@ -107,6 +109,9 @@ def deal_event(deal_id: str, version: int | str | None, viewpoint: str, reader: 
     def compute() -> dict[str, Any]:
         fupan = service()
         summary = fupan.deals.get(deal_id, reader)
+        if summary["result_only"]:  # a score slip (成绩单): a result, no steps to replay
+            return {"deal_id": summary["id"], "version": summary["version"], "step": 0, "total": 0,
+                    "closed": summary["finished"], "action": None}
         frame = fupan.deals.replay(deal_id, None, viewpoint, reader)
         return {"deal_id": summary["id"], "version": summary["version"], "step": frame["step"],
                 "total": frame["total"], "closed": frame["closed"], "action": frame["action"]}
@@ -294,8 +299,13 @@ def serve(stream: Stream) -> Response:
                     service().tokens.authenticate(secret)  # revoked meanwhile: the stream ends here
                 changes = [change for change in changes if change.aggregate != token]
                 if changes:
+                    before = stream.aggregates()
                     events = stream.events(changes)
-                    watch.widen(interest, stream.aggregates())  # a table's new deal, a tournament's new table
+                    grown = stream.aggregates() - before  # a table's new deal, a tournament's new table …
+                    if grown:
+                        watch.widen(interest, grown)
+                        more, _ = watch.changes(cursor, grown)  # … stored with the change that named it
+                        events += stream.events([c for c in more if c.id <= now[c.log]])
                     for name, data in events:
                         yield frame(name, data, watch.text(now))
                 cursor = now
@@ -306,6 +316,9 @@ def serve(stream: Stream) -> Response:
                     yield ": keep-alive\n\n"
         except Refusal:
             return  # the token was revoked, or what the stream follows went away: the client sees the end
+        except Exception:
+            log.exception("streams: a stream failed; its client reconnects and resumes")
+            return
 
     response = Response(stream_with_context(run()), mimetype="text/event-stream")
     response.call_on_close(closed)

@@ -116,3 +116,19 @@ def test_a_revoked_token_ends_its_stream_at_once(server):
     again = Events(f"{server.url}/api/deals/{deal}/stream", params={"viewpoint": "referee"}, token=referee)
     assert again.status == 401
     again.close()
+
+
+def test_a_score_slip_is_told_as_a_deal_without_steps_and_the_stream_goes_on(server):
+    _, match = table(server)
+    tables = Events(f"{server.url}/api/matches/{match}/stream")
+    try:
+        tables.next()
+        slip = server.post(f"/api/matches/{match}/slips", {"facts": {"landlord": 2, "winner": "farmers"}})
+        assert slip.status_code == 201, slip.text
+        told = tables.until(lambda e: e["event"] == "deal")
+        assert told["data"]["closed"] and told["data"]["step"] == told["data"]["total"] == 0
+        deal = server.post(f"/api/matches/{match}/deals", HANDS).json()["id"]  # and the next deal, live
+        version = record(server, deal, EXAMPLE_RECORD["actions"][:1])
+        assert tables.until(lambda e: e["event"] == "deal" and e["data"]["version"] == version)["data"]["step"] == 1
+    finally:
+        tables.close()
