@@ -132,3 +132,19 @@ def test_a_score_slip_is_told_as_a_deal_without_steps_and_the_stream_goes_on(ser
         assert tables.until(lambda e: e["event"] == "deal" and e["data"]["version"] == version)["data"]["step"] == 1
     finally:
         tables.close()
+
+
+def test_streams_past_the_servers_places_are_refused_and_a_plain_read_still_answers(store):
+    capped = LiveServer(store, {"FUPAN_STREAMS_MAX": 1}).start()
+    try:
+        _, match = table(capped)
+        first = Events(f"{capped.url}/api/matches/{match}/stream")
+        assert first.status == 200 and first.next()["event"] == "table"
+        second = Events(f"{capped.url}/api/matches/{match}/stream")
+        assert second.status == 429 and second.response.json()["error"]["code"] == "too_many_streams"
+        assert second.response.headers["Retry-After"]
+        second.close()
+        assert [e["event"] for e in parse(capped.get(f"/api/matches/{match}/stream").text)] == ["table"]
+        first.close()
+    finally:
+        capped.stop()
