@@ -31,14 +31,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     elif not service.tokens.has_active(ORGANISER):
         print("fupan: no organiser token yet; writes need one: fupan token create --role organiser"
               + (f" --db {args.db}" if args.db else ""), file=sys.stderr, flush=True)
-    app = create_app({"FUPAN_APPLICATION": service, **({"FUPAN_VENUE_URL": args.venue_url} if args.venue_url else {})})
+    app = create_app({"FUPAN_APPLICATION": service, "FUPAN_STREAMS_MAX": args.streams,
+                      **({"FUPAN_VENUE_URL": args.venue_url} if args.venue_url else {})})
     # waitress: a production WSGI server in pure Python that keeps a scorer's HTTP/1.1 connection open between
     # actions (werkzeug's development server closes every connection). `ident` keeps the Server header bare.
     # waitress reads a chunked body whole before the app sees it (so it is never cut short) and hands it on with
     # its length: the app then refuses it past the route's limit as any other (413, in the error shape). It
     # buffers at most this much (beyond, its own 413).
     logging.basicConfig()  # as waitress.serve does: its warnings (a full task queue) reach stderr
-    server = waitress.create_server(app, host=args.host, port=args.port, threads=args.threads, ident="fupan",
+    # Live streams (docs/streams.md) each hold a thread while open: `--streams` more threads than requests get,
+    # and the app refuses a stream past them (429: the page polls), so streams never starve ordinary requests.
+    server = waitress.create_server(app, host=args.host, port=args.port, threads=args.threads + args.streams,
+                                    ident="fupan",
                                     max_request_body_size=4 * app.config["MAX_CONTENT_LENGTH"])
     # The port bound, not the one asked for: with --port 0 the system picks a free one, and this line says which.
     port = getattr(server, "effective_port", args.port)
@@ -82,5 +86,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     serve.add_argument("--venue-url", default="", help="the address referees' phones and tablets reach this server "
                        "at (e.g. http://192.168.1.20:8000), printed on the referee cards; default: the request's")
     serve.add_argument("--threads", type=int, default=8, help="request threads (default 8)")
+    serve.add_argument("--streams", type=int, default=200, help="live streams held open at once, a thread each "
+                       "(default 200; many more: the gunicorn command of README \"Production\")")
     serve.add_argument("--demo", action="store_true", help="load the demo fixtures into an empty store")
     serve.set_defaults(handler=cmd_serve)

@@ -28,6 +28,7 @@ from api.resources import BLUEPRINTS
 from api.retractions import retractions
 from api.slips import slips
 from api.standings import install as install_standings
+from api.streams import streams
 from api.tokens import tokens
 from domain.services.fupan import Fupan
 from replay_ui import BLUEPRINTS as VIEWER_BLUEPRINTS
@@ -86,6 +87,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.register_blueprint(blueprint)
     app.register_blueprint(appeals)  # docs/appeals.md
     app.register_blueprint(broadcast)  # the public delay and the broadcast (直播)
+    app.register_blueprint(streams)  # docs/streams.md
     auth.open_to_anyone(app, VIEWER_BLUEPRINTS)
     install_standings(app)  # the projections of `service` and their routes
     app.after_request(_security_headers)

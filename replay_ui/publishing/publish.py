@@ -167,12 +167,14 @@ class Publisher:
     # --- the scripts' data ----------------------------------------------------------------------------
 
     def _page_data(self) -> dict[str, Any]:
-        """Templates render `published_data`, the page's data script, before their own scripts."""
+        """Templates render `published_data`, the page's data script, before their own scripts; `published_copy`
+        tells every page it is a copy without a server (no live stream: docs/streams.md)."""
         name = self.data_name(request.endpoint or "", request.view_args or {})
         if name is None:
-            return {}
+            return {"published_copy": True}
         here = PurePosixPath(self.file_for(request.endpoint or "", request.path)).parent
-        return {"published_data": os.path.relpath(name, start=str(here) if str(here) != "." else os.curdir)}
+        return {"published_copy": True,
+                "published_data": os.path.relpath(name, start=str(here) if str(here) != "." else os.curdir)}
 
     def data_name(self, endpoint: str, args: dict[str, Any]) -> str | None:
         if endpoint == "replay_ui.deal_viewer":

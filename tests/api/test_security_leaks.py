@@ -375,3 +375,51 @@ def test_no_public_hash_of_a_live_deal_confirms_a_guess(server, table):
     published = [e["digest"] for e in server.get(f"/api/deals/{live}/events").json()]
     assert published[:len(events)] == [e["digest"] for e in events]
     assert server.get(f"/api/deals/{live}/verify").json()["digest"] == published[-1]
+
+
+def test_no_stream_of_a_live_deal_carries_a_hidden_card_for_any_caller(server, table):
+    """Every caller's streams (docs/streams.md) — the deal's and its table's, in every viewpoint the caller may
+    take — while the live deal is played on: each event against what that viewpoint could not see at its step."""
+    from streams import Events, parse
+
+    rights = ["public", "referee", "seat:0", "seat:1", "seat:2"]
+    callers = [(None, ["public"]), (table.other_referee, ["public"]), (table.referee, rights),
+               (table.appeals, rights), (server.organiser, rights)]
+    opened: list[tuple[str, Events]] = []
+    try:
+        for token, viewpoints in callers:
+            for viewpoint in viewpoints:
+                for path in (f"/api/deals/{table.live}/stream", f"/api/matches/{table.match}/stream"):
+                    events = Events(server.url + path, token=token, params={"viewpoint": viewpoint})
+                    assert events.status == 200, (path, viewpoint, events.response.text[:200])
+                    opened.append((viewpoint, events))
+        remaining = EXAMPLE_RECORD["actions"][LIVE_STEPS:-1]  # the deal stays live: its last action is not sent
+        assert remaining
+        for step, action in enumerate([None, *remaining], start=LIVE_STEPS):
+            if action is not None:
+                assert server.post(f"/api/deals/{table.live}/actions", {"action": action}).status_code == 201
+            for viewpoint, events in opened:
+                told = events.until(lambda e, s=step: e["event"] == "deal" and e["data"]["step"] == s)
+                if viewpoint != "referee":
+                    seat = int(viewpoint.split(":")[1]) if viewpoint.startswith("seat:") else None
+                    assert_hidden_absent(told["raw"], table.hidden(step, seat), f"{viewpoint} stream, step {step}")
+        for viewpoint, events in opened:  # and every line each stream sent, table events too
+            hidden = table.hidden(LIVE_STEPS + len(remaining)) if viewpoint == "public" else None
+            if hidden is not None:
+                assert_hidden_absent("\n".join(events.texts), hidden, f"{viewpoint} stream")
+    finally:
+        for _, events in opened:
+            events.close()
+    # Refused viewpoints carry nothing; a plain read of a public stream (resumed from the start) neither.
+    for token, status in ((None, 401), (table.other_referee, 403)):
+        for viewpoint in rights[1:]:
+            response = server.get(f"/api/deals/{table.live}/stream", params={"viewpoint": viewpoint}, token=token)
+            assert response.status_code == status and not quoted_cards(response.text)
+    cursor = ".".join("0" for _ in parse(server.get(f"/api/deals/{table.live}/stream").text)[0]["id"].split("."))
+    for path in (f"/api/deals/{table.live}/stream", f"/api/matches/{table.match}/stream",
+                 f"/api/tournaments/{table.tournament}/stream"):
+        told = parse(server.get(path, headers={"Last-Event-ID": cursor}).text)
+        assert told
+        # The table's first deal is closed, so public: only what is not about it is checked.
+        text = "\n".join(e["raw"] for e in told if e["data"].get("deal_id") != table.closed)
+        assert_hidden_absent(text, table.hidden(LIVE_STEPS + len(remaining)), path)

@@ -146,6 +146,10 @@ KINDS: dict[str, str] = {
     "console.list_side_events": "public",
     "console.open_side_event": "organiser",
     "console.record_side_result": "organiser",  # after open_side_event: the routes run in name order
+    # The live streams (docs/streams.md): read without Accept: text/event-stream, they answer the state now and end.
+    "streams.deal_stream": "public",
+    "streams.table_stream": "public",
+    "streams.tournament_stream": "public",
 }
 RULE_OF_KIND = {"public": {ANYONE}, "hidden": {ANYONE}, "organiser": {ORGANISER_ONLY},
                 "recorder": {MATCH_RECORDER, DEAL_RECORDER, APPEAL_FILER}, "annotator": {ANNOTATOR},

@@ -661,3 +661,29 @@ def test_a_score_slip_is_scored_before_it_is_entered_and_an_impossible_one_is_re
     deal = live.service.tables.get(site.slips)["deals"][0]
     assert deal["scores"] == expected
     pad.wait(lambda: pad.page.locator('[data-command="slip"]').count() == 1)  # ready for the next deal's slip
+
+
+def test_a_second_pad_sees_the_first_pads_tap_within_a_second_by_push_alone(site: PadSite, tablet: Offline) -> None:
+    """Two pads of one table with polling off (`?poll=0`, docs/streams.md): a tap stored by one shows on the other
+    within 1 s, told by the table's stream."""
+    service = site.live.service
+    assert service is not None
+    engine = get_engine("doudizhu")
+    pad_match, _ = site.tables["doudizhu"]
+    table = service.tables.get(pad_match)
+    match, _ = service.tables.open(table["tournament_id"], "push", list(table["seats"]), 0)
+    _, token = service.tokens.create("referee", [match["id"]], "push table")
+    setup = shared.random_setup(engine, random.Random(11), list(table["seats"]), 0)
+    deal = start_over_api(site, match["id"], setup)
+    _, actions = played(engine, setup_of(site, deal), random.Random(11))
+    first = Pad(tablet.page()).open(site, f"/matches/{match['id']}/pad?poll=0", token)
+    second = Pad(tablet.page()).open(site, f"/matches/{match['id']}/pad?poll=0", token)
+    for pad in (first, second):
+        pad.page.wait_for_selector('body[data-stream="live"]')
+        assert pad.page.evaluate("Fupan.pollingOff()")
+    for index, (tapping, told) in enumerate(((first, second), (second, first), (first, second))):
+        tapping.record(actions[index])
+        told.page.wait_for_function("v => Number(document.querySelector('#pad').dataset.dealVersion) >= v",
+                                    arg=tapping.version(), timeout=1_000)
+        told.wait(lambda t=told: t.state() == "ready")
+    assert export(site, deal)["actions"] == [engine.normalize_action(a) for a in actions[:3]]  # each once

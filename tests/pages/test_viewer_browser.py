@@ -502,3 +502,56 @@ def test_measure_step_render_time(site: DemoSite, offline: Offline, capsys: pyte
     with capsys.disabled():
         print(f"\nviewer step render: {report['steps']} steps, p50 {report['p50_ms']} ms, p95 {report['p95_ms']} ms, "
               f"max {report['max_ms']} ms; first draw after load ≤ {report['first_draw_max_ms']} ms")
+
+
+def test_a_live_deal_is_followed_by_push_with_polling_off(site: DemoSite, offline: Offline) -> None:
+    """The deal's stream (docs/streams.md) tells the page of each action: with polling off (`?poll=0`) and the page's
+    clock stopped, a reader at the last step still moves on with the play."""
+    deal, _ = start_live_deal(site, "browser-push", actions=5)
+    service = site.live.service
+    assert service is not None
+    page = offline.page()
+    page.clock.install()  # no timer of the page runs: only a push can bring the next action
+    page.goto(f"{site.url}/deals/{deal}?step=5&view=public&poll=0")
+    page.wait_for_selector('body[data-ready="1"][data-stream="live"]')
+    for step in (6, 7):
+        service.deals.record(deal, EXAMPLE_RECORD["actions"][step - 1])
+        page.wait_for_function(f"() => document.body.dataset.total === '{step}'", timeout=5_000)
+        wait_until(lambda s=step: step_of(page) == s, page, f"the reader to move on to step {step}")
+    assert offline.errors == []
+
+
+def test_the_table_tournament_and_standings_pages_follow_by_push_with_polling_off(site: DemoSite,
+                                                                                  offline: Offline) -> None:
+    """Each page follows its stream (docs/streams.md, static/live.js): with polling off, a deal recorded to its end
+    elsewhere shows on the table's page, the tournament's and the standings as a fresh load would show them."""
+    service = site.live.service
+    assert service is not None
+    record = EXAMPLE_RECORD
+    tournament, _ = service.tournaments.create("推送杯", "doudizhu")
+    for name in record["seats"]:
+        service.tournaments.register_player(tournament["id"], name)
+    match, _ = service.tables.open(tournament["id"], "1", record["seats"], record["first"])
+    deal, _ = service.deals.start(match=match["id"], hands=record["hands"], kitty=record["kitty"])
+    paths = {"table": f"/matches/{match['id']}", "tournament": f"/tournaments/{tournament['id']}",
+             "standings": f"/tournaments/{tournament['id']}/standings"}
+    watched = {"table": "main", "tournament": "#tables", "standings": "#standings-table"}
+    pages = {}
+    for name, path in paths.items():
+        page = offline.page()
+        page.goto(f"{site.url}{path}?poll=0")
+        page.wait_for_selector('body[data-stream="live"]')
+        pages[name] = page
+    before = {name: page.inner_text(watched[name]) for name, page in pages.items()}
+    for action in record["actions"]:
+        service.deals.record(deal["id"], action)
+    fresh = offline.page()
+    for name, path in paths.items():
+        fresh.goto(f"{site.url}{path}")
+        if name == "standings":
+            fresh.wait_for_selector("#standings-table tr")
+        now = fresh.inner_text(watched[name])
+        assert now != before[name], name  # the deal's end shows on each page …
+        page = pages[name]
+        wait_until(lambda p=page, n=name, w=now: p.inner_text(watched[n]) == w, page, f"the {name} page")  # … pushed
+    assert offline.errors == []

@@ -25,6 +25,7 @@ import pytest
 import requests
 from conftest import EXAMPLE_RECORD, EXAMPLE_SCORES, Store, token_id
 from paths import ROOT
+from streams import Events
 
 from domain.services.fupan import Fupan
 
@@ -235,3 +236,38 @@ def test_fupan_serve_reads_a_chunked_body_whole_and_limits_it(store: Store, tmp_
         app.close()
     finally:
         server.process.stop()
+
+
+# README "Production": gevent workers, which hold the live streams (docs/streams.md "Serving them").
+PRODUCTION = [sys.executable, "-m", "gunicorn", "--workers", "2", "--worker-class", "gevent", "--worker-connections",
+              "1000", "--graceful-timeout", "5", "--bind", "127.0.0.1:0", "web.app:create_app()"]
+
+
+@pytest.mark.parametrize("argv", [PRODUCTION, SERVE], ids=["gunicorn-gevent", "fupan-serve"])
+def test_the_production_command_and_fupan_serve_hold_more_streams_than_threads_and_push_every_write(
+        store: Store, tmp_path: Path, argv: list[str]):
+    """More open streams than `fupan serve` has request threads (8), each told of every write made through the
+    server's other connections (any worker), while ordinary requests are still answered."""
+    token = fupan_cli(store, "token", "create", "--role", "organiser")
+    server = Server(store, argv, tmp_path / "server.log")
+    streams: list[Events] = []
+    try:
+        match = open_table(server, token)
+        deal = start_deal(server, token, match)["id"]
+        for _ in range(12):
+            streams.append(Events(f"{server.url}/api/matches/{match}/stream"))
+            assert streams[-1].status == 200
+            assert streams[-1].next()["data"]["current_deal"] == deal
+        assert server.call("GET", "/api/tournaments", token).status_code == 200
+        for action in EXAMPLE_RECORD["actions"][:3]:
+            recorded = server.call("POST", f"/api/deals/{deal}/actions", token, {"action": action})
+            assert recorded.status_code == 201, recorded.text
+            version = recorded.json()["version"]
+            for stream in streams:
+                told = stream.until(lambda e, v=version: e["event"] == "deal" and e["data"]["version"] >= v)
+                assert told["data"]["deal_id"] == deal
+    finally:
+        for stream in streams:
+            stream.close()
+        server.process.stop()
+

@@ -1114,12 +1114,37 @@
   /* --- start ------------------------------------------------------------------------------------------ */
 
   document.addEventListener("fupan:lang", () => (current || match ? render() : signIn()));
+  /* Another pad's taps arrive by push (docs/streams.md): the table's stream (or the deal's) tells each change and
+   * the pad reads it at once. A change told while a read or a tap is on its way is read at the next tick. */
+  let stream = null;
+  let pushed = false;
+  function listen() {
+    if (!Fupan.token()) {
+      if (stream) stream.close();
+      stream = null;
+      return;
+    }
+    if (stream || Fupan.published() || (!boot.match_id && !dealId)) return;
+    const url = boot.match_id ? `/api/matches/${boot.match_id}/stream?viewpoint=referee`
+      : `/api/deals/${dealId}/stream?viewpoint=referee`;
+    stream = Fupan.stream(url, () => {
+      if (flushing || reading || queue.length) pushed = true;
+      else refresh(false);
+    });
+  }
+
   refresh(true);
-  // One cheap poll (GET …/pad?since=<version>: a few bytes unless the deal moved): another pad's taps show up,
-  // and an offline pad finds out the connection is back even if the browser never said so.
+  // One cheap poll (GET …/pad?since=<version>: a few bytes unless the deal moved) while the stream is down (off
+  // with ?poll=0): another pad's taps show up, and an offline pad finds out the connection is back even if the
+  // browser never said so.
   setInterval(() => {
+    listen();
     if (flushing || reading || !Fupan.token() || root.querySelector('form[data-form="token"]')) return;
     if (queue.length && !offline) flush();
-    else refresh(false);
+    else if (pushed || (!(stream && stream.live()) && !Fupan.pollingOff())) {
+      pushed = false;
+      refresh(false);
+    }
   }, POLL_MS);
+  listen();
 })();

@@ -364,3 +364,91 @@
     return seats.map((seat) => (names && names[seat]) || "").filter(Boolean).join("·");
   };
 })();
+
+/* Live streams (docs/streams.md): server-sent events read with fetch, so the tab's token goes as a header (an
+ * EventSource cannot send one, and a token never goes in a URL). `Fupan.stream(url, onEvent)` calls
+ * onEvent(name, data, id) for each event and reconnects after a drop with Last-Event-ID, so nothing is missed;
+ * `live()` says whether it is connected now — pages poll only while it is not. `?poll=0` in a page's address (or
+ * window.FUPAN_NO_POLL = true before its scripts) turns that fallback polling off: the browser tests use it to
+ * show that a page follows by push alone. A published copy has no server, so no stream. */
+(function () {
+  "use strict";
+  const Fupan = window.Fupan;
+
+  // Read once, as the page opens: a page that rewrites its address later (the viewer's deep link) keeps it.
+  const noPoll = new URLSearchParams(location.search).get("poll") === "0";
+  Fupan.pollingOff = function () {
+    return noPoll || window.FUPAN_NO_POLL === true;
+  };
+
+  Fupan.stream = function (url, onEvent, onState) {
+    const handle = { connected: false, closed: false, lastId: null, controller: null };
+    let retry = 2000;
+    const state = (connected) => {
+      handle.connected = connected;
+      document.body.dataset.stream = connected ? "live" : "dropped";
+      if (onState) onState(connected);
+    };
+    async function run() {
+      while (!handle.closed) {
+        const headers = { Accept: "text/event-stream" };
+        const token = Fupan.token();
+        if (token) headers.Authorization = `Bearer ${token}`;
+        if (handle.lastId) headers["Last-Event-ID"] = handle.lastId;
+        handle.controller = new AbortController();
+        try {
+          const response = await fetch(url, { headers, signal: handle.controller.signal, cache: "no-store" });
+          if (!response.ok || !response.body) throw new Error(String(response.status));
+          state(true);
+          const reader = response.body.getReader();
+          const decoder = new TextDecoder();
+          let buffer = "";
+          for (;;) {
+            const { value, done } = await reader.read();
+            if (done) break;
+            buffer += decoder.decode(value, { stream: true }).replace(/\r\n?/g, "\n");
+            let end;
+            while ((end = buffer.indexOf("\n\n")) >= 0) {
+              const block = buffer.slice(0, end);
+              buffer = buffer.slice(end + 2);
+              const fields = {};
+              const data = [];
+              for (const line of block.split("\n")) {
+                if (!line || line[0] === ":") continue;
+                const at = line.indexOf(":");
+                const name = at < 0 ? line : line.slice(0, at);
+                const text = at < 0 ? "" : line.slice(at + 1).replace(/^ /, "");
+                if (name === "data") data.push(text);
+                else fields[name] = text;
+              }
+              if (fields.retry && /^\d+$/.test(fields.retry)) retry = Number(fields.retry);
+              if (fields.id !== undefined) handle.lastId = fields.id;
+              if (data.length) {
+                try {
+                  onEvent(fields.event || "message", JSON.parse(data.join("\n")), fields.id);
+                } catch (e) {
+                  /* one bad event must not end the stream */
+                }
+              }
+            }
+          }
+        } catch (e) {
+          /* dropped, refused or aborted: the page polls meanwhile */
+        }
+        if (handle.closed) break;
+        state(false);
+        await new Promise((resume) => setTimeout(resume, retry));
+      }
+    }
+    handle.live = () => handle.connected && !handle.closed;
+    handle.close = () => {
+      handle.closed = true;
+      handle.connected = false;
+      if (handle.controller) handle.controller.abort();
+    };
+    if (Fupan.published()) handle.closed = true;
+    else run();
+    return handle;
+  };
+})();
+

@@ -275,13 +275,20 @@
   }
   const standingsHost = document.getElementById("standings");
   if (standingsHost) {
+    let latest = null;
+    const remember = (standings) => {
+      if (standings) latest = standings;
+    };
     standingsPage(standingsHost).then((standings) => {
       if (!standings) return;
+      latest = standings;
       document.addEventListener("fupan:lang", () => {
-        standingsTable(standings);
-        directionsTables(standings);
-        progressionChart(standings);
+        standingsTable(latest);
+        directionsTables(latest);
+        progressionChart(latest);
       });
     });
+    // Read again when the tournament's stream says the standings moved (static/live.js, docs/streams.md).
+    F.refreshStandings = () => standingsPage(standingsHost).then(remember);
   }
 })();

@@ -325,8 +325,50 @@
   function scheduleFollow() {
     clearTimeout(state.follow);
     const still = state.finished || !!F.published(); // a published copy is what was public then: nothing to follow
-    state.follow = still ? null : setTimeout(follow, FOLLOW_MS);
+    state.follow = null;
     el.following.hidden = still;
+    if (still) {
+      closeStream();
+      return;
+    }
+    openStream();
+    // The deal's stream tells each change (docs/streams.md); asking every FOLLOW_MS is the fallback while it is
+    // down, and off with ?poll=0 (the browser tests show a page following by push alone).
+    if (!(state.stream && state.stream.live()) && !F.pollingOff()) state.follow = setTimeout(follow, FOLLOW_MS);
+  }
+
+  function openStream() {
+    const url = `${boot.deal_url}/stream?viewpoint=${encodeURIComponent(state.view)}`;
+    if (state.stream && state.streamURL === url) return;
+    closeStream();
+    state.streamURL = url;
+    state.stream = F.stream(url, (name, data) => {
+      if (name === "deal" && (data.version !== state.version || data.closed)) followNow();
+    }, () => scheduleFollow());
+  }
+
+  function closeStream() {
+    if (state.stream) state.stream.close();
+    state.stream = null;
+    state.streamURL = null;
+  }
+
+  /* A pushed change: read the deal now, once at a time (a change told meanwhile reads again after). */
+  async function followNow() {
+    if (state.reading) {
+      state.again = true;
+      return;
+    }
+    state.reading = true;
+    try {
+      await follow();
+    } finally {
+      state.reading = false;
+    }
+    if (state.again) {
+      state.again = false;
+      followNow();
+    }
   }
 
   async function follow() {
