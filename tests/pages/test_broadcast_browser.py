@@ -2,7 +2,7 @@
 the default one-deal delay the page never draws a card of the deal being played — checked on every frame it draws,
 by a MutationObserver that keeps every card element ever added to the page with the deal it belongs to — and draws
 a deal once it is over, while the next one is played. The recording goes through the API; the page is driven by
-its one refresh function (what a stream will call), never by waiting for its poll."""
+its one refresh function (what the table's stream calls), never by waiting for its poll; once, by the stream alone."""
 
 from __future__ import annotations
 
@@ -82,7 +82,7 @@ def test_a_one_deal_delay_never_draws_the_live_deals_cards_and_draws_it_once_the
     other = live.post(f"/api/tournaments/{tournament}/matches", {"table": "2", "seats": PLAYERS,
                                                                  "first": 0}).json()["id"]
     first = start_deal(live, match)
-    page.goto(f"{live.url}/tournaments/{tournament}/broadcast?follow={match}")
+    page.goto(f"{live.url}/tournaments/{tournament}/broadcast?follow={match}&poll=0")  # push, no polling
     assert "延迟一局" in page.inner_text("#broadcast-delay")
     assert page.locator(f"#broadcast-tables tr[data-match='{other}'] a").count() == 1  # any table can be followed
     refresh(page)
@@ -94,8 +94,8 @@ def test_a_one_deal_delay_never_draws_the_live_deals_cards_and_draws_it_once_the
     assert seen(page) == [], "a card of the deal in play was drawn"
     record(live, first, ACTIONS[-1])
     second = start_deal(live, match)
-    refresh(page)
-    assert page.get_attribute("#broadcast-deal", "data-deal") == first
+    # the table's stream tells the page (docs/streams.md): deal 1 appears with no refresh asked and no poll
+    page.wait_for_selector(f"#broadcast-deal[data-deal='{first}']", timeout=15_000)
     shown = {card for deal, card in seen(page) if deal == first}
     played = {card for action in ACTIONS for card in action.get("cards", [])}
     assert played <= shown  # deal 1 is drawn whole now that deal 2 is played

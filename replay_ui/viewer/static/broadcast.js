@@ -2,8 +2,8 @@
  *
  * Fupan.broadcast.refresh() reads the table as this reader may see it (GET /ui-api/matches/<id>/broadcast: the server
  * applies the delay, domain/services/visibility.py) and redraws the followed table from that answer alone. It is the
- * one function that draws: today a poll calls it; a server-sent-event stream of the table (issue 25, scope 1) can
- * call the same refresh() on each event and stop the poll. Every card drawn sits inside an element naming its deal
+ * one function that draws: the table's server-sent-event stream calls it on each change, a poll only while the
+ * stream is down. Every card drawn sits inside an element naming its deal
  * (data-deal), so what was shown of which deal can be checked. */
 (function () {
   "use strict";
@@ -14,6 +14,7 @@
   const asked = new URLSearchParams(window.location.search).get("follow");
   const url = asked && Fupan.published() ? root.dataset.url.replace(root.dataset.match, asked) : root.dataset.url;
   const POLL_MS = 3000;
+  const RELEASE_MS = 30000;
   const heading = document.getElementById("broadcast-heading");
   const status = document.getElementById("broadcast-status");
   const heldList = document.getElementById("broadcast-held");
@@ -79,6 +80,16 @@
   Fupan.broadcast = { refresh };
   document.addEventListener("fupan:lang", () => last && draw(last));
   refresh();
-  // Polling until the table's stream (issue 25, scope 1) calls refresh() instead; a published copy never changes.
-  if (!Fupan.published()) setInterval(refresh, POLL_MS);
+  if (Fupan.published()) return; // a published copy never changes
+  // The table's stream (docs/streams.md) calls refresh() on each change; polling every POLL_MS only while it is
+  // down. A minutes delay releases steps as time passes, with no event to say so: a slow read meanwhile.
+  let timer = null;
+  const schedule = (connected) => {
+    clearTimeout(timer);
+    const wait = connected ? RELEASE_MS : POLL_MS;
+    if (connected || !Fupan.pollingOff()) timer = setTimeout(() => refresh().then(() => schedule(stream.live())), wait);
+  };
+  const stream = Fupan.stream(`/api/matches/${encodeURIComponent(root.dataset.match)}/stream`, (name) => {
+    if (name === "table" || name === "deal") refresh();
+  }, schedule);
 })();
