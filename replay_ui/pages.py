@@ -51,6 +51,13 @@ def _zh(key: str, **params: Any) -> str:
     return i18n.text(key, "zh", **params)
 
 
+@common.app_template_global("en")
+def _en(key: str, **params: Any) -> str:
+    """The English alone: a page's English `<title>` (base.html's `title_en` block), which fupan.js shows when
+    the reader chooses English — a title holds no language spans."""
+    return i18n.text(key, "en", **params)
+
+
 @common.app_template_global("title_attr")
 def _title_attr(key: str) -> Markup:
     """A string as an element's tooltip: ` title="…" data-i18n-title="key"` — plain text, escaped, in Chinese, and
@@ -61,6 +68,13 @@ def _title_attr(key: str) -> Markup:
 @common.app_template_global("game_name")
 def _game_name(game: str) -> Any:
     return i18n.bilingual(f"game.{game}") if f"game.{game}" in i18n.catalog() else game
+
+
+@common.app_template_global("table_text")
+def _table_text(label: str, lang: str) -> str:
+    """A table as one language calls it, in plain text (a page's title): '第 1 桌' / 'Table 1', a named one by its
+    name."""
+    return i18n.text("match.title", lang, table=label) if label.isdigit() else label
 
 
 @common.app_template_global("table_name")
@@ -123,11 +137,9 @@ def _note(written: str) -> Any:
     return both_languages(note_text(written, "zh"), note_text(written, "en"))
 
 
-@common.app_template_global("round_label")
-def _round_label(stage: dict[str, Any], tournament: dict[str, Any] | None = None) -> Any:
-    """A round as each language reads it (issue 23): the organiser's label in Chinese; in English its English half
-    (a label written "中文 / English"), else the round's number and kind in English, never the Chinese label.
-    `tournament`: where the round's kind is found when `stage` does not carry it."""
+@common.app_template_global("round_text")
+def _round_text(stage: dict[str, Any], tournament: dict[str, Any] | None = None) -> dict[str, str]:
+    """A round's name in each language, plain text (`round_label` shows it; a page's title reads one half)."""
     label, number, kind = stage.get("label") or "", stage.get("round"), stage.get("kind")
     if kind is None and tournament is not None:
         kind = next((r.get("kind") for r in tournament.get("rounds", []) if r.get("round") == number), None)
@@ -137,7 +149,16 @@ def _round_label(stage: dict[str, Any], tournament: dict[str, Any] | None = None
     english = note_text(label, "en")
     if not english or any("\u3400" <= char <= "\u9fff" for char in english):
         english = fallback["en"]
-    return both_languages(note_text(label, "zh") or fallback["zh"], english)
+    return {"zh": note_text(label, "zh") or fallback["zh"], "en": english}
+
+
+@common.app_template_global("round_label")
+def _round_label(stage: dict[str, Any], tournament: dict[str, Any] | None = None) -> Any:
+    """A round as each language reads it (issue 23): the organiser's label in Chinese; in English its English half
+    (a label written "中文 / English"), else the round's number and kind in English, never the Chinese label.
+    `tournament`: where the round's kind is found when `stage` does not carry it."""
+    called = _round_text(stage, tournament)
+    return both_languages(called["zh"], called["en"])
 
 
 @common.app_template_global("card_html")

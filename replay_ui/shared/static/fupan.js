@@ -40,7 +40,12 @@
   };
 
   /* Attributes cannot hold the two language spans the server renders, so they are set here. */
+  // The page's title holds no language spans: its English is the <title>'s data-en (base.html's title_en block).
+  const titleElement = document.querySelector("title[data-en]");
+  const titleZh = document.title;
+
   function translateAttributes() {
+    if (titleElement) document.title = Fupan.lang() === "en" ? titleElement.dataset.en : titleZh;
     document.querySelectorAll("[data-i18n-title]").forEach((el) => {
       el.title = Fupan.t(el.dataset.i18nTitle);
     });
