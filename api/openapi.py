@@ -30,6 +30,12 @@ IDEMPOTENCY_KEY = {
                    "body or route is 409 `idempotency_conflict`. Kept per token, durably, across processes.",
 }
 
+# A server-sent event as OpenAPI 3.0/3.1 describes a text/event-stream's items: its fields, the data a JSON text
+# (docs/streams.md names each event and its data's fields).
+SSE_EVENT = {"type": "object", "required": ["data"], "properties": {
+    "event": {"type": "string"}, "id": {"type": "string"}, "retry": {"type": "integer"},
+    "data": {"type": "string", "contentMediaType": "application/json"}}}
+
 
 def _schema_name(schema: Any) -> str:
     name = type(schema).__name__
@@ -78,6 +84,8 @@ def build_spec(app: Flask) -> dict[str, Any]:
             ok: dict[str, Any] = {"description": "OK"}
             if meta["response"] is not None:
                 ok["content"] = {meta["content_type"]: {"schema": meta["response"]}}
+            elif meta["content_type"] == "text/event-stream":
+                ok["content"] = {meta["content_type"]: {"schema": SSE_EVENT}}
             elif meta["content_type"] != "application/json":
                 ok["content"] = {meta["content_type"]: {"schema": {"type": "string"}}}
             operation["responses"][str(meta["status"])] = ok

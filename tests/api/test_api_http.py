@@ -59,7 +59,9 @@ def start_example(server: LiveServer, record: dict, match: str | None = None) ->
 
 
 def event_count(server: LiveServer, deal: str) -> int:
-    response = server.get(f"/api/deals/{deal}/events")
+    """How many events the deal has stored, as the organiser reads them (the public's may be held back by the
+    broadcast delay, docs/SECURITY.md §4b)."""
+    response = server.get(f"/api/deals/{deal}/events", token=server.organiser)
     assert response.status_code == 200
     return len(response.json())
 

@@ -11,8 +11,11 @@ PLAYERS = ["张三", "李四", "王五"]
 HANDS = {"hands": EXAMPLE_RECORD["hands"], "kitty": EXAMPLE_RECORD["kitty"], "first": 2}
 
 
-def table(server: LiveServer) -> tuple[str, str]:
+def table(server: LiveServer, delay: dict | None = None) -> tuple[str, str]:
+    """A table of a tournament whose public sees each play at once (no broadcast delay), unless `delay` is given."""
     tournament = server.post("/api/tournaments", {"name": "直播杯", "game": "doudizhu"}).json()["id"]
+    set_delay = server.post(f"/api/tournaments/{tournament}/delay", delay or {"kind": "deals", "amount": 0})
+    assert set_delay.status_code in (200, 201), set_delay.text
     for name in PLAYERS:
         server.post(f"/api/tournaments/{tournament}/players", {"name": name})
     match = server.post(f"/api/tournaments/{tournament}/matches", {"table": "1", "seats": PLAYERS, "first": 2}).json()
@@ -148,3 +151,13 @@ def test_streams_past_the_servers_places_are_refused_and_a_plain_read_still_answ
         first.close()
     finally:
         capped.stop()
+
+
+def test_under_the_default_one_deal_delay_a_public_stream_tells_changes_but_no_step_of_the_live_deal(server):
+    """The stream reads through the replay's view for its caller, so the broadcast delay (docs/SECURITY.md §4b)
+    holds on it as on the pages: the public learns that the deal moved on, never a play of it."""
+    _, match = table(server, {"kind": "deals", "amount": 1})
+    deal = server.post(f"/api/matches/{match}/deals", HANDS).json()["id"]
+    version = record(server, deal, EXAMPLE_RECORD["actions"][:4])
+    told = parse(server.get(f"/api/deals/{deal}/stream").text)
+    assert [(e["data"]["version"], e["data"]["step"], e["data"]["action"]) for e in told] == [(version, 0, None)]

@@ -110,17 +110,18 @@ def _cards(game: str, pos, state, move) -> list[str]:
 
 
 def test_a_position_beyond_the_budget_answers_too_large_quickly() -> None:
-    found = real_endgame("doudizhu", random.Random(7), 17)
+    # 三打一 early in its card play (two decks, 25-card hands): far beyond 50 ms, whatever the search's ordering
+    found = real_endgame("sandayi", random.Random(7), 25)
     assert found is not None
     _, _, state = found
     engine_state = copy.deepcopy(state)
     from domain.games import get_engine
 
     budget = Budget(limit_ms=50, node_limit=10**9)
-    answer = analyse_state(get_engine("doudizhu"), engine_state, budget)
+    answer = analyse_state(get_engine("sandayi"), engine_state, budget)
     assert answer["too_large"] is True and answer["ms"] < 1000
     with pytest.raises(TooLarge):
-        pos = position(get_engine("doudizhu"), state)
+        pos = position(get_engine("sandayi"), state)
         search.analyse(pos.game, pos.root, Budget(limit_ms=10_000, node_limit=100))
 
 

@@ -427,6 +427,7 @@ def test_a_table_stream_follows_deals_in_their_deal_databases_and_resumes_by_eve
 
     with k_server(postgres_params) as (server, _, _):
         tournament = server.post("/api/tournaments", {"name": "分库推送", "game": "doudizhu"}).json()["id"]
+        server.post(f"/api/tournaments/{tournament}/delay", {"kind": "deals", "amount": 0})  # the public sees each play
         for name in EXAMPLE_RECORD["seats"]:
             server.post(f"/api/tournaments/{tournament}/players", {"name": name})
         match = server.post(f"/api/tournaments/{tournament}/matches",
