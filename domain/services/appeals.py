@@ -29,7 +29,7 @@ from domain.model.match import Match
 from domain.model.token import PUBLIC, AccessToken, Principal
 from domain.model.tournament import Tournament
 from domain.records.retraction import standing_state
-from domain.services.analysis import analyse_state, play_forced, plays, solved_line
+from domain.services.analysis import analyse_state, play_forced, play_variation, plays, solved_line
 from domain.services.appeal_views import appeal_deals, appeal_dict, result_blind, timeline
 from domain.services.pad import choices
 from domain.services.replay import frames
@@ -195,18 +195,7 @@ class Appeals(Service):
                                 {"from_step": from_step})
         engine = d.engine
         state = standing_state(engine, d.setup, d.actions[:from_step])
-        played = []
-        for index, action in enumerate(actions):
-            if engine.result(state) is not None:
-                raise IllegalAction("illegal_line", f"The deal is over before action {index + 1} of the line.",
-                                    f"推演的第 {index + 1} 个动作之前牌局已结束。", {"index": index})
-            try:
-                played.append(engine.apply(state, action))
-            except IllegalAction as refused:
-                # counted from 1 as a person counts them; `index` stays 0-based for the API
-                raise IllegalAction("illegal_line", f"Action {index + 1} of the line is refused: {refused.template}",
-                                    f"推演的第 {index + 1} 个动作不合规则：{refused.template_zh}",
-                                    {"index": index, "refused": refused.code}) from None
+        played = play_variation(engine, state, actions)  # refusals counted from 1, `index` 0-based
         return d, engine, state, played
 
     @names_seats("appeal")
