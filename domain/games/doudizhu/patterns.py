@@ -8,7 +8,7 @@ following, a play is legal if any parse matches the led pattern and length and b
 
 from __future__ import annotations
 
-from domain.games.shedding import BIG, LITTLE, RANK_VALUE, Pattern, rank_counts
+from domain.games.shedding import BIG, CARD_VALUE, LITTLE, RANK_VALUE, Pattern, rank_counts
 
 # Rank values: 3..10 = 3..10, J=11, Q=12, K=13, A=14, 2=15, LJ=16, BJ=17 [S001 2.1].
 VALUE_NAME = {v: k for k, v in RANK_VALUE.items()}
@@ -40,9 +40,21 @@ def _is_run(values: list[int]) -> bool:
     return values[-1] <= SEQUENCE_TOP and values[-1] - values[0] == len(values) - 1
 
 
+# The readings of each multiset of values met so far: a record's plays repeat (singles, pairs, the same trios) from
+# deal to deal, so `fupan check` parses each only once. Bounded: emptied when full.
+_READINGS: dict[tuple[int, ...], tuple[Pattern, ...]] = {}
+_READINGS_LIMIT = 100_000
+
+
 def parses(cards: list[str]) -> list[Pattern]:
     """Every legal reading of the card set; [] when it is no pattern at all."""
-    return parses_of_counts(rank_counts(cards), len(cards))
+    values = tuple(sorted([CARD_VALUE[code] for code in cards]))
+    found = _READINGS.get(values)
+    if found is None:
+        if len(_READINGS) >= _READINGS_LIMIT:
+            _READINGS.clear()
+        found = _READINGS[values] = tuple(parses_of_counts(rank_counts(cards), len(cards)))
+    return list(found)
 
 
 def parses_of_counts(counts: dict[int, int], size: int) -> list[Pattern]:

@@ -453,3 +453,14 @@ def test_a_fouls_penalty_has_a_limit():
         assert refused.value.code == "bad_action"
     most = ENGINE.normalize_action({"seat": 0, "type": "foul", "code": "x", "penalty": PENALTY_LIMIT})
     assert most["penalty"] == PENALTY_LIMIT == 1000
+
+
+def test_a_play_s_readings_are_the_same_however_often_it_is_parsed():
+    """The readings are kept per multiset of ranks (`fupan check` parses the same plays deal after deal): a
+    reading list a caller changes, or the same ranks in other suits, never changes the next answer."""
+    first = parses(cards("333444"))
+    first.append(first[0])
+    first.clear()
+    assert [p.kind for p in parses(cards("333444"))] == ["trio_run"]
+    assert parses(["S3", "H3", "C3", "D4", "S4", "H4"]) == parses(["D3", "C3", "S3", "H4", "C4", "D4"])
+    assert parses(cards("34")) == [] and parses(cards("34")) == []
