@@ -37,7 +37,7 @@ streams = Blueprint("streams", __name__, url_prefix="/api")
 log = logging.getLogger(__name__)
 
 DEFAULT_SECONDS = 300.0  # a stream's life before the client reconnects (FUPAN_STREAM_SECONDS)
-HEARTBEAT = 15.0  # a comment line this often keeps proxies from closing an idle stream
+HEARTBEAT = 15.0  # a comment line this often keeps proxies from closing an idle stream (FUPAN_STREAM_HEARTBEAT)
 RETRY_MS = 2000  # the browser's reconnection delay, sent as `retry:`
 # Changes of a table or a tournament that can move the standings (the projections' topics, docs/ARCHITECTURE.md).
 STANDINGS_TOPICS = ("Match.DealScored", "Match.DealCorrected", "Match.Ended", "Match.Closed", "Match.Reopened",
@@ -152,6 +152,7 @@ class Stream:
         self.reader = reader
         self.viewpoint = viewpoint
         self.versions: dict[UUID, int] = {}  # the last version each followed aggregate was told at
+        self.told: dict[str, dict[str, Any]] = {}  # the last `deal` event sent of each deal
 
     def aggregates(self) -> set[UUID]:
         raise NotImplementedError
@@ -162,6 +163,30 @@ class Stream:
 
     def events(self, changes: list[Change]) -> list[tuple[str, dict[str, Any]]]:
         raise NotImplementedError
+
+    def deal(self, deal_id: str, version: int | str | None) -> tuple[str, dict[str, Any]]:
+        """A `deal` event of `deal_id` at `version` (None: now), kept as the last told of that deal."""
+        self.told[deal_id] = event = deal_event(deal_id, version, self.viewpoint, self.reader)
+        return "deal", event
+
+    def live_deal(self) -> str | None:
+        """The deal whose frame time alone can move on (`released`): none by default."""
+        return None
+
+    def released(self, tick: str) -> list[tuple[str, dict[str, Any]]]:
+        """What time alone released since the last event, asked at each quiet heartbeat (`tick` names it, so the
+        streams asking at the same one share the answer): under a minutes delay (docs/SECURITY.md §4b) the public's
+        frame moves on with no new change — a deal's last plays, once nobody records any more. Seats and
+        referees see no delay."""
+        deal_id = self.live_deal()
+        last = self.told.get(deal_id) if deal_id else None
+        if self.viewpoint != "public" or deal_id is None or last is None or last["closed"]:
+            return []
+        now = deal_event(deal_id, tick, self.viewpoint, self.reader)
+        if (now["step"], now["total"], now["closed"]) == (last["step"], last["total"], last["closed"]):
+            return []
+        self.told[deal_id] = now
+        return [("deal", now)]
 
     @staticmethod
     def latest(changes: list[Change]) -> dict[UUID, Change]:
@@ -178,11 +203,13 @@ class DealStream(Stream):
         return {self.deal_id}
 
     def snapshot(self, at: str) -> list[tuple[str, dict[str, Any]]]:
-        return [("deal", deal_event(str(self.deal_id), at, self.viewpoint, self.reader))]
+        return [self.deal(str(self.deal_id), at)]
 
     def events(self, changes: list[Change]) -> list[tuple[str, dict[str, Any]]]:
-        return [("deal", deal_event(str(c.aggregate), c.version, self.viewpoint, self.reader))
-                for c in self.latest(changes).values()]
+        return [self.deal(str(c.aggregate), c.version) for c in self.latest(changes).values()]
+
+    def live_deal(self) -> str | None:
+        return str(self.deal_id)
 
 
 class TableStream(Stream):
@@ -200,8 +227,11 @@ class TableStream(Stream):
     def snapshot(self, at: str) -> list[tuple[str, dict[str, Any]]]:
         out: list[tuple[str, dict[str, Any]]] = [("table", self.table)]
         if self.table["current_deal"]:
-            out.append(("deal", deal_event(self.table["current_deal"], at, self.viewpoint, self.reader)))
+            out.append(self.deal(self.table["current_deal"], at))
         return out
+
+    def live_deal(self) -> str | None:
+        return self.table["current_deal"]
 
     def events(self, changes: list[Change]) -> list[tuple[str, dict[str, Any]]]:
         out: list[tuple[str, dict[str, Any]]] = []
@@ -210,8 +240,7 @@ class TableStream(Stream):
         if table is not None:
             self.table = table_event(str(self.match_id), table.version)
             out.append(("table", self.table))
-        out += [("deal", deal_event(str(c.aggregate), c.version, self.viewpoint, self.reader))
-                for c in latest.values()]
+        out += [self.deal(str(c.aggregate), c.version) for c in latest.values()]
         return out
 
 
@@ -267,6 +296,7 @@ def serve(stream: Stream) -> Response:
                               "or try again later.", "本服务器的实时推送连接已满，请改用轮询或稍后再试。")
     resumed = watch.parse(request.headers.get("Last-Event-ID"))
     seconds = float(current_app.config.get("FUPAN_STREAM_SECONDS", DEFAULT_SECONDS))
+    heartbeat = float(current_app.config.get("FUPAN_STREAM_HEARTBEAT", HEARTBEAT))
     secret = _bearer()
     # The caller's token is followed too: revoked, it is a change, and the check below ends the stream at once.
     token = UUID(stream.reader.token_id) if secret is not None and stream.reader.token_id else None
@@ -312,8 +342,12 @@ def serve(stream: Stream) -> Response:
                 left = ends - time.monotonic()
                 if not live or left <= 0 or watch.closed:
                     return
-                if not interest.woken.wait(min(HEARTBEAT, left)):
-                    yield ": keep-alive\n\n"
+                if not interest.woken.wait(min(heartbeat, left)):
+                    released = stream.released(f"tick {time.time() // heartbeat:.0f}")
+                    for name, data in released:
+                        yield frame(name, data, watch.text(cursor))
+                    if not released:
+                        yield ": keep-alive\n\n"
         except Refusal:
             return  # the token was revoked, or what the stream follows went away: the client sees the end
         except Exception:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from conftest import EXAMPLE_RECORD, LiveServer
+from streams import Events
 
 from domain.services.fupan import Fupan
 
@@ -194,6 +195,34 @@ def test_a_minutes_delay_shows_the_steps_recorded_that_long_ago_and_commentators
     clock.now = ended + timedelta(minutes=10)
     assert server.get(f"/api/deals/{deal}/record").status_code == 200
     assert public_total(server, deal) == len(ACTIONS)
+
+
+def test_a_minutes_delay_moves_a_public_stream_on_as_plays_age_with_nothing_new_recorded(server):
+    """The last plays of a deal age past the delay when nobody records any more: the public's stream tells each
+    release at its next heartbeat, without a change to wake it (docs/streams.md)."""
+    _, match, referee = open_table(server, "延迟推送杯", {"kind": "minutes", "amount": 10})
+    deal = start_deal(server, match, ACTIONS[:4])
+    times = [datetime.fromisoformat(e["time"]) for e in server.get(f"/api/deals/{deal}/events", token=referee).json()
+             if e["type"] == "Deal.ActionRecorded"]
+    clock = MovedClock(times[0] - timedelta(seconds=1))
+    assert server.service is not None and server.app is not None
+    server.service.use_clock(clock)
+    server.app.config["FUPAN_STREAM_HEARTBEAT"] = 0.05
+    events = Events(f"{server.url}/api/deals/{deal}/stream")
+    seat = Events(f"{server.url}/api/deals/{deal}/stream", token=referee, params={"viewpoint": "referee"})
+    try:
+        first = events.next()["data"]
+        assert (first["step"], first["total"], first["action"]) == (0, 0, None)
+        assert seat.next()["data"]["step"] == 4  # the referee's view is not delayed
+        clock.now = times[1] + timedelta(minutes=10)  # the first two plays are ten minutes old
+        told = events.next()["data"]
+        assert (told["version"], told["step"], told["total"]) == (first["version"], 2, 2)
+        assert told["action"] == ACTIONS[1]
+        clock.now = times[3] + timedelta(minutes=10)
+        assert (events.next()["data"]["step"]) == 4
+    finally:
+        events.close()
+        seat.close()
 
 
 def test_a_tricks_delay_keeps_the_public_whole_tricks_behind_a_shengji_table(server):
