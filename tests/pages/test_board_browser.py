@@ -1,9 +1,10 @@
 """The board of variations inside an appeal's result-blind review (issue 24, docs/analysis.md "The board of
-variations"), in Chromium at 1366×900 and 1024×768: the committee opens the board from the appeal at the judged
-step, sees the verdict of every play (as the appeal's analysis route proves them), branches two variations,
-replays one step by step, deletes the other, renames the first and attaches it with the solver's line shown
-first; and every text and attribute the page ever rendered (a MutationObserver from the first byte) holds nothing
-of the deal after the judged step: not its length, not its end, not its result, no link to the viewer.
+variations"), in Chromium at 1366×900 and 1024×768 (a phone's and a tablet's size, 390×844 and 768×1024, below):
+the committee opens the board from the appeal at the judged step, sees the verdict of every play (as the appeal's
+analysis route proves them), branches two variations, replays one step by step, deletes the other, renames the
+first and attaches it with the solver's line shown first; and every text and attribute the page ever rendered (a
+MutationObserver from the first byte) holds nothing of the deal after the judged step: not its length, not its
+end, not its result, no link to the viewer.
 
 One server and one browser for the module (test_appeals.Event: the finished 斗地主 deal of 33 actions, scores
 [2, 2, −6]); the appeal judges step 27, where the solver answers in milliseconds."""
