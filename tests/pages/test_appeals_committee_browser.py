@@ -293,6 +293,8 @@ def test_the_filing_form_picks_the_step_by_what_happened_there(browser, filed):
     page.select_option("#file-form [name=deal]", event.deal)
     page.wait_for_selector(f"#file-form[data-steps-count='{LENGTH + 1}']")
     assert page.is_visible("#file-step") and not page.is_visible("#file-form [name=step_number]")
+    # the steps' long names never widen the form past a phone's screen
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
     set_language(page, "zh")
     assert page.inner_text("#file-step option[value='4']") == "第 4 步：王五 出 ♠3 ♣4 ♥5 ♦6 ♦7 ♥8 ♥9（单顺）"
     set_language(page, "en")
