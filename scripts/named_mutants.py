@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DDZ, SJ = "domain/games/doudizhu/engine.py", "domain/games/shengji/engine.py"
+DDZ, SJ = "domain/games/doudizhu/engine.py", "domain/games/shengji/scoring.py"
 REQUEST, AUDIT = "domain/model/idempotent_request.py", "domain/services/audit.py"
 DDZ_TESTS, SJ_TESTS = ["tests/rules/doudizhu"], ["tests/rules/shengji"]
 KEY_TESTS = ["tests/services/test_idempotency.py", "tests/services/test_idempotency_routes.py"]

@@ -268,3 +268,68 @@ def test_19_the_committee_writes_down_the_other_sides_statement_and_the_report_p
     assert RESPONSE not in page.inner_text("[data-side=appellant]")
     assert page.locator("[data-side=other] .write-in").count() == 0
     page.context.close()
+
+
+def test_the_filing_form_picks_the_step_by_what_happened_there(browser, filed):
+    """Issue 23's walk: the filing form asked for the step as a bare number box. Once a deal is chosen, its steps
+    are listed by what happened there — the player and the cards, in the page's language — and the step picked is
+    sent by its number (the API's contract); the browser's check of an empty statement says so in the page's
+    language. The request is answered in the browser: nothing is filed."""
+    server, event = filed.server, filed.event
+    context = browser.new_context(viewport=PHONE)
+    context.add_init_script(f"sessionStorage.setItem('fupan.token', {json.dumps(event.referee)});")
+    page = context.new_page()
+    sent: list[dict[str, Any]] = []
+
+    def answer(route: Any) -> None:
+        sent.append(route.request.post_data_json)
+        route.fulfill(status=422, json={"error": {"code": "test", "message": "not filed", "message_zh": "未提交"}})
+
+    page.route("**/api/matches/*/appeals", answer)
+    page.goto(f"{server.url}/tournaments/{event.tournament}/appeals")
+    page.wait_for_selector("#file-form", state="visible")
+    page.select_option("#file-form [name=match]", event.match)
+    page.select_option("#file-form [name=kind]", "deal")
+    page.select_option("#file-form [name=deal]", event.deal)
+    page.wait_for_selector(f"#file-form[data-steps-count='{LENGTH + 1}']")
+    assert page.is_visible("#file-step") and not page.is_visible("#file-form [name=step_number]")
+    # the steps' long names never widen the form past a phone's screen
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
+    set_language(page, "zh")
+    assert page.inner_text("#file-step option[value='4']") == "第 4 步：王五 出 ♠3 ♣4 ♥5 ♦6 ♦7 ♥8 ♥9（单顺）"
+    set_language(page, "en")
+    assert page.inner_text("#file-step option[value='4']") == "Step 4: 王五 plays ♠3 ♣4 ♥5 ♦6 ♦7 ♥8 ♥9 (straight)"
+    page.select_option("#file-step", "4")
+    # The browser's own check of an empty statement speaks the page's language, not the browser's (issue 23's walk).
+    statement = "#file-form [name=statement]"
+    for lang, said in (("en", "Please fill in this field."), ("zh", "请填写此项。")):
+        set_language(page, lang)
+        page.click("#file-form button[type=submit]")
+        assert page.eval_on_selector(statement, "field => field.validationMessage") == said, lang
+    assert not sent  # nothing sent while the form is invalid
+    page.fill(statement, "王五 认为第4步的顺子应判无效")
+    assert page.eval_on_selector(statement, "field => field.validationMessage") == ""
+    page.click("#file-form button[type=submit]")
+    page.wait_for_selector("#file-form .appeal-said[data-refused='test']")
+    assert sent[0]["against"] == {"kind": "deal", "deal_id": event.deal, "step": 4}
+    context.close()
+
+
+def test_an_outcome_form_without_lines_does_not_start_on_a_weighted_score(browser, filed):
+    """Issue 23's walk: the ruling's (and the decision's) outcome started on a weighted score even when no line was
+    attached, its parts' line lists empty. With no line the weighted score is offered disabled, saying why, and the
+    form starts on "the result stands"; with a line it still starts on the weighted score."""
+    server = filed.server
+    context = browser.new_context(viewport=LAPTOP)
+    context.add_init_script(f"sessionStorage.setItem('fupan.token', {json.dumps(server.organiser)});")
+    page = context.new_page()
+    page.goto(f"{server.url}/appeals/{filed.at_end}")  # no line attached
+    page.wait_for_selector("#ruling-form", state="visible")
+    assert page.input_value("#ruling-kind") == "stands"
+    assert page.is_disabled("#ruling-kind option[value=weighted]")
+    assert "需先附上推演" in page.inner_text("#ruling-kind option[value=weighted]")
+    assert not page.locator(".ruling-part").first.is_visible()
+    page.goto(f"{server.url}/appeals/{filed.appeal}")  # one line attached
+    page.wait_for_selector("#ruling-form", state="visible")
+    assert page.input_value("#ruling-kind") == "weighted" and page.locator(".ruling-part").first.is_visible()
+    context.close()

@@ -1,9 +1,10 @@
 """The board of variations inside an appeal's result-blind review (issue 24, docs/analysis.md "The board of
-variations"), in Chromium at 1366×900 and 1024×768: the committee opens the board from the appeal at the judged
-step, sees the verdict of every play (as the appeal's analysis route proves them), branches two variations,
-replays one step by step, deletes the other, renames the first and attaches it with the solver's line shown
-first; and every text and attribute the page ever rendered (a MutationObserver from the first byte) holds nothing
-of the deal after the judged step: not its length, not its end, not its result, no link to the viewer.
+variations"), in Chromium at 1366×900 and 1024×768 (a phone's and a tablet's size, 390×844 and 768×1024, below):
+the committee opens the board from the appeal at the judged step, sees the verdict of every play (as the appeal's
+analysis route proves them), branches two variations, replays one step by step, deletes the other, renames the
+first and attaches it with the solver's line shown first; and every text and attribute the page ever rendered (a
+MutationObserver from the first byte) holds nothing of the deal after the judged step: not its length, not its
+end, not its result, no link to the viewer.
 
 One server and one browser for the module (test_appeals.Event: the finished 斗地主 deal of 33 actions, scores
 [2, 2, −6]); the appeal judges step 27, where the solver answers in milliseconds."""
@@ -223,3 +224,70 @@ def test_a_deals_board_never_shows_an_unproven_play_as_won_or_lost_and_reads_as_
             found[lang] = describe(findings)
     assert not found, found
     page.context.close()
+
+
+# Every card of every hand shows its corner (the next card of its row starts at least a strip to its right) and lies
+# inside the screen's width; the page itself never scrolls sideways.
+CARDS_SHOWN = """() => {
+  const width = document.documentElement.clientWidth;
+  const hidden = [];
+  for (const hand of document.querySelectorAll('.board-seat .hand')) {
+    const cards = [...hand.querySelectorAll('[data-card]')].map((card) => card.getBoundingClientRect());
+    cards.forEach((box, i) => {
+      if (box.left < 0 || box.right > width) hidden.push(`off screen: ${box.left}-${box.right}`);
+      const next = cards[i + 1];
+      if (next && Math.abs(next.top - box.top) < 2 && next.left - box.left < 15) hidden.push(`covered at ${box.left}`);
+    });
+  }
+  return {hidden, sideways: document.scrollingElement.scrollWidth - window.innerWidth};
+}"""
+
+PHONE, TABLET = {"width": 390, "height": 844}, {"width": 768, "height": 1024}
+
+
+def on_screen(page: Any, selector: str, viewport: dict[str, int]) -> bool:
+    box = page.locator(selector).first.bounding_box()
+    return bool(box) and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"] \
+        and box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"]
+
+
+@pytest.mark.parametrize("viewport", [PHONE, TABLET], ids=["phone-390x844", "tablet-768x1024"])
+def test_the_board_on_a_phone_and_a_tablet_shows_every_card_by_name_with_the_next_control_on_screen(
+        browser, appealed, viewport):
+    """A committee member on a tablet, or a phone: every hand by its player's name with every card's corner showing,
+    nothing wider than the screen in either language, the plays to pick (and on a tablet the replay buttons,
+    the solver and attaching) in the first screen, and picking a play never scrolls the page away from the hands
+    and the plays (the tree's box scrolls to its current move, the page does not)."""
+    server, event = appealed.server, appealed.event
+    context = browser.new_context(viewport=viewport)
+    context.add_init_script(f"sessionStorage.setItem('fupan.token', {json.dumps(event.committee)});")
+    page = context.new_page()
+    page.goto(f"{server.url}/appeals/{appealed.appeal}/board")
+    ready(page, 0)
+    settled(page)
+    names = page.eval_on_selector_all(".board-seat-name", "items => items.map(item => item.textContent)")
+    assert [name.split(" ")[0] for name in names] == event_players()
+    needed = ["li[data-play] button"]  # a phone: the plays in the first screen, the replay buttons just below
+    if viewport is TABLET:
+        needed += ["#board-first", "#board-next", "#board-solve", "#board-attach"]
+    for lang in ("zh", "en"):
+        set_language(page, lang)
+        assert page.evaluate(CARDS_SHOWN) == {"hidden": [], "sideways": 0}, lang
+        assert page.evaluate("window.scrollY") == 0, lang
+        for control in needed:
+            assert on_screen(page, control, viewport), (lang, control)
+        assert not scan_page(page, lang, ["张三", "李四", "王五", "变化推演杯"]), lang
+    # In English a side's verdict reads as a sentence whatever the side ("a loss for the landlord", not "the landlord
+    # lose").
+    wins = page.get_attribute("#board-verdict", "data-side-wins") == "true"
+    assert ("a win for the landlord" if wins else "a loss for the landlord") in page.inner_text("#board-verdict")
+    page.locator("li[data-play] button").nth(0).click()
+    page.wait_for_selector('#board[data-state="ready"]:not([data-path-length="0"])')
+    settled(page)
+    assert page.evaluate("window.scrollY") == 0  # the hands and the plays stay where the finger was
+    assert on_screen(page, "li[data-play] button", viewport) and page.evaluate(CARDS_SHOWN)["hidden"] == []
+    context.close()
+
+
+def event_players() -> list[str]:
+    return list(EXAMPLE_RECORD["seats"])

@@ -1,4 +1,5 @@
-"""The public broadcast (直播) in a real headless Chromium over the real app (issue 25 scope 2; docs/console.md): with
+"""The public broadcast (直播) in a real headless Chromium over the real app (issue 25 scope 2; docs/console.md), at a
+laptop's size and at a phone's and a tablet's (390×844, 768×1024): with
 the default one-deal delay the page never draws a card of the deal being played — checked on every frame it draws,
 by a MutationObserver that keeps every card element ever added to the page with the deal it belongs to — and draws
 a deal once it is over, while the next one is played. The recording goes through the API; the page is driven by
@@ -137,3 +138,66 @@ def test_the_console_sets_the_delay_and_says_what_is_wrong_in_the_readers_langua
     wait_for_state(page, "#delay-now", "data-state", "set")
     assert "15 minutes" in page.inner_text("#delay-now")
     assert live.get(f"/api/tournaments/{tournament}/delay").json()["delay"] == {"kind": "minutes", "amount": 15}
+
+
+# What a spectator's phone or tablet shows of the deal on the broadcast: each hand's name and whether every card's
+# corner shows inside the screen; whether a play's cards sit on a line of their own under its words; how far the
+# page scrolls sideways.
+LAID_OUT = """() => {
+  const width = document.documentElement.clientWidth;
+  const problems = [];
+  const hands = [...document.querySelectorAll('#broadcast-deal .broadcast-hands li')].map((row) => {
+    const cards = [...row.querySelectorAll('[data-card]')].map((card) => card.getBoundingClientRect());
+    cards.forEach((box, i) => {
+      if (box.left < 0 || box.right > width) problems.push(`hand card off screen at ${box.left}`);
+      const next = cards[i + 1];
+      if (next && Math.abs(next.top - box.top) < 2 && next.left - box.left < 15) problems.push('hand card covered');
+    });
+    return {name: row.querySelector('.seat-name').textContent, cards: cards.length};
+  });
+  for (const move of document.querySelectorAll('#broadcast-deal .broadcast-moves li')) {
+    const words = move.querySelector('.move-text').getBoundingClientRect();
+    for (const card of move.querySelectorAll('[data-card]')) {
+      const box = card.getBoundingClientRect();
+      if (box.top < words.bottom - 1) problems.push(`step ${move.dataset.step}: a card beside its words`);
+      if (box.left < 0 || box.right > width) problems.push(`step ${move.dataset.step}: a card off screen`);
+    }
+  }
+  return {hands, problems, sideways: document.scrollingElement.scrollWidth - window.innerWidth};
+}"""
+
+
+@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, {"width": 768, "height": 1024}],
+                         ids=["phone-390x844", "tablet-768x1024"])
+def test_a_spectator_on_a_phone_or_a_tablet_sees_every_card_by_name_without_scrolling_sideways(live: LiveServer,
+                                                                                                browser: Any,
+                                                                                                viewport):
+    """The broadcast at 390×844 and 768×1024, in Chinese and English, once a deal is over and the next is played:
+    each hand under its player's name with every card's corner inside the screen, each play's cards on a line of
+    their own under its words (never one card hanging at the start of the next line), the replay link on screen
+    once the deal is reached, and nothing wider than the screen."""
+    tournament = live.post("/api/tournaments", {"name": f"手机直播杯 {viewport['width']}",
+                                                "game": "doudizhu"}).json()["id"]
+    for player in PLAYERS:
+        live.post(f"/api/tournaments/{tournament}/players", {"name": player})
+    match = live.post(f"/api/tournaments/{tournament}/matches", {"table": "1", "seats": PLAYERS,
+                                                                 "first": 2}).json()["id"]
+    first = start_deal(live, match)
+    for action in ACTIONS:
+        record(live, first, action)
+    start_deal(live, match)  # under the default one-deal delay, deal 1 is shown now
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    page.goto(f"{live.url}/tournaments/{tournament}/broadcast?follow={match}&poll=0")
+    page.wait_for_selector(f"#broadcast-deal[data-deal='{first}'] .broadcast-moves li")
+    for lang in ("zh", "en"):
+        page.evaluate("(lang) => window.Fupan.setLang(lang)", lang)
+        laid_out = page.evaluate(LAID_OUT)
+        assert laid_out["problems"] == [] and laid_out["sideways"] == 0, (lang, laid_out)
+        assert [hand["name"] for hand in laid_out["hands"]] == PLAYERS
+        assert sum(hand["cards"] for hand in laid_out["hands"]) == 51  # the kitty is shown by the play that takes it
+        replay = page.locator("#broadcast-deal a.button")
+        replay.scroll_into_view_if_needed()
+        box = replay.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"]
+    context.close()

@@ -343,5 +343,14 @@ def test_tiebreaks_are_chosen_by_name_in_order_and_the_title_speaks_one_language
     tournament = page.url.rsplit("/", 1)[-1]
     declared = live.get(f"/api/tournaments/{tournament}").json()["tiebreaks"]
     assert declared == ["playoff", "deals_won", "landlord_wins", "penalties", "lots"], declared
+    # An individual event's entries list names each player once: no 队员 column saying the name again (issue 23).
+    entry = {"name": "张三", "department": "机械学院", "members": [{"name": "张三"}]}
+    assert live.post(f"/api/tournaments/{tournament}/entries", {"entries": [entry]}).status_code == 201
+    refresh(page)
+    row = page.locator("#entries-table tr[data-entry='张三']")
+    assert row.locator("td").count() == 4 and row.inner_text().count("张三") == 1, row.inner_text()
+    headings = page.eval_on_selector_all("#entries-table th",
+                                         "ths => ths.filter(th => !th.hidden).map(th => th.innerText)")
+    assert len(headings) == 4 and not any("Members" in h or "队员" in h for h in headings), headings
     assert context.left == [] and context.errors == []
     context.context.close()

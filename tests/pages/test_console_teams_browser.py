@@ -66,6 +66,7 @@ def test_a_team_event_from_entries_with_mistakes_to_the_standings(browser, live,
     assert page.get_attribute("#console", "data-entries") == "8"
     row = page.locator("#entries-table tr[data-entry='机械二队']")
     assert row.get_attribute("data-department") == "机械学院"
+    assert page.is_visible("#entries-table th[data-members-col]") and row.locator("td").count() == 5  # its members
     page.click("button[data-remove='多余的队']")  # taken off before round 1
     settle(page)
     no_error(page)

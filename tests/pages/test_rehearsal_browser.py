@@ -520,7 +520,8 @@ def test_a_referee_signs_in_by_the_card_and_records_a_shengji_deal_offline_acros
     page.select_option("#file-form [name=match]", match["id"])
     page.select_option("#file-form [name=kind]", "deal")
     page.select_option("#file-form [name=deal]", deal)
-    page.fill("#file-form [name=step]", "10")
+    page.wait_for_selector("#file-form [name=step] option[value='10']", state="attached")  # the steps in words
+    page.select_option("#file-form [name=step]", "10")
     page.select_option("#file-form [name=category]", "rules_misapplied")
     page.fill("#file-form [name=statement]", f"{names[1]} 认为第10步的出牌被误判")
     page.check(f"#file-form [name=on_behalf_of][value='{names[1]}']")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sqlite3
 from collections.abc import Iterator
 from fractions import Fraction
@@ -492,3 +493,19 @@ def test_the_other_sides_statement_is_recorded_as_its_own_event_and_printed_besi
                        token=event.other_referee).status_code == 201
     public = server.get(f"/api/appeals/{live['appeal_id']}").json()  # anonymous
     assert public["responses"][0]["statement"] is None and "responses.statement" in public["withheld"]
+
+
+def test_the_printed_reports_sequence_names_each_steps_cards_once(event):
+    """The report's sequence says each step in words, its cards in them (王五 出 ♠3 ♣4 …（单顺）); the same cards are
+    not printed a second time beside the words (issue 23's walk). A hand as dealt is still printed as cards."""
+    appeal = event.file(step=6).json()
+    report = event.server.get(f"/appeals/{appeal['appeal_id']}/report").text
+    sequence = report.split('data-report-part="sequence"', 1)[1].split("</section>", 1)[0]
+    steps = dict(re.findall(r'<li data-step="(\d+)">(.*?)</li>', sequence, re.S))
+    assert sorted(steps, key=int) == [str(step) for step in range(1, 7)]
+    straight = steps["4"]  # 王五's straight, in both languages
+    assert "♠3 ♣4 ♥5 ♦6 ♦7 ♥8 ♥9（单顺）" in straight and "♠3 ♣4 ♥5 ♦6 ♦7 ♥8 ♥9 (straight)" in straight
+    for step, said in steps.items():
+        assert "data-card" not in said, f"step {step} prints its cards again: {said}"
+    hand = sequence.split('class="report-hand"', 1)[1].split("</p>", 1)[0]
+    assert hand.count("data-card") == 17  # the appellant's hand as dealt

@@ -15,7 +15,8 @@ import itertools
 from collections.abc import Hashable
 from typing import Any
 
-from domain.games.shengji.engine import ShengjiEngine, ShengjiState
+from domain.games.shengji.engine import ShengjiEngine
+from domain.games.shengji.state import ShengjiState
 from domain.kernel.engine import Engine, team_of
 from domain.kernel.errors import IllegalAction
 from domain.solver.position import Position

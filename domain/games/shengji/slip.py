@@ -15,7 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.games.shengji.engine import KITTY_SIZE, SEATS, ShengjiEngine, ShengjiState, kitty_factor, throw_penalty
+from domain.games.shengji.engine import ShengjiEngine
+from domain.games.shengji.scoring import kitty_factor, throw_penalty
+from domain.games.shengji.state import KITTY_SIZE, SEATS, ShengjiState
 from domain.games.slip import bad, choice, fouls, impossible, known, seat, whole
 from domain.kernel.engine import PENALTY_LIMIT, DealSetup, team_of
 from domain.kernel.errors import seat_ref

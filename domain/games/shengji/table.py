@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.games.shengji.engine import TOP_LEVEL
+from domain.games.shengji.state import TOP_LEVEL
 from domain.kernel.engine import team_of
 from domain.kernel.table import DealsTable
 

@@ -11,7 +11,10 @@
 
   /* --- the token ------------------------------------------------------------------------------------------ */
 
+  let tokenChanged = () => {}; // the filing form reads its deal's steps again as the new token may see them
+
   function showToken() {
+    tokenChanged();
     const held = !!F.token();
     if ($("appeal-token-forget")) $("appeal-token-forget").hidden = !held;
     if ($("appeal-token-held")) $("appeal-token-held").hidden = !held;
@@ -120,12 +123,16 @@
   const value = (form, name) => (form.elements[name] ? form.elements[name].value.trim() : "");
   const whole = (form, name) => (value(form, name) === "" ? undefined : parseInt(value(form, name), 10));
 
+  const stepsListed = (form) => !!form.querySelector("[data-steps=list]") && form.dataset.stepsRead !== "0";
+
   const STEPS = {
     file(form) {
       const kind = value(form, "kind");
       const against = { kind };
       if (value(form, "deal")) against.deal_id = value(form, "deal");
-      if (["deal", "result"].includes(kind) && whole(form, "step") !== undefined) against.step = whole(form, "step");
+      // the step picked from the deal's steps in words, or typed while they cannot be read: its number either way
+      const step = stepsListed(form) ? whole(form, "step") : whole(form, "step_number");
+      if (["deal", "result"].includes(kind) && step !== undefined) against.step = step;
       if (kind === "ruling") against.version = whole(form, "version");
       if (kind === "penalty") against.adjustment_version = whole(form, "adjustment_version");
       const body = { against, category: value(form, "category"), statement: value(form, "statement"),
@@ -185,12 +192,47 @@
       const chosen = filing.elements.deal.selectedOptions[0];
       if (chosen && chosen.hidden) filing.elements.deal.value = "";
       filing.querySelectorAll("[data-for-kind]").forEach((node) => {
-        node.hidden = !node.dataset.forKind.split(" ").includes(kind);
+        node.hidden = !node.dataset.forKind.split(" ").includes(kind)
+          || (node.dataset.steps === "list" && !stepsListed(filing))
+          || (node.dataset.steps === "number" && stepsListed(filing));
       });
     };
-    filing.elements.match.addEventListener("change", follow);
+
+    /* The chosen deal's steps, each named by what happened there (第 4 步：王五 出 ♠3 ♣4 …), as the tab's token may
+     * see the deal (the referee's view, else the public's: the server decides, with its broadcast delay). */
+    let read = { deal: "", frames: [] };
+    const drawSteps = () => {
+      const select = filing.elements.step;
+      const kept = select.value;
+      const lang = F.lang();
+      select.innerHTML = `<option value="">—</option>` + read.frames.map((frame) => `<option value="${frame.step}">` +
+        `${F.esc(F.t("appeals.file.stepN", { n: frame.step, said: frame.notation[lang] || frame.notation.zh }))}</option>`)
+        .join("");
+      if (read.frames.some((frame) => String(frame.step) === kept)) select.value = kept;
+    };
+    const readSteps = async () => {
+      const deal = value(filing, "deal");
+      let answer = null;
+      if (deal) {
+        const url = (view) => `/ui-api/deals/${encodeURIComponent(deal)}/frames?viewpoint=${view}`;
+        if (F.token()) answer = await F.getJSON(url("referee")).catch(() => null);
+        if (!answer) answer = await F.getJSON(url("public")).catch(() => null);
+      }
+      if (deal !== value(filing, "deal")) return; // another deal was chosen meanwhile
+      read = { deal, frames: answer && answer.frames ? answer.frames : [] };
+      filing.dataset.stepsRead = !deal || answer ? "1" : "0";
+      drawSteps();
+      follow();
+      if (deal) filing.dataset.stepsCount = String(read.frames.length); // what was read, for whoever waits on it
+      else delete filing.dataset.stepsCount;
+    };
+    filing.elements.match.addEventListener("change", () => { follow(); readSteps(); });
     filing.elements.kind.addEventListener("change", follow);
+    filing.elements.deal.addEventListener("change", readSteps);
+    document.addEventListener("fupan:lang", drawSteps);
+    tokenChanged = readSteps;
     follow();
+    readSteps();
   }
 
   /* --- the sandbox: a line built action by action among what the rules offer ------------------------------ */

@@ -241,10 +241,14 @@
     const out = (entry) => entry.members.some((m) => m.id in answer.withdrawn);
     const member = (m) => `${esc(m.name)}${m.id in answer.withdrawn ? ` ${withdrawnMark()}` : ""}`;
     const remove = (entry) => (started ? "" : `<button type="button" class="button small remove-entry" data-remove="${esc(entry.name)}">${esc(t("console.entry.remove"))}</button>`);
+    // An individual event's entry is its one player: a 队员 column would only say the name again.
+    const teams = teamSize > 1;
+    const membersColumn = $("#entries-table th[data-members-col]");
+    if (membersColumn) membersColumn.hidden = !teams;
     const rows = answer.entries.map(
-      (entry, index) => `<tr data-entry="${esc(entry.name)}" data-department="${esc(entry.department)}"${out(entry) ? ' data-withdrawn="true"' : ""}><td class="num">${index + 1}</td><td>${esc(entry.name)}${out(entry) ? ` ${withdrawnMark()}` : ""}</td><td>${esc(entry.department || "—")}</td><td>${listed(entry.members.map(member))}</td><td>${remove(entry)}</td></tr>`,
+      (entry, index) => `<tr data-entry="${esc(entry.name)}" data-department="${esc(entry.department)}"${out(entry) ? ' data-withdrawn="true"' : ""}><td class="num">${index + 1}</td><td>${esc(entry.name)}${out(entry) ? ` ${withdrawnMark()}` : ""}</td><td>${esc(entry.department || "—")}</td>${teams ? `<td>${listed(entry.members.map(member))}</td>` : ""}<td>${remove(entry)}</td></tr>`,
     );
-    $("#entries-table tbody").innerHTML = rows.join("") || `<tr><td colspan="5" class="muted">${esc(t("console.entries.none"))}</td></tr>`;
+    $("#entries-table tbody").innerHTML = rows.join("") || `<tr><td colspan="${teams ? 5 : 4}" class="muted">${esc(t("console.entries.none"))}</td></tr>`;
     document.querySelectorAll("button.remove-entry").forEach((button) => button.addEventListener("click", () => act(async () => {
       if (!window.confirm(t("console.entry.remove.confirm", { name: button.dataset.remove }))) return;
       await api("POST", `${base}/entries/removals`, { name: button.dataset.remove, reason: "" });

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.games.shengji.cards import LEVEL_RANK, NO_TRUMP, TRUMP, decompose, order_for
-from domain.games.shengji.engine import HAND_SIZE, KITTY_SIZE
+from domain.games.shengji.state import HAND_SIZE, KITTY_SIZE
 from replay_ui.games.generic import chart_lines
 from replay_ui.games.plugin import GameUI, strings_of
 from replay_ui.shared.cards import cards_text

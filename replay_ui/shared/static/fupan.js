@@ -457,3 +457,43 @@
   };
 })();
 
+
+/* A form's own checks (required, min, max, a whole number, a length) speak the page's language, not the browser's:
+ * when the browser finds a field invalid, the field's message is set from the page's strings (form.* in
+ * shared/strings.toml), and cleared as soon as the field changes, so the browser checks it afresh. */
+(function () {
+  "use strict";
+  const F = window.Fupan;
+  const FIELDS = "input, select, textarea";
+
+  function message(field) {
+    const v = field.validity;
+    if (v.valueMissing) return F.t(field.tagName === "SELECT" || field.type === "checkbox" || field.type === "radio"
+      ? "form.pick" : "form.required");
+    if (v.badInput || v.stepMismatch) return F.t("form.whole");
+    if (v.rangeUnderflow) return F.t("form.min", { min: field.min });
+    if (v.rangeOverflow) return F.t("form.max", { max: field.max });
+    if (v.tooLong) return F.t("form.tooLong", { max: field.maxLength });
+    if (v.tooShort) return F.t("form.tooShort", { min: field.minLength });
+    if (v.typeMismatch || v.patternMismatch) return F.t("form.format");
+    return "";
+  }
+
+  document.addEventListener("invalid", (event) => {
+    const field = event.target;
+    if (!field.matches || !field.matches(FIELDS)) return;
+    field.setCustomValidity("");  // the browser's own verdict first (validity, no event), then the page's words for it
+    if (!field.validity.valid) field.setCustomValidity(message(field));
+  }, true);
+  const clear = (event) => {
+    const field = event.target;
+    if (field.matches && field.matches(FIELDS)) field.setCustomValidity("");
+  };
+  document.addEventListener("input", clear, true);
+  document.addEventListener("change", clear, true);
+  // a value set by a script fires no event: a submit button clears its form's words before the browser checks
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest && event.target.closest("button, input[type=submit]");
+    if (button && button.form) [...button.form.elements].forEach((field) => field.setCustomValidity && field.setCustomValidity(""));
+  }, true);
+})();

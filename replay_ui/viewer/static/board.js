@@ -365,8 +365,16 @@
     const head = headOf(current());
     $("board-line-tools").hidden = !head || !!head.attached;
     if (head && document.activeElement !== $("board-label")) $("board-label").value = lineName(head);
-    const here = $("board-tree").querySelector(".board-move.current");
-    if (here && here.scrollIntoView) here.scrollIntoView({ block: "nearest" });
+    // The tree's box scrolls to its current move, the page never: on a phone's one column, scrollIntoView would
+    // carry the hands and the plays just tapped off screen at every play.
+    const box = $("board-tree");
+    const here = box.querySelector(".board-move.current");
+    if (here) {
+      const outer = box.getBoundingClientRect();
+      const inner = here.getBoundingClientRect();
+      if (inner.top < outer.top) box.scrollTop -= outer.top - inner.top;
+      else if (inner.bottom > outer.bottom) box.scrollTop += inner.bottom - outer.bottom;
+    }
   }
 
   let ticket = 0;

@@ -29,7 +29,8 @@
     const seats = (frame && frame.view && frame.view.seats) || [];
     const rows = seats
       .filter((entry) => Array.isArray(entry.hand) && entry.hand.length && typeof entry.hand[0] === "string")
-      .map((entry) => `<li><span class="seat-name">${Fupan.esc(seatName(names, entry.seat))}</span> ${Fupan.cardsHTML(entry.hand)}</li>`);
+      .map((entry) => `<li><span class="seat-name">${Fupan.esc(seatName(names, entry.seat))}</span>` +
+        `<span class="hand broadcast-hand">${Fupan.cardsHTML(entry.hand)}</span></li>`);
     return rows.length ? `<h3>${Fupan.bilingualHTML("broadcast.hands")}</h3><ul class="plain broadcast-hands">${rows.join("")}</ul>` : "";
   }
 
@@ -39,7 +40,7 @@
       const action = frame.action || {};
       const words = frame.notation ? frame.notation[lang] || frame.notation.zh : "";
       const cards = Array.isArray(action.cards) && action.cards.length && typeof action.cards[0] === "string"
-        ? " " + Fupan.cardsHTML(action.cards) : "";
+        ? `<span class="broadcast-cards">${Fupan.cardsHTML(action.cards, "sm")}</span>` : "";
       const notes = (frame.annotations || []).map(Fupan.noteHTML).join("");
       return `<li data-step="${frame.step}"><span class="move-text">${Fupan.esc(words)}</span>${cards}${notes}</li>`;
     });

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 from test_shengji_rules import ENGINE, deal_with, declare, final_round, play, refused, table
 
-from domain.games.shengji.engine import PRESETS, ShengjiState
+from domain.games.shengji.options import PRESETS
+from domain.games.shengji.state import ShengjiState
 from domain.kernel.engine import Viewpoint
 from domain.kernel.errors import IllegalAction
 

@@ -25,7 +25,7 @@ from domain.games.shengji.cards import (
     order_for,
     shape_of,
 )
-from domain.games.shengji.engine import ShengjiState
+from domain.games.shengji.state import ShengjiState
 from domain.kernel.cards import full_deck
 from domain.kernel.engine import Viewpoint
 from domain.records.format import fold, parse_record

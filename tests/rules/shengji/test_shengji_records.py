@@ -12,7 +12,7 @@ from typing import Any
 from game_support import checked, documented_example
 from test_shengji_rules import ENGINE, deal_with
 
-from domain.games.shengji.engine import ShengjiState
+from domain.games.shengji.state import ShengjiState
 from domain.kernel.cards import full_deck
 from domain.records.format import check_record, check_text, fold, parse_record
 from fixtures.random_play.shengji import random_record

@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 
 from domain.games.shengji.cards import TRUMP, decompose, order_for
-from domain.games.shengji.engine import ShengjiEngine, ShengjiState, big_points, kitty_factor, level_change
+from domain.games.shengji.engine import ShengjiEngine
+from domain.games.shengji.scoring import big_points, kitty_factor, level_change
+from domain.games.shengji.state import ShengjiState
 from domain.kernel.cards import full_deck
 from domain.kernel.engine import DealSetup
 from domain.kernel.errors import IllegalAction
