@@ -57,7 +57,10 @@ def main() -> None:
     parser.add_argument("--tables", default="1,8,32,128")
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--workers", type=int, default=4)
-    parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--worker-class", default="gevent", choices=("gevent", "gthread"),
+                        help="gevent: the README's production command (default); gthread: -w 4 --threads 8, "
+                             "the command before the live streams")
+    parser.add_argument("--threads", type=int, default=8, help="threads a gthread worker")
     parser.add_argument("--faults", action="store_true", help="kill -9 a worker and restart PostgreSQL mid-run")
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--plain", action="store_true", help="also each N without idempotency keys")
@@ -79,9 +82,11 @@ def main() -> None:
         bare = BareApplication(env={**application_env(params, "bare"), "POSTGRES_POOL_SIZE": "20",
                                     "POSTGRES_MAX_OVERFLOW": "100"})
         token = fupan_cli(env, "token", "create", "--role", "organiser").stdout.strip()
-        with gunicorn(env, args.workers, args.threads, tmp / "gunicorn.log") as (server, port):
-            print(f"gunicorn -w {args.workers} --threads {args.threads} on PostgreSQL; {args.seconds:.0f} s a figure; "
-                  f"cpus {os.cpu_count()}")
+        with gunicorn(env, args.workers, args.threads, tmp / "gunicorn.log", args.worker_class) as (server, port):
+            concurrency = ("--worker-connections 1000" if args.worker_class == "gevent"
+                           else f"--threads {args.threads}")
+            print(f"gunicorn -k {args.worker_class} -w {args.workers} {concurrency} on PostgreSQL; "
+                  f"{args.seconds:.0f} s a figure; cpus {os.cpu_count()}")
             warm = tables_of(4 * args.workers, 0, 3.0)
             run_fupan(port, token, warm, 3.0)  # warm-up: every worker's first requests
             run_bare(bare, warm[:2], 1.0)
