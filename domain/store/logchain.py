@@ -44,7 +44,7 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.persistence import InterfaceError, OperationalError, StoredEvent
-from eventsourcing.postgres import SQL, PostgresApplicationRecorder  # psycopg's SQL, as the library composes it
+from eventsourcing.postgres import SQL, Identifier, PostgresApplicationRecorder  # psycopg's, as the library's
 from eventsourcing.sqlite import SQLiteApplicationRecorder
 from eventsourcing.utils import retry
 
@@ -252,6 +252,14 @@ class ChainedPostgresApplicationRecorder(ChainedRecorder, PostgresApplicationRec
         self.id_column, self.placeholder = "notification_id", "%s"
         self.chain = LogChain(KeyRing(), events_table_name)
         self.sql_create_statements.append(SQL(self.chain_create_statement()))  # type: ignore[arg-type]
+        # The library's statements of every write (and of the log's head, which the projections' poller asks for
+        # every 20 ms) are psycopg `Composed` objects, which psycopg renders again at every execution; as bytes
+        # they are rendered once here, and psycopg's cache of parsed queries knows them after the first.
+        self.insert_events_statement = self.insert_events_statement.as_bytes(None)  # type: ignore[union-attr]
+        self.lock_table_statements = [statement.as_bytes(None)  # type: ignore[union-attr]
+                                      for statement in self.lock_table_statements]
+        self.max_notification_id_statement = self.max_notification_id_statement.as_bytes(None)
+        self._notify_sql = SQL("NOTIFY {0}").format(Identifier(self.channel_name)).as_bytes(None)
         self._head_sql = self._chain_sql(self.HEAD_SQL)
         self._changes_sql = self._chain_sql("SELECT notification_id, originator_id, originator_version FROM {events} "
                                             "WHERE notification_id > %s ORDER BY notification_id LIMIT %s")
@@ -261,6 +269,9 @@ class ChainedPostgresApplicationRecorder(ChainedRecorder, PostgresApplicationRec
             "(SELECT notification_id, originator_id, originator_version FROM {events} WHERE notification_id > %s "
             "ORDER BY notification_id LIMIT %s) UNION ALL (SELECT DISTINCT 0::BIGINT, originator_id, 1::BIGINT "
             "FROM {events} WHERE originator_id = ANY(%s) AND originator_version = 1)")
+
+    def _notify_channel(self, curs: Any) -> None:
+        curs.execute(self._notify_sql)
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
     def changed_since(self, seen: int, limit: int, probe: Sequence[UUID] = ()
