@@ -46,15 +46,16 @@ def wait(gen: Any, fileno: int, interval: float = 0.0, timeout: float | None = N
         while True:
             found = poller.poll(0)
             if not found:
-                left = interval if deadline is None else max(0.0, min(interval, deadline - monotonic()))
-                watcher = hub.loop.io(fileno, _WATCH[s])
-                try:
-                    wait_on_watcher(watcher, left if left > 0 else None, _Quiet)
-                except _Quiet:
-                    pass
-                finally:
-                    watcher.close()
-                found = poller.poll(0)
+                limit = _limit(interval, deadline)
+                if limit is None or limit > 0:
+                    watcher = hub.loop.io(fileno, _WATCH[s])
+                    try:
+                        wait_on_watcher(watcher, limit, _Quiet)
+                    except _Quiet:
+                        pass
+                    finally:
+                        watcher.close()
+                    found = poller.poll(0)
             if not found:
                 s = gen.send(waiting.READY_NONE)
             else:
@@ -69,6 +70,16 @@ def wait(gen: Any, fileno: int, interval: float = 0.0, timeout: float | None = N
                 raise errors._WaitTimeout("wait timeout expired")  # type: ignore[attr-defined]
     except StopIteration as done:
         return done.value
+
+
+def _limit(interval: float, deadline: float | None) -> float | None:
+    """How long to park before telling the generator READY_NONE: `interval` (0: until the socket is ready, None),
+    never past the deadline (0 once it passed)."""
+    limit = interval if interval > 0 else None
+    if deadline is None:
+        return limit
+    left = max(0.0, deadline - monotonic())
+    return left if limit is None else min(limit, left)
 
 
 def install() -> None:

@@ -1,6 +1,7 @@
 """PostgreSQL's driver in a gevent worker waits through domain/store/green_wait.py: a query that waits on the
 server parks only its own greenlet, so the worker's other requests go on (here: the one that lets it go on), and
-its answer arrives whole. Run in a process of its own, patched by gevent as a gunicorn gevent worker is."""
+its answer arrives whole; a wait with a deadline ends at it. Run in a process of its own, patched by gevent as a
+gunicorn gevent worker is."""
 
 from __future__ import annotations
 
@@ -35,7 +36,9 @@ while not holder.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'adviso
     gevent.idle()
 holder.execute("SELECT pg_advisory_unlock(7)")  # runs while the other greenlet's query waits on the server
 greenlet.join(timeout=30)
-print(json.dumps({"answered": len(done[0]) if done else None}))
+waiter.execute("LISTEN nobody_notifies")
+quiet = list(waiter.notifies(timeout=0.05))  # a wait with a deadline ends at it, with nothing
+print(json.dumps({"answered": len(done[0]) if done else None, "notified": quiet}))
 """
 
 
@@ -44,4 +47,4 @@ def test_a_query_waiting_on_the_server_parks_only_its_greenlet(postgres_params):
                               env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, capture_output=True, text=True,
                               timeout=120)
     assert finished.returncode == 0, finished.stderr[-2000:]
-    assert json.loads(finished.stdout) == {"answered": 200000}
+    assert json.loads(finished.stdout) == {"answered": 200000, "notified": []}
