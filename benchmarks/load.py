@@ -13,11 +13,15 @@ table had acknowledged, and `fupan verify` passes.
 The bare side: one `BareApplication` (benchmarks/floor_app.py) on its own PostgreSQL schema of the same server,
 N threads each appending the same deals' events (one `save` per action, nothing checked, no HTTP).
 
+fupan is served by the README's production command, gunicorn with gevent workers (`-k gevent -w 4
+--worker-connections 1000`); `--worker-class gthread` serves it as before the live streams (`-k gthread -w 4
+--threads 8`), whose figures docs/PERFORMANCE.md shows differ.
+
 Bounded and loopback only: a throwaway PostgreSQL server (tests/support/postgres_cluster.py) on 127.0.0.1, gunicorn on
 127.0.0.1, a few seconds per figure. Run:
 
     .venv/bin/python benchmarks/load.py [--tables 1,8,32,128] [--seconds 5] [--workers 4] [--plain] [--faults]
-                                        [--databases 1,2,4] [--cpu] [--locks] [--polls]
+                                        [--databases 1,2,4] [--cpu] [--locks] [--polls] [--worker-class gthread]
 
 `--databases 1,2,4` also runs fupan itself with FUPAN_DEAL_DATABASES=K for each K and each N ≥ 8 of --tables,
 the same deals for every K, and `fupan verify` after each K.
