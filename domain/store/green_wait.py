@@ -31,15 +31,26 @@ class _Quiet(Exception):
     """`interval` passed with the socket not ready (the generator is told READY_NONE)."""
 
 
+_gevent: dict[str, Any] = {}  # what `wait` uses of gevent, looked up once (`_gevent_parts`)
+
+
+def _gevent_parts() -> tuple[Any, Any, Any]:
+    """(the kernel's `select.poll`, gevent's `get_hub`, gevent's wait on a watcher), looked up the first time."""
+    if not _gevent:
+        from gevent import monkey
+        from gevent.hub import get_hub
+        from gevent.socket import wait as wait_on_watcher
+
+        _gevent.update(poll=monkey.get_original("select", "poll"), get_hub=get_hub, wait_on_watcher=wait_on_watcher)
+    return _gevent["poll"], _gevent["get_hub"], _gevent["wait_on_watcher"]
+
+
 def wait(gen: Any, fileno: int, interval: float = 0.0, timeout: float | None = None) -> Any:
     """psycopg's `WaitFunc` for a gevent worker (module docstring)."""
-    from gevent import monkey
-    from gevent.hub import get_hub
-    from gevent.socket import wait as wait_on_watcher
-
+    kernel_poll, get_hub, wait_on_watcher = _gevent_parts()
     hub = get_hub()
     deadline = None if timeout is None else monotonic() + timeout
-    poller = monkey.get_original("select", "poll")()  # the kernel's, never blocking here
+    poller = kernel_poll()  # the kernel's, never blocking here
     try:
         s = next(gen)
         poller.register(fileno, _EVENTS[s])
