@@ -2,12 +2,14 @@
 
 psycopg sees gevent's patched `select` and waits through it (`psycopg.waiting.wait_poll`): every time a query
 waits — several times a write — it makes a patched `select.poll()`, whose every `poll()` starts and stops event
-loop watchers and builds its result in Python, even when the socket is ready already. That cost a write about
-0.5 ms of CPU (docs/PERFORMANCE.md "Load"), a fifth of a write's whole cost in the server. `wait` below asks the
+loop watchers and builds its result in Python, even when the socket is ready already. `wait` below asks the
 kernel first, without blocking (the real `poll`, a C call), and only when the socket is not ready yet parks the
-greenlet on one event loop watcher until it is — the same cooperation with the worker's other requests, for a
-fraction of the work. Its contract is psycopg's `WaitFunc`: the generator is sent what the socket is ready for,
-READY_NONE after `interval` seconds without anything, and `timeout` ends it with `_WaitTimeout`.
+greenlet on one event loop watcher until it is — the same cooperation with the worker's other requests, for
+about half the CPU (docs/PERFORMANCE.md "Load": 104 against 215 µs a pipeline and a query). Its contract is
+psycopg's `WaitFunc`: the generator is sent what the socket is ready for, and `timeout` ends it with
+`_WaitTimeout` (READY_NONE once it passed). psycopg's `interval` (its C wait wakes that often to notice Ctrl-C)
+is not needed here: the worker's signals reach it through gevent's loop, so a greenlet parks until the socket is
+ready, with no timer to start and stop at every wait.
 
 `install()` (called by the store as it opens) puts it in psycopg's place only where gevent patched `select` (a
 gevent worker); anywhere else the driver keeps its own C wait.
@@ -28,7 +30,7 @@ _BAD = ~(select.POLLIN | select.POLLOUT)
 
 
 class _Quiet(Exception):
-    """`interval` passed with the socket not ready (the generator is told READY_NONE)."""
+    """The deadline passed with the socket not ready (the generator is told READY_NONE)."""
 
 
 _gevent: dict[str, Any] = {}  # what `wait` uses of gevent, looked up once (`_gevent_parts`)
@@ -84,13 +86,11 @@ def wait(gen: Any, fileno: int, interval: float = 0.0, timeout: float | None = N
 
 
 def _limit(interval: float, deadline: float | None) -> float | None:
-    """How long to park before telling the generator READY_NONE: `interval` (0: until the socket is ready, None),
-    never past the deadline (0 once it passed)."""
-    limit = interval if interval > 0 else None
+    """How long to park before telling the generator READY_NONE: until the socket is ready (None), or until the
+    deadline (0 once it passed). `interval` is psycopg's, unused (module docstring)."""
     if deadline is None:
-        return limit
-    left = max(0.0, deadline - monotonic())
-    return left if limit is None else min(limit, left)
+        return None
+    return max(0.0, deadline - monotonic())
 
 
 def install() -> None:
