@@ -13,11 +13,15 @@ table had acknowledged, and `fupan verify` passes.
 The bare side: one `BareApplication` (benchmarks/floor_app.py) on its own PostgreSQL schema of the same server,
 N threads each appending the same deals' events (one `save` per action, nothing checked, no HTTP).
 
+fupan is served by the README's production command, gunicorn with gevent workers (`-k gevent -w 4
+--worker-connections 1000`); `--worker-class gthread` serves it as before the live streams (`-k gthread -w 4
+--threads 8`), whose figures docs/PERFORMANCE.md shows differ.
+
 Bounded and loopback only: a throwaway PostgreSQL server (tests/support/postgres_cluster.py) on 127.0.0.1, gunicorn on
 127.0.0.1, a few seconds per figure. Run:
 
     .venv/bin/python benchmarks/load.py [--tables 1,8,32,128] [--seconds 5] [--workers 4] [--plain] [--faults]
-                                        [--databases 1,2,4] [--cpu] [--locks] [--polls]
+                                        [--databases 1,2,4] [--cpu] [--locks] [--polls] [--worker-class gthread]
 
 `--databases 1,2,4` also runs fupan itself with FUPAN_DEAL_DATABASES=K for each K and each N ≥ 8 of --tables,
 the same deals for every K, and `fupan verify` after each K.
@@ -57,7 +61,10 @@ def main() -> None:
     parser.add_argument("--tables", default="1,8,32,128")
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--workers", type=int, default=4)
-    parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--worker-class", default="gevent", choices=("gevent", "gthread"),
+                        help="gevent: the README's production command (default); gthread: -w 4 --threads 8, "
+                             "the command before the live streams")
+    parser.add_argument("--threads", type=int, default=8, help="threads a gthread worker")
     parser.add_argument("--faults", action="store_true", help="kill -9 a worker and restart PostgreSQL mid-run")
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--plain", action="store_true", help="also each N without idempotency keys")
@@ -79,9 +86,11 @@ def main() -> None:
         bare = BareApplication(env={**application_env(params, "bare"), "POSTGRES_POOL_SIZE": "20",
                                     "POSTGRES_MAX_OVERFLOW": "100"})
         token = fupan_cli(env, "token", "create", "--role", "organiser").stdout.strip()
-        with gunicorn(env, args.workers, args.threads, tmp / "gunicorn.log") as (server, port):
-            print(f"gunicorn -w {args.workers} --threads {args.threads} on PostgreSQL; {args.seconds:.0f} s a figure; "
-                  f"cpus {os.cpu_count()}")
+        with gunicorn(env, args.workers, args.threads, tmp / "gunicorn.log", args.worker_class) as (server, port):
+            concurrency = ("--worker-connections 1000" if args.worker_class == "gevent"
+                           else f"--threads {args.threads}")
+            print(f"gunicorn -k {args.worker_class} -w {args.workers} {concurrency} on PostgreSQL; "
+                  f"{args.seconds:.0f} s a figure; cpus {os.cpu_count()}")
             warm = tables_of(4 * args.workers, 0, 3.0)
             run_fupan(port, token, warm, 3.0)  # warm-up: every worker's first requests
             run_bare(bare, warm[:2], 1.0)

@@ -31,7 +31,7 @@ def by_databases(params: dict[str, str], ks: list[int], ns: list[int], args: arg
                "POSTGRES_POOL_SIZE": "2", "POSTGRES_MAX_OVERFLOW": "10",
                **({"FUPAN_DEAL_DATABASES": str(k)} if k > 1 else {})}
         token = fupan_cli(env, "token", "create", "--role", "organiser").stdout.strip()
-        with gunicorn(env, args.workers, args.threads, tmp / f"gunicorn-k{k}.log") as (_, port):
+        with gunicorn(env, args.workers, args.threads, tmp / f"gunicorn-k{k}.log", args.worker_class) as (_, port):
             run_fupan(port, token, tables_of(4 * args.workers, 0, 3.0), 3.0)  # warm-up
             for n in ns:
                 before = load_average()

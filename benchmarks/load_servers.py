@@ -24,9 +24,14 @@ def load_average() -> str:
 
 
 @contextmanager
-def gunicorn(env: dict[str, str], workers: int, threads: int, log: Path) -> Iterator[tuple[subprocess.Popen, int]]:
+def gunicorn(env: dict[str, str], workers: int, threads: int, log: Path, kind: str = "gevent"
+             ) -> Iterator[tuple[subprocess.Popen, int]]:
+    """gunicorn serving fupan on a free loopback port. `kind` "gevent": the README's production command (gevent
+    workers, 1,000 connections each; `threads` unused); "gthread": `workers` × `threads` threads, the command
+    before the live streams."""
     port = free_port()
-    argv = [sys.executable, "-m", "gunicorn", "-k", "gthread", "-w", str(workers), "--threads", str(threads), "-b",
+    concurrency = ["--worker-connections", "1000"] if kind == "gevent" else ["--threads", str(threads)]
+    argv = [sys.executable, "-m", "gunicorn", "-k", kind, "-w", str(workers), *concurrency, "-b",
             f"127.0.0.1:{port}", "--log-level", "warning", "--graceful-timeout", "5",
             os.environ.get("FUPAN_LOAD_APP", "web.app:create_app()")]
     with log.open("w") as sink:

@@ -143,8 +143,15 @@ class ChainedApplication(Application):
     def _changed_since_seen(self, probe: Sequence[UUID] = ()) -> set[UUID]:
         """(Under `_log_lock`: `catch_up`.) Evict the cached aggregates that others changed since this process
         last looked at this log; which of `probe` are not stored, if this store can tell with the same round trip
-        (else none)."""
-        changed: set[UUID] = set()
+        (else none).
+
+        An aggregate is evicted only when the log holds a version of it newer than the cached one. A save of this
+        process that committed but has not yet noted its notification in `_own` (`_saved`, which waits for this
+        lock meanwhile) looks like another process's write, and evicting its aggregate would cost the next unit a
+        reload of every event; its cached version already is the one stored. A cached aggregate a unit is
+        changing holds its new version before it is saved: if another process stored that version first, the
+        unit's save fails and forgets it."""
+        changed: dict[UUID, int] = {}  # aggregate id → the highest version others stored after `_seen`
         absent: set[UUID] = set()
         changed_since = getattr(self.recorder, "changed_since", None)
         if changed_since is not None:  # PostgreSQL (domain/store/logchain.py): the ids after `_seen`, one round trip
@@ -152,7 +159,9 @@ class ChainedApplication(Application):
             ids, stored = changed_since(latest, 1000, probe)
             absent = set(probe) - stored
             while True:
-                changed.update(aggregate_id for n, aggregate_id in ids if n not in self._own)
+                for n, aggregate_id, version in ids:
+                    if n not in self._own and version > changed.get(aggregate_id, 0):
+                        changed[aggregate_id] = version
                 latest = ids[-1][0] if ids else latest
                 if len(ids) < 1000:
                     break
@@ -164,15 +173,18 @@ class ChainedApplication(Application):
             start = self._seen + 1
             while start <= latest:
                 page = self.recorder.select_notifications(start, 1000, stop=latest)
-                changed.update(n.originator_id for n in page if n.id not in self._own)
+                for n in page:
+                    if n.id not in self._own and n.originator_version > changed.get(n.originator_id, 0):
+                        changed[n.originator_id] = n.originator_version
                 if not page:
                     break
                 start = page[-1].id + 1
         cache = self.repository.cache
         if cache is not None:
-            for aggregate_id in changed:
+            for aggregate_id, version in changed.items():
                 with contextlib.suppress(KeyError):
-                    cache.get(aggregate_id, evict=True)
+                    if cache.get(aggregate_id).version < version:
+                        cache.get(aggregate_id, evict=True)
         self.on_change(changed)
         self._seen = latest
         self._own = {n for n in self._own if n > latest}

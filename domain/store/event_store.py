@@ -55,6 +55,7 @@ from domain.kernel.errors import Conflict, NotFound
 from domain.store.chained_application import ChainedApplication
 from domain.store.deal_databases import SETTING, configured, home
 from domain.store.deal_store import DealStore
+from domain.store.green_wait import install as wait_cheaply_under_gevent
 from domain.store.unit_locks import CommittedCache, Gate, KeyLocks
 from domain.store.units import Unit
 
@@ -99,6 +100,7 @@ class Store(ChainedApplication):
     changed_only_alone: tuple[type[Aggregate], ...] = ()
 
     def __init__(self, env: dict[str, str] | None = None):
+        wait_cheaply_under_gevent()  # a gevent worker's queries (domain/store/green_wait.py)
         super().__init__(env)
         self._gate = Gate()  # units that lock what they change, beside units that run alone
         self._locks = KeyLocks()  # the aggregates held by units that lock what they change

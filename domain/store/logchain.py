@@ -44,7 +44,7 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.persistence import InterfaceError, OperationalError, StoredEvent
-from eventsourcing.postgres import SQL, PostgresApplicationRecorder  # psycopg's SQL, as the library composes it
+from eventsourcing.postgres import SQL, Identifier, PostgresApplicationRecorder  # psycopg's, as the library's
 from eventsourcing.sqlite import SQLiteApplicationRecorder
 from eventsourcing.utils import retry
 
@@ -252,27 +252,46 @@ class ChainedPostgresApplicationRecorder(ChainedRecorder, PostgresApplicationRec
         self.id_column, self.placeholder = "notification_id", "%s"
         self.chain = LogChain(KeyRing(), events_table_name)
         self.sql_create_statements.append(SQL(self.chain_create_statement()))  # type: ignore[arg-type]
+        # The library's statements of every write (and of the log's head, which the projections' poller asks for
+        # every 20 ms) are psycopg `Composed` objects, which psycopg renders again at every execution; as bytes
+        # they are rendered once here, and psycopg's cache of parsed queries knows them after the first.
+        self.insert_events_statement = self.insert_events_statement.as_bytes(None)  # type: ignore[union-attr]
+        self.lock_table_statements = [statement.as_bytes(None)  # type: ignore[union-attr]
+                                      for statement in self.lock_table_statements]
+        self.max_notification_id_statement = self.max_notification_id_statement.as_bytes(None)
+        self._notify_sql = SQL("NOTIFY {0}").format(Identifier(self.channel_name)).as_bytes(None)
         self._head_sql = self._chain_sql(self.HEAD_SQL)
-        self._changes_sql = self._chain_sql("SELECT notification_id, originator_id FROM {events} "
+        self._changes_sql = self._chain_sql("SELECT notification_id, originator_id, originator_version FROM {events} "
                                             "WHERE notification_id > %s ORDER BY notification_id LIMIT %s")
-        self._probe_sql = self._chain_sql("SELECT DISTINCT originator_id FROM {events} "
-                                          "WHERE originator_id = ANY(%s) AND originator_version = 1")
+        # The same, and which of the aggregates probed have a first event (notification id 0 marks those rows):
+        # one statement, so one parse, bind and answer for a write's look at the log.
+        self._changes_and_probe_sql = self._chain_sql(
+            "(SELECT notification_id, originator_id, originator_version FROM {events} WHERE notification_id > %s "
+            "ORDER BY notification_id LIMIT %s) UNION ALL (SELECT DISTINCT 0::BIGINT, originator_id, 1::BIGINT "
+            "FROM {events} WHERE originator_id = ANY(%s) AND originator_version = 1)")
+
+    def _notify_channel(self, curs: Any) -> None:
+        curs.execute(self._notify_sql)
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
     def changed_since(self, seen: int, limit: int, probe: Sequence[UUID] = ()
-                      ) -> tuple[list[tuple[int, UUID]], set[UUID]]:
-        """(notification id, aggregate id) of the events stored after notification `seen`, in order, at most
-        `limit`: what a cache needs to know of others' writes, in one round trip and without the events' states
-        (domain/store/chained_application.py; the library's way is the log's head, then the notifications whole).
-        And which of the aggregates `probe` have any event, asked in the same round trip (pipelined)."""
-        with self.datastore.get_connection() as conn:
-            changes, stored = conn.cursor(), conn.cursor()
-            with conn.pipeline():
-                changes.execute(self._changes_sql, (seen, limit), prepare=True)
-                if probe:
-                    stored.execute(self._probe_sql, (list(probe),), prepare=True)
-            ids = [(row["notification_id"], self._uuid(row["originator_id"])) for row in changes.fetchall()]
-            return ids, ({self._uuid(row["originator_id"]) for row in stored.fetchall()} if probe else set())
+                      ) -> tuple[list[tuple[int, UUID, int]], set[UUID]]:
+        """(notification id, aggregate id, its version) of the events stored after notification `seen`, in order,
+        at most `limit`: what a cache needs to know of others' writes, in one round trip and without the events'
+        states (domain/store/chained_application.py; the library's way is the log's head, then the notifications
+        whole). And which of the aggregates `probe` have any event, asked in the same statement."""
+        with self.datastore.get_connection() as conn, conn.cursor() as curs:
+            if probe:
+                curs.execute(self._changes_and_probe_sql, (seen, limit, list(probe)), prepare=True)
+            else:
+                curs.execute(self._changes_sql, (seen, limit), prepare=True)
+            ids, stored = [], set()
+            for row in curs.fetchall():
+                if row["notification_id"]:
+                    ids.append((row["notification_id"], self._uuid(row["originator_id"]), row["originator_version"]))
+                else:
+                    stored.add(self._uuid(row["originator_id"]))
+            return ids, stored
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)  # as the library's insert_events
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:

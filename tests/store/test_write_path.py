@@ -114,3 +114,30 @@ def test_one_worker_polls_in_the_background_and_another_takes_over_when_it_goes(
     finally:
         first.release()
         second.release()
+
+
+def test_a_look_at_the_log_that_sees_this_process_s_own_save_first_keeps_its_aggregate_cached(service, store):
+    """A save that committed but has not yet noted its notification (another unit looked at the log in between,
+    as units side by side do) must not cost the next write a reload of every event of its deal; a newer version
+    stored by another process still evicts it (docs/ARCHITECTURE.md "Units of work")."""
+    from eventsourcing.application import Application
+
+    from domain.model.deal import Deal
+
+    deal, _ = service.deals.start(game="doudizhu", seats=["甲", "乙", "丙"], first=0, seed="own-save")
+    with service.store.unit():
+        cached = service.store.load(Deal, deal["id"], "deal")
+    cached.annotate({"step": 0, "glyph": "!", "text": "好", "author": "甲"}, {"role": "organiser"})
+    Application.save(service.store, cached)  # stored, its notification not yet noted as this process's own
+    with service.store.unit():
+        assert service.store.load(Deal, deal["id"], "deal") is cached  # still cached: it is the stored version
+
+    other = store.open()  # another process stores a newer version: the cached one is stale and goes
+    try:
+        other.deals.annotate(deal["id"], {"step": 0, "glyph": "?", "text": "疑", "author": "乙"})
+    finally:
+        other.close()
+    with service.store.unit():
+        reloaded = service.store.load(Deal, deal["id"], "deal")
+    assert reloaded is not cached and reloaded.version == cached.version + 1
+    assert [a["glyph"] for a in reloaded.annotations] == ["!", "?"]
