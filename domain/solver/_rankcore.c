@@ -33,7 +33,8 @@
 #define CHECK_EVERY 256
 #define REORDERED_FROM 7 /* cards in a hand from which the plays are tried in the search's own order */
 #define MAX_DEPTH 1024
-#define TT_BITS 20       /* transposition entries: 2^20 (48 MB) */
+#define TT_FIRST_BITS 16 /* transposition entries at first: 2^16 (3 MB); doubled when 3/4 full */
+#define TT_MOST_BITS 22  /* ... up to 2^22 (192 MB): a query's memory is bounded */
 #define TT_PROBES 8
 #define NODE_SLOTS_BITS 18
 #define STEP_ARENA (1u << 21) /* move entries cached per query (32 MB); past it a node's moves are made afresh */
@@ -98,6 +99,8 @@ typedef struct {
     int nranks;
     /* tables */
     TTEntry *tt;
+    int tt_bits;
+    uint64_t tt_used;
     NodeEntry *nodes;
     Step *steps;
     uint32_t steps_used;
@@ -446,7 +449,7 @@ static inline uint64_t hash_pos(const Pos *k) {
 }
 
 static int tt_get(Core *c, const Pos *k) {
-    uint64_t mask = (1ull << TT_BITS) - 1, i = hash_pos(k) & mask;
+    uint64_t mask = (1ull << c->tt_bits) - 1, i = hash_pos(k) & mask;
     for (int probe = 0; probe < TT_PROBES; probe++, i = (i + 1) & mask) {
         TTEntry *e = &c->tt[i];
         if (!e->used) return -1;
@@ -455,21 +458,39 @@ static int tt_get(Core *c, const Pos *k) {
     return -1;
 }
 
-static void tt_put(Core *c, const Pos *k, int value) {
-    uint64_t mask = (1ull << TT_BITS) - 1, first = hash_pos(k) & mask, i = first;
+static void tt_place(TTEntry *tt, int bits, uint64_t *used, const Pos *k, int value) {
+    uint64_t mask = (1ull << bits) - 1, first = hash_pos(k) & mask, i = first;
     for (int probe = 0; probe < TT_PROBES; probe++, i = (i + 1) & mask) {
-        TTEntry *e = &c->tt[i];
+        TTEntry *e = &tt[i];
         if (!e->used || !memcmp(&e->key, k, sizeof(Pos))) {
+            if (!e->used) (*used)++;
             e->used = 1;
             e->key = *k;
             e->value = (uint8_t)value;
-            c->tt_stores++;
             return;
         }
     }
     /* every probed slot taken: the first is given up (an exact value lost costs a search, never an answer) */
-    c->tt[first].key = *k;
-    c->tt[first].value = (uint8_t)value;
+    tt[first].key = *k;
+    tt[first].value = (uint8_t)value;
+}
+
+/* Twice the entries, each moved over; kept as it is when the memory is not there. */
+static void tt_grow(Core *c) {
+    TTEntry *bigger = calloc((size_t)1 << (c->tt_bits + 1), sizeof(TTEntry));
+    if (!bigger) return;
+    uint64_t used = 0, size = 1ull << c->tt_bits;
+    for (uint64_t i = 0; i < size; i++)
+        if (c->tt[i].used) tt_place(bigger, c->tt_bits + 1, &used, &c->tt[i].key, c->tt[i].value);
+    free(c->tt);
+    c->tt = bigger;
+    c->tt_bits++;
+    c->tt_used = used;
+}
+
+static void tt_put(Core *c, const Pos *k, int value) {
+    if (c->tt_bits < TT_MOST_BITS && c->tt_used * 4 > (3ull << c->tt_bits)) tt_grow(c);
+    tt_place(c->tt, c->tt_bits, &c->tt_used, k, value);
     c->tt_stores++;
 }
 
@@ -703,7 +724,8 @@ static int core_init(Core *c, PyObject *args, PyObject *kwds) {
     c->lead_mask = slots - 1;
     c->lead_keys = calloc(slots, sizeof(uint64_t));
     c->lead_bombs = malloc(slots);
-    c->tt = calloc((size_t)1 << TT_BITS, sizeof(TTEntry));
+    c->tt_bits = TT_FIRST_BITS;
+    c->tt = calloc((size_t)1 << c->tt_bits, sizeof(TTEntry));
     c->nodes = calloc((size_t)1 << NODE_SLOTS_BITS, sizeof(NodeEntry));
     c->steps = malloc(sizeof(Step) * STEP_ARENA);
     c->splits = malloc(sizeof(int32_t) * SPLIT_ARENA);
