@@ -295,7 +295,9 @@ def analyse(game: Game, pos: Any, budget: Budget, line_limit: int = 200) -> Anal
         # then holds the children it settled. Only if that share is not enough do the moves take turns.
         # (Depth-first proof-number search did worse here: docs/PERFORMANCE.md, "Reach".)
         nodes_left, ms_left = budget.node_limit - budget.nodes, budget.limit_ms - budget.elapsed_ms()
-        share.run(lambda: solver.exact(pos), min(ROOT_SHARE_NODES, int(nodes_left * ROOT_SHARE)), ms_left * ROOT_SHARE)
+        # (An adapter whose search is compiled walks some 20 times the nodes in the same time: its own cap.)
+        cap = getattr(game, "root_share_nodes", ROOT_SHARE_NODES)
+        share.run(lambda: solver.exact(pos), min(cap, int(nodes_left * ROOT_SHARE)), ms_left * ROOT_SHARE)
         _root_values(solver, game, pos, moves, values, wins, share)
     except TooLarge as error:
         raise Unfinished(error.nodes, error.ms, [(moves[i], values[i]) for i in sorted(values)],

@@ -38,7 +38,7 @@ from domain.solver.packed import (
     unpack,
 )
 from domain.solver.rankcore import RankCore, available
-from domain.solver.search import CHECK_EVERY, UNLIMITED, Budget
+from domain.solver.search import CHECK_EVERY, ROOT_SHARE_NODES, UNLIMITED, Budget
 
 
 class RankPosition(NamedTuple):
@@ -121,6 +121,12 @@ class RankGame:
                                 for seat in range(self.seats))
         self._root: RankPosition | None = None  # the query's root (`set_root`): the compiled core is made of it
         self._core: RankCore | None = None
+
+    @property
+    def root_share_nodes(self) -> int:
+        """The nodes `search.analyse` gives the position's own search first: the compiled core walks some 20
+        times the Python search's nodes in the same time (docs/PERFORMANCE.md, "Reach")."""
+        return ROOT_SHARE_NODES * (20 if self.compiled else 1)
 
     def set_root(self, root: RankPosition) -> None:
         """The query's root: the compiled core (made at the first `decide`) lists its leads from its hands."""
