@@ -38,6 +38,17 @@ def test_the_compiled_core_is_built_and_used() -> None:
     assert pos.game._core is not None and pos.game._core.core.stored() > 0
 
 
+def test_the_python_search_is_kept_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`FUPAN_SOLVER=python` keeps the pure-Python search (the benchmark's before); a position then has no core."""
+    monkeypatch.setenv("FUPAN_SOLVER", "python")
+    assert not rankcore.available()
+    monkeypatch.setattr(RankGame, "compiled", rankcore.available())
+    engine, state = cut_endgame("wakeng", random.Random(5), 4)
+    pos = position(engine, state)
+    search.analyse(pos.game, pos.root, _big())
+    assert pos.game._core is None
+
+
 def _python(game: RankGame, pos, budget: Budget) -> int:
     return game._decide(pos, {}, budget)
 
