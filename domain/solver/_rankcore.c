@@ -111,7 +111,6 @@ typedef struct {
     Step *scratch[MAX_DEPTH];
     int32_t *scratch_splits[MAX_DEPTH];
     int32_t *order[MAX_DEPTH]; /* each depth's order of its moves */
-    uint64_t killer[MAX_DEPTH]; /* the play that last won at each depth: tried next (the order only) */
     int scratch_cap;
     /* a search's budget */
     long long nodes_count, node_limit;
@@ -569,24 +568,17 @@ static int decide(Core *c, const Pos *start) {
     }
     int value = 1 - wins;
     /* The moves in the Python search's order (a pass first when answering a partner, last otherwise), except
-     * that the play that last won at a node of the same hand, play to answer and allowance, then the one that
-     * last won at this depth, are tried first: an order changes no value, only how soon a win is found. */
+     * that the play that last won at a node of the same hand, play to answer and allowance is tried first: an
+     * order changes no value, only how soon a win is found. (The play that last won at the same depth, tried
+     * next, lost more than it gained: docs/PERFORMANCE.md, "Reach".) */
     int depth = c->depth < MAX_DEPTH ? c->depth : MAX_DEPTH - 1;
     int32_t *order = c->order[depth];
     if (!order) order = c->order[depth] = malloc(sizeof(int32_t) * (c->scratch_cap + 2));
-    int total = 0, best = entry >= 0 ? c->nodes[entry].best : -1, killed = -1;
-    uint64_t killer = c->killer[depth];
-    if (killer)
-        for (int i = 0; i < nplays; i++)
-            if (steps[i].pack == killer) {
-                if (i != best) killed = i;
-                break;
-            }
+    int total = 0, best = entry >= 0 ? c->nodes[entry].best : -1;
     if (table >= 0 && partner) order[total++] = -1;
     if (best >= 0 && best < nplays) order[total++] = best;
-    if (killed >= 0) order[total++] = killed;
     for (int i = 0; i < nplays; i++)
-        if (i != best && i != killed) order[total++] = i;
+        if (i != best) order[total++] = i;
     if (table >= 0 && !partner) order[total++] = -1;
     c->depth++;
     for (int m = 0; m < total; m++) {
@@ -599,10 +591,7 @@ static int decide(Core *c, const Pos *start) {
         }
         if (found == wins) {
             value = wins;
-            if (i >= 0) {
-                if (entry >= 0) c->nodes[entry].best = i;
-                c->killer[depth] = steps[i].pack;
-            }
+            if (i >= 0 && entry >= 0) c->nodes[entry].best = i;
             break;
         }
     }
