@@ -22,13 +22,15 @@ from __future__ import annotations
 import os
 import time
 from array import array
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.solver.packed import _within
 from domain.solver.search import UNLIMITED, Budget, TooLarge
 
-if TYPE_CHECKING:
-    from domain.solver.shedding import RankGame, RankPosition
+# The game and positions are shedding.py's `RankGame` and `RankPosition` (typed Any here: shedding.py imports this
+# module, and imports run one way).
+RankGame = Any
+RankPosition = Any
 
 try:
     from domain.solver import _rankcore
