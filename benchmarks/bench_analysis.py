@@ -14,6 +14,10 @@ play or pass). It prints, by the cards left in all hands together, the share ans
 the side to act, the share of positions where every play of the seat to act was proven, and p50/p95 of the
 times of the answered ones (a position not answered counts its whole budget).
 
+斗地主, 三打一 and 挖坑 are searched by the compiled core when it is built (domain/solver/_rankcore.c);
+`FUPAN_SOLVER=python` in the environment measures the pure-Python search instead (the before of docs/PERFORMANCE.md).
+The first line printed says which.
+
 The position adapters share what they learn of plays between queries of the same rules (a server's process keeps
 it); --cold empties those tables before every position, as a fresh process would see it. Each position is first
 solved on its own, then searched exhaustively (which finds the tables the solver filled); `ratio` columns compare
@@ -37,6 +41,7 @@ from domain.services.analysis import analyse_state, position
 from domain.solver import minimax, search
 from domain.solver.packed import forget_shared
 from domain.solver.search import Budget, TooLarge
+from domain.solver.shedding import RankGame
 from fixtures.positions import positions_in_play
 
 GROUPS = {"doudizhu": (3, 5, 8, 11), "shengji": (1, 2, 3, 4)}  # upper bounds: cards in the largest hand
@@ -205,7 +210,8 @@ def main() -> None:
     parser.add_argument("--kind", default="both", choices=["random", "6th", "both"], help="reach mode: which positions")
     args = parser.parse_args()
     print(f"machine: {platform.machine()} {platform.processor() or ''}, Python {platform.python_version()}, "
-          f"{time.strftime('%Y-%m-%d %H:%M')}")
+          f"{time.strftime('%Y-%m-%d %H:%M')}; 斗地主/三打一/挖坑 searched by "
+          f"{'the compiled core' if RankGame.compiled else 'the pure-Python search'}")
     if args.reach:
         for game in REACH_GAMES if args.game == "all" else [args.game]:
             reach(game, args.positions, args.seed, args.limit_ms, args.cpu,

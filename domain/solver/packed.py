@@ -96,6 +96,8 @@ class _Shared:
         self.lead_bombs: dict[int, dict[int, bool]] = {}
         self.held_hands: dict[tuple[int, ...], tuple[int, ...] | None] = {}
         self.greedy_plays: dict[int, int] = {}
+        # The game's `answers` per (readings of a lead, readings on the table), for the compiled core (rankcore).
+        self.reading_answers: dict[tuple[tuple[Any, ...], tuple[Any, ...]], tuple[Any, ...]] = {}
 
     def bound(self) -> None:
         """Empty every table once one is full (together: `play_readings` are made of `plays`)."""

@@ -81,6 +81,6 @@ class RankAnalysis:
         last: Any = tuple(sorted(set(self.last(state)))) if following else None
         root = RankPosition(tuple(game.counts(hand) for hand in state.hands), seat,
                             state.last_seat if following else None, last, bombs)
-        game.add_sources(root.hands)
+        game.set_root(root)
         side = self.role if teams[seat] == 0 else self.others
         return Position(game, root, seat, side, engine, state)

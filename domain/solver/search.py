@@ -21,7 +21,9 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 DEFAULT_LIMIT_MS = 2000
-DEFAULT_NODE_LIMIT = 2_000_000
+# Nodes a query may search at most: the time limit is what usually ends a search (the pure-Python search walks
+# 50,000–270,000 nodes a second, the compiled core of the ranks-only games some millions: docs/analysis.md).
+DEFAULT_NODE_LIMIT = 50_000_000
 CHECK_EVERY = 256  # nodes between two looks at the clock
 
 
@@ -295,7 +297,9 @@ def analyse(game: Game, pos: Any, budget: Budget, line_limit: int = 200) -> Anal
         # then holds the children it settled. Only if that share is not enough do the moves take turns.
         # (Depth-first proof-number search did worse here: docs/PERFORMANCE.md, "Reach".)
         nodes_left, ms_left = budget.node_limit - budget.nodes, budget.limit_ms - budget.elapsed_ms()
-        share.run(lambda: solver.exact(pos), min(ROOT_SHARE_NODES, int(nodes_left * ROOT_SHARE)), ms_left * ROOT_SHARE)
+        # (An adapter whose search is compiled walks some 20 times the nodes in the same time: its own cap.)
+        cap = getattr(game, "root_share_nodes", ROOT_SHARE_NODES)
+        share.run(lambda: solver.exact(pos), min(cap, int(nodes_left * ROOT_SHARE)), ms_left * ROOT_SHARE)
         _root_values(solver, game, pos, moves, values, wins, share)
     except TooLarge as error:
         raise Unfinished(error.nodes, error.ms, [(moves[i], values[i]) for i in sorted(values)],

@@ -37,7 +37,8 @@ from domain.solver.packed import (
     packed_submultisets,
     unpack,
 )
-from domain.solver.search import CHECK_EVERY, UNLIMITED, Budget
+from domain.solver.rankcore import RankCore, available
+from domain.solver.search import CHECK_EVERY, ROOT_SHARE_NODES, UNLIMITED, Budget
 
 
 class RankPosition(NamedTuple):
@@ -93,6 +94,9 @@ class RankGame:
     when the maximising team's seat goes out first, else 0."""
 
     bounds = (0, 1)
+    # Whether `decide` runs on the compiled core (domain/solver/rankcore.py) when it is built; False keeps the
+    # pure-Python search, the reference (the tests, the benchmark's before).
+    compiled = available()
 
     def __init__(self, rules: RankRules, teams: Sequence[int], max_team: int, options_key: tuple[Any, ...] = ()):
         self.rules, self.teams, self.max_team = rules, tuple(teams), max_team
@@ -115,6 +119,33 @@ class RankGame:
         # Each seat's opponents (the seats of the other side), for the static wins.
         self._opponents = tuple(tuple(s for s in range(self.seats) if self.teams[s] != self.teams[seat])
                                 for seat in range(self.seats))
+        self._root: RankPosition | None = None  # the query's root (`set_root`): the compiled core is made of it
+        self._core: RankCore | None = None
+
+    @property
+    def root_share_nodes(self) -> int:
+        """The nodes `search.analyse` gives the position's own search first: the compiled core walks some 20
+        times the Python search's nodes in the same time (docs/PERFORMANCE.md, "Reach")."""
+        return ROOT_SHARE_NODES * (20 if self.compiled else 1)
+
+    def set_root(self, root: RankPosition) -> None:
+        """The query's root: the compiled core (made at the first `decide`) lists its leads from its hands."""
+        self._root = root
+        self.add_sources(root.hands)
+
+    def _core_for(self, pos: RankPosition) -> tuple[RankCore, int] | None:
+        """The compiled core and the id of the play on the table, for a position it can search (its hands within
+        the root's and its play to answer among the root's readings); None: the Python search."""
+        core = self._core
+        if core is None:
+            if not self.compiled:
+                return None
+            root = self._root if self._root is not None else pos
+            core = self._core = RankCore(self, root.hands, root.last)
+        table = core.table_of(pos.last)
+        if table is None or not core.holds(pos):
+            return None
+        return core, table
 
     def key(self, pos: RankPosition) -> Any:
         """The position for the transposition table. In 斗地主, once no hand can make a sequence (单顺, 双顺,
@@ -340,7 +371,17 @@ class RankGame:
         """`search.Solver._decide` for these games — the AND/OR search of a win/lose game — with this adapter's
         moves, children and key worked in: the same nodes in the same order, the same table entries and values,
         only far fewer calls per node (most of the time of a small query). Checked like the generic search,
-        against the exhaustive minimax (tests/services/test_analysis.py)."""
+        against the exhaustive minimax (tests/services/test_analysis.py). Runs on the compiled core when it is
+        built (`compiled`): the same search in C (domain/solver/rankcore.py), its own table in place of
+        `decided`."""
+        if self.compiled and pos[5] is None:  # a finished deal (`winner`) has its value at once
+            found = self._core_for(pos)
+            if found is not None:
+                return found[0].decide(pos, found[1], budget)
+        return self._decide(pos, decided, budget)
+
+    def _decide(self, pos: RankPosition, decided: dict[Any, int], budget: Budget) -> int:
+        """`decide` in Python: the reference the compiled core mirrors."""
         teams, max_team, nodes, node_limit = self.teams, self.max_team, self._nodes, budget.node_limit
         while True:
             winner = pos[5]
@@ -371,7 +412,7 @@ class RankGame:
             decided[key] = wins
             return wins
         value = 1 - wins
-        after, decide = self._after, self.decide
+        after, decide = self._after, self._decide
         for step in steps:
             if decide(after(pos, step), decided, budget) == wins:
                 value = wins

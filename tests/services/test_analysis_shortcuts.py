@@ -106,8 +106,9 @@ def _full_walk_line(game, pos, value) -> list:
 
 
 @pytest.mark.parametrize("game_code", RANKS_ONLY)
-def test_the_worked_in_search_visits_the_generic_search_s_nodes_and_the_line_is_the_full_walk_s(game_code: str
-                                                                                                ) -> None:
+def test_the_worked_in_search_visits_the_generic_search_s_nodes_and_the_line_is_the_full_walk_s(
+        game_code: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(RankGame, "compiled", False)  # the Python search, the reference (node for node)
     @settings(max_examples=12, deadline=None, derandomize=True)
     @given(st.integers(min_value=0, max_value=2**32))
     def check(seed: int) -> None:
