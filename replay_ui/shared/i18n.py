@@ -65,6 +65,11 @@ def text(key: str, lang: str, **params: object) -> str:
     return template.format(**params) if params else template
 
 
+def counted(key: str, lang: str, count: int, **params: object) -> str:
+    """A count's words: `key.one` where the count is 1 and that string exists ("1 deal", "2 deals"), else `key`."""
+    return text(f"{key}.one" if count == 1 and f"{key}.one" in catalog() else key, lang, **params)
+
+
 def bilingual(key: str, **params: object) -> Markup:
     """Both languages as spans; the stylesheet shows the one chosen (html[data-lang])."""
     zh = escape(text(key, "zh", **params))

@@ -113,7 +113,7 @@
     reasonEl.hidden = !refused;
     reasonEl.textContent = refused ? refused() : "";
     bannerEl.hidden = !offline;
-    bannerEl.textContent = offline ? t("pad.offline", { n: queue.length }) : "";
+    bannerEl.textContent = offline ? Fupan.counted("pad.offline", queue.length, { n: queue.length }) : "";
     hintEl.hidden = !hint;
     hintEl.textContent = hint ? hint() : "";
     bringIntoView();

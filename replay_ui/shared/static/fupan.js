@@ -28,6 +28,11 @@
     return text;
   };
 
+  /* A count's words: `key.one` where the count is 1 and that string exists ("1 deal", "2 deals"), else `key`. */
+  Fupan.counted = function (key, count, params) {
+    return Fupan.t(Number(count) === 1 && strings[`${key}.one`] ? `${key}.one` : key, params);
+  };
+
   /* Both languages as spans, as the server renders them; the stylesheet shows the chosen one. */
   Fupan.bilingualHTML = function (key) {
     const entry = strings[key] || { zh: key, en: key };
