@@ -2,7 +2,9 @@
 
 One table serves both sides: Jinja renders `t(key)` as a pair of spans (CSS shows the chosen language, so a
 reload in English never flashes Chinese), and the same table is embedded in each page as JSON for the scripts.
-`{name}` placeholders are filled by `t(key, name=…)` in templates and `t(key, {name: …})` in JS.
+`{name}` placeholders are filled by `t(key, name=…)` in templates and `t(key, {name: …})` in JS. A count's words
+come from `counted(key, lang, n)` / `Fupan.counted(key, n, {…})`: `key.one` where n is 1 and it exists ("1 deal"),
+else `key` ("2 deals"); never "deal(s)".
 
 The strings are data: the common ones (the pages, the deal viewer, words several games share) in
 replay_ui/shared/strings.toml, each page family's with its pages (replay_ui/<family>/strings.toml), and each
