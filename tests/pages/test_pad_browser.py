@@ -458,6 +458,7 @@ def test_doudizhu_dealt_on_the_grid_refusals_a_second_pad_and_offline_taps(site:
             # A slip of the finger (a timeout tapped for the seat to act), taken back on the pad with a reason.
             slip = {"seat": state.to_act, "type": "timeout"}
             pad.record(slip)
+            assert in_view(pad.page, '[data-command="retract"]'), "撤回上一步 off screen after the slip"
             before = pad.version()
             pad.page.click('[data-command="retract"]')
             pad.page.fill('[data-field="reason"]', "误点超时")
