@@ -579,6 +579,9 @@ def test_shengji_declarations_while_dealing_bury_a_throw_and_a_tap_for_the_wrong
 
     pad, _ = whole_deal(site, tablet, "shengji", during=during)
     assert done == ["right", "wrong"] and len(retracted) == 1
+    pad.page.click("#lang-toggle")  # the table's first deal over, in English: "1 deal played", not "1 deals"
+    pad.wait(lambda: "1 deal played" in pad.page.locator("#pad-body").inner_text())
+    pad.page.click("#lang-toggle")
     assert pad.page.locator("[data-kitty]").count() == 1  # the buried cards lie apart again
 
 

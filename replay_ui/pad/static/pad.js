@@ -603,7 +603,8 @@
     else if (s.levels) cells = s.levels.map((level, team) => row(side(team), level)).join("");
     else if (s.points) cells = s.points.map((p, team) => row(side(team), p)).join("");
     else if (s.scores) cells = s.scores.map((p, seat) => row(match.seat_names[seat], p)).join("");
-    const deals = t("pad.dealsPlayed", { n: match.deals.filter((d) => d.status === "finished").length });
+    const finished = match.deals.filter((d) => d.status === "finished").length;
+    const deals = Fupan.counted("pad.dealsPlayed", finished, { n: finished });
     return `<section class="panel pad-info"><h3>${esc(t("pad.score"))}</h3><table class="pad-score">${cells}</table>` +
       `<p class="muted small">${esc(deals)}${match.status === "over" ? " · " + esc(t("pad.matchOver")) : ""}</p></section>`;
   }

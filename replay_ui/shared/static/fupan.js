@@ -29,8 +29,11 @@
   };
 
   /* A count's words: `key.one` where the count is 1 and that string exists ("1 deal", "2 deals"), else `key`. */
+  Fupan.countedKey = function (key, count) {
+    return Number(count) === 1 && strings[`${key}.one`] ? `${key}.one` : key;
+  };
   Fupan.counted = function (key, count, params) {
-    return Fupan.t(Number(count) === 1 && strings[`${key}.one`] ? `${key}.one` : key, params);
+    return Fupan.t(Fupan.countedKey(key, count), params);
   };
 
   /* Both languages as spans, as the server renders them; the stylesheet shows the chosen one. */
