@@ -552,7 +552,9 @@
       }
     };
     const read = async () => {
-      const got = await F.readSteps((input.dataset.stepsFrom || "").split(" ").filter(Boolean));
+      // the referee's view only for a tab holding a token (as the filing form asks): no refusal asked for
+      const urls = (input.dataset.stepsFrom || "").split(" ").filter((url) => url && (F.token() || !url.includes("viewpoint=referee")));
+      const got = await F.readSteps(urls);
       frames = got && got.length ? got : null;
       draw();
       select.hidden = !frames;
