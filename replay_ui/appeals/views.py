@@ -74,8 +74,22 @@ def _appeal_context(appeal_id: str) -> dict[str, Any]:
     return {"appeal": appeal, "tournament": tournament, "table": match["table"], "names": names, "match": match,
             "deal": deal, "seats": list(match["seat_names"]) if deal is None else list(deal["seats"]),
             "judged": judged, "blind": blind, "deal_link": deal_link,
+            "steps_from": steps_from(appeal_id if blind else None, deal_id),
             # the last step a form may name: the judged one while the result is not revealed
             "last_step": (judged if blind else (deal or {}).get("actions", 0)) or 0}
+
+
+def steps_from(blind_appeal: str | None, deal_id: str | None) -> str:
+    """Where a step chooser (fupan.js Fupan.stepChooser) reads the deal's steps, first address first: the referee's
+    view (for a tab whose token may see it), else the public's; while an appeal is undecided, its result-blind
+    frames (nothing after the judged step, no deal address), else the deal's own."""
+    if blind_appeal is not None:
+        base = url_for("appeals_ui.review_frames", appeal_id=blind_appeal)
+    elif deal_id:
+        base = url_for("replay_ui_api.frames", deal_id=deal_id)
+    else:
+        return ""
+    return " ".join(f"{base}?viewpoint={view}" for view in ("referee", "public"))
 
 
 # Once the committee has decided (or the appeal is over) the result is no longer kept from the page's readers.

@@ -2,7 +2,9 @@
 
 One table serves both sides: Jinja renders `t(key)` as a pair of spans (CSS shows the chosen language, so a
 reload in English never flashes Chinese), and the same table is embedded in each page as JSON for the scripts.
-`{name}` placeholders are filled by `t(key, name=…)` in templates and `t(key, {name: …})` in JS.
+`{name}` placeholders are filled by `t(key, name=…)` in templates and `t(key, {name: …})` in JS. A count's words
+come from `counted(key, lang, n)` / `Fupan.counted(key, n, {…})`: `key.one` where n is 1 and it exists ("1 deal"),
+else `key` ("2 deals"); never "deal(s)".
 
 The strings are data: the common ones (the pages, the deal viewer, words several games share) in
 replay_ui/shared/strings.toml, each page family's with its pages (replay_ui/<family>/strings.toml), and each
@@ -63,6 +65,11 @@ def text(key: str, lang: str, **params: object) -> str:
     zh, en = catalog()[key]
     template = zh if lang == "zh" else en
     return template.format(**params) if params else template
+
+
+def counted(key: str, lang: str, count: int, **params: object) -> str:
+    """A count's words: `key.one` where the count is 1 and that string exists ("1 deal", "2 deals"), else `key`."""
+    return text(f"{key}.one" if count == 1 and f"{key}.one" in catalog() else key, lang, **params)
 
 
 def bilingual(key: str, **params: object) -> Markup:

@@ -16,7 +16,7 @@ from flask import Blueprint, render_template, request, url_for
 
 from domain.games import get_game
 from domain.kernel.errors import IllegalAction, NotFound
-from replay_ui.appeals.views import appeal_context
+from replay_ui.appeals.views import appeal_context, steps_from
 from replay_ui.pages import deal_context, not_found_page, seat_mark
 from replay_ui.shared import i18n
 
@@ -57,7 +57,7 @@ def deal_board(deal_id: str) -> str:
             "analysis_url": url_for("analysis.analyse_variation", deal_id=deal["id"]),
             "lines_url": None, "back_url": url_for("replay_ui.deal_viewer", deal_id=deal["id"]) + f"?step={step}"}
     return render_template("board.html", boot=boot, deal=deal, tournament=context.get("tournament"),
-                           match=context.get("match"), appeal=None)
+                           match=context.get("match"), appeal=None, steps_from=steps_from(None, deal["id"]))
 
 
 @board_pages.get("/appeals/<appeal_id>/board")
@@ -81,4 +81,4 @@ def appeal_board(appeal_id: str) -> str:
     return render_template("board.html", boot=boot, deal=deal if not blind else {"number": deal.get("number"),
                                                                                    "game": deal["game"]},
                            tournament=context["tournament"], match=context["match"], appeal=appeal,
-                           table=context["table"])
+                           table=context["table"], steps_from=context["steps_from"])

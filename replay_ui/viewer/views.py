@@ -281,8 +281,8 @@ def delay_words(delay: dict[str, Any]) -> Any:
         return i18n.bilingual("broadcast.delay.none")
     # The Chinese says a small count in words (一局, 两墩), the English in figures: each language its own number.
     said = CHINESE_NUMBERS[amount] if kind != "minutes" and amount < len(CHINESE_NUMBERS) else str(amount)
-    zh = escape(i18n.text(f"broadcast.delay.{kind}", "zh", n=said))
-    en = escape(i18n.text(f"broadcast.delay.{kind}", "en", n=amount))
+    zh = escape(i18n.counted(f"broadcast.delay.{kind}", "zh", amount, n=said))
+    en = escape(i18n.counted(f"broadcast.delay.{kind}", "en", amount, n=amount))
     return Markup(f'<span class="zh" lang="zh-CN">{zh}</span><span class="en" lang="en">{en}</span>')
 
 

@@ -333,3 +333,46 @@ def test_an_outcome_form_without_lines_does_not_start_on_a_weighted_score(browse
     page.wait_for_selector("#ruling-form", state="visible")
     assert page.input_value("#ruling-kind") == "weighted" and page.locator(".ruling-part").first.is_visible()
     context.close()
+
+
+def test_the_evidence_the_sandbox_and_the_board_pick_their_step_by_what_happened_there(browser, filed):
+    """Issue 23's walk, continued: the evidence's step, the sandbox's first step and the board's start step were bare
+    number boxes. Each lists the deal's steps in words (the filing form's chooser, fupan.js), as the reader may see
+    them: an undecided appeal's page and board stop at the judged step, a finished deal's board lists every step;
+    the step picked is the number sent."""
+    server, event = filed.server, filed.event
+    context = browser.new_context(viewport=PHONE)
+    context.add_init_script(f"sessionStorage.setItem('fupan.token', {json.dumps(event.referee)});")
+    page = context.new_page()
+    sent: list[dict[str, Any]] = []
+
+    def answer(route: Any) -> None:
+        sent.append(route.request.post_data_json)
+        route.fulfill(status=422, json={"error": {"code": "test", "message": "not kept", "message_zh": "未保存"}})
+
+    page.route("**/api/appeals/*/evidence", answer)
+    page.goto(f"{server.url}/appeals/{filed.appeal}")
+    for box in ("#evidence-step", "#sandbox-from"):
+        page.wait_for_selector(f"{box}[data-steps-count='{JUDGED + 1}']", state="attached")
+        assert page.is_visible(f"{box}-pick") and not page.is_visible(box), box
+        assert page.input_value(f"{box}-pick") == str(JUDGED)  # starts on the judged step
+        set_language(page, "zh")
+        assert page.inner_text(f"{box}-pick option[value='4']") == "第 4 步：王五 出 ♠3 ♣4 ♥5 ♦6 ♦7 ♥8 ♥9（单顺）"
+        set_language(page, "en")
+        assert page.inner_text(f"{box}-pick option[value='4']").startswith("Step 4: 王五 plays ♠3"), box
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
+    page.select_option("#evidence-step-pick", "4")
+    page.click("#evidence-form button[type=submit]")
+    page.wait_for_selector("#evidence-form .appeal-said[data-refused='test']")
+    assert sent[0]["reference"]["step"] == 4
+    # the appeal's board, result-blind: up to the judged step; picking a step starts the board there
+    page.goto(f"{server.url}/appeals/{filed.appeal}/board?step=2")
+    page.wait_for_selector(f"#board-step[data-steps-count='{JUDGED + 1}']", state="attached")
+    assert page.input_value("#board-step-pick") == "2" and not page.is_visible("#board-step")
+    page.select_option("#board-step-pick", "5")
+    page.click("#board-start button[type=submit]")
+    page.wait_for_url(re.compile(r"[?&]step=5$"))
+    # a finished deal's own board: every step
+    page.goto(f"{server.url}/deals/{event.deal}/board")
+    page.wait_for_selector(f"#board-step[data-steps-count='{LENGTH + 1}']", state="attached")
+    context.close()

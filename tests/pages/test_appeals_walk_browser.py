@@ -144,7 +144,7 @@ def test_one_appeal_end_to_end_then_a_redeal_and_a_late_filing_refused(browser, 
     assert shown["on_behalf_of"] == ["李四"] and shown["deadline"]["late"] is False
 
     # Evidence through its form: the judged step from 李四's seat, and a note; the viewer opens at it.
-    page.fill("#evidence-form [name=step]", str(JUDGED))
+    page.select_option("#evidence-step-pick", str(JUDGED))  # the steps in words, as the filing form lists them
     page.select_option("#evidence-form [name=viewpoint]", "seat:1")
     page.fill("#evidence-form [name=note]", "李四 手上只剩三张牌")
     page.click("#evidence-form button[type=submit]")

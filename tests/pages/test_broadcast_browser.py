@@ -85,6 +85,8 @@ def test_a_one_deal_delay_never_draws_the_live_deals_cards_and_draws_it_once_the
     first = start_deal(live, match)
     page.goto(f"{live.url}/tournaments/{tournament}/broadcast?follow={match}&poll=0")  # push, no polling
     assert "延迟一局" in page.inner_text("#broadcast-delay")
+    # one deal in English is "1 deal", never "1 deal(s)"
+    assert page.text_content("#broadcast-delay [lang=en]").startswith("Broadcast delay: 1 deal (")
     assert page.locator(f"#broadcast-tables tr[data-match='{other}'] a").count() == 1  # any table can be followed
     refresh(page)
     assert page.locator(f"[data-held='{first}']").count() == 1
@@ -138,6 +140,9 @@ def test_the_console_sets_the_delay_and_says_what_is_wrong_in_the_readers_langua
     wait_for_state(page, "#delay-now", "data-state", "set")
     assert "15 minutes" in page.inner_text("#delay-now")
     assert live.get(f"/api/tournaments/{tournament}/delay").json()["delay"] == {"kind": "minutes", "amount": 15}
+    page.fill("#delay-amount", "1")  # one minute in English is "1 minute"
+    page.click("#delay-form button[type=submit]")
+    page.wait_for_selector("#delay-now:text-is('Now: 1 minute')")
 
 
 # What a spectator's phone or tablet shows of the deal on the broadcast: each hand's name and whether every card's

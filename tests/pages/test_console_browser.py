@@ -348,6 +348,7 @@ def test_tiebreaks_are_chosen_by_name_in_order_and_the_title_speaks_one_language
     assert live.post(f"/api/tournaments/{tournament}/entries", {"entries": [entry]}).status_code == 201
     refresh(page)
     row = page.locator("#entries-table tr[data-entry='张三']")
+    assert page.inner_text("#entry-count").startswith("1 entry"), page.inner_text("#entry-count")  # not "1 entries"
     assert row.locator("td").count() == 4 and row.inner_text().count("张三") == 1, row.inner_text()
     headings = page.eval_on_selector_all("#entries-table th",
                                          "ths => ths.filter(th => !th.hidden).map(th => th.innerText)")

@@ -5,8 +5,11 @@ note — is recorded on the pad of one table and through the API at a twin table
 the same hands: the two exports carry the same actions and result. The clicks follow a scripted play chosen
 by the game's random player (tests/support/game_support.py's way). 斗地主's deal also has its hands entered on the full
 deck grid, a refused tap (a play that does not beat), a stale tap from a second pad (409), and three taps
-made offline, stored once each, in order, when the connection returns. 大怪路子's six hands are checked at
-phone size. Every tap's time to its stored version shown is collected and printed (docs/PERFORMANCE.md).
+made offline, stored once each, in order, when the connection returns. 升级's deal has a slip retracted on the
+tablet (撤回上一步 on screen before it is tapped) and a trick closed offline on a phone and on the tablet (the
+question who won it, with the trick, on screen). Every card of every hand lies inside the screen at 1024×768 and
+768×1024. 大怪路子's six hands are checked at phone size. Every tap's time to its stored version shown is
+collected and printed (docs/PERFORMANCE.md).
 """
 
 from __future__ import annotations
@@ -271,6 +274,23 @@ def latencies_of(page: Page) -> list[float]:
     return page.evaluate("() => window.FupanPad.latencies.slice()")
 
 
+# An element the recorder needs next lies inside the screen, above the fixed status bar: seen and tapped without
+# scrolling.
+IN_VIEW = """(selector) => {
+  const box = document.querySelector(selector).getBoundingClientRect();
+  const bar = document.querySelector('.pad-status').getBoundingClientRect();
+  return box.top >= 0 && box.left >= 0 && box.right <= innerWidth && box.bottom <= bar.top;
+}"""
+# Every card of every hand inside the screen's width (the pad wraps a hand, never fans or cuts it).
+CARDS_OFF_SCREEN = """() => [...document.querySelectorAll('.pad-seat button[data-card]')]
+  .filter((card) => { const box = card.getBoundingClientRect(); return box.left < 0 || box.right > innerWidth; })
+  .map((card) => card.dataset.card)"""
+
+
+def in_view(page: Page, selector: str) -> bool:
+    return bool(page.evaluate(IN_VIEW, selector))
+
+
 @pytest.fixture
 def tablet(browser: Browser, site: PadSite) -> Iterator[Offline]:
     context = Offline(browser, site, TABLET)  # type: ignore[arg-type]  # a site with a url is all it needs
@@ -303,6 +323,7 @@ def whole_deal(site: PadSite, tablet: Offline, game: str, pad: Pad | None = None
     for viewport in (LANDSCAPE, TABLET):  # the deal as dealt (升级: while dealing) both ways round, no sideways scroll
         pad.page.set_viewport_size(viewport)
         assert pad.page.evaluate("() => document.documentElement.scrollWidth <= innerWidth"), viewport
+        assert pad.page.evaluate(CARDS_OFF_SCREEN) == [], viewport
     setup = setup_of(site, deal)
     actions = scripted(engine, setup)
     index = 0
@@ -437,6 +458,7 @@ def test_doudizhu_dealt_on_the_grid_refusals_a_second_pad_and_offline_taps(site:
             # A slip of the finger (a timeout tapped for the seat to act), taken back on the pad with a reason.
             slip = {"seat": state.to_act, "type": "timeout"}
             pad.record(slip)
+            assert in_view(pad.page, '[data-command="retract"]'), "撤回上一步 off screen after the slip"
             before = pad.version()
             pad.page.click('[data-command="retract"]')
             pad.page.fill('[data-field="reason"]', "误点超时")
@@ -454,18 +476,47 @@ def test_shengji_declarations_while_dealing_bury_a_throw_and_a_tap_for_the_wrong
                                                                                         tablet: Offline) -> None:
     engine = get_engine("shengji")
     done: list[str] = []
+    retracted: list[int] = []
 
     def during(pad: Pad, index: int, actions: list[Action]) -> int:
-        """Offline on a phone, a trick's last card: who leads next is the trick's winner, which only the rules
-        know, so the pad asks — "这一墩谁大？" with each player by name (东南西北 beside) — and offers nobody a play
-        or a 不出 (升级 has none) until the referee answers. The first time the referee names the winner and
+        if not retracted and actions[index]["type"] == "play":
+            return slip_retracted_on_the_tablet(pad, index, actions)
+        return offline_at_a_tricks_end(pad, index, actions)
+
+    def slip_retracted_on_the_tablet(pad: Pad, index: int, actions: list[Action]) -> int:
+        """A slip of the finger on the tablet while a seat of the upper row is to act: 撤回上一步 is on screen
+        beside the acting seat without scrolling (the room holds both), and once the slip is taken back the
+        acting seat's buttons are too."""
+        state = engine.new_deal(setup_of(site, deal_of(pad)))
+        for action in standing(actions[:index]):
+            engine.apply(state, action)
+        if state.to_act not in (0, 1) or not state.trick:  # the upper row of the two, mid-trick
+            return 0
+        retracted.append(index)
+        slip = {"seat": state.to_act, "type": "timeout"}
+        pad.record(slip)
+        assert in_view(pad.page, '[data-command="retract"]'), "撤回上一步 off screen after the slip"
+        before = pad.version()
+        pad.page.click('[data-command="retract"]', **CLICK)
+        pad.page.fill('[data-field="reason"]', "误点超时")
+        pad.page.click("[data-confirm]")
+        pad.wait(lambda: pad.version() > before and pad.state() == "ready")
+        assert in_view(pad.page, f'.pad-seat.acting[data-seat="{state.to_act}"] .pad-actions')
+        actions[index:index] = [slip, {"type": "retract", "at": index, "reason": "误点超时"}]
+        return 2
+
+    def offline_at_a_tricks_end(pad: Pad, index: int, actions: list[Action]) -> int:
+        """Offline on a phone (then on the tablet), a trick's last card: who leads next is the trick's winner,
+        which only the rules know, so the pad asks — "这一墩谁大？" with the trick just closed and each player by
+        name (东南西北 beside), on screen without scrolling — and offers nobody a play or a 不出 (升级 has none)
+        until the referee answers. The first time the referee names the winner and
         queues the lead: once the connection returns both taps are stored. The second time the referee names the
         wrong seat and queues its lead: the rules refuse it on reconnect, the pad names it as not stored with
         the reason, and shows the real leader."""
         if len(done) == 2 or actions[index]["type"] != "play":
             return 0
         state = engine.new_deal(setup_of(site, deal_of(pad)))
-        for action in actions[:index]:
+        for action in standing(actions[:index]):
             engine.apply(state, action)
         if len(state.trick) != 3:
             return 0
@@ -477,13 +528,20 @@ def test_shengji_declarations_while_dealing_bury_a_throw_and_a_tap_for_the_wrong
         right = not done
         done.append("right" if right else "wrong")
         page = pad.page
-        page.set_viewport_size(PHONE)
+        page.set_viewport_size(PHONE if right else TABLET)
         count = event_count(site.live, deal_of(pad))
         tablet.context.set_offline(True)
         pad.tap(closing)
         pad.wait(lambda: pad.state() == "offline" and page.locator("[data-pad-ask]").count() == 1)
         question = page.locator("[data-pad-ask]")
         assert "这一墩谁大？下一手由谁出" in question.inner_text()
+        assert in_view(page, '[data-pad-ask] button[data-leader="3"]'), "the question off screen"
+        closed = page.locator("[data-ask-trick]").inner_text()  # the trick to judge, beside the question
+        assert all(pad.seat(seat).locator("header b").inner_text() in closed for seat in range(4)), closed
+        assert page.locator(f'[data-ask-trick] [data-card="{closing["cards"][0]}"]').count() >= 1, closed
+        page.click("#lang-toggle")  # one tap queued, in English: "1 tap", never "1 tap(s)"
+        assert "1 tap queued" in page.locator("#pad-banner").inner_text()
+        page.click("#lang-toggle")
         for seat in range(4):
             label = question.locator(f'button[data-leader="{seat}"]').inner_text()
             assert pad.seat(seat).locator("header b").inner_text() in label and "东南西北"[seat] in label, label
@@ -520,7 +578,10 @@ def test_shengji_declarations_while_dealing_bury_a_throw_and_a_tap_for_the_wrong
         return taken
 
     pad, _ = whole_deal(site, tablet, "shengji", during=during)
-    assert done == ["right", "wrong"]
+    assert done == ["right", "wrong"] and len(retracted) == 1
+    pad.page.click("#lang-toggle")  # the table's first deal over, in English: "1 deal played", not "1 deals"
+    pad.wait(lambda: "1 deal played" in pad.page.locator("#pad-body").inner_text())
+    pad.page.click("#lang-toggle")
     assert pad.page.locator("[data-kitty]").count() == 1  # the buried cards lie apart again
 
 

@@ -15,6 +15,7 @@
 
   function showToken() {
     tokenChanged();
+    document.dispatchEvent(new CustomEvent("fupan:token")); // the step lists read the deal again as the token may see it
     const held = !!F.token();
     if ($("appeal-token-forget")) $("appeal-token-forget").hidden = !held;
     if ($("appeal-token-held")) $("appeal-token-held").hidden = !held;
@@ -204,10 +205,7 @@
     const drawSteps = () => {
       const select = filing.elements.step;
       const kept = select.value;
-      const lang = F.lang();
-      select.innerHTML = `<option value="">—</option>` + read.frames.map((frame) => `<option value="${frame.step}">` +
-        `${F.esc(F.t("appeals.file.stepN", { n: frame.step, said: frame.notation[lang] || frame.notation.zh }))}</option>`)
-        .join("");
+      select.innerHTML = `<option value="">—</option>` + F.stepOptions(read.frames);
       if (read.frames.some((frame) => String(frame.step) === kept)) select.value = kept;
     };
     const readSteps = async () => {
@@ -215,11 +213,10 @@
       let answer = null;
       if (deal) {
         const url = (view) => `/ui-api/deals/${encodeURIComponent(deal)}/frames?viewpoint=${view}`;
-        if (F.token()) answer = await F.getJSON(url("referee")).catch(() => null);
-        if (!answer) answer = await F.getJSON(url("public")).catch(() => null);
+        answer = await F.readSteps(F.token() ? [url("referee"), url("public")] : [url("public")]);
       }
       if (deal !== value(filing, "deal")) return; // another deal was chosen meanwhile
-      read = { deal, frames: answer && answer.frames ? answer.frames : [] };
+      read = { deal, frames: answer || [] };
       filing.dataset.stepsRead = !deal || answer ? "1" : "0";
       drawSteps();
       follow();
@@ -234,6 +231,9 @@
     follow();
     readSteps();
   }
+
+  // The evidence's step and the sandbox's first step, picked by what happened there (fupan.js Fupan.stepChooser).
+  document.querySelectorAll(".appeal-forms input[data-steps-from]").forEach((input) => F.stepChooser(input));
 
   /* --- the sandbox: a line built action by action among what the rules offer ------------------------------ */
 

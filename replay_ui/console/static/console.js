@@ -256,7 +256,7 @@
       await refreshAll();
     })));
     const limit = answer.entry_rules.department_limit;
-    $("#entry-count").textContent = t("console.entries.count", { n: answer.entries.length }) + (limit ? ` · ${t("console.entries.limit", { n: limit })}` : "");
+    $("#entry-count").textContent = Fupan.counted("console.entries.count", answer.entries.length, { n: answer.entries.length }) + (limit ? ` · ${t("console.entries.limit", { n: limit })}` : "");
     root.dataset.entries = String(answer.entries.length);
   }
 
@@ -278,7 +278,7 @@
         const members = teamSize === 1 ? [name] : form.getAll("member").map((m) => String(m).trim());
         const body = { entries: [{ name, department: String(form.get("department")).trim(), members: members.map((m) => ({ name: m })) }] };
         const answer = await api("POST", `${base}/entries`, body);
-        say("console.entries.done", { n: answer.registered.length });
+        say(Fupan.countedKey("console.entries.done", answer.registered.length), { n: answer.registered.length });
         event.target.reset();
         await refreshAll();
       });
@@ -291,7 +291,7 @@
       event.preventDefault();
       act(async () => {
         const answer = await api("POST", `${base}/entries`, { text: $("#bulk-text").value });
-        say("console.entries.done", { n: answer.registered.length });
+        say(Fupan.countedKey("console.entries.done", answer.registered.length), { n: answer.registered.length });
         $("#bulk-text").value = "";
         await refreshAll();
       });

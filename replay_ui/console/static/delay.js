@@ -13,7 +13,7 @@
 
   function words(delay) {
     const key = { deals: "console.delay.deals", tricks: "console.delay.tricks", minutes: "console.delay.minutes" }[delay.kind];
-    return `${delay.amount} ${Fupan.t(key)}`;
+    return `${delay.amount} ${Fupan.counted(key, delay.amount)}`;
   }
 
   function show() {

@@ -113,7 +113,7 @@
     reasonEl.hidden = !refused;
     reasonEl.textContent = refused ? refused() : "";
     bannerEl.hidden = !offline;
-    bannerEl.textContent = offline ? t("pad.offline", { n: queue.length }) : "";
+    bannerEl.textContent = offline ? Fupan.counted("pad.offline", queue.length, { n: queue.length }) : "";
     hintEl.hidden = !hint;
     hintEl.textContent = hint ? hint() : "";
     bringIntoView();
@@ -125,11 +125,12 @@
    * changed, so a recorder who scrolled away to read the score is not pulled back by a poll. */
   const brought = { key: "", bar: 0 };
   function bringIntoView() {
-    const seat = body.querySelector(".pad-seat.acting");
+    // Offline at a trick's end nobody acts: the question who won it is what is needed next.
+    const seat = body.querySelector(".pad-seat.acting") || body.querySelector("[data-pad-ask]");
     const bar = root.querySelector(".pad-status");
     if (!seat || !formLayer.hidden) return;
     const barHeight = Math.ceil(bar.getBoundingClientRect().height);
-    const key = `${dealId}:${current && current.version}:${queue.length}:${seat.dataset.seat}`;
+    const key = `${dealId}:${current && current.version}:${queue.length}:${seat.dataset.seat || "ask"}`;
     // A bar grown by a dry run's answer while cards are being picked moves nothing: the cards stay under the
     // finger (an illegal selection's 出牌 is off anyway, and the next change of selection clears the message).
     if (key === brought.key && (barHeight === brought.bar || selection.length)) return;
@@ -144,6 +145,12 @@
     let by = 0;
     if (box.top < room.top) by = box.top - room.top;
     if (box.bottom - by > room.bottom) by = box.bottom - room.bottom;
+    // Where the room holds both (a tablet), the table's tools too: 撤回上一步 right after a slip of the finger.
+    const tools = body.querySelector(".pad-tools");
+    const below = tools ? tools.getBoundingClientRect().bottom : 0;
+    if (tools && below - by > room.bottom && below - box.top <= room.bottom - room.top) {
+      by = below - room.bottom;
+    }
     if (by) window.scrollBy({ top: by, behavior: "instant" });
   }
 
@@ -397,6 +404,10 @@
     choices = current.choices.filter((c) => c.action.type === "foul");
     if (unknown) {
       view.to_act = null;
+      if (view.trick && ask) { // the trick just closed, for the referee to judge beside the question (docs/pad.md)
+        const queued = queue.slice(0, queue.indexOf(ask) + 1).filter((q) => q.action.type === "play");
+        view.closedTrick = view.trick.plays.concat(queued.map((q) => ({ ...q.action }))).slice(-seats);
+      }
       if (view.trick) view.trick.plays = [];
       return { view, choices, guessed: true, unknown: true, ask };
     }
@@ -433,7 +444,8 @@
   function askHTML(view) {
     const buttons = view.seats.map((_, seat) =>
       `<button type="button" class="pad-act" data-leader="${seat}">${esc(Fupan.seatName(seat, names()[seat]))}</button>`).join("");
-    return `<section class="pad-ask panel" data-pad-ask><h3>${esc(t("pad.ask"))}</h3>` +
+    const trick = view.closedTrick ? `<div class="pad-ask-trick" data-ask-trick>${playsHTML(view.closedTrick)}</div>` : "";
+    return `<section class="pad-ask panel" data-pad-ask><h3>${esc(t("pad.ask"))}</h3>${trick}` +
       `<p class="muted small">${esc(t("pad.ask.note"))}</p><div class="pad-actions">${buttons}</div></section>`;
   }
 
@@ -591,7 +603,8 @@
     else if (s.levels) cells = s.levels.map((level, team) => row(side(team), level)).join("");
     else if (s.points) cells = s.points.map((p, team) => row(side(team), p)).join("");
     else if (s.scores) cells = s.scores.map((p, seat) => row(match.seat_names[seat], p)).join("");
-    const deals = t("pad.dealsPlayed", { n: match.deals.filter((d) => d.status === "finished").length });
+    const finished = match.deals.filter((d) => d.status === "finished").length;
+    const deals = Fupan.counted("pad.dealsPlayed", finished, { n: finished });
     return `<section class="panel pad-info"><h3>${esc(t("pad.score"))}</h3><table class="pad-score">${cells}</table>` +
       `<p class="muted small">${esc(deals)}${match.status === "over" ? " · " + esc(t("pad.matchOver")) : ""}</p></section>`;
   }

@@ -28,6 +28,14 @@
     return text;
   };
 
+  /* A count's words: `key.one` where the count is 1 and that string exists ("1 deal", "2 deals"), else `key`. */
+  Fupan.countedKey = function (key, count) {
+    return Number(count) === 1 && strings[`${key}.one`] ? `${key}.one` : key;
+  };
+  Fupan.counted = function (key, count, params) {
+    return Fupan.t(Fupan.countedKey(key, count), params);
+  };
+
   /* Both languages as spans, as the server renders them; the stylesheet shows the chosen one. */
   Fupan.bilingualHTML = function (key) {
     const entry = strings[key] || { zh: key, en: key };
@@ -496,4 +504,69 @@
     const button = event.target.closest && event.target.closest("button, input[type=submit]");
     if (button && button.form) [...button.form.elements].forEach((field) => field.setCustomValidity && field.setCustomValidity(""));
   }, true);
+})();
+
+/* A step picked by what happened there, never typed as a bare number (the appeal's filing form and evidence, its
+ * sandbox, the board of variations): the deal's steps as the reader may see them, read from the first of a list of
+ * frames addresses the server answers (the referee's view with the tab's token, else the public's; an undecided
+ * appeal's result-blind frames stop at the judged step), each named "第 4 步：王五 出 ♠3 ♣4 …"; the number is what
+ * the form sends. `Fupan.stepChooser(input)` puts such a list before a number box carrying `data-steps-from` (the
+ * addresses, space separated) and its `max`, keeps the box's value in step with the list, and leaves the box as it
+ * was while the steps cannot be read. It reads again on `fupan:token` (the tab's token changed). */
+(function () {
+  "use strict";
+  const F = window.Fupan;
+
+  F.readSteps = async function (urls) {
+    for (const url of urls) {
+      const answer = await F.getJSON(url).catch(() => null);
+      if (answer && answer.frames) return answer.frames;
+    }
+    return null;
+  };
+
+  F.stepOptions = function (frames, upTo) {
+    const lang = F.lang();
+    return frames.filter((frame) => upTo === undefined || frame.step <= upTo).map((frame) =>
+      `<option value="${frame.step}">${F.esc(F.t("steps.stepN",
+        { n: frame.step, said: (frame.notation && (frame.notation[lang] || frame.notation.zh)) || "" }))}</option>`)
+      .join("");
+  };
+
+  F.stepChooser = function (input) {
+    const select = document.createElement("select");
+    select.className = "step-chooser";
+    select.hidden = true;
+    if (input.id) select.id = `${input.id}-pick`;
+    input.before(select);
+    const upTo = input.max === "" ? undefined : parseInt(input.max, 10);
+    let frames = null;
+    const draw = () => {
+      if (!frames) return;
+      select.innerHTML = F.stepOptions(frames, upTo);
+      const kept = input.value;
+      if ([...select.options].some((option) => option.value === kept)) select.value = kept;
+      else if (select.options.length) {
+        select.value = select.options[select.options.length - 1].value; // past what may be seen: the last seen
+        input.value = select.value;
+      }
+    };
+    const read = async () => {
+      // the referee's view only for a tab holding a token (as the filing form asks): no refusal asked for
+      const urls = (input.dataset.stepsFrom || "").split(" ").filter((url) => url && (F.token() || !url.includes("viewpoint=referee")));
+      const got = await F.readSteps(urls);
+      frames = got && got.length ? got : null;
+      draw();
+      select.hidden = !frames;
+      input.hidden = !!frames;
+      input.dataset.stepsCount = frames ? String(select.options.length) : "0"; // for whoever waits on the list
+    };
+    select.addEventListener("change", () => {
+      input.value = select.value;
+      input.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+    document.addEventListener("fupan:lang", draw);
+    document.addEventListener("fupan:token", read);
+    read();
+  };
 })();

@@ -546,6 +546,7 @@
     });
   }
 
+  F.stepChooser($("board-step")); // the start step picked by what happened there (fupan.js)
   $("board-start").addEventListener("submit", (event) => {
     event.preventDefault();
     const step = Math.max(0, Math.min(parseInt($("board-step").value, 10) || 0, boot.last_step));

@@ -53,7 +53,7 @@
     const names = data.seat_names || [];
     heading.textContent = names.join(Fupan.t("list.sep"));
     heldList.innerHTML = data.held
-      .map((deal) => `<li data-held="${Fupan.esc(deal.deal_id)}">${Fupan.esc(Fupan.t("broadcast.held", { n: deal.number, k: deal.delayed }))}</li>`)
+      .map((deal) => `<li data-held="${Fupan.esc(deal.deal_id)}">${Fupan.esc(Fupan.counted("broadcast.held", deal.delayed, { n: deal.number, k: deal.delayed }))}</li>`)
       .join("");
     const shown = data.following;
     if (!shown) {
@@ -62,7 +62,7 @@
       dealBox.removeAttribute("data-deal");
       return;
     }
-    status.textContent = shown.delayed ? Fupan.t("broadcast.delayed", { k: shown.delayed }) : "";
+    status.textContent = shown.delayed ? Fupan.counted("broadcast.delayed", shown.delayed, { k: shown.delayed }) : "";
     dealBox.dataset.deal = shown.deal_id;
     dealBox.innerHTML =
       `<h3>${Fupan.esc(Fupan.t("broadcast.deal", { n: shown.number }))} ` +
