@@ -1,0 +1,220 @@
+"""The standings' rules for every format (projections/standings.py's docstring, domain/kernel/formats.py,
+docs/pairing.md, docs/console.md), each checked on a small tournament's facts as the store loads them: a knockout
+ranks by the round reached and then that round's table, a table is over only once it ended, equal keys share a
+rank, a lower figure wins where the criterion says so, a bye board is B11.9's credit, an adjustment counts from
+its round on. Pure functions over `TournamentFacts`: no store, no service."""
+
+from __future__ import annotations
+
+import hashlib
+from fractions import Fraction
+from typing import Any
+
+from projections.standings import Standings
+from projections.standings_values import TournamentFacts, plain
+
+SEED = "rules-seed"
+
+
+def ddz(landlord: int, won: bool, scores: list[int], penalties: tuple[int, int, int] = (0, 0, 0)) -> dict[str, Any]:
+    """One scored 斗地主 deal's result (the facts the format reads: score, won, landlord_won, penalty)."""
+    return {"scores": scores, "landlord": landlord, "landlord_won": won, "penalties": list(penalties)}
+
+
+def facts(players: list[str], tables: list[tuple[int, list[str], list[dict[str, Any]], bool]], *,
+          rounds: list[tuple[int, str]] = (), adjustments: list[dict[str, Any]] = (), game: str = "doudizhu",
+          format_code: str = "doudizhu.s001", tiebreaks: list[str] = (), seed: str | None = SEED,
+          byes: dict[int, list[str]] | None = None) -> TournamentFacts:
+    """A tournament's facts: tables are (round, seats, the results of its scored deals, ended)."""
+    matches, deals = [], []
+    for index, (number, seats, results, ended) in enumerate(tables):
+        match_id = f"m{index}"
+        matches.append({"match_id": match_id, "round": number, "table": str(index + 1), "seats": seats,
+                        "start_chips": 10, "ended": {"by": "target"} if ended else None})
+        for deal_number, result in enumerate(results, start=1):
+            deals.append({"deal_id": f"{match_id}-{deal_number}", "match_id": match_id, "number": deal_number,
+                          "result": result, "winner": None, "finished": {}, "scored": {}})
+    return TournamentFacts(
+        tournament={"tournament_id": "t-id", "name": "t", "game": game, "format": format_code,
+                    "tiebreaks": list(tiebreaks), "lots_seed": seed},
+        players=[{"player_id": p, "name": p} for p in players],
+        rounds=[{"round": r, "label": f"R{r}", "kind": kind, **({"byes": (byes or {})[r]} if r in (byes or {}) else {})}
+                for r, kind in rounds],
+        matches=matches, deals=deals, adjustments=list(adjustments))
+
+
+def adjustment(player: str, points: int, round_number: int) -> dict[str, Any]:
+    return {"player_id": player, "points": points, "round": round_number, "kind": "penalty", "reason": "迟到 / late",
+            "version": 1, "recorded_by": None, "time": None}
+
+
+def rows(standings: Standings) -> dict[str, dict[str, Any]]:
+    return {row["player_id"]: row for row in standings.rows}
+
+
+# Three tables of round 1, each won by its landlord (seat 0: 10 + 4 chips; the farmers 10 − 2), then the final.
+NINE = ["甲", "乙", "丙", "丁", "戊", "己", "庚", "辛", "壬"]
+FIRST_ROUND = [(1, NINE[0:3], [ddz(0, True, [4, -2, -2])], True),
+               (1, NINE[3:6], [ddz(0, True, [4, -2, -2])], True),
+               (1, NINE[6:9], [ddz(1, False, [1, -2, 1])], True)]  # 壬 and 庚 on 11 chips, 辛 on 8
+KNOCKOUT_ROUNDS = [(1, "tables"), (2, "final")]
+
+
+def test_a_knockout_ranks_by_the_round_reached_then_by_that_rounds_table_alone():
+    """The final's players rank above everyone out in round 1, whatever the chips; each is ranked by the chips of
+    the table of the round that ranks them (the final's start from 10 again), and the table's own order says who
+    goes on (advance 1; a tie at the table goes to the registration number's lower one only after the key)."""
+    assert [t["advancing"] for t in Standings(facts(NINE, FIRST_ROUND, rounds=KNOCKOUT_ROUNDS)).tables] == [
+        ["甲"], ["丁"], ["庚"]]  # 庚 and 壬 tie on 11 chips and every tiebreak but the lot
+    final = (2, ["甲", "丁", "庚"], [ddz(1, True, [-3, 6, -3]), ddz(0, False, [-4, 2, 2])], True)
+    standings = Standings(facts(NINE, [*FIRST_ROUND, final], rounds=KNOCKOUT_ROUNDS))
+    by_player = rows(standings)
+    order = [row["player_id"] for row in standings.rows]
+    assert order[:3] == ["丁", "庚", "甲"]  # 18, 9 and 3 chips in the final
+    assert set(order[3:]) == {"乙", "丙", "戊", "己", "辛", "壬"}
+    assert by_player["壬"]["total"] == 11 > by_player["甲"]["total"] == 3  # out in round 1, ranked below 甲
+    assert [by_player[p]["status"] for p in order[:3]] == ["champion", "placed", "placed"]
+    assert {by_player[p]["status"] for p in order[3:]} == {"eliminated"}
+    assert [by_player[p]["reached"]["round"] for p in order] == [2, 2, 2, 1, 1, 1, 1, 1, 1]
+    assert [by_player[p]["rank"] for p in order[:3]] == [1, 2, 3]
+    assert order[3] == "壬" and by_player["壬"]["rank"] == 4  # 11 chips, then the 10 − 2 = 8s
+    final_table = standings.tables[-1]
+    assert final_table["totals"] == [3, 18, 9] and final_table["ranking"] == ["丁", "庚", "甲"]
+    assert final_table["advancing"] == ["丁"] and final_table["deals"] == 2
+    # each row lists its tables, with the place the player took there
+    assert [(m["round"], m["place"], m["total"], m["advanced"]) for m in by_player["甲"]["matches"]] == [
+        (1, 1, 14, True), (2, 3, 3, False)]
+
+
+def test_a_table_goes_on_only_once_over_and_a_player_without_one_is_waiting():
+    """A table that has not ended advances nobody and its players are playing; an entrant at no table waits. A
+    table scored before `Match.Ended` existed is over once its last deal named a winner."""
+    playing = facts([*NINE[:3], "癸"], [(1, NINE[:3], [ddz(0, True, [4, -2, -2])], False)], rounds=KNOCKOUT_ROUNDS)
+    standings = Standings(playing)
+    assert standings.tables[0]["over"] is False and standings.tables[0]["advancing"] == []
+    assert {p: r["status"] for p, r in rows(standings).items()} == {
+        "甲": "playing", "乙": "playing", "丙": "playing", "癸": "waiting"}
+    assert rows(standings)["癸"]["reached"] is None and rows(standings)["癸"]["matches"] == []
+    legacy = facts(NINE[:3], [(1, NINE[:3], [ddz(0, True, [4, -2, -2])], False)], rounds=KNOCKOUT_ROUNDS)
+    legacy.deals[-1]["winner"] = 0
+    assert Standings(legacy).tables[0]["over"] is True
+    assert Standings(legacy).tables[0]["advancing"] == ["甲"]
+    assert rows(Standings(legacy))["甲"]["status"] == "advanced"
+
+
+def test_equal_on_every_declared_criterion_is_an_equal_rank_and_lots_make_it_impossible():
+    """1, 1, 3: the two farmers hold the same chips and won the same deals; `tied_with` names the players level
+    on the total, `decided_by` the first criterion that parted a row from the one above it."""
+    table = [(1, NINE[:3], [ddz(0, False, [-4, 2, 2])], False)]  # not over: nobody has gone on yet
+    without_lots = Standings(facts(NINE[:3], table, rounds=KNOCKOUT_ROUNDS, tiebreaks=["deals_won"]))
+    assert [(r["player_id"], r["rank"]) for r in without_lots.rows] == [("乙", 1), ("丙", 1), ("甲", 3)]
+    assert rows(without_lots)["乙"]["tied_with"] == ["丙"] and rows(without_lots)["甲"]["tied_with"] == []
+    assert [r["decided_by"] for r in without_lots.rows] == [None, None, None]
+    with_lots = Standings(facts(NINE[:3], table, rounds=KNOCKOUT_ROUNDS, tiebreaks=["deals_won", "lots"]))
+    draw = sorted(["乙", "丙"], key=lambda p: hashlib.sha256(f"{SEED}:{p}".encode()).hexdigest())
+    assert [(r["player_id"], r["rank"]) for r in with_lots.rows] == [(draw[0], 1), (draw[1], 2), ("甲", 3)]
+    assert [r["decided_by"] for r in with_lots.rows] == [None, "lots", None]
+
+
+def test_a_criterion_where_lower_wins_ranks_the_fewer_chips_lost_to_fouls_first():
+    """`penalties` (chips lost to fouls, higher_wins false): level on chips and deals won, the farmer fined less
+    ranks first; its value is the chips lost, shown as a positive number."""
+    fouled = [ddz(0, True, [6, -4, -2], penalties=(0, -2, 0)), ddz(0, False, [-4, 4, 0], penalties=(0, 0, -2))]
+    standings = Standings(facts(NINE[:3], [(1, NINE[:3], fouled, True)], rounds=KNOCKOUT_ROUNDS,
+                                tiebreaks=["penalties", "deals_won", "lots"]))
+    assert [r["total"] for r in standings.rows] == [12, 10, 8]
+    level = Standings(facts(NINE[:3], [(1, NINE[:3], [ddz(0, False, [-4, 2, 2], penalties=(0, -2, 0))], False)],
+                            rounds=KNOCKOUT_ROUNDS, tiebreaks=["penalties", "lots"]))
+    assert [(r["player_id"], r["decided_by"]) for r in level.rows[:2]] == [("丙", None), ("乙", "penalties")]
+
+
+def test_lots_are_numbered_from_the_recorded_seed_or_else_the_tournaments_id():
+    """Lot 1 is the smallest SHA-256 of `seed:player`, lot n the largest; lots rank lot 1 first. A tournament
+    without a recorded seed draws from its id."""
+    players = NINE[:3]
+    for seed, drawn_from in ((SEED, SEED), (None, "t-id")):
+        standings = Standings(facts(players, [], rounds=KNOCKOUT_ROUNDS, tiebreaks=["lots"], seed=seed))
+        draw = sorted(players, key=lambda p: hashlib.sha256(f"{drawn_from}:{p}".encode()).hexdigest())
+        assert standings.lots == {p: draw.index(p) + 1 for p in players}
+        assert [r["player_id"] for r in standings.rows] == draw
+        assert [r["tiebreak_values"] for r in standings.rows] == [[1], [2], [3]]
+
+
+def test_a_play_off_round_breaks_the_ties_of_the_round_before_it_and_only_its_playoff_tiebreak():
+    """S001 §2.6: equal chips at a table are settled by extra deals, a play-off round that belongs to the round
+    before it: its deals feed the `playoff` tiebreak of that round's table, never the chips."""
+    level = [(1, NINE[:3], [ddz(0, False, [-4, 2, 2])], True)]
+    extra = (2, ["乙", "丙", "甲"], [ddz(0, True, [2, -1, -1])], True)  # 乙 wins the extra deal
+    standings = Standings(facts(NINE[:3], [*level, extra], rounds=[(1, "tables"), (2, "playoff"), (3, "final")],
+                                tiebreaks=["playoff", "lots"]))
+    by_player = rows(standings)
+    assert standings.tables[0]["advancing"] == ["乙"]
+    assert (by_player["乙"]["total"], by_player["丙"]["total"]) == (12, 12)  # the chips of round 1 only
+    assert by_player["乙"]["tiebreak_values"][0] == 2 and by_player["丙"]["tiebreak_values"][0] == -1
+    assert [r["player_id"] for r in standings.rows][:2] == ["乙", "丙"]
+    assert standings.tables[0]["ranking"] == ["乙", "丙", "甲"]
+    assert standings.tables[1]["advancing"] == []  # a play-off table sends nobody on by itself
+
+
+def test_an_adjustment_counts_from_its_round_on_and_toward_the_round_that_ranks_the_player():
+    """A penalty recorded in round 2 against a player out in round 1 counts on their total (the round that ranks
+    them), at that table's figure too; the standings as of round 1 do not have it yet."""
+    final = (2, ["甲", "丁", "庚"], [ddz(1, True, [-3, 6, -3])], True)
+    penalised = facts(NINE, [*FIRST_ROUND, final], rounds=KNOCKOUT_ROUNDS, adjustments=[adjustment("乙", -5, 2)])
+    standings = Standings(penalised)
+    row = rows(standings)["乙"]
+    assert row["total"] == 3 and row["adjustments"] == -5
+    assert row["matches"][0]["total"] == 3  # the table that ranks 乙, as ranked now
+    as_of_round_1 = Standings(penalised, round_limit=1)
+    assert rows(as_of_round_1)["乙"]["total"] == 8 and rows(as_of_round_1)["乙"]["adjustments"] == 0
+    finalist = facts(NINE, [*FIRST_ROUND, final], rounds=KNOCKOUT_ROUNDS, adjustments=[adjustment("甲", -5, 1)])
+    assert rows(Standings(finalist))["甲"]["total"] == 7  # round 1's penalty decided round 1 only
+
+
+# --- 挖坑 duplicate (B7, B11.9): a bye board, matchpoint adjustments ----------------------------------------------
+
+
+def wakeng_board(*scores: int, board: int = 1) -> dict[str, Any]:
+    return {"scores": list(scores), "board": board, "seat_facts": {"won": [int(s > 0) for s in scores]}}
+
+
+SEVEN = ["p1", "p2", "p3", "p4", "p5", "p6", "p7"]
+
+
+def wakeng_round(adjustments: list[dict[str, Any]] = ()) -> TournamentFacts:
+    """Round 1 of seven players: two tables of the same two boards, p7 on a bye."""
+    tables = [(1, SEVEN[0:3], [wakeng_board(4, -2, -2), wakeng_board(-6, 3, 3, board=2)], True),
+              (1, SEVEN[3:6], [wakeng_board(2, -1, -1), wakeng_board(-6, 3, 3, board=2)], True)]
+    return facts(SEVEN, tables, rounds=[(1, "tables")], game="wakeng", format_code="wakeng.s003",
+                 byes={1: ["p7"]}, adjustments=adjustments)
+
+
+def test_a_bye_board_is_rate_one_half_the_groups_middle_in_matchpoints_raw_zero_not_won():
+    """B11.9: each board the round played counts for the bye player at rate ½, MP = tables − 1, raw 0, not won;
+    `explain` lists those boards (docs/console.md)."""
+    standings = Standings(wakeng_round())
+    bye = rows(standings)["p7"]
+    assert bye["total"] == 0.5 and bye["tiebreak_values"][:3] == [2, 0, 0]  # rate, total MP, raw, deals won
+    assert bye["status"] == "bye"
+    explained = standings.explain("p7")
+    assert [m["bye"] for m in explained["matches"]] == [True]
+    assert [d["facts"] for d in explained["matches"][0]["deals"]] == [
+        {"score": 0, "won": 0, "bye": 1, "mp": 1, "mp_rate": 0.5, "mp_max": 2}] * 2
+    assert [r["player_id"] for r in standings.rows].index("p7") in range(1, 6)  # rate ½ among the others
+
+
+def test_a_matchpoint_penalty_moves_the_rate_by_its_share_of_the_most_the_boards_could_give():
+    """docs/pairing.md 6: an adjustment is matchpoints: it moves total MP, and the rate by MP ÷ the most MP the
+    player's boards could have given; a bye's two boards could give 2 × 2(tables − 1) = 4 MP."""
+    bye = rows(Standings(wakeng_round([adjustment("p7", -2, 1)])))["p7"]
+    assert bye["total"] == 0.0 and bye["tiebreak_values"][0] == 0  # ½ − 2/4; 2 − 2 MP
+    player = rows(Standings(wakeng_round([adjustment("p1", -1, 1)])))["p1"]
+    # p1: board 1 beat p4 (4 > 2: 2 MP of 2), board 2 tied (−6 = −6: 1 of 2): rate ¾, 3 MP; −1 MP of the 4
+    assert player["total"] == plain(Fraction(3, 4) - Fraction(1, 4)) and player["tiebreak_values"][0] == 2
+
+
+def test_with_nothing_compared_a_matchpoint_adjustment_counts_on_the_rate_itself():
+    """A lone table compares nothing (each result rates ½, MP 0 of 0): the points count on the rate as they are."""
+    lone = facts(SEVEN[:3], [(1, SEVEN[:3], [wakeng_board(4, -2, -2)], True)], rounds=[(1, "tables")],
+                 game="wakeng", format_code="wakeng.s003", adjustments=[adjustment("p1", -1, 1)])
+    assert rows(Standings(lone))["p1"]["total"] == -0.5
