@@ -218,3 +218,112 @@ def test_with_nothing_compared_a_matchpoint_adjustment_counts_on_the_rate_itself
     lone = facts(SEVEN[:3], [(1, SEVEN[:3], [wakeng_board(4, -2, -2)], True)], rounds=[(1, "tables")],
                  game="wakeng", format_code="wakeng.s003", adjustments=[adjustment("p1", -1, 1)])
     assert rows(Standings(lone))["p1"]["total"] == -0.5
+
+
+# --- teams, byes in a knockout, a cumulative format's statuses ------------------------------------------------
+
+
+def daguai(points: int, team: int, first_team: int) -> dict[str, Any]:
+    """A 大怪路子 deal: `points` to each seat of `team` (seats 0, 2, 4 are team 0), the first finisher's team."""
+    return {"scores": [points if s % 2 == team else 0 for s in range(6)],
+            "seat_facts": {"team": [s % 2 for s in range(6)], "first_finisher": [int(s % 2 == first_team)
+                                                                                 for s in range(6)]}}
+
+
+SIX = ["a1", "b1", "a2", "b2", "a3", "b3"]  # seated so: the a's are team 0, the b's team 1
+
+
+def team_tournament(entered: bool) -> TournamentFacts:
+    tournament = facts(SIX, [(1, SIX, [daguai(5, 0, 0), daguai(2, 1, 1)], True)], rounds=KNOCKOUT_ROUNDS,
+                       game="daguai", format_code="daguai.s000")
+    if entered:
+        for player in tournament.players:
+            red = player["player_id"].startswith("a")
+            player["entry"] = "机械一队" if red else "化工队"
+            player["department"] = "机械学院" if red else "化工学院"
+        tournament.players[-1]["withdrawn"] = {"round": 1, "reason": "伤病 / injured"}
+    return tournament
+
+
+def test_a_team_format_ranks_entries_as_one_line_with_their_department_and_withdrawal():
+    """docs/console.md "Teams in the standings": rows carry `entry` and `department`, a withdrawn player's row
+    says so (`withdrawn: {round, reason}`), and `teams` ranks each entry as one line (partners share figures)."""
+    standings = Standings(team_tournament(entered=True))
+    by_player = rows(standings)
+    assert {p: (r["entry"], r["department"]) for p, r in by_player.items()} == {
+        p: ("机械一队", "机械学院") if p.startswith("a") else ("化工队", "化工学院") for p in SIX}
+    assert by_player["b3"]["withdrawn"] == {"round": 1, "reason": "伤病 / injured"}
+    assert [p for p, r in by_player.items() if "withdrawn" in r] == ["b3"]
+    assert [(t["rank"], t["entry"], t["department"], sorted(t["player_ids"]), t["total"], t["withdrawn"])
+            for t in standings.teams()] == [(1, "机械一队", "机械学院", ["a1", "a2", "a3"], 5, False),
+                                            (2, "化工队", "化工学院", ["b1", "b2", "b3"], 2, True)]
+    assert [team["entry"] for team in standings.document()["teams"]] == ["机械一队", "化工队"]
+    plain_rows = rows(Standings(team_tournament(entered=False)))
+    assert not any({"entry", "department", "withdrawn"} & set(row) for row in plain_rows.values())
+
+
+def test_partners_draw_one_lot_per_team_whether_entered_as_one_or_seated_together():
+    """docs/ARCHITECTURE.md: lots number 1…n by SHA-256 of `seed:key`, a team format one lot per team, its key
+    its members' ids sorted and joined by `+` — the entry's members, or else the partners of the latest table
+    (its deals' `team` fact)."""
+    key = {team: "+".join(sorted(p for p in SIX if p[0] == team)) for team in "ab"}
+    first = min("ab", key=lambda team: hashlib.sha256(f"{SEED}:{key[team]}".encode()).hexdigest())
+    expected = {p: 1 if p[0] == first else 2 for p in SIX}
+    assert Standings(team_tournament(entered=True)).lots == expected
+    assert Standings(team_tournament(entered=False)).lots == expected
+    waiting = Standings(facts(SIX, [], rounds=KNOCKOUT_ROUNDS, game="daguai", format_code="daguai.s000"))
+    assert sorted(waiting.lots.values()) == [1, 2, 3, 4, 5, 6]  # no entry, no table yet: a lot each
+
+
+def test_a_knockout_bye_goes_on_to_the_next_round():
+    """docs/console.md: a last table of one is a bye, and that player goes on: advanced from round 1, above
+    everyone a table of round 1 put out, whatever their chips."""
+    tournament = facts([*NINE[:3], "癸"], [(1, NINE[:3], [ddz(0, True, [4, -2, -2])], True)],
+                       rounds=KNOCKOUT_ROUNDS, byes={1: ["癸"]})
+    standings = Standings(tournament)
+    by_player = rows(standings)
+    assert by_player["癸"]["status"] == "advanced" and by_player["甲"]["status"] == "advanced"
+    assert by_player["乙"]["status"] == "eliminated"
+    order = [r["player_id"] for r in standings.rows]
+    assert set(order[:2]) == {"甲", "癸"} and set(order[2:]) == {"乙", "丙"}
+    assert by_player["癸"]["stage"] == by_player["甲"]["stage"] == by_player["乙"]["stage"] + 1
+
+
+def test_a_cumulative_formats_players_have_played_or_sat_out_and_an_entrant_without_boards_rates_nothing():
+    """挖坑 (every round counts): once the round's tables are over a player has `played`, the bye player `bye`;
+    an entrant who has played no board yet has no rate: 0, below every rated player."""
+    standings = Standings(wakeng_round())
+    assert {p: r["status"] for p, r in rows(standings).items()} == {**{p: "played" for p in SEVEN[:6]}, "p7": "bye"}
+    late = wakeng_round()
+    late.players.append({"player_id": "p8", "name": "p8"})
+    assert rows(Standings(late))["p8"]["total"] == 0 and Standings(late).rows[-1]["player_id"] == "p8"
+
+
+def test_tables_opened_before_any_round_was_started_are_round_1():
+    """A table opened before the first `RoundStarted` belongs to round 1, a round of tables (第1轮)."""
+    standings = Standings(facts(NINE[:3], [(1, NINE[:3], [ddz(0, True, [4, -2, -2])], True)]))
+    assert list(standings.rounds.values()) == [{"round": 1, "label": "第1轮", "kind": "tables"}]
+    assert rows(standings)["甲"]["reached"] == {"round": 1, "label": "第1轮", "kind": "tables"}
+    table = standings.tables[0]
+    assert (table["kind"], table["label"], table["names"], table["start_chips"], table["ended"]) == (
+        "tables", "第1轮", NINE[:3], 10, {"by": "target"})
+
+
+def test_registration_numbers_count_from_1_and_break_a_tables_complete_tie():
+    """Entrants are numbered 1, 2, … in entry order; at a table level on every key the lower number goes on."""
+    level = [(1, NINE[:3], [ddz(0, False, [-4, 2, 2])], True)]
+    standings = Standings(facts(NINE[:3], level, rounds=KNOCKOUT_ROUNDS, tiebreaks=["deals_won"]))
+    assert {p: r["number"] for p, r in rows(standings).items()} == {"甲": 1, "乙": 2, "丙": 3}
+    assert standings.tables[0]["ranking"] == ["乙", "丙", "甲"] and standings.tables[0]["advancing"] == ["乙"]
+
+
+def test_the_standings_as_of_a_round_say_so_and_a_previewed_adjustment_shows_in_every_round_after_it():
+    """`round` in the header is the round the standings are computed to; a previewed adjustment (not stored)
+    counts in the progression from its round on, as a stored one would."""
+    final = (2, ["甲", "丁", "庚"], [ddz(1, True, [-3, 6, -3])], True)
+    tournament = facts(NINE, [*FIRST_ROUND, final], rounds=KNOCKOUT_ROUNDS)
+    assert Standings(tournament, round_limit=1).header()["round"] == 1
+    assert Standings(tournament).header()["round"] is None
+    previewed = Standings(tournament, extra_adjustments=[adjustment("乙", -5, 1)]).document()
+    after_round_1 = {row["player_id"]: row["total"] for row in previewed["progression"][0]["rows"]}
+    assert after_round_1["乙"] == 3
