@@ -207,10 +207,10 @@ def test_a_matchpoint_penalty_moves_the_rate_by_its_share_of_the_most_the_boards
     """docs/pairing.md 6: an adjustment is matchpoints: it moves total MP, and the rate by MP ÷ the most MP the
     player's boards could have given; a bye's two boards could give 2 × 2(tables − 1) = 4 MP."""
     bye = rows(Standings(wakeng_round([adjustment("p7", -2, 1)])))["p7"]
-    assert bye["total"] == 0.0 and bye["tiebreak_values"][0] == 0  # ½ − 2/4; 2 − 2 MP
+    assert bye["total"] == 0.0 and bye["tiebreak_values"][:3] == [0, 0, 0]  # ½ − 2/4; 2 − 2 MP; raw, won as before
     player = rows(Standings(wakeng_round([adjustment("p1", -1, 1)])))["p1"]
     # p1: board 1 beat p4 (4 > 2: 2 MP of 2), board 2 tied (−6 = −6: 1 of 2): rate ¾, 3 MP; −1 MP of the 4
-    assert player["total"] == plain(Fraction(3, 4) - Fraction(1, 4)) and player["tiebreak_values"][0] == 2
+    assert player["total"] == plain(Fraction(3, 4) - Fraction(1, 4)) and player["tiebreak_values"][:3] == [2, -2, 1]
 
 
 def test_with_nothing_compared_a_matchpoint_adjustment_counts_on_the_rate_itself():
@@ -327,3 +327,46 @@ def test_the_standings_as_of_a_round_say_so_and_a_previewed_adjustment_shows_in_
     previewed = Standings(tournament, extra_adjustments=[adjustment("乙", -5, 1)]).document()
     after_round_1 = {row["player_id"]: row["total"] for row in previewed["progression"][0]["rows"]}
     assert after_round_1["乙"] == 3
+
+
+# --- appeals' outcomes in effect (docs/appeals.md "Tiebreaks, matchpoints and the redeal") -----------------------
+
+
+def appealed(first_outcome: dict[str, Any]) -> TournamentFacts:
+    """Round 1's table: deal 1 under appeal A (with A's redeal scored), deal 2 given an assigned score by appeal B,
+    whose compensating adjustment of 甲 is recorded too."""
+    tournament = facts(NINE[:3], [(1, NINE[:3], [ddz(0, True, [4, -2, -2]), ddz(2, False, [1, 1, -2])], True)],
+                       rounds=KNOCKOUT_ROUNDS, tiebreaks=["deals_won", "landlord_wins", "lots"],
+                       adjustments=[{**adjustment("甲", 3, 1), "kind": "appeal",
+                                     "refers_to": {"appeal_id": "B", "deal_id": "m0-2"}}])
+    # the redeal comes after deal 2 in the log, and sorts right after the deal it replaces
+    tournament.deals.append({"deal_id": "m0-r", "match_id": "m0", "number": 1, "result": ddz(1, True, [-2, 4, -2]),
+                             "winner": None, "finished": {}, "scored": {"replaces": "m0-1", "appeal_id": "A"}})
+    tournament.appeals = [{"appeal_id": "A", "deal_id": "m0-1", "outcome": first_outcome},
+                          {"appeal_id": "B", "deal_id": "m0-2", "outcome": {"kind": "assigned", "scores": [2, -1, -1]}}]
+    return tournament
+
+
+def test_a_voided_deal_counts_in_nothing_and_its_redeal_counts_in_its_place():
+    """void: deal 1 counts in no total and no tiebreak, the redeal counts instead; assigned: deal 2 counts the
+    assigned score and `won` follows it, `landlord_won` too (the landlord's score is not positive: 0); B's
+    compensation is counted in the deal, not added again."""
+    standings = Standings(appealed({"kind": "void"}))
+    by_player = rows(standings)
+    assert {p: r["total"] for p, r in by_player.items()} == {"甲": 10, "乙": 13, "丙": 7}
+    assert {p: r["tiebreak_values"][:2] for p, r in by_player.items()} == {"甲": [1, 0], "乙": [1, 1], "丙": [0, 0]}
+    assert by_player["甲"]["adjustments"] == 0 and set(by_player["甲"]["appeals"]) == {"A", "B"}
+    assert standings.tables[0]["deals"] == 2  # the redeal and deal 2
+    deals = standings.explain("甲")["matches"][0]["deals"]
+    assert [(d["deal_id"], d["counted"], d.get("voided"), d.get("replaces"), d.get("replaced_by")) for d in deals] == [
+        ("m0-1", False, True, None, "m0-r"), ("m0-r", True, None, "m0-1", None), ("m0-2", True, None, None, None)]
+    assert [a["counted"] for a in standings.explain("甲")["adjustments"]] == [False]
+
+
+def test_a_redeal_whose_appeal_no_longer_voids_its_deal_is_set_aside():
+    """A's outcome now assigns deal 1 a score: deal 1 counts so, and the redeal is listed as not counted."""
+    standings = Standings(appealed({"kind": "assigned", "scores": [1, 1, -2]}))
+    assert {p: r["total"] for p, r in rows(standings).items()} == {"甲": 13, "乙": 10, "丙": 7}
+    deals = standings.explain("乙")["matches"][0]["deals"]
+    assert [(d["deal_id"], d["counted"], d["score"]) for d in deals] == [
+        ("m0-1", True, 1), ("m0-2", True, -1), ("m0-r", False, None)]
