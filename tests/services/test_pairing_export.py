@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from projections.pairing import check_override, export_history, pair, read_history
+from projections.pairing import check_override, export_history, pair, ranking, read_history
 from projections.standings_values import TournamentFacts
 
 
@@ -81,3 +81,15 @@ def test_an_override_that_cannot_be_opened_is_refused_naming_the_players_in_both
     short = check_override(history, 1, [a[:2], b], [a[2]])
     assert [(p["code"], p["severity"], p["rule"]) for p in short] == [("table_size", "refused", "B8")]
     assert "1" in short[0]["en"] and "1" in short[0]["zh"]
+
+
+def test_a_tie_on_every_figure_keeps_the_order_of_the_round_before_not_registration():
+    """B11.8: after the figures, the previous position — the pairing order after the round before. A and D end
+    level on everything (a win and a loss each, seat 0 against each other's table); D led after round 1."""
+    history = read_history({"players": ["A", "B", "C", "D", "E", "F"], "seed": "s", "rounds": [
+        {"round": 1, "tables": [{"seats": ["A", "B", "C"], "results": [[-2, 1, 1]]},
+                                {"seats": ["D", "E", "F"], "results": [[4, -2, -2]]}]},
+        {"round": 2, "tables": [{"seats": ["A", "E", "F"], "results": [[4, -2, -2]]},
+                                {"seats": ["D", "B", "C"], "results": [[-2, 1, 1]]}]}]})
+    order = ranking(history)
+    assert order.index("D") < order.index("A")
