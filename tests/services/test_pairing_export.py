@@ -4,6 +4,8 @@ tournament's facts, no store."""
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 from typing import Any
 
 from projections.pairing import check_override, export_history, pair, ranking, read_history
@@ -93,3 +95,12 @@ def test_a_tie_on_every_figure_keeps_the_order_of_the_round_before_not_registrat
                                 {"seats": ["D", "B", "C"], "results": [[-2, 1, 1]]}]}]})
     order = ranking(history)
     assert order.index("D") < order.index("A")
+
+
+def test_round_1_seats_each_table_by_the_lot_of_its_round():
+    """docs/pairing.md 5: with no seat sat yet every seating ties, so the lot decides: the smallest SHA-256 of
+    `{seed}:seats:{round}:{p0}|{p1}|{p2}`."""
+    history = read_history({"players": [f"选手{i}" for i in range(1, 7)], "seed": "2026-挖坑", "rounds": []})
+    for seats in pair(history, 1)["tables"]:
+        assert seats == list(min(itertools.permutations(seats), key=lambda order: hashlib.sha256(
+            f"2026-挖坑:seats:1:{'|'.join(order)}".encode()).hexdigest()))

@@ -53,6 +53,8 @@ def test_who_showed_or_doubled_is_each_a_player_of_the_table_once(name: str):
         error = refused({"digger": 0, "bid": 1, "winner": 0, name: outside})
         assert (error.code, error.details["field"]) == ("bad_slip", name)
         assert "3" in error.message and "3" in error.message_zh  # the table's 3 players
+        assert {"shows": "明牌", "doubles": "加倍"}[name] in error.message_zh  # what is asked, in plain words
     twice = refused({"digger": 0, "bid": 1, "winner": 0, name: [1, 1]})
     assert (twice.code, twice.details["field"]) == ("impossible_slip", name)
+    assert {"shows": "showed", "doubles": "doubled"}[name] in twice.message
     assert slip({"digger": 0, "bid": 1, "winner": 0, name: [2, 0, 1]})[0][name] == [2, 0, 1]
