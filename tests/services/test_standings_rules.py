@@ -233,9 +233,9 @@ def daguai(points: int, team: int, first_team: int) -> dict[str, Any]:
 SIX = ["a1", "b1", "a2", "b2", "a3", "b3"]  # seated so: the a's are team 0, the b's team 1
 
 
-def team_tournament(entered: bool) -> TournamentFacts:
+def team_tournament(entered: bool, seed: str = SEED) -> TournamentFacts:
     tournament = facts(SIX, [(1, SIX, [daguai(5, 0, 0), daguai(2, 1, 1)], True)], rounds=KNOCKOUT_ROUNDS,
-                       game="daguai", format_code="daguai.s000")
+                       game="daguai", format_code="daguai.s000", seed=seed)
     if entered:
         for player in tournament.players:
             red = player["player_id"].startswith("a")
@@ -267,10 +267,11 @@ def test_partners_draw_one_lot_per_team_whether_entered_as_one_or_seated_togethe
     its members' ids sorted and joined by `+` — the entry's members, or else the partners of the latest table
     (its deals' `team` fact)."""
     key = {team: "+".join(sorted(p for p in SIX if p[0] == team)) for team in "ab"}
-    first = min("ab", key=lambda team: hashlib.sha256(f"{SEED}:{key[team]}".encode()).hexdigest())
-    expected = {p: 1 if p[0] == first else 2 for p in SIX}
-    assert Standings(team_tournament(entered=True)).lots == expected
-    assert Standings(team_tournament(entered=False)).lots == expected
+    for seed in (SEED, "lots-3"):
+        first = min("ab", key=lambda team: hashlib.sha256(f"{seed}:{key[team]}".encode()).hexdigest())
+        expected = {p: 1 if p[0] == first else 2 for p in SIX}
+        assert Standings(team_tournament(entered=True, seed=seed)).lots == expected
+        assert Standings(team_tournament(entered=False, seed=seed)).lots == expected
     waiting = Standings(facts(SIX, [], rounds=KNOCKOUT_ROUNDS, game="daguai", format_code="daguai.s000"))
     assert sorted(waiting.lots.values()) == [1, 2, 3, 4, 5, 6]  # no entry, no table yet: a lot each
 
@@ -361,6 +362,9 @@ def test_a_voided_deal_counts_in_nothing_and_its_redeal_counts_in_its_place():
     assert [(d["deal_id"], d["counted"], d.get("voided"), d.get("replaces"), d.get("replaced_by")) for d in deals] == [
         ("m0-1", False, True, None, "m0-r"), ("m0-r", True, None, "m0-1", None), ("m0-2", True, None, None, None)]
     assert [a["counted"] for a in standings.explain("甲")["adjustments"]] == [False]
+    for player in ("乙", "丙"):  # every seat's explanation lists the voided deal, not counted
+        assert [(d["deal_id"], d["counted"]) for d in standings.explain(player)["matches"][0]["deals"]] == [
+            ("m0-1", False), ("m0-r", True), ("m0-2", True)]
 
 
 def test_a_redeal_whose_appeal_no_longer_voids_its_deal_is_set_aside():
@@ -370,3 +374,34 @@ def test_a_redeal_whose_appeal_no_longer_voids_its_deal_is_set_aside():
     deals = standings.explain("乙")["matches"][0]["deals"]
     assert [(d["deal_id"], d["counted"], d["score"]) for d in deals] == [
         ("m0-1", True, 1), ("m0-2", True, -1), ("m0-r", False, None)]
+
+
+def test_byes_of_a_later_round_and_a_round_started_before_its_tables():
+    """Round 1 without a bye, round 2 with one: the bye is credited each board round 2's tables played (B11.9);
+    while round 2's tables are not open yet, its bye player has no board credited."""
+    boards = [wakeng_board(4, -2, -2), wakeng_board(2, -1, -1, board=2)]
+    first = [(1, SEVEN[0:3], boards, True), (1, SEVEN[3:6], boards, True)]
+    started = facts(SEVEN[:6], first, rounds=[(1, "tables"), (2, "tables")], game="wakeng",
+                    format_code="wakeng.s003", byes={2: ["p6"]})
+    waiting = rows(Standings(started))["p6"]
+    assert waiting["tiebreak_values"][0] == 2 and len(Standings(started).explain("p6")["matches"][1]["deals"]) == 0
+    second = [(2, ["p1", "p4", "p2"], [wakeng_board(4, -2, -2)], True),
+              (2, ["p3", "p5", "p7"], [wakeng_board(2, -1, -1)], True)]
+    played = facts(SEVEN, first + second, rounds=[(1, "tables"), (2, "tables")], game="wakeng",
+                   format_code="wakeng.s003", byes={1: ["p7"], 2: ["p6"]})
+    bye = Standings(played).explain("p6")["matches"][1]
+    assert bye["bye"] is True and [d["facts"]["mp"] for d in bye["deals"]] == [1]  # one board, two tables
+
+
+def test_a_table_opened_without_a_deal_yet_is_playing():
+    standings = Standings(facts(NINE[:3], [(1, NINE[:3], [], False)], rounds=KNOCKOUT_ROUNDS))
+    assert standings.tables[0]["deals"] == 0 and standings.tables[0]["totals"] == [10, 10, 10]
+    assert {r["status"] for r in standings.rows} == {"playing"}
+
+
+def test_a_player_id_stored_with_a_lone_surrogate_still_draws_a_lot():
+    """An id stored before the API refused lone surrogates is drawn as its UTF-8 bytes with the surrogate kept."""
+    odd = "\ud800"
+    standings = Standings(facts(["甲", odd], [], rounds=KNOCKOUT_ROUNDS, tiebreaks=["lots"]))
+    draw = sorted(["甲", odd], key=lambda p: hashlib.sha256(f"{SEED}:{p}".encode("utf-8", "surrogatepass")).hexdigest())
+    assert standings.lots == {p: draw.index(p) + 1 for p in draw}
