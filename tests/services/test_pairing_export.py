@@ -104,3 +104,12 @@ def test_round_1_seats_each_table_by_the_lot_of_its_round():
     for seats in pair(history, 1)["tables"]:
         assert seats == list(min(itertools.permutations(seats), key=lambda order: hashlib.sha256(
             f"2026-挖坑:seats:1:{'|'.join(order)}".encode()).hexdigest()))
+
+
+def test_a_name_with_a_lone_surrogate_is_drawn_by_its_bytes():
+    """A JSON history may escape a lone surrogate (\\ud800): the lot hashes the name's UTF-8 with it kept."""
+    players = ["甲", "乙\ud800", "丙"]
+    history = read_history({"players": players, "seed": "s", "rounds": []})
+    (seats,) = pair(history, 1)["tables"]
+    assert seats == list(min(itertools.permutations(players), key=lambda order: hashlib.sha256(
+        f"s:seats:1:{'|'.join(order)}".encode("utf-8", "surrogatepass")).hexdigest()))
