@@ -113,3 +113,28 @@ def test_a_name_with_a_lone_surrogate_is_drawn_by_its_bytes():
     (seats,) = pair(history, 1)["tables"]
     assert seats == list(min(itertools.permutations(players), key=lambda order: hashlib.sha256(
         f"s:seats:1:{'|'.join(order)}".encode("utf-8", "surrogatepass")).hexdigest()))
+
+
+def test_an_override_breaking_a_bye_rule_is_a_warning_of_b11_9_naming_the_byes():
+    """docs/pairing.md's table: `bye_count`, `bye_twice` and `not_lowest_bye` are warnings of B11.9, each naming
+    the players given the bye (`players`)."""
+    seven = [f"p{i}" for i in range(1, 8)]
+    r1 = {"round": 1, "tables": [{"seats": ["p1", "p2", "p3"], "results": [[4, -2, -2]]},
+                                 {"seats": ["p4", "p5", "p6"], "results": [[2, -1, -1]]}], "byes": ["p7"]}
+    history = read_history({"players": seven, "seed": "s", "rounds": [r1]})
+    proposal = pair(history, 2)
+    (bye,) = proposal["byes"]
+    first, second = proposal["tables"]
+
+    def problems(tables: list[list[str]], byes: list[str]) -> list[tuple[str, str, str, list[str]]]:
+        return [(p["code"], p["severity"], p["rule"], p["players"]) for p in check_override(history, 2, tables, byes)
+                if p["rule"] == "B11.9"]
+
+    # one table and four byes, among them p7, who had round 1's bye while the table's players had none
+    playing, resting = (first, second) if "p7" in second else (second, first)
+    again = problems([playing], [bye, *resting])
+    assert again[0] == ("bye_count", "warning", "B11.9", [bye, *resting])
+    assert again[1] == ("bye_twice", "warning", "B11.9", ["p7"])
+    other = next(name for name in first if name != "p7")
+    swapped = [[bye if name == other else name for name in first], second]
+    assert problems(swapped, [other]) == [("not_lowest_bye", "warning", "B11.9", [other])]
