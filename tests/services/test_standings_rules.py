@@ -10,6 +10,7 @@ import hashlib
 from fractions import Fraction
 from typing import Any
 
+from projections.draws import playoffs
 from projections.standings import Standings
 from projections.standings_values import TournamentFacts, plain
 
@@ -405,3 +406,18 @@ def test_a_player_id_stored_with_a_lone_surrogate_still_draws_a_lot():
     standings = Standings(facts(["甲", odd], [], rounds=KNOCKOUT_ROUNDS, tiebreaks=["lots"]))
     draw = sorted(["甲", odd], key=lambda p: hashlib.sha256(f"{SEED}:{p}".encode("utf-8", "surrogatepass")).hexdigest())
     assert standings.lots == {p: draw.index(p) + 1 for p in draw}
+
+
+def test_a_finished_table_level_at_its_advancing_line_needs_a_play_off():
+    """S001 §2.6 (docs/console.md: the next round is first a play-off where a table's advancing line falls between
+    players equal on the total and the tiebreaks before the play-off): 乙 and 丙 end level on chips."""
+    level = facts(NINE[:3], [(1, NINE[:3], [ddz(0, False, [-4, 2, 2])], True)], rounds=KNOCKOUT_ROUNDS,
+                  tiebreaks=["playoff", "lots"])
+    standings = Standings(level)
+    assert [m["match_id"] for m in playoffs(standings, standings.format, 1)] == ["m0"]
+    assert standings.table_keys(standings.matches[0]) == {"甲": (6, 0, -standings.lots["甲"]),
+                                                          "乙": (12, 0, -standings.lots["乙"]),
+                                                          "丙": (12, 0, -standings.lots["丙"])}
+    decided = facts(NINE[:3], [(1, NINE[:3], [ddz(0, False, [-4, 3, 1])], True)], rounds=KNOCKOUT_ROUNDS,
+                    tiebreaks=["playoff", "lots"])
+    assert playoffs(Standings(decided), standings.format, 1) == []
