@@ -83,8 +83,11 @@ def test_a_knockout_ranks_by_the_round_reached_then_by_that_rounds_table_alone()
     assert final_table["totals"] == [3, 18, 9] and final_table["ranking"] == ["丁", "庚", "甲"]
     assert final_table["advancing"] == ["丁"] and final_table["deals"] == 2
     # each row lists its tables, with the place the player took there
-    assert [(m["round"], m["place"], m["total"], m["advanced"]) for m in by_player["甲"]["matches"]] == [
-        (1, 1, 14, True), (2, 3, 3, False)]
+    assert by_player["甲"]["matches"] == [
+        {"match_id": "m0", "round": 1, "label": "R1", "table": "1", "seat": 0, "deals": 1, "total": 14, "place": 1,
+         "over": True, "advanced": True},
+        {"match_id": "m3", "round": 2, "label": "R2", "table": "4", "seat": 0, "deals": 2, "total": 3, "place": 3,
+         "over": True, "advanced": False}]
 
 
 def test_a_table_goes_on_only_once_over_and_a_player_without_one_is_waiting():
@@ -340,12 +343,14 @@ def appealed(first_outcome: dict[str, Any]) -> TournamentFacts:
     tournament = facts(NINE[:3], [(1, NINE[:3], [ddz(0, True, [4, -2, -2]), ddz(2, False, [1, 1, -2])], True)],
                        rounds=KNOCKOUT_ROUNDS, tiebreaks=["deals_won", "landlord_wins", "lots"],
                        adjustments=[{**adjustment("甲", 3, 1), "kind": "appeal",
-                                     "refers_to": {"appeal_id": "B", "deal_id": "m0-2"}}])
+                                     "refers_to": {"appeal_id": "B", "deal_id": "m0-2"}},
+                                    {**adjustment("乙", -1, 1), "refers_to": {"appeal_id": "C"}}])
     # the redeal comes after deal 2 in the log, and sorts right after the deal it replaces
     tournament.deals.append({"deal_id": "m0-r", "match_id": "m0", "number": 1, "result": ddz(1, True, [-2, 4, -2]),
                              "winner": None, "finished": {}, "scored": {"replaces": "m0-1", "appeal_id": "A"}})
     tournament.appeals = [{"appeal_id": "A", "deal_id": "m0-1", "outcome": first_outcome},
-                          {"appeal_id": "B", "deal_id": "m0-2", "outcome": {"kind": "assigned", "scores": [2, -1, -1]}}]
+                          {"appeal_id": "B", "deal_id": "m0-2", "outcome": {"kind": "assigned", "scores": [2, -1, -1]}},
+                          {"appeal_id": "C", "deal_id": None, "outcome": {"kind": "penalty"}}]  # 乙 fined 1
     return tournament
 
 
@@ -355,9 +360,10 @@ def test_a_voided_deal_counts_in_nothing_and_its_redeal_counts_in_its_place():
     compensation is counted in the deal, not added again."""
     standings = Standings(appealed({"kind": "void"}))
     by_player = rows(standings)
-    assert {p: r["total"] for p, r in by_player.items()} == {"甲": 10, "乙": 13, "丙": 7}
+    assert {p: r["total"] for p, r in by_player.items()} == {"甲": 10, "乙": 12, "丙": 7}
     assert {p: r["tiebreak_values"][:2] for p, r in by_player.items()} == {"甲": [1, 0], "乙": [1, 1], "丙": [0, 0]}
     assert by_player["甲"]["adjustments"] == 0 and set(by_player["甲"]["appeals"]) == {"A", "B"}
+    assert by_player["乙"]["adjustments"] == -1 and set(by_player["乙"]["appeals"]) == {"A", "B", "C"}  # the fine
     assert standings.tables[0]["deals"] == 2  # the redeal and deal 2
     deals = standings.explain("甲")["matches"][0]["deals"]
     assert [(d["deal_id"], d["counted"], d.get("voided"), d.get("replaces"), d.get("replaced_by")) for d in deals] == [
@@ -371,7 +377,7 @@ def test_a_voided_deal_counts_in_nothing_and_its_redeal_counts_in_its_place():
 def test_a_redeal_whose_appeal_no_longer_voids_its_deal_is_set_aside():
     """A's outcome now assigns deal 1 a score: deal 1 counts so, and the redeal is listed as not counted."""
     standings = Standings(appealed({"kind": "assigned", "scores": [1, 1, -2]}))
-    assert {p: r["total"] for p, r in rows(standings).items()} == {"甲": 13, "乙": 10, "丙": 7}
+    assert {p: r["total"] for p, r in rows(standings).items()} == {"甲": 13, "乙": 9, "丙": 7}
     deals = standings.explain("乙")["matches"][0]["deals"]
     assert [(d["deal_id"], d["counted"], d["score"]) for d in deals] == [
         ("m0-1", True, 1), ("m0-2", True, -1), ("m0-r", False, None)]
