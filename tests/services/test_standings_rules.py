@@ -427,3 +427,6 @@ def test_a_finished_table_level_at_its_advancing_line_needs_a_play_off():
     decided = facts(NINE[:3], [(1, NINE[:3], [ddz(0, False, [-4, 3, 1])], True)], rounds=KNOCKOUT_ROUNDS,
                     tiebreaks=["playoff", "lots"])
     assert playoffs(Standings(decided), standings.format, 1) == []
+    fined = facts(NINE[:3], [(1, NINE[:3], [ddz(0, False, [-4, 2, 2])], True)], rounds=KNOCKOUT_ROUNDS,
+                  tiebreaks=["playoff", "lots"], adjustments=[adjustment("乙", -1, 1)])
+    assert playoffs(Standings(fined), standings.format, 1) == []  # 11 chips against 12: no tie left
