@@ -292,6 +292,7 @@ def test_a_knockout_bye_goes_on_to_the_next_round():
     order = [r["player_id"] for r in standings.rows]
     assert set(order[:2]) == {"甲", "癸"} and set(order[2:]) == {"乙", "丙"}
     assert by_player["癸"]["stage"] == by_player["甲"]["stage"] == by_player["乙"]["stage"] + 1
+    assert by_player["癸"]["total"] == 0  # a bye has no table, so no chips yet
 
 
 def test_a_cumulative_formats_players_have_played_or_sat_out_and_an_entrant_without_boards_rates_nothing():
