@@ -22,8 +22,9 @@ def stored(first_outcome: dict[str, Any]) -> TournamentFacts:
     under appeal A (its redeal scored after board 2), board 2 of table 2 assigned by appeal B (its compensation
     recorded), and a penalty of p2 in round 1; round 2 started, no table yet; p6 withdrew."""
     players = [{"player_id": f"p{i}", "name": "张伟" if i in (1, 2) else f"选手{i}"} for i in range(1, 8)]
-    deals = [board("m1", 1, [4, -2, -2]), board("m1", 2, [-6, 3, 3]), board("m2", 1, [2, -1, -1]),
-             board("m2", 2, [-6, 3, 3]), board("m1", 1, [1, 2, -3], replaces="m1b1", appeal_id="A")]
+    deals = [board("m1", 1, [4, -2, -2]), board("m1", 2, [-6, 3, 3]),
+             board("m1", 1, [1, 2, -3], replaces="m1b1", appeal_id="A"), board("m2", 1, [2, -1, -1]),
+             board("m2", 2, [-6, 3, 3])]
     return TournamentFacts(
         tournament={"tournament_id": "t-id", "name": "t", "game": "wakeng", "format": "wakeng.s003", "tiebreaks": [],
                     "lots_seed": None},
@@ -65,6 +66,9 @@ def test_a_redeal_whose_appeal_no_longer_voids_is_left_out_and_unique_names_are_
     assert history["rounds"][0]["tables"][0] == {"seats": ["张伟", "李娜", "选手3"],
                                                  "results": [[0, 0, 0], [-6, 3, 3]]}
     assert history["rounds"][0]["byes"] == ["选手7"] and history["withdrawn"] == []
+    assert history["rounds"][0]["tables"][1]["results"] == [[2, -1, -1], [-3, 3, 0]]  # the deals after the redeal
+    facts.rounds = []  # tables opened before any round was started: round 1, no byes recorded
+    assert [(r["round"], len(r["tables"]), r["byes"]) for r in export_history(facts)["rounds"]] == [(1, 2, [])]
 
 
 def test_an_override_that_cannot_be_opened_is_refused_naming_the_players_in_both_languages():
@@ -138,3 +142,17 @@ def test_an_override_breaking_a_bye_rule_is_a_warning_of_b11_9_naming_the_byes()
     other = next(name for name in first if name != "p7")
     swapped = [[bye if name == other else name for name in first], second]
     assert problems(swapped, [other]) == [("not_lowest_bye", "warning", "B11.9", [other])]
+
+
+def test_round_1_not_drawn_by_lot_and_repeats_name_the_players_who_meet_again():
+    """B8.1: a round 1 other than the draw is `not_the_lot`; B11.10's `repeat_opponents` names who meets again."""
+    six = [f"p{i}" for i in range(1, 7)]
+    history = read_history({"players": six, "seed": "s", "rounds": []})
+    a, b = pair(history, 1)["tables"]
+    regrouped = [[a[0], a[1], b[0]], [b[1], b[2], a[2]]]
+    assert [p["code"] for p in check_override(history, 1, regrouped, [])] == ["not_the_lot"]
+    assert check_override(history, 1, [a, b], []) == []
+    played = read_history({"players": six, "seed": "s", "rounds": [
+        {"round": 1, "tables": [{"seats": a, "results": [[2, -1, -1]]}, {"seats": b, "results": [[2, -1, -1]]}]}]})
+    again = [p for p in check_override(played, 2, [a, b], []) if p["code"] == "repeat_opponents"]
+    assert [sorted(p["players"]) for p in again] == [sorted(six)]
