@@ -185,7 +185,8 @@ class Ranking:
         adjustments = [a for a in self.adjustments if a["player_id"] == player and (
             self.format.structure == "cumulative" or not rounds or a["round"] in rounds
             or (ranking and a["round"] > last)) and not counted_in_deal(a, self.score_appeals)]
-        base = lines[-1].match["start_chips"] if self.format.start_chips and lines else 0
+        # a chip table's start; a knockout bye has no table, so no chips (its `start_chips` is None)
+        base = (lines[-1].match["start_chips"] or 0) if self.format.start_chips and lines else 0
         # The deals as they count: a voided one not at all (its 大分 too), an adjusted one as adjusted.
         from_deals = self._measure(self.format.total, player, lines)
         points = sum(a["points"] for a in adjustments)

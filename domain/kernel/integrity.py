@@ -20,12 +20,3 @@ def canonical_json(payload: Any) -> str:
 def next_digest(previous_digest: str, payload: Any) -> str:
     return hashlib.sha256((previous_digest + canonical_json(payload)).encode()).hexdigest()
 
-
-def chain(payloads: list[Any], start: str = GENESIS) -> list[str]:
-    """Every running digest of a sequence of payloads."""
-    digests = []
-    digest = start
-    for payload in payloads:
-        digest = next_digest(digest, payload)
-        digests.append(digest)
-    return digests

@@ -1,0 +1,65 @@
+"""斗地主's score slip of a deal everyone passed (docs/record-format.md "Result-only records": `{"redeal": true}`,
+fouls aside): stored as such, and refused with anything else on it — it had no landlord and no play."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from domain.kernel.engine import DealSetup
+from domain.kernel.errors import IllegalAction
+from domain.records.slips import score
+
+
+def slip(facts: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    return score(DealSetup("doudizhu", {}, ["甲", "乙", "丙"], 0, [], [], {}), facts)
+
+
+def test_a_passed_deal_is_stored_as_a_redeal_with_its_fouls():
+    stored, result = slip({"redeal": True})
+    assert stored == {"redeal": True, "fouls": []} and result["redeal"] is True
+    foul = {"seat": 1, "code": "early_play", "note": "抢出", "penalty": 2}
+    stored, _ = slip({"redeal": True, "fouls": [foul]})
+    assert stored["redeal"] is True and [(f["seat"], f["code"]) for f in stored["fouls"]] == [(1, "early_play")]
+
+
+@pytest.mark.parametrize("extra", [{"landlord": 0}, {"winner": "landlord"}, {"bombs": 1}])
+def test_a_passed_deal_has_nothing_else_on_its_slip(extra: dict[str, Any]):
+    with pytest.raises(IllegalAction) as caught:
+        slip({"redeal": True, **extra})
+    assert caught.value.code == "impossible_slip" and caught.value.details["facts"] == sorted(extra)
+
+
+def refused(facts: dict[str, Any]) -> IllegalAction:
+    with pytest.raises(IllegalAction) as caught:
+        slip(facts)
+    return caught.value
+
+
+def test_spring_and_anti_spring_name_who_won():
+    """§2.7a.7: 春天 is the landlord's win, 反春天 the farmers'; the other winner is impossible."""
+    assert slip({"landlord": 1, "winner": "landlord", "spring": "spring"})[0]["spring"] == "spring"
+    assert slip({"landlord": 1, "winner": "farmers", "spring": "anti_spring"})[0]["spring"] == "anti_spring"
+    assert slip({"landlord": 1, "winner": "farmers"})[0]["spring"] == "none"
+    assert refused({"landlord": 1, "winner": "farmers", "spring": "spring"}).code == "impossible_slip"
+    assert refused({"landlord": 1, "winner": "landlord", "spring": "anti_spring"}).code == "impossible_slip"
+    assert refused({"landlord": 1, "winner": "landlord", "spring": "SPRING"}).code == "bad_slip"
+
+
+def test_a_spring_holds_no_more_bombs_than_the_landlords_20_cards():
+    """In a 春天 only the landlord played: 4 cards a bomb, 2 the rocket, within 20 cards."""
+    assert slip({"landlord": 0, "winner": "landlord", "spring": "spring", "bombs": 5})[0]["bombs"] == 5
+    assert slip({"landlord": 0, "winner": "landlord", "spring": "spring", "bombs": 4, "rocket": True})[0]["rocket"]
+    error = refused({"landlord": 0, "winner": "landlord", "spring": "spring", "bombs": 5, "rocket": True})
+    assert error.code == "impossible_slip" and (error.details["bombs"], error.details["rocket"]) == (5, True)
+    assert slip({"landlord": 0, "winner": "landlord", "bombs": 5, "rocket": True})[0]["bombs"] == 5  # no spring
+
+
+def test_who_went_out_first():
+    """`out`: the landlord when the landlord won; else a farmer, by default the one after the landlord."""
+    assert slip({"landlord": 2, "winner": "landlord"})[0]["out"] == 2
+    assert slip({"landlord": 2, "winner": "farmers"})[0]["out"] == 0
+    assert slip({"landlord": 0, "winner": "farmers", "out": 2})[0]["out"] == 2
+    assert refused({"landlord": 0, "winner": "farmers", "out": 0}).code == "impossible_slip"
+    assert refused({"landlord": 0, "winner": "landlord", "out": 1}).code == "impossible_slip"
