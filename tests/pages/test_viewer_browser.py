@@ -555,3 +555,21 @@ def test_the_table_tournament_and_standings_pages_follow_by_push_with_polling_of
         page = pages[name]
         wait_until(lambda p=page, n=name, w=now: p.inner_text(watched[n]) == w, page, f"the {name} page")  # … pushed
     assert offline.errors == []
+
+
+def test_a_seat_down_to_one_card_reads_1_card_in_english(site: DemoSite, offline: Offline) -> None:
+    """A count's words agree with the count (`cards.n.one`): 报单 — a seat down to one card — reads "1 card",
+    two or more "N cards"; Chinese says 张 either way."""
+    frames = frames_of(site, "referee")["frames"]
+    found = next(((step, seat["seat"]) for step, frame in enumerate(frames) for seat in frame["view"]["seats"]
+                  if seat.get("count") == 1), None)
+    assert found is not None, "no seat of the demo deal came down to one card"
+    step, seat = found
+    page = offline.page()
+    open_viewer(page, site, f"?step={step}&view=referee")
+    assert page.inner_text(f".seat[data-seat='{seat}'] .count") == "1 张"
+    page.click("#lang-toggle")
+    assert page.inner_text(f".seat[data-seat='{seat}'] .count") == "1 card"
+    others = [s for s in frames[step]["view"]["seats"] if s["seat"] != seat and s.get("count", 0) > 1]
+    assert others and page.inner_text(f".seat[data-seat='{others[0]['seat']}'] .count") == f"{others[0]['count']} cards"
+    page.click("#lang-toggle")

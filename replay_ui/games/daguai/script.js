@@ -40,7 +40,7 @@
   }
 
   function countText(count) {
-    return typeof count === "number" ? t("cards.n", { n: count }) : t("dg.count.many");
+    return typeof count === "number" ? F.counted("cards.n", count, { n: count }) : t("dg.count.many");
   }
 
   /* The engine sends a hand sorted by rank, high to low; each rank is kept together (pairs, triples, 五同 show). */

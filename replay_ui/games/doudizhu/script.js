@@ -44,7 +44,7 @@
       `<span class="seat-name">${esc(names[seat.seat])}</span>${roleBadge(seat.role)}` +
       (seat.exposed ? `<span class="badge exposed">${esc(t("exposed"))}</span>` : "") +
       (turn ? `<span class="turn">${esc(t(view.phase === "bidding" ? "toBid" : "toAct"))}</span>` : "") +
-      `<span class="count">${esc(t("cards.n", { n: seat.count }))}</span></div>${hand}</div>`
+      `<span class="count">${esc(F.counted("cards.n", seat.count, { n: seat.count }))}</span></div>${hand}</div>`
     );
   }
 

@@ -19,7 +19,7 @@
   const WHERE = ["bottom", "right", "top", "left"];
 
   function countText(count) {
-    return typeof count === "number" ? t("cards.n", { n: count }) : t("sdy.count.many");
+    return typeof count === "number" ? F.counted("cards.n", count, { n: count }) : t("sdy.count.many");
   }
 
   /* The engine sends a hand sorted by rank, high to low; each rank is kept together (pairs, triples, bombs show). */

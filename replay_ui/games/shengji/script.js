@@ -54,7 +54,7 @@
 
   function seatHTML(seat, where, view, names) {
     const turn = view.to_act === seat.seat;
-    const count = view.phase === "dealing" ? t("sj.received", { n: seat.received }) : t("cards.n", { n: seat.count });
+    const count = view.phase === "dealing" ? t("sj.received", { n: seat.received }) : F.counted("cards.n", seat.count, { n: seat.count });
     return (
       `<div class="seat pos-${where} team-${seat.team}${turn ? " is-turn" : ""}${seat.role ? " role-" + seat.role : ""}" ` +
       `data-seat="${seat.seat}">` +

@@ -52,7 +52,7 @@
       `<div class="${cls}" data-seat="${seat.seat}" data-count="${esc(seat.count)}">` +
       `<div class="seat-head"><span class="seat-no">${esc(F.seatNo(seat.seat))}</span>` +
       `<span class="seat-name">${esc(names[seat.seat])}</span>${role}${shown}${doubled}${first}${stake}${toAct}` +
-      `<span class="count">${esc(t("cards.n", { n: seat.count }))}</span></div>${handHTML(seat, where)}</div>`
+      `<span class="count">${esc(F.counted("cards.n", seat.count, { n: seat.count }))}</span></div>${handHTML(seat, where)}</div>`
     );
   }
 

@@ -207,7 +207,7 @@
     $("board-hands").innerHTML = view.seats.map((seat, i) => {
       const hand = seat.hand || [];
       return `<div class="board-seat${i === toAct ? " to-act" : ""}" data-seat="${i}">` +
-        `<div class="board-seat-name">${F.esc(F.t("board.hand", { name: who(i), count: hand.length }))}</div>` +
+        `<div class="board-seat-name">${F.esc(F.counted("board.hand", hand.length, { name: who(i), count: hand.length }))}</div>` +
         `<div class="hand${i === toAct ? " board-pick" : ""}">${F.cardsHTML(hand, "sm")}</div></div>`;
     }).join("");
     const plays = (view.round && view.round.plays) || [];

@@ -17,7 +17,7 @@
       `<div class="seat${toAct ? " is-turn" : ""}" data-seat="${seat.seat}"><div class="seat-head">` +
       `<span class="seat-no">${esc(F.seatNo(seat.seat))}</span><span class="seat-name">${esc(name)}</span>` +
       (toAct ? `<span class="turn">${esc(F.t("toAct"))}</span>` : "") +
-      (count === undefined ? "" : `<span class="count">${esc(F.t("cards.n", { n: count }))}</span>`) +
+      (count === undefined ? "" : `<span class="count">${esc(F.counted("cards.n", count, { n: count }))}</span>`) +
       `</div><div class="hand">${hand}</div></div>`
     );
   }
