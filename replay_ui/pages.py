@@ -44,6 +44,13 @@ def _t(key: str, **params: Any) -> Any:
     return i18n.bilingual(key, **params)
 
 
+@common.app_template_global("tc")
+def _tc(key: str, how_many: Any, /, **params: Any) -> Any:
+    """As `t`, for a count's words: `key.one` where `how_many` is 1 ("1 deal", "2 deals"); positional, so a string's
+    own `{count}` stays free for `params`."""
+    return i18n.bilingual(i18n.counted_key(key, how_many), **params)
+
+
 @common.app_template_global("zh")
 def _zh(key: str, **params: Any) -> str:
     """The Chinese alone, where no language spans fit (a <select>'s options): the element names the key in

@@ -67,9 +67,14 @@ def text(key: str, lang: str, **params: object) -> str:
     return template.format(**params) if params else template
 
 
+def counted_key(key: str, count: object) -> str:
+    """A count's key: `key.one` where the count is 1 and that string exists ("1 deal", "2 deals"), else `key`."""
+    return f"{key}.one" if count == 1 and f"{key}.one" in catalog() else key
+
+
 def counted(key: str, lang: str, count: int, **params: object) -> str:
-    """A count's words: `key.one` where the count is 1 and that string exists ("1 deal", "2 deals"), else `key`."""
-    return text(f"{key}.one" if count == 1 and f"{key}.one" in catalog() else key, lang, **params)
+    """A count's words in one language (`counted_key`)."""
+    return text(counted_key(key, count), lang, **params)
 
 
 def bilingual(key: str, **params: object) -> Markup:

@@ -243,6 +243,12 @@ def test_every_ui_string_exists_in_chinese_and_english_with_the_same_placeholder
         assert not re.search(r"[\u4e00-\u9fff]", en) or key in ("lang.switch",), key
 
 
+def test_a_count_s_words_take_their_one_form_for_one_only() -> None:
+    assert [i18n.counted("find.count", "en", n, n=n) for n in (0, 1, 2)] == ["0 deals", "1 deal", "2 deals"]
+    assert i18n.counted("cards.n", "zh", 1, n=1) == "1 张" and i18n.counted("cards.n", "en", 1, n=1) == "1 card"
+    assert i18n.counted_key("hand.hidden", 1) == "hand.hidden"  # no one form: the key itself
+
+
 def test_each_page_file_has_one_home_among_the_families_static_folders() -> None:
     """/ui/static/<file> is served from whichever family's folder holds it (replay_ui/shared/assets.py): a name in
     two folders would make one of the two files unreachable."""
@@ -260,12 +266,12 @@ def test_every_string_key_used_by_templates_and_scripts_is_defined() -> None:
     prefixes: set[str] = set()
     for path in (path for path in UI.rglob("*.html") if "templates" in path.parts):
         text = path.read_text(encoding="utf-8")
-        used |= set(re.findall(r"\bt\('([\w.]+)'\s*[,)]", text))
+        used |= set(re.findall(r"\btc?\('([\w.]+)'\s*[,)]", text))  # tc: a count's words
         prefixes |= set(re.findall(r"\bt\('([\w.]+\.)'\s*\+", text))
         used |= set(re.findall(r'data-i18n-(?:title|aria)="([\w.]+)"', text))
     for path in (path for path in UI.rglob("*.js") if "static" in path.parts):
         text = path.read_text(encoding="utf-8")
-        used |= set(re.findall(r"""\bt\(\s*["']([\w.]+)["']\s*[,)]""", text))
+        used |= set(re.findall(r"""\b(?:t|counted)\(\s*["']([\w.]+)["']\s*[,)]""", text))
         prefixes |= set(re.findall(r"""\bt\(\s*["']([\w.]+\.)["']\s*\+""", text))
         used |= set(re.findall(r"""i18nTitle = ["']([\w.]+)["']""", text))
     for path in (UI / "games").glob("*.py"):
