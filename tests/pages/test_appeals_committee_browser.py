@@ -270,6 +270,19 @@ def test_19_the_committee_writes_down_the_other_sides_statement_and_the_report_p
     page.context.close()
 
 
+def refused_in_the_browser(page: Any, requests: str) -> list[dict[str, Any]]:
+    """Answer the page's requests to `requests` in the browser with a refusal (code `test`), so nothing is stored;
+    the bodies the page sent, in order."""
+    sent: list[dict[str, Any]] = []
+
+    def answer(route: Any) -> None:
+        sent.append(route.request.post_data_json)
+        route.fulfill(status=422, json={"error": {"code": "test", "message": "not stored", "message_zh": "未保存"}})
+
+    page.route(requests, answer)
+    return sent
+
+
 def test_the_filing_form_picks_the_step_by_what_happened_there(browser, filed):
     """Issue 23's walk: the filing form asked for the step as a bare number box. Once a deal is chosen, its steps
     are listed by what happened there — the player and the cards, in the page's language — and the step picked is
@@ -279,13 +292,7 @@ def test_the_filing_form_picks_the_step_by_what_happened_there(browser, filed):
     context = browser.new_context(viewport=PHONE)
     context.add_init_script(f"sessionStorage.setItem('fupan.token', {json.dumps(event.referee)});")
     page = context.new_page()
-    sent: list[dict[str, Any]] = []
-
-    def answer(route: Any) -> None:
-        sent.append(route.request.post_data_json)
-        route.fulfill(status=422, json={"error": {"code": "test", "message": "not filed", "message_zh": "未提交"}})
-
-    page.route("**/api/matches/*/appeals", answer)
+    sent = refused_in_the_browser(page, "**/api/matches/*/appeals")
     page.goto(f"{server.url}/tournaments/{event.tournament}/appeals")
     page.wait_for_selector("#file-form", state="visible")
     page.select_option("#file-form [name=match]", event.match)
@@ -344,13 +351,7 @@ def test_the_evidence_the_sandbox_and_the_board_pick_their_step_by_what_happened
     context = browser.new_context(viewport=PHONE)
     context.add_init_script(f"sessionStorage.setItem('fupan.token', {json.dumps(event.referee)});")
     page = context.new_page()
-    sent: list[dict[str, Any]] = []
-
-    def answer(route: Any) -> None:
-        sent.append(route.request.post_data_json)
-        route.fulfill(status=422, json={"error": {"code": "test", "message": "not kept", "message_zh": "未保存"}})
-
-    page.route("**/api/appeals/*/evidence", answer)
+    sent = refused_in_the_browser(page, "**/api/appeals/*/evidence")
     page.goto(f"{server.url}/appeals/{filed.appeal}")
     for box in ("#evidence-step", "#sandbox-from"):
         page.wait_for_selector(f"{box}[data-steps-count='{JUDGED + 1}']", state="attached")
