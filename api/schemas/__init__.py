@@ -4,7 +4,8 @@ Request schemas check shape only (types, required fields, ranges) and answer 400
 the rules allow — which cards, whose turn, which options — is the engine's call (422), because it differs
 per game. Game-specific parts (engine views, results, action fields beyond seat/type/cards) are open dicts.
 
-One module per area (common, tournaments, matches, deals, records, standings, tokens, analysis, appeals); every
+One module per area (common, tournaments, matches, deals, records, standings, tokens, analysis, appeals,
+broadcast); every
 schema is importable from here as before (`from api import schemas as s`; `s.DealSchema`).
 """
 
@@ -32,6 +33,7 @@ from api.schemas.appeals import (
     AppealRulingSchema,
     AppealSchema,
 )
+from api.schemas.broadcast import BroadcastSchema, DelayInSchema, DelaySchema, FollowedTableSchema
 from api.schemas.common import ErrorBodySchema, ErrorSchema
 from api.schemas.deals import (
     AnnotatedSchema,
@@ -104,6 +106,10 @@ from api.schemas.tournaments import (
 )
 
 __all__ = [
+    "FollowedTableSchema",
+    "DelaySchema",
+    "DelayInSchema",
+    "BroadcastSchema",
     "AdjustmentSchema",
     "AnalysisMoveSchema",
     "AnalysisQuerySchema",
