@@ -43,10 +43,11 @@ from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.persistence import InterfaceError, OperationalError, StoredEvent
+from eventsourcing.persistence import InterfaceError, OperationalError, ProgrammingError, StoredEvent
 from eventsourcing.postgres import SQL, Identifier, PostgresApplicationRecorder  # psycopg's, as the library's
 from eventsourcing.sqlite import SQLiteApplicationRecorder
 from eventsourcing.utils import retry
+from psycopg.pq import Escaping
 
 from domain.kernel.integrity import GENESIS, canonical_json
 from domain.store.signing import KeyRing
@@ -235,11 +236,13 @@ class ChainedPostgresApplicationRecorder(ChainedRecorder, PostgresApplicationRec
     """eventsourcing's PostgreSQL recorder, each write transaction also writing its link after the events
     table's EXCLUSIVE lock, so links follow commit order.
 
-    The write is two round trips, as the library's own insert is (its BEGIN, statements, COMMIT and closing
-    sync are four): (1) BEGIN, the lock, NOTIFY, the events' INSERT and a read of the chain's head, pipelined;
-    (2) the link, computed from that head, and COMMIT, pipelined. So the lock is held for one round trip and
-    the link's making, whichever process wrote last, and no read waits under it that could be sent with the
-    insert."""
+    The write is two round trips and two messages, each one query of several statements (PostgreSQL's simple
+    query protocol, the values written into the text, escaped by libpq): (1) BEGIN, the lock, NOTIFY, the events'
+    INSERT and a read of the chain's head; (2) the link, computed from that head, and COMMIT. So the lock is held
+    for one round trip and the link's making, whichever process wrote last, and no read waits under it that could
+    be sent with the insert. A pipeline would send the same statements, but psycopg sends each one on its own
+    as it is queued (a socket write, a wake-up of the server, a parse and bind each): eight of them a write where
+    these are two."""
 
     def __init__(self, datastore: Any, *, events_table_name: str = "stored_events"):
         super().__init__(datastore, events_table_name=events_table_name)
@@ -252,15 +255,19 @@ class ChainedPostgresApplicationRecorder(ChainedRecorder, PostgresApplicationRec
         self.id_column, self.placeholder = "notification_id", "%s"
         self.chain = LogChain(KeyRing(), events_table_name)
         self.sql_create_statements.append(SQL(self.chain_create_statement()))  # type: ignore[arg-type]
-        # The library's statements of every write (and of the log's head, which the projections' poller asks for
-        # every 20 ms) are psycopg `Composed` objects, which psycopg renders again at every execution; as bytes
-        # they are rendered once here, and psycopg's cache of parsed queries knows them after the first.
-        self.insert_events_statement = self.insert_events_statement.as_bytes(None)  # type: ignore[union-attr]
-        self.lock_table_statements = [statement.as_bytes(None)  # type: ignore[union-attr]
-                                      for statement in self.lock_table_statements]
+        # The log's head, which the projections' poller asks for every 20 ms, is a psycopg `Composed` object, which
+        # psycopg renders again at every execution; as bytes it is rendered once here.
         self.max_notification_id_statement = self.max_notification_id_statement.as_bytes(None)
-        self._notify_sql = SQL("NOTIFY {0}").format(Identifier(self.channel_name)).as_bytes(None)
-        self._head_sql = self._chain_sql(self.HEAD_SQL)
+        # A write's two queries (`insert_events`), around the values: the library's lock (and its lock timeout),
+        # its NOTIFY (the live streams listen, domain/store/log_watch.py), the events' INSERT as the library's
+        # (RETURNING their notification ids, in order) and the chain's head; then the link and COMMIT.
+        lock = b"; ".join(statement.as_bytes(None) for statement in self.lock_table_statements)  # type: ignore[union-attr]
+        notify = SQL("NOTIFY {0}").format(Identifier(self.channel_name)).as_bytes(None)
+        self._write_head = (b"BEGIN; " + lock + b"; " + notify + b"; " + self._chain_sql(
+            "INSERT INTO {events} (originator_id, originator_version, topic, state) VALUES ").encode())
+        self._write_tail = b" RETURNING notification_id; " + self._chain_sql(self.HEAD_SQL).encode()
+        self._link_sql = self._chain_sql(f"INSERT INTO {{chain}} ({COLUMNS}) VALUES ").encode()
+        self._topics: dict[str, bytes] = {}  # each topic's literal, escaped once
         self._changes_sql = self._chain_sql("SELECT notification_id, originator_id, originator_version FROM {events} "
                                             "WHERE notification_id > %s ORDER BY notification_id LIMIT %s")
         # The same, and which of the aggregates probed have a first event (notification id 0 marks those rows):
@@ -269,9 +276,6 @@ class ChainedPostgresApplicationRecorder(ChainedRecorder, PostgresApplicationRec
             "(SELECT notification_id, originator_id, originator_version FROM {events} WHERE notification_id > %s "
             "ORDER BY notification_id LIMIT %s) UNION ALL (SELECT DISTINCT 0::BIGINT, originator_id, 1::BIGINT "
             "FROM {events} WHERE originator_id = ANY(%s) AND originator_version = 1)")
-
-    def _notify_channel(self, curs: Any) -> None:
-        curs.execute(self._notify_sql)
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
     def changed_since(self, seen: int, limit: int, probe: Sequence[UUID] = ()
@@ -299,27 +303,58 @@ class ChainedPostgresApplicationRecorder(ChainedRecorder, PostgresApplicationRec
             return None
         events = _members(stored_events)
         with self.datastore.get_connection() as conn:  # autocommit: BEGIN and COMMIT are ours to send
-            failed: BaseException | None = None
             try:
-                with conn.pipeline() as pipeline, conn.cursor() as curs, conn.cursor() as head:
-                    try:
-                        curs.execute("BEGIN")
-                        self._insert_events(curs, stored_events, **kwargs)
-                        self._insert_stored_events(curs, stored_events, **kwargs)  # lock, notify, insert
-                        head.execute(self._head_sql)
-                        pipeline.sync()  # a stale version is refused here (IntegrityError), nothing written
-                        ids = self._fetch_ids_after_insert_events(curs, stored_events, **kwargs)
-                        self._link_after(curs, head.fetchone(), events, min(ids or [0]))
-                        curs.execute("COMMIT")  # sent with the link when the pipeline closes
-                    except BaseException as error:
-                        failed = error  # raised once the pipeline is closed (psycopg warns otherwise)
-                if failed is not None:
-                    raise failed
+                with conn.cursor() as curs:
+                    text = Escaping(conn.pgconn).escape_literal
+                    # A stale version is refused here (IntegrityError), nothing written.
+                    curs.execute(self._write_sql(stored_events, text), prepare=False)
+                    curs.set_result(-2)  # BEGIN, SET LOCAL, LOCK, NOTIFY: no rows; then the INSERT's ids, the head
+                    ids = [row["notification_id"] for row in curs.fetchall()]
+                    if len(ids) != len(stored_events):
+                        raise ProgrammingError(f"{len(ids)} notification ids for {len(stored_events)} events")
+                    curs.set_result(-1)
+                    head = curs.fetchone()
+                    if head is None:  # the chain's first link adopts what was stored before it (rare: a new store)
+                        self._link_after(curs, None, events, min(ids))
+                        curs.execute("COMMIT")
+                    else:
+                        row = self.chain.row((int(head["seq"]), head["digest"]), events)
+                        curs.execute(self._link_sql + b"(" + b", ".join(_literal(value, text) for value in row)
+                                     + b"); COMMIT", prepare=False)
+                        self.chain.head = (row[0], row[5])
             except BaseException:
                 with contextlib.suppress(Exception):  # a broken connection is dropped by the pool anyway
                     conn.rollback()
                 raise
         return ids
+
+    def _write_sql(self, stored_events: Sequence[StoredEvent], text: Any) -> bytes:
+        """BEGIN, the lock, NOTIFY, the events' INSERT and the chain's head: one query. Each value is escaped by
+        libpq for this connection (`text`) or made only of digits, hex and dashes (versions, ids, states)."""
+        rows = b", ".join(b"(%s, %d, %s, E'\\\\x%s'::bytea)" % (
+            _id_literal(event.originator_id, text), int(event.originator_version),
+            self._topics.get(event.topic) or self._topic_literal(event.topic, text), bytes(event.state).hex().encode())
+            for event in stored_events)
+        return self._write_head + rows + self._write_tail
+
+    def _topic_literal(self, topic: str, text: Any) -> bytes:
+        literal = self._topics[topic] = text(topic.encode())
+        return literal
+
+
+def _id_literal(originator_id: UUID | str, text: Any) -> bytes:
+    if isinstance(originator_id, UUID):
+        return b"'%s'" % str(originator_id).encode()  # hex digits and dashes
+    return text(str(originator_id).encode())
+
+
+def _literal(value: Any, text: Any) -> bytes:
+    """A link's value as SQL: NULL, an integer, or text escaped by libpq (`text`)."""
+    if value is None:
+        return b"NULL"
+    if isinstance(value, int):
+        return b"%d" % value
+    return text(str(value).encode())
 
 
 def chained_recorder_class(recorder_class: type) -> type | None:
