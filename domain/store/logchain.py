@@ -50,6 +50,7 @@ from eventsourcing.utils import retry
 from psycopg.pq import Escaping
 
 from domain.kernel.integrity import GENESIS, canonical_json
+from domain.store.green_wait import holding
 from domain.store.signing import KeyRing
 
 FORMAT = "fupan.chain/1"
@@ -302,7 +303,10 @@ class ChainedPostgresApplicationRecorder(ChainedRecorder, PostgresApplicationRec
         if not stored_events:
             return None
         events = _members(stored_events)
-        with self.datastore.get_connection() as conn:  # autocommit: BEGIN and COMMIT are ours to send
+        # autocommit: BEGIN and COMMIT are ours to send. Between the two queries this greenlet holds the events
+        # table's lock, which every writer waits for: it waits for their answers without giving its gevent
+        # worker to other requests (green_wait.holding).
+        with self.datastore.get_connection() as conn, holding():
             try:
                 with conn.cursor() as curs:
                     text = Escaping(conn.pgconn).escape_literal
