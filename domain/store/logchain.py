@@ -269,6 +269,7 @@ class ChainedPostgresApplicationRecorder(ChainedRecorder, PostgresApplicationRec
         self._write_tail = b" RETURNING notification_id; " + self._chain_sql(self.HEAD_SQL).encode()
         self._link_sql = self._chain_sql(f"INSERT INTO {{chain}} ({COLUMNS}) VALUES ").encode()
         self._topics: dict[str, bytes] = {}  # each topic's literal, escaped once
+        self._select_events_sql: dict[tuple[bool, bool, bool, bool], bytes] = {}  # `select_events`, by shape
         self._changes_sql = self._chain_sql("SELECT notification_id, originator_id, originator_version FROM {events} "
                                             "WHERE notification_id > %s ORDER BY notification_id LIMIT %s")
         # The same, and which of the aggregates probed have a first event (notification id 0 marks those rows):
@@ -277,6 +278,24 @@ class ChainedPostgresApplicationRecorder(ChainedRecorder, PostgresApplicationRec
             "(SELECT notification_id, originator_id, originator_version FROM {events} WHERE notification_id > %s "
             "ORDER BY notification_id LIMIT %s) UNION ALL (SELECT DISTINCT 0::BIGINT, originator_id, 1::BIGINT "
             "FROM {events} WHERE originator_id = ANY(%s) AND originator_version = 1)")
+
+    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)  # as the library's select_events
+    def select_events(self, originator_id: UUID | str, *, gt: int | None = None, lte: int | None = None,
+                      desc: bool = False, limit: int | None = None) -> Sequence[StoredEvent]:
+        """The library's query of an aggregate's events, its text made once for each shape it takes rather than
+        composed and rendered again at every call (a unit's look-up of an idempotency key is one, every write)."""
+        shape = (gt is not None, lte is not None, desc, limit is not None)
+        statement = self._select_events_sql.get(shape)
+        if statement is None:
+            statement = self._select_events_sql[shape] = self._chain_sql(
+                "SELECT * FROM {events} WHERE originator_id = %s" + " AND originator_version > %s" * shape[0]
+                + " AND originator_version <= %s" * shape[1] + " ORDER BY originator_version"
+                + (" DESC" if desc else " ASC") + " LIMIT %s" * shape[3]).encode()
+        params = [originator_id, *(value for value in (gt, lte, limit) if value is not None)]
+        with self.datastore.get_connection() as conn, conn.cursor() as curs:
+            curs.execute(statement, params, prepare=True)
+            return [StoredEvent(originator_id=row["originator_id"], originator_version=row["originator_version"],
+                                topic=row["topic"], state=bytes(row["state"])) for row in curs.fetchall()]
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
     def changed_since(self, seen: int, limit: int, probe: Sequence[UUID] = ()
