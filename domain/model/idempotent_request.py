@@ -9,6 +9,7 @@ an aggregate is unique in the store, two processes storing the same key at once 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from typing import Any
 from uuid import UUID, uuid5
@@ -30,6 +31,7 @@ def check_key(key: str) -> str:
     return key
 
 
+@functools.lru_cache(maxsize=1024)  # asked four times a keyed write (its unit's probe, its look-up, its aggregate)
 def request_id(caller: str, key: str) -> UUID:
     return uuid5(NAMESPACE, f"idempotency:{caller}:{key}")
 
