@@ -32,8 +32,8 @@ time each side spent per acknowledged write, which a loaded machine moves far le
 often fupan's run found the events table's insert lock held; `--polls`: a second pad beside each table reads
 its deal over and over meanwhile (reads/s and p50/p95 of a read; the writes' ratio is then not comparable with
 runs without). `FUPAN_LOAD_APP` names another gunicorn app target
-(e.g. `web.app:create_app({"FUPAN_PROJECTION_POLL": 0})`, or `benchmarks.unit_probe:app` to time each worker's
-units of work).
+(e.g. `web.app:create_app({"FUPAN_PROJECTION_POLL": 0})`, `benchmarks.unit_probe:app` to time each worker's
+units of work, or `benchmarks.statement_probe:app` to count the queries a write sends).
 """
 
 from __future__ import annotations
