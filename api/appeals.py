@@ -12,7 +12,6 @@ statement, notes and frames only for those with rights over the table (domain/se
 from __future__ import annotations
 
 from flask import Blueprint, Response
-from marshmallow import Schema, fields, validate
 
 from api import schemas as s
 from api.auth import (
@@ -41,56 +40,10 @@ FRAMES_QUERY, FRAMES = s.AppealFramesQuerySchema(), s.AppealFramesSchema()
 STEP_ERRORS = (400, 403, 404, 409, 422)
 
 
-class SandboxSchema(Schema):
-    """A line being built on the appeal's page: from a step of the disputed deal, the actions so far."""
-
-    from_step = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
-    # No count limit of its own: the body's size limit bounds it, and the engine refuses an action after the end.
-    actions = fields.List(fields.Dict(), load_default=list)
-    forced = fields.Boolean(load_default=False, metadata={
-        "description": "play the passes nobody can avoid after the actions (the board of variations does)"})
-    list_plays = fields.Boolean(load_default=False, metadata={
-        "description": "answer `plays`, every distinct play of the seat to act (the board of variations)"})
+SANDBOX_IN, SANDBOX = s.SandboxSchema(), s.SandboxAnswerSchema()
 
 
-class SandboxAnswerSchema(Schema):
-    appeal_id = fields.String(required=True)
-    deal_id = fields.String(required=True)
-    from_step = fields.Integer(required=True)
-    actions = fields.List(fields.Dict(), required=True, metadata={"description": "the line's stored forms"})
-    status = fields.Dict(required=True, metadata={"description": "{phase, to_act, finished}"})
-    view = fields.Dict(required=True, metadata={"description": "the referee's view after the line"})
-    choices = fields.List(fields.Dict(), required=True, metadata={
-        "description": "the seat to act's choices, as the recording pad's (GET /api/deals/<id>/pad): a play's "
-                       "`cards` are those that may take part, chosen by the user and checked by the engine"})
-    scores = fields.List(fields.Integer(), allow_none=True, metadata={"description": "the line's result, once it ends"})
-    forced = fields.Integer(metadata={"description": "how many of the last actions were passes nobody could avoid, "
-                                                     "played by the sandbox (`forced: true`)"})
-    plays = fields.List(fields.Dict(), allow_none=True, metadata={
-        "description": "with `list_plays`: every distinct play of the seat to act, as the analysis lists them; "
-                       "null otherwise, outside card play, or where the game has no analysis"})
-
-
-SANDBOX_IN, SANDBOX = SandboxSchema(), SandboxAnswerSchema()
-
-
-class LineAnalysisSchema(Schema):
-    """A node of the appeal's board: the disputed deal's entries up to `from_step`, then `actions`."""
-
-    from_step = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
-    actions = fields.List(fields.Dict(), load_default=list)  # bounded by the body's size limit, as the sandbox's
-    limit_ms = fields.Integer(load_default=2000, validate=validate.Range(min=1, max=10_000))
-
-
-class LineAnalysisAnswerSchema(s.AnalysisSchema):
-    """As AnalysisSchema, without `deal_id` and `step` (the result-blind board names neither)."""
-
-    appeal_id = fields.String(required=True)
-    from_step = fields.Integer(required=True)
-    actions = fields.List(fields.Dict(), required=True, metadata={"description": "the line's stored forms"})
-
-
-LINE_ANALYSIS_IN, LINE_ANALYSIS = LineAnalysisSchema(), LineAnalysisAnswerSchema()
+LINE_ANALYSIS_IN, LINE_ANALYSIS = s.LineAnalysisSchema(), s.LineAnalysisAnswerSchema()
 
 
 def _by() -> dict:

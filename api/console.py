@@ -14,15 +14,15 @@ from urllib.parse import urlsplit
 
 import segno
 from flask import Blueprint, Response, current_app, request, url_for
-from marshmallow import Schema, fields, validate
+from marshmallow import validate
 
+from api import schemas as s
 from api.auth import ANYONE, ORGANISER_ONLY, current_principal, requires
 from api.common import doc, json_body, load, load_query, service, stores_nothing
 from api.idempotency import answered_once
 from api.standings import projections
 from domain.kernel.errors import BadRequest, IllegalAction, listed
 from domain.model.entries import read_entries
-from domain.model.side_events import GAMES as SIDE_GAMES
 from projections import draws, pairing
 from projections.formats import resolve
 from projections.standings import Standings
@@ -39,62 +39,8 @@ def qr_data_uri(text: str) -> str:
     return segno.make(text, error="m").svg_data_uri(scale=4, border=2)
 
 
-class MemberSchema(Schema):
-    name = fields.String(required=True, validate=_NAME)
-    id = fields.String(validate=_NAME, metadata={"description": "player id (default: the name)"})
-
-
-class EntrySchema(Schema):
-    name = fields.String(required=True, validate=_NAME, metadata={"description": "the player's, pair's or team's"})
-    department = fields.String(load_default="", validate=validate.Length(max=200), metadata={"description": "部门"})
-    members = fields.List(fields.Nested(MemberSchema), required=True, validate=validate.Length(min=1, max=10))
-
-
-class EntriesInSchema(Schema):
-    entries = fields.List(fields.Nested(EntrySchema), validate=validate.Length(min=1, max=2000))
-    text = fields.String(validate=validate.Length(min=1, max=200_000), metadata={
-        "description": "a pasted list or a CSV file: one entry a line (docs/console.md)"})
-
-
-class DrawQuerySchema(Schema):
-    method = fields.String(load_default="", validate=validate.OneOf(["", "swiss", "order", "lot"]), metadata={
-        "description": "knockout round 1: `order` (现场分组, the default) or `lot`; Swiss formats always pair"})
-    apart = fields.Boolean(load_default=False, metadata={
-        "description": "knockout round 1: keep two entries of one department (部门) apart where they can be "
-                       "(off by default: the seeds draw by lot)"})
-
-
-class TableInSchema(Schema):
-    table = fields.String(required=True, validate=_NAME)
-    seats = fields.List(fields.String(validate=_NAME), required=True)
-    first = fields.Integer(load_default=0, strict=True)
-    options = fields.Dict(load_default=dict)
-
-
-class RoundTablesInSchema(Schema):
-    label = fields.String(load_default="", validate=validate.Length(max=200))
-    kind = fields.String(load_default="tables", validate=validate.OneOf(["tables", "final", "playoff"]))
-    tables = fields.List(fields.Nested(TableInSchema), required=True, validate=validate.Length(min=1, max=500))
-    byes = fields.List(fields.String(validate=_NAME), load_default=list)
-    override = fields.Nested(
-        "OverrideInSchema", load_default=None,
-        metadata={"description": "a Swiss round opened with other tables or byes than proposed: why "
-                  "(docs/pairing.md \"The organiser's override\"); refused without it"})
-
-
-class OverrideInSchema(Schema):
-    reason = fields.String(required=True, validate=validate.Length(min=1, max=500))
-
-
-class PairingCheckInSchema(Schema):
-    tables = fields.List(fields.List(fields.String(validate=_NAME)), required=True,
-                         validate=validate.Length(min=1, max=500),
-                         metadata={"description": "each table's player ids in seat order"})
-    byes = fields.List(fields.String(validate=_NAME), load_default=list)
-
-
-ENTRIES_IN, DRAW_QUERY, ROUND_TABLES_IN = EntriesInSchema(), DrawQuerySchema(), RoundTablesInSchema()
-PAIRING_CHECK_IN = PairingCheckInSchema()
+ENTRIES_IN, DRAW_QUERY, ROUND_TABLES_IN = s.EntriesInSchema(), s.DrawQuerySchema(), s.RoundTablesInSchema()
+PAIRING_CHECK_IN = s.PairingCheckInSchema()
 
 
 def pad_path(match_id: str) -> str:
@@ -162,13 +108,7 @@ def list_entries(tournament_id: str) -> tuple[Response, int]:
     return service().tournaments.entries(tournament_id), 200
 
 
-class RemovalInSchema(Schema):
-    name = fields.String(required=True, validate=_NAME, metadata={"description": "the entry's name (a player's, a "
-                                                                                  "pair's or a team's)"})
-    reason = fields.String(load_default="", validate=validate.Length(max=2000))
-
-
-REMOVAL_IN = RemovalInSchema()
+REMOVAL_IN = s.RemovalInSchema()
 
 
 @console.post("/<tournament_id>/entries/removals")
@@ -182,12 +122,7 @@ def remove_entry(tournament_id: str) -> tuple[Response, int]:
     return {"removed": removed, **service().tournaments.entries(tournament_id)}, 201
 
 
-class WithdrawalInSchema(Schema):
-    player_id = fields.String(required=True, validate=_NAME)
-    reason = fields.String(required=True, validate=validate.Length(min=1, max=2000))
-
-
-WITHDRAWAL_IN = WithdrawalInSchema()
+WITHDRAWAL_IN = s.WithdrawalInSchema()
 
 
 @console.post("/<tournament_id>/withdrawals")
@@ -359,25 +294,7 @@ def progress(tournament_id: str) -> tuple[Response, int]:
 # --- side events (seed 001: 五子棋, 跳棋) -----------------------------------------------------------------------
 
 
-class SideEventInSchema(Schema):
-    key = fields.String(required=True, validate=validate.Length(min=1, max=60))
-    game = fields.String(required=True, validate=validate.OneOf(sorted(SIDE_GAMES)))
-    name = fields.String(required=True, validate=_NAME)
-    entrants = fields.List(fields.String(validate=_NAME), validate=validate.Length(min=2, max=1000))
-    text = fields.String(validate=validate.Length(min=1, max=100_000),
-                         metadata={"description": "the entrants one a line, numbered in this order (现场分组)"})
-    table_size = fields.Integer(load_default=2, strict=True)
-    advance = fields.Integer(load_default=1, strict=True)
-
-
-class SideResultInSchema(Schema):
-    round = fields.Integer(required=True, strict=True)
-    table = fields.Integer(required=True, strict=True)
-    placing = fields.List(fields.String(validate=_NAME), required=True, validate=validate.Length(min=2, max=6),
-                          metadata={"description": "the table's players, first place first"})
-
-
-SIDE_EVENT_IN, SIDE_RESULT_IN = SideEventInSchema(), SideResultInSchema()
+SIDE_EVENT_IN, SIDE_RESULT_IN = s.SideEventInSchema(), s.SideResultInSchema()
 
 
 @console.get("/<tournament_id>/side-events")

@@ -25,8 +25,8 @@ from typing import Any
 from uuid import UUID
 
 from flask import Blueprint, Response, current_app, g, request, stream_with_context
-from marshmallow import Schema, fields, validate
 
+from api import schemas as s
 from api.auth import ANYONE, current_principal, requires
 from api.common import doc, load_query, service
 from domain.kernel.errors import Refusal, TooManyAttempts
@@ -366,14 +366,7 @@ def _bearer() -> str | None:
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
-class StreamQuerySchema(Schema):
-    """A deal's or a table's stream: the viewpoint its `deal` events are computed for (the replay API's)."""
-
-    viewpoint = fields.String(load_default="public", validate=validate.Regexp(r"^(referee|public|seat:\d{1,2})$"),
-                              metadata={"description": "public (default) | seat:N | referee"})
-
-
-STREAM_QUERY = StreamQuerySchema()
+STREAM_QUERY = s.StreamQuerySchema()
 
 
 def _viewpoint() -> str:

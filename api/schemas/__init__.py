@@ -5,13 +5,20 @@ the rules allow — which cards, whose turn, which options — is the engine's c
 per game. Game-specific parts (engine views, results, action fields beyond seat/type/cards) are open dicts.
 
 One module per area (common, tournaments, matches, deals, records, standings, tokens, analysis, appeals,
-broadcast); every
-schema is importable from here as before (`from api import schemas as s`; `s.DealSchema`).
+broadcast, console, pad); every schema is importable from here as before (`from api import schemas as s`;
+`s.DealSchema`).
 """
 
 from __future__ import annotations
 
-from api.schemas.analysis import AnalysisMoveSchema, AnalysisQuerySchema, AnalysisSchema
+from api.schemas.analysis import (
+    AnalysisMoveSchema,
+    AnalysisQuerySchema,
+    AnalysisSchema,
+    VariationAnalysisSchema,
+    VariationAnswerSchema,
+    VariationSchema,
+)
 from api.schemas.appeals import (
     AppealAgainstSchema,
     AppealCloseSchema,
@@ -32,9 +39,27 @@ from api.schemas.appeals import (
     AppealRulesSchema,
     AppealRulingSchema,
     AppealSchema,
+    LineAnalysisAnswerSchema,
+    LineAnalysisSchema,
+    SandboxAnswerSchema,
+    SandboxSchema,
 )
-from api.schemas.broadcast import BroadcastSchema, DelayInSchema, DelaySchema, FollowedTableSchema
+from api.schemas.broadcast import BroadcastSchema, DelayInSchema, DelaySchema, FollowedTableSchema, StreamQuerySchema
 from api.schemas.common import ErrorBodySchema, ErrorSchema
+from api.schemas.console import (
+    DrawQuerySchema,
+    EntriesInSchema,
+    EntrySchema,
+    MemberSchema,
+    OverrideInSchema,
+    PairingCheckInSchema,
+    RemovalInSchema,
+    RoundTablesInSchema,
+    SideEventInSchema,
+    SideResultInSchema,
+    TableInSchema,
+    WithdrawalInSchema,
+)
 from api.schemas.deals import (
     AnnotatedSchema,
     AnnotationCreateSchema,
@@ -71,6 +96,15 @@ from api.schemas.matches import (
     MisdealSchema,
     ReopenMatchSchema,
 )
+from api.schemas.pad import (
+    ChoiceSchema,
+    FoulCodeSchema,
+    PadCheckSchema,
+    PadQuerySchema,
+    PadStateSchema,
+    PadVerdictSchema,
+    TablePadSchema,
+)
 from api.schemas.records import (
     ImportReportSchema,
     ImportReportsSchema,
@@ -106,6 +140,34 @@ from api.schemas.tournaments import (
 )
 
 __all__ = [
+    "ChoiceSchema",
+    "DrawQuerySchema",
+    "EntriesInSchema",
+    "EntrySchema",
+    "FoulCodeSchema",
+    "LineAnalysisAnswerSchema",
+    "LineAnalysisSchema",
+    "MemberSchema",
+    "OverrideInSchema",
+    "PadCheckSchema",
+    "PadQuerySchema",
+    "PadStateSchema",
+    "PadVerdictSchema",
+    "PairingCheckInSchema",
+    "RemovalInSchema",
+    "RoundTablesInSchema",
+    "SandboxAnswerSchema",
+    "SandboxSchema",
+    "SideEventInSchema",
+    "SideResultInSchema",
+    "StreamQuerySchema",
+    "TableInSchema",
+    "TablePadSchema",
+    "VariationAnalysisSchema",
+    "VariationAnswerSchema",
+    "VariationSchema",
+    "WithdrawalInSchema",
+
     "FollowedTableSchema",
     "DelaySchema",
     "DelayInSchema",

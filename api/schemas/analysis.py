@@ -42,3 +42,37 @@ class AnalysisSchema(Schema):
     phase = fields.String()
     nodes = fields.Integer(required=True)
     ms = fields.Float(required=True)
+
+
+class VariationSchema(Schema):
+    """A node of the board of variations: the deal's entries up to `step`, then `actions` instead."""
+
+    step = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+    actions = fields.List(fields.Dict(), load_default=list)  # bounded by the body's size limit, as the sandbox's
+    forced = fields.Boolean(load_default=False, metadata={"description": "play the passes nobody can avoid after "
+                                                                         "the actions (the board does)"})
+    list_plays = fields.Boolean(load_default=True, metadata={"description": "answer `plays` (as the appeal's "
+                                                                            "sandbox takes it; here by default)"})
+
+
+class VariationAnalysisSchema(Schema):
+    step = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+    actions = fields.List(fields.Dict(), load_default=list)  # bounded by the body's size limit, as the sandbox's
+    limit_ms = fields.Integer(load_default=2000, validate=validate.Range(min=1, max=10_000))
+
+
+class VariationAnswerSchema(Schema):
+    deal_id = fields.String(required=True)
+    step = fields.Integer(required=True)
+    actions = fields.List(fields.Dict(), required=True, metadata={
+        "description": "the variation's stored forms, the passes played by themselves last"})
+    forced = fields.Integer(required=True, metadata={"description": "how many of the last actions were passes "
+                                                                    "nobody could avoid, played by the board"})
+    status = fields.Dict(required=True, metadata={"description": "{phase, to_act, finished}"})
+    view = fields.Dict(required=True, metadata={"description": "the referee's view at the node (every hand)"})
+    plays = fields.List(fields.Dict(), allow_none=True, metadata={
+        "description": "every distinct play of the seat to act, as the analysis lists them; null outside card "
+                       "play or where the game has no analysis"})
+    choices = fields.List(fields.Dict(), required=True, metadata={
+        "description": "the seat to act's choices as the recording pad's (bids and the like, which have no analysis)"})
+    scores = fields.List(fields.Integer(), allow_none=True, metadata={"description": "once the line ends"})

@@ -48,3 +48,10 @@ class FollowedTableSchema(Schema):
                                                      "frames under the delay, and its number"})
     held = fields.List(fields.Dict(), required=True,
                        metadata={"description": "newer deals held back whole by the delay: number, steps recorded"})
+
+
+class StreamQuerySchema(Schema):
+    """A deal's or a table's stream: the viewpoint its `deal` events are computed for (the replay API's)."""
+
+    viewpoint = fields.String(load_default="public", validate=validate.Regexp(r"^(referee|public|seat:\d{1,2})$"),
+                              metadata={"description": "public (default) | seat:N | referee"})

@@ -31,6 +31,7 @@ from domain.model.tournament import Tournament
 from domain.records.retraction import standing_state
 from domain.services.analysis import analyse_state, play_forced, play_variation, plays, solved_line
 from domain.services.appeal_views import appeal_deals, appeal_dict, result_blind, timeline
+from domain.services.long_work import beside_the_loop
 from domain.services.pad import choices
 from domain.services.replay import frames
 from domain.services.seat_names import names_seats
@@ -212,7 +213,7 @@ class Appeals(Service):
         if complete and engine.result(state) is None:
             solver_from = len(played)
             with self.store.outside_lock():  # seconds of search on the line's own state: the process's others go on
-                played += solved_line(engine, state, Budget(limit_ms=DEFAULT_LIMIT_MS))
+                played += beside_the_loop(lambda: solved_line(engine, state, Budget(limit_ms=DEFAULT_LIMIT_MS)))
         result = engine.result(state)
         if result is None:
             raise IllegalAction("line_unfinished", "The line does not end the deal: play it to the end.",
@@ -244,7 +245,8 @@ class Appeals(Service):
         return {"appeal_id": str(a.id), "deal_id": str(d.id), "from_step": from_step, "actions": played,
                 "status": status, "view": engine.view(state, Viewpoint("referee")), "choices": offered,
                 "scores": None if result is None else list(result["scores"]), "forced": len(auto),
-                "plays": None if result is not None or not list_plays else plays(engine, state)}
+                "plays": None if result is not None or not list_plays
+                else beside_the_loop(lambda: plays(engine, state))}
 
     @names_seats("appeal")
     def analyse(self, appeal: UUID | str, from_step: int, actions: list[Action],
@@ -256,7 +258,7 @@ class Appeals(Service):
             a, m, _ = load_appeal(self.store, appeal)
             _, engine, state, played = self._line_state(m, a, from_step, actions)
         with self.store.outside_lock():  # seconds of search on the line's own state: the process's others go on
-            answer = analyse_state(engine, state, Budget(limit_ms=limit_ms))
+            answer = beside_the_loop(lambda: analyse_state(engine, state, Budget(limit_ms=limit_ms)))
         return {"appeal_id": str(a.id), "from_step": from_step, "actions": played, **answer}
 
     # --- withdrawing and closing ----------------------------------------------------------------------------

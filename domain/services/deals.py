@@ -28,6 +28,7 @@ from domain.model.token import PUBLIC, Principal
 from domain.model.tournament import Tournament
 from domain.records.retraction import last_standing
 from domain.services.analysis import analyse_deal, deal_variation, deal_variation_analysis
+from domain.services.long_work import beside_the_loop
 from domain.services.pad import choices, dry_run, game_table
 from domain.services.presenters import deal_dict, event_dict, match_summary, recorded_dict
 from domain.services.replay import frames
@@ -306,7 +307,8 @@ class Deals(Service):
         """Perfect open-hand play after `step` actions (docs/analysis.md); a live deal's only for readers with
         rights over its match."""
         events, horizon = self._deal_reading(deal)
-        return analyse_deal(events, step, Budget(limit_ms=limit_ms), reader, released=horizon is None)
+        return beside_the_loop(lambda: analyse_deal(events, step, Budget(limit_ms=limit_ms), reader,
+                                                    released=horizon is None))
 
     @names_seats("deal")
     def variation(self, deal: UUID | str, step: int, actions: list[Action], reader: Principal = PUBLIC,
@@ -316,15 +318,16 @@ class Deals(Service):
         of the seat to act, the scores once the line ends. Every hand is in it: a live deal's for readers with
         rights only."""
         events, horizon = self._deal_reading(deal)
-        return deal_variation(events, step, actions, reader, forced, list_plays, released=horizon is None)
+        return beside_the_loop(lambda: deal_variation(events, step, actions, reader, forced, list_plays,
+                                                      released=horizon is None))
 
     @names_seats("deal")
     def analyse_variation(self, deal: UUID | str, step: int, actions: list[Action],
                           limit_ms: float = DEFAULT_LIMIT_MS, reader: Principal = PUBLIC) -> dict[str, Any]:
         """The analysis of a node of the board: after `step` entries, then `actions` (docs/analysis.md)."""
         events, horizon = self._deal_reading(deal)
-        return deal_variation_analysis(events, step, actions, Budget(limit_ms=limit_ms), reader,
-                                       released=horizon is None)
+        return beside_the_loop(lambda: deal_variation_analysis(events, step, actions, Budget(limit_ms=limit_ms),
+                                                               reader, released=horizon is None))
 
     def pad(self, deal: UUID | str, since: int | None = None) -> dict[str, Any]:
         """What the pad shows of a deal, for its referee or the organiser: the stored version, the referee's view,

@@ -110,7 +110,10 @@ def test_public_endpoints_show_no_hidden_card_of_a_live_deal(server, table):
         response = server.get(path, params=params)
         assert response.status_code == 200, (path, response.text)
         assert_hidden_absent(response.text, hidden, path)
-    for path in (f"/deals/{live}", f"/deals/{live}/record"):
+    # The board of variations opened without a token: the page itself, any step asked for (its hands come from an
+    # API that refuses the public; test_security_matrix.py holds that refusal).
+    for path in (f"/deals/{live}", f"/deals/{live}/record", f"/deals/{live}/board",
+                 f"/deals/{live}/board?step={LIVE_STEPS}", f"/deals/{live}/board?step=99"):
         response = server.get(path)
         assert response.status_code == 200, (path, response.text[:300])
         assert_hidden_absent(response.text, hidden, path, page=True)
@@ -261,7 +264,7 @@ def test_appeal_pages_of_a_live_deal_show_no_hidden_card(server, table):
                                                            "note": f"{named[0]} 在李四手里"},
                        token=table.referee).status_code == 201
     for path in (f"/appeals/{appeal}", f"/appeals/{appeal}/report", f"/appeals/{appeal}/review?view=seat:1",
-                 f"/tournaments/{table.tournament}/appeals"):
+                 f"/appeals/{appeal}/board", f"/tournaments/{table.tournament}/appeals"):
         response = server.get(path)
         assert response.status_code == 200, (path, response.text[:300])
         assert_hidden_absent(response.text, hidden, path, page=True)

@@ -25,6 +25,7 @@ from conftest import EXAMPLE_RECORD, EXAMPLE_SCORES, LiveServer, Store
 from test_appeals_browser import preview_weighted_decision, weighted_totals
 from test_viewer_browser import CHROMIUM, LAPTOP
 from test_viewer_screens import english_words
+from viewer_support import frames_as_the_page_reads_them
 
 from domain.kernel.engine import DealSetup
 from fixtures.random_play import doudizhu as doudizhu_play
@@ -156,7 +157,7 @@ def test_one_appeal_end_to_end_then_a_redeal_and_a_late_filing_refused(browser, 
     with page.expect_response(lambda r: f"/ui-api/appeals/{appeal}/frames" in r.url) as answered:
         page.click("a[data-review='seat:1']")
     page.wait_for_selector('body[data-ready="1"]')
-    blind = answered.value.text()
+    blind = frames_as_the_page_reads_them(page, answered.value.url)
     assert '"result"' not in blind and '"scores"' not in blind
     assert page.get_attribute("body", "data-total") == str(JUDGED)
     assert page.locator("#timeline li").count() == JUDGED + 1  # no later step, and not how many there are

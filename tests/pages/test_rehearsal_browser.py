@@ -43,6 +43,7 @@ from test_pad_browser import PHONE, Pad, PadSite, setup_of
 from test_pad_table_browser import HIDDEN, shengji_script
 from test_viewer_browser import CHROMIUM, Offline
 from text_scan import describe, page_text, scan_page
+from viewer_support import frames_as_the_page_reads_them
 
 from cli.main import main
 from domain.games import get_engine
@@ -564,7 +565,7 @@ def decided_by_the_committee(page: Page, console: Page, live: LiveServer, tourna
     with page.expect_response(lambda r: f"/ui-api/appeals/{appeal}/frames" in r.url) as answered:
         page.click("a[data-review='seat:1']")
     page.wait_for_selector('body[data-ready="1"]')
-    blind = answered.value.text()
+    blind = frames_as_the_page_reads_them(page, answered.value.url)
     assert '"result"' not in blind and '"scores"' not in blind
     assert page.get_attribute("body", "data-total") == "10"
     assert page.locator("#game-info .panel.result").count() == 0

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from conftest import EXAMPLE_RECORD, LiveServer, Store
 from paths import ROOT
+from playwright.sync_api import Page
 
 from fixtures import load_demo
 
@@ -365,3 +366,11 @@ def open_match_page(page: Any, url: str, match: str, lines: list[str], table: st
     assert all(line in legend for line in lines), legend
     assert page.locator(f"table.{table} tbody tr:not(.deal-marks)").count() == deals
     return page.inner_text(f"table.{table}")
+
+
+def frames_as_the_page_reads_them(page: Page, url: str) -> str:
+    """The frames at `url` as the page's own request function reads them (its token, if any), as text. A
+    response caught on the network may be gone from the browser's buffer by the time the test reads it (the
+    viewer asks again when its stream reconnects); frames are a pure function of the log, so asking again gives
+    the answer the page drew."""
+    return str(page.evaluate("url => window.Fupan.getJSON(url).then(JSON.stringify)", url))
