@@ -31,7 +31,6 @@
 #define LOW_BITS 0x1111111111111111ull
 #define HIGH_BITS 0x8888888888888888ull
 #define CHECK_EVERY 256
-#define REORDERED_FROM 7 /* cards in a hand from which the plays are tried in the search's own order */
 #define MAX_DEPTH 1024
 #define TT_FIRST_BITS 16 /* transposition entries at first: 2^16 (3 MB); doubled when 3/4 full */
 #define TT_MOST_BITS 22  /* ... up to 2^22 (192 MB): a query's memory is bounded */
@@ -65,6 +64,7 @@ typedef struct {
 typedef struct {
     Pos key;
     uint8_t used, value;
+    uint8_t work; /* the nodes its value cost, as a power of two: a full probe gives up the cheapest entry */
 } TTEntry;
 
 typedef struct {
@@ -83,6 +83,7 @@ typedef struct {
 typedef struct {
     PyObject_HEAD
     int seats, max_team, nread, busy;
+    int reordered_from; /* cards in a hand from which the plays are tried in the search's own order */
     int teams[MAXSEATS];
     int32_t *answers; /* nread * nread: answers[lead readings * nread + table] */
     uint8_t *rbomb;
@@ -217,8 +218,16 @@ static int greedy_plays(Core *c, int seat, uint64_t hand) {
 
 /* ---- a node's moves ---- */
 
+/* The ranks of a play summed (rank index times count): of two plays alike in the search's order, the one of the
+ * lower cards is tried first (the order only). */
+static inline int rank_sum(uint64_t pack) {
+    int total = 0;
+    for (int i = 0; pack; i++, pack >>= BITS) total += i * (int)(pack & MASK);
+    return total;
+}
+
 typedef struct {
-    int whole_first, bomb, greedy, minus_size, ranks, index;
+    int whole_first, bomb, greedy, minus_size, ranks, low, index;
 } SortKey;
 
 static int compare_keys(const void *a, const void *b) {
@@ -228,6 +237,7 @@ static int compare_keys(const void *a, const void *b) {
     if (x->greedy != y->greedy) return x->greedy - y->greedy;
     if (x->minus_size != y->minus_size) return x->minus_size - y->minus_size;
     if (x->ranks != y->ranks) return x->ranks - y->ranks;
+    if (x->low != y->low) return x->low - y->low;
     return x->index - y->index;
 }
 
@@ -265,6 +275,7 @@ static int make_plays(Core *c, int seat, uint64_t hand, int table, int allowance
         keys[i].greedy = 0;
         keys[i].minus_size = -size_of(out[i].pack);
         keys[i].ranks = 0;
+        keys[i].low = 0;
         keys[i].index = i;
         copy[i] = out[i];
     }
@@ -284,7 +295,7 @@ static int make_plays(Core *c, int seat, uint64_t hand, int table, int allowance
             if (!rest || spent != 0) splits[(*nsplits)++] = out[i].table;
         }
     }
-    if (size >= REORDERED_FROM) {
+    if (size >= c->reordered_from) {
         for (int i = 0; i < n; i++) {
             uint64_t rest = hand - out[i].pack;
             keys[i].whole_first = out[i].pack != hand;
@@ -292,6 +303,7 @@ static int make_plays(Core *c, int seat, uint64_t hand, int table, int allowance
             keys[i].greedy = rest ? greedy_plays(c, seat, rest) : 0;
             keys[i].minus_size = -size_of(out[i].pack);
             keys[i].ranks = __builtin_popcountll(held_bits(rest));
+            keys[i].low = rank_sum(out[i].pack);
             keys[i].index = i;
             copy[i] = out[i];
         }
@@ -457,8 +469,8 @@ static int tt_get(Core *c, const Pos *k) {
     return -1;
 }
 
-static void tt_place(TTEntry *tt, int bits, uint64_t *used, const Pos *k, int value) {
-    uint64_t mask = (1ull << bits) - 1, first = hash_pos(k) & mask, i = first;
+static void tt_place(TTEntry *tt, int bits, uint64_t *used, const Pos *k, int value, int work) {
+    uint64_t mask = (1ull << bits) - 1, i = hash_pos(k) & mask, cheapest = i;
     for (int probe = 0; probe < TT_PROBES; probe++, i = (i + 1) & mask) {
         TTEntry *e = &tt[i];
         if (!e->used || !memcmp(&e->key, k, sizeof(Pos))) {
@@ -466,12 +478,17 @@ static void tt_place(TTEntry *tt, int bits, uint64_t *used, const Pos *k, int va
             e->used = 1;
             e->key = *k;
             e->value = (uint8_t)value;
+            e->work = (uint8_t)work;
             return;
         }
+        if (e->work < tt[cheapest].work) cheapest = i;
     }
-    /* every probed slot taken: the first is given up (an exact value lost costs a search, never an answer) */
-    tt[first].key = *k;
-    tt[first].value = (uint8_t)value;
+    /* every probed slot taken: the entry that cost the fewest nodes is given up, unless it cost more than this
+     * one (an exact value lost costs a search again, never an answer) */
+    if (tt[cheapest].work > work) return;
+    tt[cheapest].key = *k;
+    tt[cheapest].value = (uint8_t)value;
+    tt[cheapest].work = (uint8_t)work;
 }
 
 /* Twice the entries, each moved over; kept as it is when the memory is not there. */
@@ -480,16 +497,18 @@ static void tt_grow(Core *c) {
     if (!bigger) return;
     uint64_t used = 0, size = 1ull << c->tt_bits;
     for (uint64_t i = 0; i < size; i++)
-        if (c->tt[i].used) tt_place(bigger, c->tt_bits + 1, &used, &c->tt[i].key, c->tt[i].value);
+        if (c->tt[i].used) tt_place(bigger, c->tt_bits + 1, &used, &c->tt[i].key, c->tt[i].value, c->tt[i].work);
     free(c->tt);
     c->tt = bigger;
     c->tt_bits++;
     c->tt_used = used;
 }
 
-static void tt_put(Core *c, const Pos *k, int value) {
+static inline int work_of(long long nodes) { return nodes > 1 ? 63 - __builtin_clzll((unsigned long long)nodes) : 0; }
+
+static void tt_put(Core *c, const Pos *k, int value, long long nodes) {
     if (c->tt_bits < TT_MOST_BITS && c->tt_used * 4 > (3ull << c->tt_bits)) tt_grow(c);
-    tt_place(c->tt, c->tt_bits, &c->tt_used, k, value);
+    tt_place(c->tt, c->tt_bits, &c->tt_used, k, value, work_of(nodes));
     c->tt_stores++;
 }
 
@@ -555,14 +574,15 @@ static int decide(Core *c, const Pos *start) {
     key_of(c, &pos, &key);
     int known = tt_get(c, &key);
     if (known >= 0) return known;
+    long long first_node = c->nodes_count;
     int wins = c->teams[seat] == c->max_team;
     if (whole) {
-        tt_put(c, &key, wins);
+        tt_put(c, &key, wins, 1);
         return wins;
     }
     for (int i = 0; i < nsplits; i++) {
         if (!answerable(c, &pos, seat, splits[i])) {
-            tt_put(c, &key, wins);
+            tt_put(c, &key, wins, 1);
             return wins;
         }
     }
@@ -596,7 +616,7 @@ static int decide(Core *c, const Pos *start) {
         }
     }
     c->depth--;
-    tt_put(c, &key, value);
+    tt_put(c, &key, value, c->nodes_count - first_node + 1);
     return value;
 }
 
@@ -635,14 +655,14 @@ static int read_bytes(PyObject *obj, void *into, Py_ssize_t size) {
 }
 
 /* Core(teams, max_team, nread, answers: bytes of int32, rbomb: bytes, leads: [[(pack, reading, bomb)...] per
- * seat], roots: (pack per seat), ranks_held_key, always_kept, plain_bits, nranks) */
+ * seat], roots: (pack per seat), ranks_held_key, always_kept, plain_bits, nranks, reordered_from) */
 static int core_init(Core *c, PyObject *args, PyObject *kwds) {
     PyObject *teams, *answers, *rbomb, *leads, *roots;
-    int max_team, nread, ranks_held_key, nranks;
+    int max_team, nread, ranks_held_key, nranks, reordered_from;
     unsigned long long always_kept, plain_bits;
     (void)kwds;
-    if (!PyArg_ParseTuple(args, "OiiOOOOpKKi", &teams, &max_team, &nread, &answers, &rbomb, &leads, &roots,
-                          &ranks_held_key, &always_kept, &plain_bits, &nranks))
+    if (!PyArg_ParseTuple(args, "OiiOOOOpKKii", &teams, &max_team, &nread, &answers, &rbomb, &leads, &roots,
+                          &ranks_held_key, &always_kept, &plain_bits, &nranks, &reordered_from))
         return -1;
     if (c->tt) {
         PyErr_SetString(PyExc_RuntimeError, "a core is made once");
@@ -660,6 +680,7 @@ static int core_init(Core *c, PyObject *args, PyObject *kwds) {
     c->always_kept = always_kept;
     c->plain_bits = plain_bits;
     c->nranks = nranks;
+    c->reordered_from = reordered_from;
     for (int s = 0; s < c->seats; s++) {
         PyObject *item = PySequence_GetItem(teams, s);
         c->teams[s] = (int)PyLong_AsLong(item);

@@ -29,6 +29,7 @@ from domain.solver.packed import (
     BITS,
     MASK,
     Counts,
+    _rank_sum,
     _ranks_in,
     _Shared,
     _size,
@@ -73,7 +74,6 @@ class RankRules:
     candidates: Callable[[int], Iterable[int]] | None = None
 
 
-_REORDERED_FROM = 7  # cards in a hand from which the search tries its plays in its own order (`_node_of`)
 _SOURCES = 8  # hands a query reads leads off (`RankGame._leads`): its root hands, and a few in reserve
 
 
@@ -97,6 +97,11 @@ class RankGame:
     # Whether `decide` runs on the compiled core (domain/solver/rankcore.py) when it is built; False keeps the
     # pure-Python search, the reference (the tests, the benchmark's before).
     compiled = available()
+    # Cards in a hand from which the search tries its plays in its own order (`_node_of`; the compiled core is
+    # given the same): every hand. It was 7 while the search ran in Python only (there the sort cost more than
+    # it saved on small hands); on the compiled core the order from the first card, with the lower cards first
+    # among plays alike, halves the nodes of whole deals (docs/PERFORMANCE.md, "The compiled core").
+    reordered_from = 1
 
     def __init__(self, rules: RankRules, teams: Sequence[int], max_team: int, options_key: tuple[Any, ...] = ()):
         self.rules, self.teams, self.max_team = rules, tuple(teams), max_team
@@ -435,16 +440,17 @@ class RankGame:
             hand = pos[0][seat]
             plays: list[tuple[int | None, Any, bool]] = list(self.plays(hand, last, allowance != 0, budget))
             passing = (None, None, False)
-            if _size(hand) >= _REORDERED_FROM:
+            if _size(hand) >= self.reordered_from:
                 # The search's order (the answer still lists `moves`' order): the plays whose rest goes out in the
                 # fewest greedy plays (`_greedy_plays`) first, then among those, the most cards, then the one
-                # that leaves the fewest ranks in the hand. Any order gives the same values; the fewest ranks
-                # visits a third fewer nodes on the heaviest ≤11-card 斗地主 positions, the greedy plays first a
-                # sixth fewer again on whole-deal ones (docs/PERFORMANCE.md); on small hands the sort costs more
-                # than it saves.
+                # that leaves the fewest ranks in the hand, then the one of the lowest cards (a low kicker, a low
+                # single: the high cards kept to win the lead back). Any order gives the same values; the fewest
+                # ranks visits a third fewer nodes on the heaviest ≤11-card 斗地主 positions, the greedy plays
+                # first a sixth fewer again on whole-deal ones, the lowest cards first and the order from the
+                # first card (`reordered_from`) half again on the compiled core (docs/PERFORMANCE.md).
                 greedy = self._greedy_plays
                 plays.sort(key=lambda p: (p[0] != hand, p[2], greedy(hand - p[0], budget), -_size(p[0]),
-                                          _ranks_in(hand - p[0])))
+                                          _ranks_in(hand - p[0]), _rank_sum(p[0])))
             steps = plays if last is None else [passing, *plays] if partner else [*plays, passing]
             found = self._nodes[cache_key] = (steps, *self._splits(hand, last, allowance, budget))
         return found
