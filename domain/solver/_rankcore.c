@@ -24,6 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #define MAXSEATS 4
 #define BITS 4
@@ -36,7 +39,7 @@
 #define TT_MOST_BITS 22  /* ... up to 2^22 (192 MB): a query's memory is bounded */
 #define TT_PROBES 8
 #define NODE_SLOTS_BITS 18
-#define STEP_ARENA (1u << 21) /* move entries cached per query (32 MB); past it a node's moves are made afresh */
+#define STEP_ARENA (1u << 21)  /* move entries cached per query (32 MB); past it a node's moves are made afresh */
 #define SPLIT_ARENA (1u << 20)
 #define GREEDY_BITS 18
 
@@ -71,7 +74,7 @@ typedef struct {
     uint64_t hand;
     int32_t table, allowance;
     uint32_t steps_off, nsteps, splits_off, nsplits;
-    int32_t best; /* the play that last won for the side to move here: tried first (the order only) */
+    int32_t best[2]; /* the play that last won for the side to move here, in each order: tried first (the order only) */
     uint8_t used, whole;
 } NodeEntry;
 
@@ -114,7 +117,8 @@ typedef struct {
     int32_t *order[MAX_DEPTH]; /* each depth's order of its moves */
     int scratch_cap;
     /* a search's budget */
-    long long nodes_count, node_limit;
+    long long nodes_count, node_limit, cut; /* cut: the end of the current order's share (<= node_limit) */
+    int order_kind; /* which of the search's orders is searching (`ORDERS`) */
     double deadline;
     int clock_kind, aborted, depth;
     long long tt_stores;
@@ -148,6 +152,21 @@ static double now(int kind) {
     struct timespec ts;
     clock_gettime(kind ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* A zeroed table of `size` bytes (freed with free()) on 2 MB pages where the system gives them: the search's
+ * tables are read at random, and most of its time went to waiting for those reads (the page-table walks of
+ * 4 kB pages among them). */
+static void *table_alloc(size_t size) {
+    void *found = NULL;
+    size_t huge = (size_t)1 << 21;
+    if (size < huge) return calloc(1, size);
+    if (posix_memalign(&found, huge, size)) return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(found, size, MADV_HUGEPAGE);
+#endif
+    memset(found, 0, size);
+    return found;
 }
 
 /* ---- the leads of the root hands, by packed cards ---- */
@@ -364,7 +383,7 @@ static int node_of(Core *c, int seat, uint64_t hand, int table, int allowance, S
         e->splits_off = c->splits_used;
         e->nsplits = (uint32_t)*nsplits;
         e->whole = (uint8_t)*whole;
-        e->best = -1;
+        e->best[0] = e->best[1] = -1;
         *entry = (int32_t)h;
         c->steps_used += (uint32_t)n;
         c->nodes_used++;
@@ -493,7 +512,7 @@ static void tt_place(TTEntry *tt, int bits, uint64_t *used, const Pos *k, int va
 
 /* Twice the entries, each moved over; kept as it is when the memory is not there. */
 static void tt_grow(Core *c) {
-    TTEntry *bigger = calloc((size_t)1 << (c->tt_bits + 1), sizeof(TTEntry));
+    TTEntry *bigger = table_alloc(sizeof(TTEntry) << (c->tt_bits + 1));
     if (!bigger) return;
     uint64_t used = 0, size = 1ull << c->tt_bits;
     for (uint64_t i = 0; i < size; i++)
@@ -555,11 +574,12 @@ static int decide(Core *c, const Pos *start) {
     for (;;) {
         if (pos.winner >= 0) return c->teams[pos.winner] == c->max_team;
         c->nodes_count++;
-        if (c->nodes_count > c->node_limit || !(c->nodes_count % CHECK_EVERY)) {
+        if (c->nodes_count > c->cut || !(c->nodes_count % CHECK_EVERY)) {
             if (over_budget(c)) {
                 c->aborted = 1;
                 return UNKNOWN;
             }
+            if (c->nodes_count > c->cut) return UNKNOWN; /* this order's share is spent: the other goes on */
         }
         seat = pos.to_act;
         table = pos.table;
@@ -594,12 +614,16 @@ static int decide(Core *c, const Pos *start) {
     int depth = c->depth < MAX_DEPTH ? c->depth : MAX_DEPTH - 1;
     int32_t *order = c->order[depth];
     if (!order) order = c->order[depth] = malloc(sizeof(int32_t) * (c->scratch_cap + 2));
-    int total = 0, best = entry >= 0 ? c->nodes[entry].best : -1;
-    if (table >= 0 && partner) order[total++] = -1;
+    int total = 0, best = entry >= 0 ? c->nodes[entry].best[c->order_kind] : -1;
+    /* The second order (`ORDERS`): a seat answering an opponent passes first, too, when the next seat is its
+     * partner (who may answer instead). */
+    int pass_first = partner ||
+                     (c->order_kind == 1 && table >= 0 && c->teams[(seat + 1) % c->seats] == c->teams[seat]);
+    if (table >= 0 && pass_first) order[total++] = -1;
     if (best >= 0 && best < nplays) order[total++] = best;
     for (int i = 0; i < nplays; i++)
         if (i != best) order[total++] = i;
-    if (table >= 0 && !partner) order[total++] = -1;
+    if (table >= 0 && !pass_first) order[total++] = -1;
     c->depth++;
     for (int m = 0; m < total; m++) {
         int i = order[m];
@@ -611,13 +635,36 @@ static int decide(Core *c, const Pos *start) {
         }
         if (found == wins) {
             value = wins;
-            if (i >= 0 && entry >= 0) c->nodes[entry].best = i;
+            if (i >= 0 && entry >= 0) c->nodes[entry].best[c->order_kind] = i;
             break;
         }
     }
     c->depth--;
     tt_put(c, &key, value, c->nodes_count - first_node + 1);
     return value;
+}
+
+/* The orders take turns on one search, each with a share of nodes that doubles every round (the second order
+ * twice the first's), until one settles the position or the budget runs out. Which order finds a proof soon
+ * differs by orders of magnitude from position to position (docs/PERFORMANCE.md, "The compiled core"); the
+ * value does not depend on it, and the table — exact values only — carries what each settled over to the
+ * other, so a turn resumes where it stopped but for the line it was walking. */
+#define ORDERS 2
+#define FIRST_SHARE 100000
+
+static int decide_in_turns(Core *c, const Pos *p) {
+    long long share = FIRST_SHARE;
+    for (;;) {
+        for (int kind = 0; kind < ORDERS; kind++) {
+            long long mine = c->nodes_count + (kind == 0 ? share : 2 * share);
+            c->order_kind = kind;
+            c->cut = mine < c->node_limit ? mine : c->node_limit;
+            c->depth = 0;
+            int value = decide(c, p);
+            if (value != UNKNOWN || c->aborted) return value;
+        }
+        share *= 2;
+    }
 }
 
 /* ---- the Python object ---- */
@@ -735,11 +782,11 @@ static int core_init(Core *c, PyObject *args, PyObject *kwds) {
     c->lead_keys = calloc(slots, sizeof(uint64_t));
     c->lead_bombs = malloc(slots);
     c->tt_bits = TT_FIRST_BITS;
-    c->tt = calloc((size_t)1 << c->tt_bits, sizeof(TTEntry));
-    c->nodes = calloc((size_t)1 << NODE_SLOTS_BITS, sizeof(NodeEntry));
+    c->tt = table_alloc(sizeof(TTEntry) << c->tt_bits);
+    c->nodes = table_alloc(sizeof(NodeEntry) << NODE_SLOTS_BITS);
     c->steps = malloc(sizeof(Step) * STEP_ARENA);
     c->splits = malloc(sizeof(int32_t) * SPLIT_ARENA);
-    c->greedy = calloc((size_t)1 << GREEDY_BITS, sizeof(GreedyEntry));
+    c->greedy = table_alloc(sizeof(GreedyEntry) << GREEDY_BITS);
     if (!c->lead_keys || !c->lead_bombs || !c->tt || !c->nodes || !c->steps || !c->splits || !c->greedy) {
         PyErr_NoMemory();
         return -1;
@@ -811,7 +858,7 @@ static PyObject *core_decide(Core *c, PyObject *args) {
     int value;
     Py_BEGIN_ALLOW_THREADS
     c->deadline = now(cpu_clock) + ms_left / 1000.0;
-    value = decide(c, &p);
+    value = decide_in_turns(c, &p);
     Py_END_ALLOW_THREADS
     c->busy = 0;
     return Py_BuildValue("iL", value, c->nodes_count);
