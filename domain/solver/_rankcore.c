@@ -87,6 +87,7 @@ typedef struct {
     PyObject_HEAD
     int seats, max_team, nread, busy;
     int reordered_from; /* cards in a hand from which the plays are tried in the search's own order */
+    long long first_share; /* the nodes of the first order's first turn (`decide_in_turns`) */
     int teams[MAXSEATS];
     int32_t *answers; /* nread * nread: answers[lead readings * nread + table] */
     uint8_t *rbomb;
@@ -650,10 +651,9 @@ static int decide(Core *c, const Pos *start) {
  * value does not depend on it, and the table — exact values only — carries what each settled over to the
  * other, so a turn resumes where it stopped but for the line it was walking. */
 #define ORDERS 2
-#define FIRST_SHARE 100000
 
 static int decide_in_turns(Core *c, const Pos *p) {
-    long long share = FIRST_SHARE;
+    long long share = c->first_share;
     for (;;) {
         for (int kind = 0; kind < ORDERS; kind++) {
             long long mine = c->nodes_count + (kind == 0 ? share : 2 * share);
@@ -702,14 +702,15 @@ static int read_bytes(PyObject *obj, void *into, Py_ssize_t size) {
 }
 
 /* Core(teams, max_team, nread, answers: bytes of int32, rbomb: bytes, leads: [[(pack, reading, bomb)...] per
- * seat], roots: (pack per seat), ranks_held_key, always_kept, plain_bits, nranks, reordered_from) */
+ * seat], roots: (pack per seat), ranks_held_key, always_kept, plain_bits, nranks, reordered_from, first_share) */
 static int core_init(Core *c, PyObject *args, PyObject *kwds) {
     PyObject *teams, *answers, *rbomb, *leads, *roots;
     int max_team, nread, ranks_held_key, nranks, reordered_from;
+    long long first_share;
     unsigned long long always_kept, plain_bits;
     (void)kwds;
-    if (!PyArg_ParseTuple(args, "OiiOOOOpKKii", &teams, &max_team, &nread, &answers, &rbomb, &leads, &roots,
-                          &ranks_held_key, &always_kept, &plain_bits, &nranks, &reordered_from))
+    if (!PyArg_ParseTuple(args, "OiiOOOOpKKiiL", &teams, &max_team, &nread, &answers, &rbomb, &leads, &roots,
+                          &ranks_held_key, &always_kept, &plain_bits, &nranks, &reordered_from, &first_share))
         return -1;
     if (c->tt) {
         PyErr_SetString(PyExc_RuntimeError, "a core is made once");
@@ -728,6 +729,7 @@ static int core_init(Core *c, PyObject *args, PyObject *kwds) {
     c->plain_bits = plain_bits;
     c->nranks = nranks;
     c->reordered_from = reordered_from;
+    c->first_share = first_share > 0 ? first_share : 1;
     for (int s = 0; s < c->seats; s++) {
         PyObject *item = PySequence_GetItem(teams, s);
         c->teams[s] = (int)PyLong_AsLong(item);

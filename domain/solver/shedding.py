@@ -102,6 +102,9 @@ class RankGame:
     # it saved on small hands); on the compiled core the order from the first card, with the lower cards first
     # among plays alike, halves the nodes of whole deals (docs/PERFORMANCE.md, "The compiled core").
     reordered_from = 1
+    # The compiled core searches in two orders taking turns (docs/analysis.md, "How it searches"): the nodes of the
+    # first order's first turn (each turn then twice as many). A search that settles within it never turns.
+    turn_share = 100_000
 
     def __init__(self, rules: RankRules, teams: Sequence[int], max_team: int, options_key: tuple[Any, ...] = ()):
         self.rules, self.teams, self.max_team = rules, tuple(teams), max_team
