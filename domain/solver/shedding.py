@@ -133,8 +133,17 @@ class RankGame:
     @property
     def root_share_nodes(self) -> int:
         """The nodes `search.analyse` gives the position's own search first: the compiled core walks some 20
-        times the Python search's nodes in the same time (docs/PERFORMANCE.md, "Reach")."""
-        return ROOT_SHARE_NODES * (20 if self.compiled else 1)
+        times the Python search's nodes in the same time (docs/PERFORMANCE.md, "Reach"), and is given most of
+        the budget (`root_share`): a cap its time share reaches first."""
+        return ROOT_SHARE_NODES * (60 if self.compiled else 1)
+
+    @property
+    def root_share(self) -> float:
+        """The part of the budget `search.analyse` gives the position's own search before the root's moves take
+        turns: half in Python; nine tenths on the compiled core, whose own search already takes turns between
+        two orders (docs/PERFORMANCE.md, "The compiled core": whole-deal positions whose proof needs 25–40
+        million nodes are proven within 10 s instead of not at all)."""
+        return 0.9 if self.compiled else 0.5
 
     def set_root(self, root: RankPosition) -> None:
         """The query's root: the compiled core (made at the first `decide`) lists its leads from its hands."""
