@@ -14,7 +14,8 @@
  * the bombs each seat may still play (-1: any). Everything a node does is the Python search's, step for step:
  * a forced move is walked on without a table entry, the table is looked up, the static wins are tried (the
  * seat goes out with its next play; or plays one that no opponent can answer and then goes out in one lead),
- * then the moves in the search's order until one wins for the side to move. Only exact values are stored, in
+ * then the moves in the search's order until one wins for the side to move (a search that outgrows its first
+ * share of nodes goes on in two orders taking turns: `decide_in_turns`). Only exact values are stored, in
  * a fixed-size table (memory bounded; freed with the object). The search gives up — "unknown", never a guess —
  * past its node limit or its time limit, checked every 256 nodes, and runs without the GIL.
  */
