@@ -98,9 +98,10 @@ class RankGame:
     # pure-Python search, the reference (the tests, the benchmark's before).
     compiled = available()
     # Cards in a hand from which the search tries its plays in its own order (`_node_of`; the compiled core is
-    # given the same): every hand. It was 7 while the search ran in Python only (there the sort cost more than
-    # it saved on small hands); on the compiled core the order from the first card, with the lower cards first
-    # among plays alike, halves the nodes of whole deals (docs/PERFORMANCE.md, "The compiled core").
+    # given the same): every hand. It was 7; with the lower cards first among plays alike, the order from the
+    # first card halves the compiled core's nodes on whole deals (docs/PERFORMANCE.md, "The compiled core"), and
+    # in Python too it visits fewer nodes in no more time (twelve 9-card endgames: 斗地主 15,253 → 11,777 nodes,
+    # 挖坑 26,805 → 10,019).
     reordered_from = 1
     # The compiled core searches in two orders taking turns (docs/analysis.md, "How it searches"): the nodes of the
     # first order's first turn (each turn then twice as many). A search that settles within it never turns.
