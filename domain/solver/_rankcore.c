@@ -14,7 +14,8 @@
  * the bombs each seat may still play (-1: any). Everything a node does is the Python search's, step for step:
  * a forced move is walked on without a table entry, the table is looked up, the static wins are tried (the
  * seat goes out with its next play; or plays one that no opponent can answer and then goes out in one lead),
- * then the moves in the search's order until one wins for the side to move. Only exact values are stored, in
+ * then the moves in the search's order until one wins for the side to move (a search that outgrows its first
+ * share of nodes goes on in two orders taking turns: `decide_in_turns`). Only exact values are stored, in
  * a fixed-size table (memory bounded; freed with the object). The search gives up — "unknown", never a guess —
  * past its node limit or its time limit, checked every 256 nodes, and runs without the GIL.
  */
@@ -24,6 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #define MAXSEATS 4
 #define BITS 4
@@ -31,13 +35,12 @@
 #define LOW_BITS 0x1111111111111111ull
 #define HIGH_BITS 0x8888888888888888ull
 #define CHECK_EVERY 256
-#define REORDERED_FROM 7 /* cards in a hand from which the plays are tried in the search's own order */
 #define MAX_DEPTH 1024
 #define TT_FIRST_BITS 16 /* transposition entries at first: 2^16 (3 MB); doubled when 3/4 full */
 #define TT_MOST_BITS 22  /* ... up to 2^22 (192 MB): a query's memory is bounded */
 #define TT_PROBES 8
 #define NODE_SLOTS_BITS 18
-#define STEP_ARENA (1u << 21) /* move entries cached per query (32 MB); past it a node's moves are made afresh */
+#define STEP_ARENA (1u << 21)  /* move entries cached per query (32 MB); past it a node's moves are made afresh */
 #define SPLIT_ARENA (1u << 20)
 #define GREEDY_BITS 18
 
@@ -65,13 +68,14 @@ typedef struct {
 typedef struct {
     Pos key;
     uint8_t used, value;
+    uint8_t work; /* the nodes its value cost, as a power of two: a full probe gives up the cheapest entry */
 } TTEntry;
 
 typedef struct {
     uint64_t hand;
     int32_t table, allowance;
     uint32_t steps_off, nsteps, splits_off, nsplits;
-    int32_t best; /* the play that last won for the side to move here: tried first (the order only) */
+    int32_t best[2]; /* the play that last won for the side to move here, in each order: tried first (the order only) */
     uint8_t used, whole;
 } NodeEntry;
 
@@ -83,6 +87,8 @@ typedef struct {
 typedef struct {
     PyObject_HEAD
     int seats, max_team, nread, busy;
+    int reordered_from; /* cards in a hand from which the plays are tried in the search's own order */
+    long long first_share; /* the nodes of the first order's first turn (`decide_in_turns`) */
     int teams[MAXSEATS];
     int32_t *answers; /* nread * nread: answers[lead readings * nread + table] */
     uint8_t *rbomb;
@@ -113,7 +119,8 @@ typedef struct {
     int32_t *order[MAX_DEPTH]; /* each depth's order of its moves */
     int scratch_cap;
     /* a search's budget */
-    long long nodes_count, node_limit;
+    long long nodes_count, node_limit, cut; /* cut: the end of the current order's share (<= node_limit) */
+    int order_kind; /* which of the search's orders is searching (`ORDERS`) */
     double deadline;
     int clock_kind, aborted, depth;
     long long tt_stores;
@@ -147,6 +154,21 @@ static double now(int kind) {
     struct timespec ts;
     clock_gettime(kind ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* A zeroed table of `size` bytes (freed with free()) on 2 MB pages where the system gives them: the search's
+ * tables are read at random, and most of its time went to waiting for those reads (the page-table walks of
+ * 4 kB pages among them). */
+static void *table_alloc(size_t size) {
+    void *found = NULL;
+    size_t huge = (size_t)1 << 21;
+    if (size < huge) return calloc(1, size);
+    if (posix_memalign(&found, huge, size)) return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(found, size, MADV_HUGEPAGE);
+#endif
+    memset(found, 0, size);
+    return found;
 }
 
 /* ---- the leads of the root hands, by packed cards ---- */
@@ -217,8 +239,16 @@ static int greedy_plays(Core *c, int seat, uint64_t hand) {
 
 /* ---- a node's moves ---- */
 
+/* The ranks of a play summed (rank index times count): of two plays alike in the search's order, the one of the
+ * lower cards is tried first (the order only). */
+static inline int rank_sum(uint64_t pack) {
+    int total = 0;
+    for (int i = 0; pack; i++, pack >>= BITS) total += i * (int)(pack & MASK);
+    return total;
+}
+
 typedef struct {
-    int whole_first, bomb, greedy, minus_size, ranks, index;
+    int whole_first, bomb, greedy, minus_size, ranks, low, index;
 } SortKey;
 
 static int compare_keys(const void *a, const void *b) {
@@ -228,6 +258,7 @@ static int compare_keys(const void *a, const void *b) {
     if (x->greedy != y->greedy) return x->greedy - y->greedy;
     if (x->minus_size != y->minus_size) return x->minus_size - y->minus_size;
     if (x->ranks != y->ranks) return x->ranks - y->ranks;
+    if (x->low != y->low) return x->low - y->low;
     return x->index - y->index;
 }
 
@@ -265,6 +296,7 @@ static int make_plays(Core *c, int seat, uint64_t hand, int table, int allowance
         keys[i].greedy = 0;
         keys[i].minus_size = -size_of(out[i].pack);
         keys[i].ranks = 0;
+        keys[i].low = 0;
         keys[i].index = i;
         copy[i] = out[i];
     }
@@ -284,7 +316,7 @@ static int make_plays(Core *c, int seat, uint64_t hand, int table, int allowance
             if (!rest || spent != 0) splits[(*nsplits)++] = out[i].table;
         }
     }
-    if (size >= REORDERED_FROM) {
+    if (size >= c->reordered_from) {
         for (int i = 0; i < n; i++) {
             uint64_t rest = hand - out[i].pack;
             keys[i].whole_first = out[i].pack != hand;
@@ -292,6 +324,7 @@ static int make_plays(Core *c, int seat, uint64_t hand, int table, int allowance
             keys[i].greedy = rest ? greedy_plays(c, seat, rest) : 0;
             keys[i].minus_size = -size_of(out[i].pack);
             keys[i].ranks = __builtin_popcountll(held_bits(rest));
+            keys[i].low = rank_sum(out[i].pack);
             keys[i].index = i;
             copy[i] = out[i];
         }
@@ -352,7 +385,7 @@ static int node_of(Core *c, int seat, uint64_t hand, int table, int allowance, S
         e->splits_off = c->splits_used;
         e->nsplits = (uint32_t)*nsplits;
         e->whole = (uint8_t)*whole;
-        e->best = -1;
+        e->best[0] = e->best[1] = -1;
         *entry = (int32_t)h;
         c->steps_used += (uint32_t)n;
         c->nodes_used++;
@@ -457,8 +490,8 @@ static int tt_get(Core *c, const Pos *k) {
     return -1;
 }
 
-static void tt_place(TTEntry *tt, int bits, uint64_t *used, const Pos *k, int value) {
-    uint64_t mask = (1ull << bits) - 1, first = hash_pos(k) & mask, i = first;
+static void tt_place(TTEntry *tt, int bits, uint64_t *used, const Pos *k, int value, int work) {
+    uint64_t mask = (1ull << bits) - 1, i = hash_pos(k) & mask, cheapest = i;
     for (int probe = 0; probe < TT_PROBES; probe++, i = (i + 1) & mask) {
         TTEntry *e = &tt[i];
         if (!e->used || !memcmp(&e->key, k, sizeof(Pos))) {
@@ -466,30 +499,37 @@ static void tt_place(TTEntry *tt, int bits, uint64_t *used, const Pos *k, int va
             e->used = 1;
             e->key = *k;
             e->value = (uint8_t)value;
+            e->work = (uint8_t)work;
             return;
         }
+        if (e->work < tt[cheapest].work) cheapest = i;
     }
-    /* every probed slot taken: the first is given up (an exact value lost costs a search, never an answer) */
-    tt[first].key = *k;
-    tt[first].value = (uint8_t)value;
+    /* every probed slot taken: the entry that cost the fewest nodes is given up, unless it cost more than this
+     * one (an exact value lost costs a search again, never an answer) */
+    if (tt[cheapest].work > work) return;
+    tt[cheapest].key = *k;
+    tt[cheapest].value = (uint8_t)value;
+    tt[cheapest].work = (uint8_t)work;
 }
 
 /* Twice the entries, each moved over; kept as it is when the memory is not there. */
 static void tt_grow(Core *c) {
-    TTEntry *bigger = calloc((size_t)1 << (c->tt_bits + 1), sizeof(TTEntry));
+    TTEntry *bigger = table_alloc(sizeof(TTEntry) << (c->tt_bits + 1));
     if (!bigger) return;
     uint64_t used = 0, size = 1ull << c->tt_bits;
     for (uint64_t i = 0; i < size; i++)
-        if (c->tt[i].used) tt_place(bigger, c->tt_bits + 1, &used, &c->tt[i].key, c->tt[i].value);
+        if (c->tt[i].used) tt_place(bigger, c->tt_bits + 1, &used, &c->tt[i].key, c->tt[i].value, c->tt[i].work);
     free(c->tt);
     c->tt = bigger;
     c->tt_bits++;
     c->tt_used = used;
 }
 
-static void tt_put(Core *c, const Pos *k, int value) {
+static inline int work_of(long long nodes) { return nodes > 1 ? 63 - __builtin_clzll((unsigned long long)nodes) : 0; }
+
+static void tt_put(Core *c, const Pos *k, int value, long long nodes) {
     if (c->tt_bits < TT_MOST_BITS && c->tt_used * 4 > (3ull << c->tt_bits)) tt_grow(c);
-    tt_place(c->tt, c->tt_bits, &c->tt_used, k, value);
+    tt_place(c->tt, c->tt_bits, &c->tt_used, k, value, work_of(nodes));
     c->tt_stores++;
 }
 
@@ -536,11 +576,12 @@ static int decide(Core *c, const Pos *start) {
     for (;;) {
         if (pos.winner >= 0) return c->teams[pos.winner] == c->max_team;
         c->nodes_count++;
-        if (c->nodes_count > c->node_limit || !(c->nodes_count % CHECK_EVERY)) {
+        if (c->nodes_count > c->cut || !(c->nodes_count % CHECK_EVERY)) {
             if (over_budget(c)) {
                 c->aborted = 1;
                 return UNKNOWN;
             }
+            if (c->nodes_count > c->cut) return UNKNOWN; /* this order's share is spent: the other goes on */
         }
         seat = pos.to_act;
         table = pos.table;
@@ -555,14 +596,15 @@ static int decide(Core *c, const Pos *start) {
     key_of(c, &pos, &key);
     int known = tt_get(c, &key);
     if (known >= 0) return known;
+    long long first_node = c->nodes_count;
     int wins = c->teams[seat] == c->max_team;
     if (whole) {
-        tt_put(c, &key, wins);
+        tt_put(c, &key, wins, 1);
         return wins;
     }
     for (int i = 0; i < nsplits; i++) {
         if (!answerable(c, &pos, seat, splits[i])) {
-            tt_put(c, &key, wins);
+            tt_put(c, &key, wins, 1);
             return wins;
         }
     }
@@ -574,12 +616,16 @@ static int decide(Core *c, const Pos *start) {
     int depth = c->depth < MAX_DEPTH ? c->depth : MAX_DEPTH - 1;
     int32_t *order = c->order[depth];
     if (!order) order = c->order[depth] = malloc(sizeof(int32_t) * (c->scratch_cap + 2));
-    int total = 0, best = entry >= 0 ? c->nodes[entry].best : -1;
-    if (table >= 0 && partner) order[total++] = -1;
+    int total = 0, best = entry >= 0 ? c->nodes[entry].best[c->order_kind] : -1;
+    /* The second order (`ORDERS`): a seat answering an opponent passes first, too, when the next seat is its
+     * partner (who may answer instead). */
+    int pass_first = partner ||
+                     (c->order_kind == 1 && table >= 0 && c->teams[(seat + 1) % c->seats] == c->teams[seat]);
+    if (table >= 0 && pass_first) order[total++] = -1;
     if (best >= 0 && best < nplays) order[total++] = best;
     for (int i = 0; i < nplays; i++)
         if (i != best) order[total++] = i;
-    if (table >= 0 && !partner) order[total++] = -1;
+    if (table >= 0 && !pass_first) order[total++] = -1;
     c->depth++;
     for (int m = 0; m < total; m++) {
         int i = order[m];
@@ -591,13 +637,35 @@ static int decide(Core *c, const Pos *start) {
         }
         if (found == wins) {
             value = wins;
-            if (i >= 0 && entry >= 0) c->nodes[entry].best = i;
+            if (i >= 0 && entry >= 0) c->nodes[entry].best[c->order_kind] = i;
             break;
         }
     }
     c->depth--;
-    tt_put(c, &key, value);
+    tt_put(c, &key, value, c->nodes_count - first_node + 1);
     return value;
+}
+
+/* The orders take turns on one search, each with a share of nodes that doubles every round (the second order
+ * twice the first's), until one settles the position or the budget runs out. Which order finds a proof soon
+ * differs by orders of magnitude from position to position (docs/PERFORMANCE.md, "The compiled core"); the
+ * value does not depend on it, and the table — exact values only — carries what each settled over to the
+ * other, so a turn resumes where it stopped but for the line it was walking. */
+#define ORDERS 2
+
+static int decide_in_turns(Core *c, const Pos *p) {
+    long long share = c->first_share;
+    for (;;) {
+        for (int kind = 0; kind < ORDERS; kind++) {
+            long long mine = c->nodes_count + (kind == 0 ? share : 2 * share);
+            c->order_kind = kind;
+            c->cut = mine < c->node_limit ? mine : c->node_limit;
+            c->depth = 0;
+            int value = decide(c, p);
+            if (value != UNKNOWN || c->aborted) return value;
+        }
+        share *= 2;
+    }
 }
 
 /* ---- the Python object ---- */
@@ -635,14 +703,15 @@ static int read_bytes(PyObject *obj, void *into, Py_ssize_t size) {
 }
 
 /* Core(teams, max_team, nread, answers: bytes of int32, rbomb: bytes, leads: [[(pack, reading, bomb)...] per
- * seat], roots: (pack per seat), ranks_held_key, always_kept, plain_bits, nranks) */
+ * seat], roots: (pack per seat), ranks_held_key, always_kept, plain_bits, nranks, reordered_from, first_share) */
 static int core_init(Core *c, PyObject *args, PyObject *kwds) {
     PyObject *teams, *answers, *rbomb, *leads, *roots;
-    int max_team, nread, ranks_held_key, nranks;
+    int max_team, nread, ranks_held_key, nranks, reordered_from;
+    long long first_share;
     unsigned long long always_kept, plain_bits;
     (void)kwds;
-    if (!PyArg_ParseTuple(args, "OiiOOOOpKKi", &teams, &max_team, &nread, &answers, &rbomb, &leads, &roots,
-                          &ranks_held_key, &always_kept, &plain_bits, &nranks))
+    if (!PyArg_ParseTuple(args, "OiiOOOOpKKiiL", &teams, &max_team, &nread, &answers, &rbomb, &leads, &roots,
+                          &ranks_held_key, &always_kept, &plain_bits, &nranks, &reordered_from, &first_share))
         return -1;
     if (c->tt) {
         PyErr_SetString(PyExc_RuntimeError, "a core is made once");
@@ -660,6 +729,8 @@ static int core_init(Core *c, PyObject *args, PyObject *kwds) {
     c->always_kept = always_kept;
     c->plain_bits = plain_bits;
     c->nranks = nranks;
+    c->reordered_from = reordered_from;
+    c->first_share = first_share > 0 ? first_share : 1;
     for (int s = 0; s < c->seats; s++) {
         PyObject *item = PySequence_GetItem(teams, s);
         c->teams[s] = (int)PyLong_AsLong(item);
@@ -714,11 +785,11 @@ static int core_init(Core *c, PyObject *args, PyObject *kwds) {
     c->lead_keys = calloc(slots, sizeof(uint64_t));
     c->lead_bombs = malloc(slots);
     c->tt_bits = TT_FIRST_BITS;
-    c->tt = calloc((size_t)1 << c->tt_bits, sizeof(TTEntry));
-    c->nodes = calloc((size_t)1 << NODE_SLOTS_BITS, sizeof(NodeEntry));
+    c->tt = table_alloc(sizeof(TTEntry) << c->tt_bits);
+    c->nodes = table_alloc(sizeof(NodeEntry) << NODE_SLOTS_BITS);
     c->steps = malloc(sizeof(Step) * STEP_ARENA);
     c->splits = malloc(sizeof(int32_t) * SPLIT_ARENA);
-    c->greedy = calloc((size_t)1 << GREEDY_BITS, sizeof(GreedyEntry));
+    c->greedy = table_alloc(sizeof(GreedyEntry) << GREEDY_BITS);
     if (!c->lead_keys || !c->lead_bombs || !c->tt || !c->nodes || !c->steps || !c->splits || !c->greedy) {
         PyErr_NoMemory();
         return -1;
@@ -790,7 +861,7 @@ static PyObject *core_decide(Core *c, PyObject *args) {
     int value;
     Py_BEGIN_ALLOW_THREADS
     c->deadline = now(cpu_clock) + ms_left / 1000.0;
-    value = decide(c, &p);
+    value = decide_in_turns(c, &p);
     Py_END_ALLOW_THREADS
     c->busy = 0;
     return Py_BuildValue("iL", value, c->nodes_count);

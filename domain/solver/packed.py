@@ -33,6 +33,17 @@ def _ranks_in(packed: int) -> int:
     return bin((packed | packed >> 1 | packed >> 2 | packed >> 3) & _LOW_BITS).count("1")
 
 
+def _rank_sum(packed: int) -> int:
+    """The rank indices of a packed play summed, each as often as it is held: of two plays alike in the search's
+    order, the one of the lower cards is tried first (the order only)."""
+    total, rank = 0, 0
+    while packed:
+        total += rank * (packed & MASK)
+        packed >>= BITS
+        rank += 1
+    return total
+
+
 def unpack(packed: int, ranks: int) -> Counts:
     return tuple((packed >> (BITS * i)) & MASK for i in range(ranks))
 

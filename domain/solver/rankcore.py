@@ -94,7 +94,8 @@ class RankCore:
         bombs = bytes(int(bool(game.rules.is_bomb(readings))) for readings in self.readings)
         ranks_held = game._sequences_only_of_counts
         return _rankcore.Core(game.teams, game.max_team, count, matrix.tobytes(), bombs, self.leads, self.roots,
-                              ranks_held, game._always_kept, game._plain_bits, game.ranks)
+                              ranks_held, game._always_kept, game._plain_bits, game.ranks,
+                              game.reordered_from, game.turn_share)
 
     def table_of(self, last: tuple[Any, ...] | None) -> int | None:
         """The id of the readings on the table (-1: a lead); None when the core was not made with them (a

@@ -299,7 +299,8 @@ def analyse(game: Game, pos: Any, budget: Budget, line_limit: int = 200) -> Anal
         nodes_left, ms_left = budget.node_limit - budget.nodes, budget.limit_ms - budget.elapsed_ms()
         # (An adapter whose search is compiled walks some 20 times the nodes in the same time: its own cap.)
         cap = getattr(game, "root_share_nodes", ROOT_SHARE_NODES)
-        share.run(lambda: solver.exact(pos), min(cap, int(nodes_left * ROOT_SHARE)), ms_left * ROOT_SHARE)
+        part = getattr(game, "root_share", ROOT_SHARE)  # (and its own part of the budget, where it has one)
+        share.run(lambda: solver.exact(pos), min(cap, int(nodes_left * part)), ms_left * part)
         _root_values(solver, game, pos, moves, values, wins, share)
     except TooLarge as error:
         raise Unfinished(error.nodes, error.ms, [(moves[i], values[i]) for i in sorted(values)],

@@ -29,6 +29,7 @@ from domain.solver.packed import (
     BITS,
     MASK,
     Counts,
+    _rank_sum,
     _ranks_in,
     _Shared,
     _size,
@@ -73,7 +74,6 @@ class RankRules:
     candidates: Callable[[int], Iterable[int]] | None = None
 
 
-_REORDERED_FROM = 7  # cards in a hand from which the search tries its plays in its own order (`_node_of`)
 _SOURCES = 8  # hands a query reads leads off (`RankGame._leads`): its root hands, and a few in reserve
 
 
@@ -97,6 +97,15 @@ class RankGame:
     # Whether `decide` runs on the compiled core (domain/solver/rankcore.py) when it is built; False keeps the
     # pure-Python search, the reference (the tests, the benchmark's before).
     compiled = available()
+    # Cards in a hand from which the search tries its plays in its own order (`_node_of`; the compiled core is
+    # given the same): every hand. It was 7; with the lower cards first among plays alike, the order from the
+    # first card halves the compiled core's nodes on whole deals (docs/PERFORMANCE.md, "The compiled core"), and
+    # in Python too it visits fewer nodes in no more time (twelve 9-card endgames: 斗地主 15,253 → 11,777 nodes,
+    # 挖坑 26,805 → 10,019).
+    reordered_from = 1
+    # The compiled core searches in two orders taking turns (docs/analysis.md, "How it searches"): the nodes of the
+    # first order's first turn (each turn then twice as many). A search that settles within it never turns.
+    turn_share = 100_000
 
     def __init__(self, rules: RankRules, teams: Sequence[int], max_team: int, options_key: tuple[Any, ...] = ()):
         self.rules, self.teams, self.max_team = rules, tuple(teams), max_team
@@ -125,8 +134,17 @@ class RankGame:
     @property
     def root_share_nodes(self) -> int:
         """The nodes `search.analyse` gives the position's own search first: the compiled core walks some 20
-        times the Python search's nodes in the same time (docs/PERFORMANCE.md, "Reach")."""
-        return ROOT_SHARE_NODES * (20 if self.compiled else 1)
+        times the Python search's nodes in the same time (docs/PERFORMANCE.md, "Reach"), and is given most of
+        the budget (`root_share`): a cap its time share reaches first."""
+        return ROOT_SHARE_NODES * (60 if self.compiled else 1)
+
+    @property
+    def root_share(self) -> float:
+        """The part of the budget `search.analyse` gives the position's own search before the root's moves take
+        turns: half in Python; nine tenths on the compiled core, whose own search already takes turns between
+        two orders (docs/PERFORMANCE.md, "The compiled core": whole-deal positions whose proof needs 25–40
+        million nodes are proven within 10 s instead of not at all)."""
+        return 0.9 if self.compiled else 0.5
 
     def set_root(self, root: RankPosition) -> None:
         """The query's root: the compiled core (made at the first `decide`) lists its leads from its hands."""
@@ -435,16 +453,17 @@ class RankGame:
             hand = pos[0][seat]
             plays: list[tuple[int | None, Any, bool]] = list(self.plays(hand, last, allowance != 0, budget))
             passing = (None, None, False)
-            if _size(hand) >= _REORDERED_FROM:
+            if _size(hand) >= self.reordered_from:
                 # The search's order (the answer still lists `moves`' order): the plays whose rest goes out in the
                 # fewest greedy plays (`_greedy_plays`) first, then among those, the most cards, then the one
-                # that leaves the fewest ranks in the hand. Any order gives the same values; the fewest ranks
-                # visits a third fewer nodes on the heaviest ≤11-card 斗地主 positions, the greedy plays first a
-                # sixth fewer again on whole-deal ones (docs/PERFORMANCE.md); on small hands the sort costs more
-                # than it saves.
+                # that leaves the fewest ranks in the hand, then the one of the lowest cards (a low kicker, a low
+                # single: the high cards kept to win the lead back). Any order gives the same values; the fewest
+                # ranks visits a third fewer nodes on the heaviest ≤11-card 斗地主 positions, the greedy plays
+                # first a sixth fewer again on whole-deal ones, the lowest cards first and the order from the
+                # first card (`reordered_from`) half again on the compiled core (docs/PERFORMANCE.md).
                 greedy = self._greedy_plays
                 plays.sort(key=lambda p: (p[0] != hand, p[2], greedy(hand - p[0], budget), -_size(p[0]),
-                                          _ranks_in(hand - p[0])))
+                                          _ranks_in(hand - p[0]), _rank_sum(p[0])))
             steps = plays if last is None else [passing, *plays] if partner else [*plays, passing]
             found = self._nodes[cache_key] = (steps, *self._splits(hand, last, allowance, budget))
         return found

@@ -74,9 +74,35 @@ def test_the_core_s_value_is_the_python_search_s_and_the_exhaustive_search_s_on_
 
 
 @pytest.mark.parametrize("game_code", RANKS_ONLY)
+def test_the_core_s_orders_taking_turns_every_few_nodes_give_the_exhaustive_search_s_values(
+        game_code: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The core's two orders take turns on a search once it outgrows a share of nodes (`RankGame.turn_share`,
+    100,000 at first: small positions never reach it). With a share of one node every search here turns again
+    and again, each turn resuming from the other's exact values; every move's value is still the exhaustive
+    minimax's."""
+    monkeypatch.setattr(RankGame, "turn_share", 1)
+    turned = 0
+
+    @settings(max_examples=15, deadline=None, derandomize=True)
+    @given(st.integers(min_value=0, max_value=2**32), st.sampled_from([3, 4]))
+    def check(seed: int, cards: int) -> None:
+        nonlocal turned
+        engine, state = cut_endgame(game_code, random.Random(seed), cards)
+        pos = position(engine, state)
+        game = pos.game
+        for move, value in minimax.move_values(game, pos.root, _big()):
+            budget = _big()
+            assert game.decide(game.child(pos.root, move), {}, budget) == value
+            turned += budget.nodes > 3  # past the first two turns (1 node, then 2)
+
+    check()
+    assert turned >= 10
+
+
+@pytest.mark.parametrize("game_code", RANKS_ONLY)
 def test_the_core_s_analysis_is_the_python_search_s_on_larger_positions(game_code: str,
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Positions of up to 7 cards a hand (the search's own order from 7): the core's answer — every move's
+    """Positions of up to 7 cards a hand (the search's own order): the core's answer — every move's
     value, the verdict and the line — is the pure-Python search's."""
     @settings(max_examples=6, deadline=None, derandomize=True)
     @given(st.integers(min_value=0, max_value=2**32))

@@ -20,8 +20,10 @@ from domain.services.analysis import position
 from domain.solver import search
 from domain.solver.packed import _size, _within, forget_shared, pack, packed_submultisets, unpack
 from domain.solver.search import Budget, Solver
-from domain.solver.shedding import _REORDERED_FROM, RankGame
+from domain.solver.shedding import RankGame
 from fixtures.positions import cut_endgame
+
+LISTED_UP_TO = 6  # cards in a hand up to which the node-for-node check keeps the listed order (`reordered_from`)
 
 RANKS_ONLY = ("doudizhu", "sandayi", "wakeng")
 
@@ -109,10 +111,11 @@ def _full_walk_line(game, pos, value) -> list:
 def test_the_worked_in_search_visits_the_generic_search_s_nodes_and_the_line_is_the_full_walk_s(
         game_code: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(RankGame, "compiled", False)  # the Python search, the reference (node for node)
+    monkeypatch.setattr(RankGame, "reordered_from", LISTED_UP_TO + 1)  # its plays in the listed order
     @settings(max_examples=12, deadline=None, derandomize=True)
     @given(st.integers(min_value=0, max_value=2**32))
     def check(seed: int) -> None:
-        engine, state = cut_endgame(game_code, random.Random(seed), _REORDERED_FROM - 1)  # the listed order
+        engine, state = cut_endgame(game_code, random.Random(seed), LISTED_UP_TO)  # the listed order
         forget_shared()  # both searches start from empty tables, so they count the same plays' generation
         pos = position(engine, state)
         worked_in = search.analyse(pos.game, pos.root, _big())
@@ -127,8 +130,8 @@ def test_the_worked_in_search_visits_the_generic_search_s_nodes_and_the_line_is_
 
 @pytest.mark.parametrize("game_code", RANKS_ONLY)
 def test_the_search_s_own_order_on_large_hands_changes_no_value_and_no_line(game_code: str) -> None:
-    """From 7 cards in a hand the worked-in search tries its plays in its own order (the rest's greedy plays to go
-    out, then the fewest ranks left, first):
+    """The worked-in search tries its plays in its own order (the rest's greedy plays to go out, then the fewest
+    ranks left, then the lowest cards, first):
     every move keeps the generic search's value, and the line (taken in the listed order) is the same."""
     reordered = 0
 
@@ -138,7 +141,7 @@ def test_the_search_s_own_order_on_large_hands_changes_no_value_and_no_line(game
         nonlocal reordered
         engine, state = cut_endgame(game_code, random.Random(seed), 8)
         pos = position(engine, state)
-        reordered += max(len(hand) for hand in state.hands) >= _REORDERED_FROM
+        reordered += max(len(hand) for hand in state.hands) >= 7  # a large hand
         worked_in = search.analyse(pos.game, pos.root, _big())
         generic = _generic(position(engine, state))
         assert (worked_in.value, worked_in.moves, worked_in.line) == (generic.value, generic.moves, generic.line)
