@@ -530,7 +530,12 @@ def test_shengji_declarations_while_dealing_bury_a_throw_and_a_tap_for_the_wrong
         page = pad.page
         page.set_viewport_size(PHONE if right else TABLET)
         count = event_count(site.live, deal_of(pad))
-        tablet.context.set_offline(True)
+        # The first time the browser says it is offline; the second time the wifi loses its way out without a word
+        # (every request fails, no `offline` event): the pad learns it from its own failed send.
+        if right:
+            tablet.context.set_offline(True)
+        else:
+            page.route("**/*", lambda route: route.abort("internetdisconnected"))
         pad.tap(closing)
         pad.wait(lambda: pad.state() == "offline" and page.locator("[data-pad-ask]").count() == 1)
         question = page.locator("[data-pad-ask]")
@@ -557,7 +562,10 @@ def test_shengji_declarations_while_dealing_bury_a_throw_and_a_tap_for_the_wrong
         lead = actions[index + 1] if right else {"seat": guessed, "type": "play", "cards": [state.hands[guessed][0]]}
         pad.tap(lead)
         pad.wait(lambda: "2" in pad.page.locator("#pad-banner").inner_text())  # two taps wait in the queue
-        tablet.context.set_offline(False)
+        if right:
+            tablet.context.set_offline(False)
+        else:
+            page.unroute("**/*")  # the pad's next poll finds the server again (its stream never closed) and sends
         if right:
             pad.wait(lambda: pad.state() == "ready" and event_count(site.live, deal_of(pad)) == count + 2)
             assert export(site, deal_of(pad))["actions"][-2:] == [engine.normalize_action(a) for a in (closing, lead)]

@@ -160,10 +160,16 @@
     showState();
   }
 
-  window.addEventListener("offline", () => {
+  /* Offline: taps wait in the queue. Drawn again when taps wait, since a queued trick's end asks who won it only
+   * offline (askHTML). A failed request is often the first sign of a dropped network: the browser's `offline`
+   * event may come later, or never on a wifi with no way out. */
+  function wentOffline() {
     offline = true;
+    if (queue.length) render();
     showState();
-  });
+  }
+
+  window.addEventListener("offline", wentOffline);
   window.addEventListener("online", () => {
     offline = false;
     showState();
@@ -248,8 +254,7 @@
       if (changed) render(); // a poll that finds nothing new leaves the page (and a tap in progress) alone
       else showState();
     } catch (e) {
-      offline = true;
-      showState();
+      wentOffline();
     }
   }
 
@@ -831,10 +836,10 @@
         try {
           answer = await api("POST", `/api/deals/${dealId}/actions`, { action: item.action, expected_version: baseVersion }, item.key);
         } catch (e) {
-          offline = true; // sent again, under the same key, when the connection returns
           queue.forEach((queued) => {
             queued.delayed = true; // its time waiting for the network is not the pad's (latencies)
           });
+          wentOffline(); // sent again, under the same key, when the connection returns
           return;
         }
         if (answer.status === 201 || answer.status === 200) {
@@ -1154,7 +1159,9 @@
     listen();
     if (flushing || reading || !Fupan.token() || root.querySelector('form[data-form="token"]')) return;
     if (queue.length && !offline) flush();
-    else if (pushed || (!(stream && stream.live()) && !Fupan.pollingOff())) {
+    // Offline, it asks whether the server answers again even while its stream looks open: a send can fail on a
+    // network that kept the stream's connection, and waiting taps must not wait for another pad's change.
+    else if (pushed || offline || (!(stream && stream.live()) && !Fupan.pollingOff())) {
       pushed = false;
       refresh(false);
     }
