@@ -10,6 +10,9 @@ import hashlib
 from fractions import Fraction
 from typing import Any
 
+from api.schemas.standings import StandingsSchema
+from domain.kernel.engine import DealSetup
+from domain.records.slips import score
 from projections.draws import playoffs
 from projections.standings import Standings
 from projections.standings_values import TournamentFacts, plain
@@ -431,3 +434,127 @@ def test_a_finished_table_level_at_its_advancing_line_needs_a_play_off():
     fined = facts(NINE[:3], [(1, NINE[:3], [ddz(0, False, [-4, 2, 2])], True)], rounds=KNOCKOUT_ROUNDS,
                   tiebreaks=["playoff", "lots"], adjustments=[adjustment("乙", -1, 1)])
     assert playoffs(Standings(fined), standings.format, 1) == []  # 11 chips against 12: no tie left
+
+
+# --- the document as the API gives it (api/schemas/standings.py), progression, teams, directions, explain ---------
+
+
+def answer(standings: Standings) -> dict[str, Any]:
+    """The document as `GET …/standings` answers it, checked against the API's documented schema."""
+    document = {**standings.document(), "as_of": 0}
+    assert StandingsSchema().validate(document) == {}
+    return document
+
+
+def test_the_document_is_what_the_api_documents_and_its_progression_is_each_rounds_standings():
+    """docs/ARCHITECTURE.md: `?round=R` ranks with the tables and adjustments of rounds ≤ R; `progression` is that
+    for every round, with its label; its last round is the document's rows."""
+    final = (2, ["甲", "丁", "庚"], [ddz(1, True, [-3, 6, -3])], True)
+    tournament = facts(NINE, [*FIRST_ROUND, final], rounds=KNOCKOUT_ROUNDS, adjustments=[adjustment("乙", -5, 1)])
+    document = answer(Standings(tournament))
+    assert [(p["round"], p["label"]) for p in document["progression"]] == [(1, "R1"), (2, "R2")]
+    assert [r["round"] for r in document["rounds"]] == [1, 2] and len(document["tables"]) == 4
+    for progress in document["progression"]:
+        at_round = Standings(tournament, round_limit=progress["round"])
+        assert progress["rows"] == [{k: row[k] for k in ("player_id", "name", "total", "rank")}
+                                    for row in at_round.rows]
+    after_round_1 = {row["player_id"]: row for row in document["progression"][0]["rows"]}
+    assert after_round_1["乙"]["total"] == 8 - 5 and after_round_1["甲"]["total"] == 14  # before the final
+    assert {row["player_id"]: row["total"] for row in document["progression"][1]["rows"]} == {
+        row["player_id"]: row["total"] for row in document["rows"]}
+    assert "teams" not in document and "directions" not in document
+
+
+def test_a_team_formats_progression_ranks_its_teams_each_round():
+    """docs/console.md "Teams in the standings": each round of `progression` has its `teams`."""
+    document = answer(Standings(team_tournament(entered=True)))
+    assert [[(t["entry"], t["total"], t["rank"]) for t in p["teams"]] for p in document["progression"]] == [
+        [("机械一队", 5, 1), ("化工队", 2, 2)], [("机械一队", 5, 1), ("化工队", 2, 2)]]
+    assert [t["names"] for t in document["teams"]] == [["a1", "a2", "a3"], ["b1", "b2", "b3"]]
+
+
+def test_entries_rank_only_in_a_team_format():
+    """`teams` ranks the entries of a team format; a 斗地主 entrant's entry is a label, not a team."""
+    tournament = facts(NINE, FIRST_ROUND, rounds=KNOCKOUT_ROUNDS)
+    for player in tournament.players:
+        player["entry"] = "一队"
+    assert Standings(tournament).teams() == [] and answer(Standings(tournament))["teams"] == []
+
+
+def test_teams_equal_on_every_key_share_a_rank_and_a_player_without_an_entry_is_no_team():
+    """Equal keys, equal rank (1, 1, 3); a player of a team format who entered alone is on no team's line,
+    wherever the row ranks. Two 大怪路子 tables, each won 5 : 2 with one 跑头家 each, no lots declared."""
+    twelve = [f"{team}{n}" for team in "abcd" for n in (1, 2, 3)]
+    seated = [[twelve[0], twelve[3], twelve[1], twelve[4], twelve[2], twelve[5]],
+              [twelve[6], twelve[9], twelve[7], twelve[10], twelve[8], twelve[11]]]
+    tables = [(1, seats, [daguai(5, 0, 0), daguai(2, 1, 1)], True) for seats in seated]
+    tournament = facts(twelve, tables, rounds=KNOCKOUT_ROUNDS, game="daguai", format_code="daguai.s000",
+                       tiebreaks=["first_finishes"])
+    for player in tournament.players:
+        if player["player_id"] != "a1":
+            player["entry"] = player["player_id"][0].upper()
+    standings = Standings(tournament)
+    assert standings.rows[0]["player_id"] == "a1"  # tied with a2, a3 on every key: first by number
+    assert [(t["entry"], t["rank"], t["player_ids"]) for t in standings.teams()] == [
+        ("A", 1, ["a2", "a3"]), ("C", 1, ["c1", "c2", "c3"]), ("B", 3, ["b1", "b2", "b3"]),
+        ("D", 3, ["d1", "d2", "d3"])]
+
+
+EAST_NORTH = ["东", "南", "西", "北"]
+
+
+def shengji(dealer: int, points: int) -> dict[str, Any]:
+    """A scored 升级 deal at levels 2 : 2, as its score slip gives it (the engine's own result)."""
+    return score(DealSetup("shengji", {}, EAST_NORTH, dealer, [], [], {"levels": [2, 2], "dealer": dealer}),
+                 {"dealer": dealer, "points": points})[1]
+
+
+def test_s004_ranks_each_directions_pairs_among_themselves():
+    """docs/rules/shengji.md: S004's awards rank E-W and N-S pairs separately, so the standings rank each
+    direction (seats 0 and 2 sit E-W, 1 and 3 N-S), each pair where it sat at the table that ranks it, with the
+    fields the API documents. Table 1: the attackers (N-S) take 120 → 大分 0 : 4; table 2: they take 40, the
+    dealer's E-W hold → 2 : 0."""
+    eight = ["e1", "n1", "w1", "s1", "e2", "n2", "w2", "s2"]
+    tables = [(1, eight[0:4], [shengji(0, 120)], True), (1, eight[4:8], [shengji(0, 40)], True)]
+    document = answer(Standings(facts(eight, tables, rounds=KNOCKOUT_ROUNDS, game="shengji",
+                                      format_code="shengji.s004")))
+    directions = {d["code"]: d for d in document["directions"]}
+    assert {code: (d["seats"], d["zh"]) for code, d in directions.items()} == {"ew": ([0, 2], "东西"),
+                                                                             "ns": ([1, 3], "南北")}
+    documented = {"rank", "player_ids", "names", "match_id", "table", "total", "tiebreak_values", "status"}
+    assert all(set(row) == documented for d in directions.values() for row in d["rows"])
+    assert [(r["rank"], r["player_ids"], r["table"], r["total"]) for r in directions["ew"]["rows"]] == [
+        (1, ["e2", "w2"], "2", 2), (2, ["e1", "w1"], "1", 0)]
+    assert [(r["rank"], r["names"], r["match_id"], r["total"]) for r in directions["ns"]["rows"]] == [
+        (1, ["n1", "s1"], "m0", 4), (2, ["n2", "s2"], "m1", 0)]
+    assert directions["ns"]["rows"][0]["tiebreak_values"][0] == 120  # 小分, then the lot (the default tiebreaks)
+    # the same deal at both tables and no lots declared: each direction's two pairs tie, one rank
+    level = [(1, eight[0:4], [shengji(0, 120)], True), (1, eight[4:8], [shengji(0, 120)], True)]
+    tied = Standings(facts(eight, level, rounds=KNOCKOUT_ROUNDS, game="shengji", format_code="shengji.s004",
+                           tiebreaks=["small_points"])).document()
+    assert [[r["rank"] for r in d["rows"]] for d in tied["directions"]] == [[1, 1], [1, 1]]
+
+
+def test_explain_lists_a_voided_deal_its_replacement_and_an_assigned_score_with_their_appeals():
+    """docs/appeals.md: `explain` lists the voided deal (`voided`, `counted: false`, `replaced_by`, `appeal`) as
+    played, and the replacement (`replaces`, `appeal`) counted; an assigned score counts as assigned. Each appeal
+    is linked by its API address and its page."""
+    explained = Standings(appealed({"kind": "void"})).explain("甲")
+    deals = {d["deal_id"]: d for m in explained["matches"] for d in m["deals"]}
+    voided, redeal, assigned = deals["m0-1"], deals["m0-r"], deals["m0-2"]
+    assert (voided["voided"], voided["counted"], voided["replaced_by"], voided["score"]) == (True, False, "m0-r", 4)
+    assert voided["facts"]["score"] == 4 and voided["result"]["scores"] == [4, -2, -2]
+    assert voided["appeal"] == {"id": "A", "href": "/api/appeals/A", "page": "/appeals/A", "outcome": "void"}
+    assert (redeal["replaces"], redeal["counted"], redeal["score"], redeal["appeal"]["id"]) == ("m0-1", True, -2, "A")
+    assert (redeal["scored"], redeal["finished"]) == ({"replaces": "m0-1", "appeal_id": "A"}, {})
+    assert (assigned["score"], assigned["facts"]["score"], assigned["facts"]["won"]) == (2, 2, 1)
+    assert assigned["appeal"]["outcome"] == "assigned" and "voided" not in assigned
+
+
+def test_explain_shows_a_corrected_deal_as_corrected():
+    """docs/corrections.md: a corrected deal's facts count as corrected, and `explain` says why and what it was."""
+    tournament = facts(NINE[:3], [(1, NINE[:3], [ddz(0, True, [4, -2, -2])], True)], rounds=KNOCKOUT_ROUNDS)
+    corrected = {"was": [2, -1, -1], "reason": "抄错 / mistyped", "by": "organiser"}
+    tournament.deals[0]["corrected"] = corrected
+    deal = Standings(tournament).explain("甲")["matches"][0]["deals"][0]
+    assert deal["corrected"] == corrected and deal["score"] == 4

@@ -88,3 +88,48 @@ def test_baodao_counts_its_qualifying_sets() -> None:
                                    [{"seat": 4, "cards": 4}], [{"cards": 4}]])
 def test_the_bombs_are_a_list_of_bombs_of_4_to_8_cards(bombs: Any) -> None:
     assert refused({"dealer": 1, "bid": 2, "winner": 1, "bombs": bombs}).code == "bad_slip"
+
+
+@pytest.mark.parametrize(("rule", "bombs", "factor"), [
+    ("tiered", [4, 5], 1), ("tiered", [6, 7], 4), ("tiered", [8, "king"], 9), ("x2each", [4, "king", 8], 8),
+    ("none", [8, "king"], 1),
+])
+def test_each_bomb_multiplies_as_the_option_says(rule: str, bombs: list[Any], factor: int) -> None:
+    """§1.7 `sdy.bombMultiplier`: `tiered` ×2 for a 6- or 7-card bomb, ×3 for an 8-card bomb or 天王炸弹, ×1 for
+    4–5 cards; `x2each` ×2 a bomb; `none` nothing. Bombs of several seats multiply together."""
+    entered = [{"seat": index % 4, "king": True} if size == "king" else {"seat": index % 4, "cards": size}
+               for index, size in enumerate(bombs)]
+    stored, result = slip({"dealer": 1, "bid": 1, "winner": 1, "bombs": entered}, {"sdy.bombMultiplier": rule})
+    assert stored["bombs"] == entered and result["multipliers"]["bomb"] == factor
+    assert result["scores"][1] == 3 * factor
+
+
+SPRING = {"sdy.spring": True}
+
+
+@pytest.mark.parametrize(("spring", "winner", "factor"), [("spring", 1, 2), ("anti_spring", 2, 2), ("none", 1, 1),
+                                                          ("none", 2, 1)])
+def test_spring_and_anti_spring_double_under_the_option(spring: str, winner: int, factor: int) -> None:
+    """§1.7 `sdy.spring`: 春天 (the dealer went out, no defender played) or 反春天 (a defender went out after the
+    dealer's one play) ×2; a deal played out otherwise ×1."""
+    stored, result = slip({"dealer": 1, "bid": 2, "winner": winner, "spring": spring}, SPRING)
+    assert stored["spring"] == spring and result["multipliers"]["spring"] == factor
+
+
+@pytest.mark.parametrize(("spring", "winner", "ending"), [("spring", 2, "out"), ("anti_spring", 1, "out"),
+                                                          ("spring", None, "foul")])
+def test_spring_needs_its_winner_and_a_deal_played_out(spring: str, winner: int | None, ending: str) -> None:
+    facts: dict[str, Any] = {"dealer": 1, "bid": 2, "spring": spring, "ending": ending}
+    if ending == "foul":
+        facts.update(offender=2, fouls=[{"seat": 2, "code": "talking"}, {"seat": 2, "code": "peek"}])
+    else:
+        facts["winner"] = winner
+    assert refused(facts, SPRING).code == "impossible_slip"
+
+
+def test_a_whole_slip_is_stored_as_read() -> None:
+    stored, _ = slip({"dealer": 2, "bid": 2, "declared": ["baodao"], "baodao_sets": 2, "winner": 0,
+                      "bombs": [{"seat": 0, "cards": 7}], "fouls": [{"seat": 3, "code": "talking"}]})
+    assert stored == {"dealer": 2, "bid": 2, "declared": ["baodao"], "baodao_sets": 2,
+                      "bombs": [{"seat": 0, "cards": 7}], "spring": "none", "ending": "out", "winner": 0,
+                      "offender": None, "fouls": [{"seat": 3, "type": "foul", "code": "talking", "note": ""}]}
