@@ -10,7 +10,7 @@ import hashlib
 from fractions import Fraction
 from typing import Any
 
-from api.schemas.standings import StandingsSchema
+from api.schemas.standings import ExplainSchema, StandingsSchema
 from domain.kernel.engine import DealSetup
 from domain.records.slips import score
 from projections.draws import playoffs
@@ -558,3 +558,82 @@ def test_explain_shows_a_corrected_deal_as_corrected():
     tournament.deals[0]["corrected"] = corrected
     deal = Standings(tournament).explain("甲")["matches"][0]["deals"][0]
     assert deal["corrected"] == corrected and deal["score"] == 4
+
+
+def explained(standings: Standings, player: str) -> dict[str, Any]:
+    """`GET …/standings/<player>/explain` as answered (the API sends what its schema declares), with every field
+    the schema requires; its total as a sum that adds up (docs/console.md: the start, the deals as recorded, each
+    change, each adjustment counted)."""
+    answer = ExplainSchema().dump({**standings.explain(player), "as_of": 0})
+    assert ExplainSchema().validate(answer) == {}
+    row = rows(standings)[player]
+    assert answer["total"] == row["total"] and answer["rank"] == row["rank"]
+    parts = answer["total_explained"]["parts"]
+    assert sum(Fraction(str(p["points"])) for p in parts if not p.get("included")) == Fraction(str(row["total"]))
+    return answer
+
+
+def test_explain_adds_an_appeals_change_and_a_penalty_to_the_recorded_deals():
+    """docs/appeals.md: 甲's deals as recorded (the redeal −2 in the voided deal's place, deal 2 recorded 1) and
+    appeal B's assigned 2 (+1 in its deal); B's compensation counted in the deal, not again; 乙's penalty C an
+    adjustment of its own. Every player's parts add up to the row's total."""
+    standings = Standings(appealed({"kind": "void"}))
+    first = explained(standings, "甲")
+    assert first["total_explained"]["parts"] == [
+        {"kind": "start", "points": 10}, {"kind": "recorded", "points": -1},
+        {"kind": "appeal", "points": 1, "appeal_id": "B", "number": 2, "deal_id": "m0-2"}]
+    assert {k: first["total_explained"][k] for k in ("start_chips", "deals", "adjustments", "total")} == {
+        "start_chips": 10, "deals": 0, "adjustments": 0, "total": 10}
+    assert [(a["counted"], a["counted_in_deal"]) for a in first["adjustments"]] == [(False, "m0-2")]
+    second = explained(standings, "乙")
+    assert second["total_explained"]["parts"][-1] == {"kind": "penalty", "points": -1, "reason": "迟到 / late",
+                                                       "version": 1}
+    assert [(a["counted"], "counted_in_deal" in a) for a in second["adjustments"]] == [(True, False)]
+    assert second["total_explained"]["adjustments"] == -1
+    third = explained(standings, "丙")
+    assert third["total_explained"]["parts"] == [  # the redeal −2 and deal 2 as recorded −2; assigned −1
+        {"kind": "start", "points": 10}, {"kind": "recorded", "points": -4},
+        {"kind": "appeal", "points": 1, "appeal_id": "B", "number": 2, "deal_id": "m0-2"}]
+    table = first["matches"][0]
+    assert (table["table"], table["seat"], table["names"], table["counts_for"], table["over"]) == (
+        "1", 0, ["甲", "乙", "丙"], "ranking", True)
+    assert (table["table_total"], table["place"], table["advanced"], table["start_chips"]) == (10, 2, False, 10)
+
+
+def test_explain_names_a_correction_in_its_deal():
+    """docs/corrections.md: a corrected deal counts as corrected; `explain`'s parts name the change (the deal
+    as corrected less as it was) with its reason."""
+    tournament = facts(NINE[:3], [(1, NINE[:3], [ddz(0, True, [4, -2, -2]), ddz(1, False, [1, -2, 1])], True)],
+                       rounds=KNOCKOUT_ROUNDS)
+    tournament.deals[0]["corrected"] = {"was": [2, -1, -1], "reason": "抄错 / mistyped"}
+    parts = explained(Standings(tournament), "甲")["total_explained"]["parts"]
+    assert parts == [{"kind": "start", "points": 10}, {"kind": "recorded", "points": 3},
+                     {"kind": "correction", "points": 2, "reason": "抄错 / mistyped", "number": 1, "deal_id": "m0-1"}]
+
+
+def test_explain_ranks_a_finalist_by_the_final_and_lists_round_1_as_an_earlier_round():
+    final = (2, ["甲", "丁", "庚"], [ddz(1, True, [-3, 6, -3])], True)
+    standings = Standings(facts(NINE, [*FIRST_ROUND, final], rounds=KNOCKOUT_ROUNDS,
+                                adjustments=[adjustment("甲", -2, 1), adjustment("甲", 1, 2)]))
+    answer = explained(standings, "甲")
+    assert [(m["round"], m["counts_for"], m["advanced"]) for m in answer["matches"]] == [
+        (1, "earlier round", True), (2, "ranking", False)]
+    assert [(a["round"], a["counted"]) for a in answer["adjustments"]] == [(1, False), (2, True)]
+    assert answer["total_explained"]["parts"] == [{"kind": "start", "points": 10}, {"kind": "deals", "points": -3},
+                                                  {"kind": "penalty", "points": 1, "reason": "迟到 / late",
+                                                   "version": 1}]
+    assert [v["code"] for v in answer["tiebreak_values"]] == [c["code"] for c in answer["tiebreaks"]]
+
+
+def test_explain_of_a_bye_and_of_a_matchpoint_rate():
+    """B11.9: a bye's boards are listed by number with their facts, no deal or table; a rate of matchpoints
+    names a change as `included` (docs/appeals.md), and its parts still add up."""
+    standings = Standings(wakeng_round([{**adjustment("p1", -1, 1), "kind": "adjustment"}]))
+    bye = explained(standings, "p7")["matches"][0]
+    assert (bye["match_id"], bye["bye"], bye["round"], bye["label"], bye["counts_for"]) == (
+        None, True, 1, "R1", "ranking")
+    assert [(d["deal_id"], d["number"], d["score"], d["result"]) for d in bye["deals"]] == [
+        (None, 1, 0, None), (None, 2, 0, None)]
+    for player in SEVEN:
+        explained(standings, player)
+    assert explained(standings, "p1")["total_explained"]["parts"][-1]["kind"] == "adjustment"
