@@ -463,6 +463,9 @@ def test_the_document_is_what_the_api_documents_and_its_progression_is_each_roun
     assert {row["player_id"]: row["total"] for row in document["progression"][1]["rows"]} == {
         row["player_id"]: row["total"] for row in document["rows"]}
     assert "teams" not in document and "directions" not in document
+    assert all("teams" not in p for p in document["progression"])  # no team format: no team lines
+    assert document["format_name"] == {"zh": "斗地主筹码淘汰赛", "en": "Dou Dizhu chip-table knockout"}
+    assert document["total_measure"] == {"code": "chips", "zh": "筹码", "en": "chips held"}
 
 
 def test_a_team_formats_progression_ranks_its_teams_each_round():
@@ -471,6 +474,13 @@ def test_a_team_formats_progression_ranks_its_teams_each_round():
     assert [[(t["entry"], t["total"], t["rank"]) for t in p["teams"]] for p in document["progression"]] == [
         [("机械一队", 5, 1), ("化工队", 2, 2)], [("机械一队", 5, 1), ("化工队", 2, 2)]]
     assert [t["names"] for t in document["teams"]] == [["a1", "a2", "a3"], ["b1", "b2", "b3"]]
+    members = {row["player_id"]: row for row in document["rows"]}
+    assert [(t["stage"], t["status"]) for t in document["teams"]] == [
+        (members["a1"]["stage"], "advanced"), (members["b1"]["stage"], "eliminated")]
+    assert members["a1"]["stage"] == members["b1"]["stage"] + 1
+    withdrawn = explained(Standings(team_tournament(entered=True)), "b3")
+    assert (withdrawn["entry"], withdrawn["department"], withdrawn["withdrawn"]) == (
+        "化工队", "化工学院", {"round": 1, "reason": "伤病 / injured"})
 
 
 def test_entries_rank_only_in_a_team_format():
@@ -516,8 +526,8 @@ def test_s004_ranks_each_directions_pairs_among_themselves():
     dealer's E-W hold → 2 : 0."""
     eight = ["e1", "n1", "w1", "s1", "e2", "n2", "w2", "s2"]
     tables = [(1, eight[0:4], [shengji(0, 120)], True), (1, eight[4:8], [shengji(0, 40)], True)]
-    document = answer(Standings(facts(eight, tables, rounds=KNOCKOUT_ROUNDS, game="shengji",
-                                      format_code="shengji.s004")))
+    document = answer(Standings(facts([*eight, "late"], tables, rounds=KNOCKOUT_ROUNDS, game="shengji",
+                                      format_code="shengji.s004")))  # "late" sat at no table: in no direction
     directions = {d["code"]: d for d in document["directions"]}
     assert {code: (d["seats"], d["zh"]) for code, d in directions.items()} == {"ew": ([0, 2], "东西"),
                                                                              "ns": ([1, 3], "南北")}
@@ -564,8 +574,8 @@ def explained(standings: Standings, player: str) -> dict[str, Any]:
     """`GET …/standings/<player>/explain` as answered (the API sends what its schema declares), with every field
     the schema requires; its total as a sum that adds up (docs/console.md: the start, the deals as recorded, each
     change, each adjustment counted)."""
-    answer = ExplainSchema().dump({**standings.explain(player), "as_of": 0})
-    assert ExplainSchema().validate(answer) == {}
+    answer = {**standings.explain(player), "as_of": 0}  # the pages and `fupan standings` read it whole
+    assert ExplainSchema().validate(ExplainSchema().dump(answer)) == {}
     row = rows(standings)[player]
     assert answer["total"] == row["total"] and answer["rank"] == row["rank"]
     parts = answer["total_explained"]["parts"]
@@ -598,6 +608,16 @@ def test_explain_adds_an_appeals_change_and_a_penalty_to_the_recorded_deals():
     assert (table["table"], table["seat"], table["names"], table["counts_for"], table["over"]) == (
         "1", 0, ["甲", "乙", "丙"], "ranking", True)
     assert (table["table_total"], table["place"], table["advanced"], table["start_chips"]) == (10, 2, False, 10)
+    assert (table["match_id"], table["label"], table["kind"], table["seats"]) == ("m0", "R1", "tables",
+                                                                                  ["甲", "乙", "丙"])
+    assert [(v["code"], v["value"]) for v in first["tiebreak_values"]] == [
+        ("deals_won", 1), ("landlord_wins", 0), ("lots", standings.lots["甲"])]
+    assert first["total_explained"]["measure"]["code"] == "chips"
+    # a voided deal counts for nothing, so a correction of it is no part of the total
+    voided_and_corrected = appealed({"kind": "void"})
+    voided_and_corrected.deals[0]["corrected"] = {"was": [2, -1, -1], "reason": "抄错 / mistyped"}
+    assert explained(Standings(voided_and_corrected), "甲")["total_explained"]["parts"] == \
+        first["total_explained"]["parts"]
 
 
 def test_explain_names_a_correction_in_its_deal():
@@ -630,10 +650,16 @@ def test_explain_of_a_bye_and_of_a_matchpoint_rate():
     names a change as `included` (docs/appeals.md), and its parts still add up."""
     standings = Standings(wakeng_round([{**adjustment("p1", -1, 1), "kind": "adjustment"}]))
     bye = explained(standings, "p7")["matches"][0]
-    assert (bye["match_id"], bye["bye"], bye["round"], bye["label"], bye["counts_for"]) == (
-        None, True, 1, "R1", "ranking")
+    assert (bye["match_id"], bye["bye"], bye["round"], bye["label"], bye["kind"], bye["counts_for"]) == (
+        None, True, 1, "R1", "tables", "ranking")
     assert [(d["deal_id"], d["number"], d["score"], d["result"]) for d in bye["deals"]] == [
         (None, 1, 0, None), (None, 2, 0, None)]
     for player in SEVEN:
         explained(standings, player)
-    assert explained(standings, "p1")["total_explained"]["parts"][-1]["kind"] == "adjustment"
+    assert [p["kind"] for p in explained(standings, "p1")["total_explained"]["parts"]] == ["deals", "adjustment"]
+    appealed_board = wakeng_round()
+    appealed_board.appeals = [{"appeal_id": "W", "deal_id": "m0-1", "outcome": {"kind": "assigned",
+                                                                                "scores": [2, -1, -1]}}]
+    parts = explained(Standings(appealed_board), "p1")["total_explained"]["parts"]
+    assert [(p["kind"], p["points"], p.get("included")) for p in parts] == [("deals", parts[0]["points"], None),
+                                                                              ("appeal", -2, True)]
