@@ -663,3 +663,15 @@ def test_explain_of_a_bye_and_of_a_matchpoint_rate():
     parts = explained(Standings(appealed_board), "p1")["total_explained"]["parts"]
     assert [(p["kind"], p["points"], p.get("included")) for p in parts] == [("deals", parts[0]["points"], None),
                                                                               ("appeal", -2, True)]
+
+
+def test_explain_shares_what_the_adjustments_count_for_among_them():
+    """Each adjustment counted is a part of its own: a penalty of 3 chips is −3; two that cancel are 0 each."""
+    final = (2, ["甲", "丁", "庚"], [ddz(1, True, [-3, 6, -3])], True)
+    standings = Standings(facts(NINE, [*FIRST_ROUND, final], rounds=KNOCKOUT_ROUNDS,
+                                adjustments=[adjustment("丁", -3, 2), adjustment("庚", 2, 2),
+                                             {**adjustment("庚", -2, 2), "kind": "adjustment"}]))
+    assert [(p["kind"], p["points"]) for p in explained(standings, "丁")["total_explained"]["parts"]] == [
+        ("start", 10), ("deals", 6), ("penalty", -3)]
+    assert [(p["kind"], p["points"]) for p in explained(standings, "庚")["total_explained"]["parts"]] == [
+        ("start", 10), ("deals", -3), ("penalty", 0), ("adjustment", 0)]
