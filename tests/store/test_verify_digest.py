@@ -81,7 +81,8 @@ def test_a_deals_digest_only_for_who_may_see_the_whole_deal(built: Built, app: F
 
 def test_an_edited_deal_breaks_its_chain_and_every_digest_that_covers_it(tmp_path: Path) -> None:
     """§9: an action edited in the database (its chain left as it was) — the deal's chain breaks at that version,
-    and its printed closing digest and the round's are still found but no longer check."""
+    and its printed closing digest and the round's are still found but no longer check; an event edited into
+    something that no longer decodes breaks its deal's chain too, named with the reason."""
     built = Built(Store.sqlite(tmp_path / "fupan.sqlite"))
     version = next(v for v, t in built.raw.versions(built.finished) if t == "fupan:Deal.ActionRecorded")
     action = built.raw.state(built.finished, version)
@@ -90,11 +91,20 @@ def test_an_edited_deal_breaks_its_chain_and_every_digest_that_covers_it(tmp_pat
     try:
         assert app.audit.verify_chains() == {"ok": False, "deals": 2, "appeals": 0, "broken": [
             {"deal_id": built.finished, "first_bad_version": version}]}
+        built.raw.run("UPDATE {events} SET state = ? WHERE originator_id = ? AND originator_version = 2",
+                      (b"{not json", built.raw.oid(built.live)))
+        app.close()
+        app = built.open()
+        unreadable = app.audit.verify_chains()["broken"][-1]
+        assert (unreadable["deal_id"], unreadable["first_bad_version"]) == (built.live, None)
+        assert unreadable["error"]
+        # the printed digests are still looked up, with a deal that no longer reads in the store (no traceback)
         for printed in (closing_digest(app, built.finished), built.round_digest):
             answer = app.audit.check_digest(printed)
             assert not answer["ok"] and answer["matches"]
             assert [(f["kind"], f["aggregate"], f["id"], f["version"]) for f in answer["findings"]] == [
                 ("chain_broken", "Deal", built.finished, version)]
         assert app.audit.verify_deal(built.finished, LOCAL)["first_bad_version"] == version
+        assert [f["kind"] for f in app.audit.check_digest("ab" * 10)["findings"]] == ["digest_not_found"]
     finally:
         app.close()
