@@ -22,6 +22,8 @@ def slip(facts: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
 def refused(facts: dict[str, Any]) -> IllegalAction:
     with pytest.raises(IllegalAction) as caught:
         slip(facts)
+    for text in (caught.value.message, caught.value.message_zh):  # plain words, both languages, never `None`
+        assert text and "None" not in text
     return caught.value
 
 
@@ -32,10 +34,13 @@ def test_the_order_stops_at_the_seat_that_puts_a_team_out() -> None:
     assert result["finish_order"] == [1, 0, 3, 2, 5] and result["head_team"] == 1
 
 
-@pytest.mark.parametrize("order", [[2, 0, 4, 1], [0, 2, 4, 1, 3, 5], [1, 3, 5, 0]])
-def test_nobody_goes_out_after_a_team_is_all_out(order: list[int]) -> None:
+@pytest.mark.parametrize(("order", "last"), [([2, 0, 4, 1], 4), ([0, 2, 4, 1, 3, 5], 4), ([1, 3, 5, 0], 5)])
+def test_nobody_goes_out_after_a_team_is_all_out(order: list[int], last: int) -> None:
+    """The refusal names the player whose going out ended the deal (seat N counted from 1 here; the API and the
+    pages show the player's name)."""
     error = refused({"finish_order": order})
     assert error.code == "impossible_slip" and error.details["finish_order"] == order
+    assert f"seat {last + 1}'s team" in error.message
 
 
 @pytest.mark.parametrize("order", [[], [2], [2, 0], [1, 0, 3, 2]])
