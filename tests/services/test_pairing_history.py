@@ -92,3 +92,50 @@ def test_the_export_lists_every_rounds_tables_and_a_table_without_a_scored_board
     assert rounds[1]["tables"] == [{"seats": ["p1", "p4", "p7"], "results": []},
                                    {"seats": ["p2", "p3", "p5"], "results": [[3, -1, -2]]}]
     assert [len(r["tables"]) for r in rounds] == [2, 2]
+
+
+def refused_with(**changes: Any) -> BadHistory:
+    return refused({**copy.deepcopy(HISTORY), **changes})
+
+
+@pytest.mark.parametrize(("players", "code", "details"), [
+    ("甲 乙", "bad_history", {"where": "players"}), (["甲", ""], "bad_history", {"where": "players"}),
+    (["甲", 5], "bad_history", {"where": "players"}),
+    (["甲", "乙", "甲", "丙", "丁", "戊", "己", "庚"], "player_twice", {"players": ["甲"]}),
+])
+def test_the_players_are_names_each_once(players: Any, code: str, details: dict[str, Any]) -> None:
+    error = refused_with(players=players)
+    assert error.code == code and error.details == details
+
+
+def test_the_withdrawn_are_entered_names() -> None:
+    error = refused_with(withdrawn="庚")
+    assert (error.code, error.details) == ("bad_history", {"where": "withdrawn"})
+    error = refused_with(withdrawn=["辛"])
+    assert (error.code, error.details) == ("unknown_player", {"names": ["辛"], "where": "withdrawn"})
+
+
+@pytest.mark.parametrize("adjustments", [
+    5, [["丙", -2]], [{"player": 5, "mp": -2}], [{"player": "丙", "mp": "-2"}],
+    [{"player": "丙", "mp": -2, "reason": 3}],
+    [{"player": "丙", "mp": -2, "round": "1"}], [{"player": "丙", "mp": True}],
+])
+def test_an_adjustment_is_a_player_whole_matchpoints_a_reason_and_a_round(adjustments: Any) -> None:
+    assert refused_with(adjustments=adjustments).code == "bad_history"
+
+
+def test_an_adjustment_counts_from_its_round_or_the_last_and_keeps_its_reason() -> None:
+    """docs/pairing.md: `round` (optional) is the round it counts from (default: the last round given);
+    `reason` optional."""
+    history = copy.deepcopy(HISTORY)
+    history["rounds"].append({"round": 2, "tables": [{"seats": ["甲", "丁", "庚"], "results": [[1, 2, -3]]},
+                                                     {"seats": ["乙", "戊", "己"], "results": [[1, 2, -3]]}],
+                              "byes": ["丙"]})
+    history["adjustments"] = [{"player": "丙", "mp": -2, "reason": "迟到 / late", "round": 1},
+                              {"player": "甲", "mp": 1}]
+    assert read_history(history).adjustments == (
+        {"player": "丙", "mp": -2, "reason": "迟到 / late", "round": 1},
+        {"player": "甲", "mp": 1, "reason": "", "round": 2})
+    history["adjustments"] = [{"player": "辛", "mp": 1}]
+    error = refused(history)
+    assert (error.code, error.details) == ("unknown_player", {"names": ["辛"], "where": "adjustments"})

@@ -675,3 +675,26 @@ def test_explain_shares_what_the_adjustments_count_for_among_them():
         ("start", 10), ("deals", 6), ("penalty", -3)]
     assert [(p["kind"], p["points"]) for p in explained(standings, "庚")["total_explained"]["parts"]] == [
         ("start", 10), ("deals", -3), ("penalty", 0), ("adjustment", 0)]
+
+
+def test_a_s004_appeal_changes_the_deal_not_the_big_points_so_its_part_is_included():
+    """docs/appeals.md: S004 ranks by 大分, which an outcome's `scores` do not name: an assigned score's change is
+    named `included` (not added to the 大分 total), and the parts still add up."""
+    eight = ["e1", "n1", "w1", "s1", "e2", "n2", "w2", "s2"]
+    tables = [(1, eight[0:4], [shengji(0, 120)], True), (1, eight[4:8], [shengji(0, 40)], True)]
+    tournament = facts(eight, tables, rounds=KNOCKOUT_ROUNDS, game="shengji", format_code="shengji.s004")
+    tournament.appeals = [{"appeal_id": "S", "deal_id": "m0-1", "outcome": {"kind": "assigned",
+                                                                            "scores": [3, -3, 3, -3]}}]
+    parts = explained(Standings(tournament), "e1")["total_explained"]["parts"]
+    (change,) = [p for p in parts if p["kind"] == "appeal"]
+    assert change["included"] is True and change["appeal_id"] == "S"
+
+
+def test_explain_lists_a_knockout_bye_as_the_round_it_was_and_the_final_after_it():
+    """A bye of round 1 counts for an earlier round once its player plays the final that ranks them."""
+    final = (2, ["甲", "癸", "乙"], [ddz(1, True, [-2, 4, -2])], True)
+    tournament = facts([*NINE[:3], "癸"], [(1, NINE[:3], [ddz(0, True, [4, -2, -2])], True), final],
+                       rounds=KNOCKOUT_ROUNDS, byes={1: ["癸"]})
+    answer = explained(Standings(tournament), "癸")
+    assert [(m["round"], m.get("bye", False), m["counts_for"]) for m in answer["matches"]] == [
+        (1, True, "earlier round"), (2, False, "ranking")]
