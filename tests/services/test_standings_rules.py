@@ -698,3 +698,12 @@ def test_explain_lists_a_knockout_bye_as_the_round_it_was_and_the_final_after_it
     answer = explained(Standings(tournament), "癸")
     assert [(m["round"], m.get("bye", False), m["counts_for"]) for m in answer["matches"]] == [
         (1, True, "earlier round"), (2, False, "ranking")]
+
+
+def test_explain_counts_a_later_rounds_adjustment_toward_the_round_that_ranks_the_player():
+    """An adjustment counts toward the round that ranks the player: 乙, out in round 1, fined in round 2."""
+    final = (2, ["甲", "丁", "庚"], [ddz(1, True, [-3, 6, -3])], True)
+    standings = Standings(facts(NINE, [*FIRST_ROUND, final], rounds=KNOCKOUT_ROUNDS,
+                                adjustments=[adjustment("乙", -1, 2)]))
+    answer = explained(standings, "乙")  # its parts add up to the row's total, the fine included
+    assert answer["total"] == 8 - 1 and [(a["round"], a["counted"]) for a in answer["adjustments"]] == [(2, True)]
