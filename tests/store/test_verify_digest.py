@@ -16,7 +16,7 @@ from conftest import Store
 from test_tamper_evidence import Built
 
 from domain.model.deal import Deal
-from domain.model.token import LOCAL, PUBLIC
+from domain.model.token import LOCAL, PUBLIC, REFEREE, Principal
 from domain.services.fupan import Fupan
 
 
@@ -76,7 +76,12 @@ def test_a_deals_digest_only_for_who_may_see_the_whole_deal(built: Built, app: F
                                                             "first_bad_version": None, "digest": latest}
     live = app.audit.verify_deal(built.live, PUBLIC)
     assert (live["ok"], live["digest"]) == (True, None)
-    assert app.audit.verify_deal(built.live, LOCAL)["digest"] is not None
+    latest = app.audit.verify_deal(built.live, LOCAL)["digest"]
+    assert latest is not None
+    its_referee = Principal(REFEREE, "t1", frozenset({built.match}))
+    another_referee = Principal(REFEREE, "t2", frozenset({"another-match"}))
+    assert app.audit.verify_deal(built.live, its_referee)["digest"] == latest
+    assert app.audit.verify_deal(built.live, another_referee)["digest"] is None
 
 
 def test_an_edited_deal_breaks_its_chain_and_every_digest_that_covers_it(tmp_path: Path) -> None:
