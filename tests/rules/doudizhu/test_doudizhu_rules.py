@@ -9,7 +9,7 @@ import pytest
 from conftest import EXAMPLE_RECORD, move
 
 from domain.games.doudizhu.engine import DoudizhuEngine
-from domain.games.doudizhu.patterns import answers, parses
+from domain.games.doudizhu.patterns import answers, lead_reading, parses
 from domain.kernel.engine import DealSetup, Viewpoint
 from domain.kernel.errors import IllegalAction
 from domain.records.format import check_record, public_result
@@ -464,3 +464,17 @@ def test_a_play_s_readings_are_the_same_however_often_it_is_parsed():
     assert [p.kind for p in parses(cards("333444"))] == ["trio_run"]
     assert parses(["S3", "H3", "C3", "D4", "S4", "H4"]) == parses(["D3", "C3", "S3", "H4", "C4", "D4"])
     assert parses(cards("34")) == [] and parses(cards("34")) == []
+
+
+def test_a_play_of_several_readings_is_shown_by_its_highest_key():
+    """§2.2 "Several readings": 333444555666 is a 三顺 of four, a plane 444555666 with the wings 3 and a plane
+    333444555 with the wings 666; the view shows the highest class, then the highest key (6, not 5); a bomb or the
+    rocket read alone are shown as such."""
+    readings = parses(["S3", "H3", "C3", "S4", "H4", "C4", "S5", "H5", "C5", "S6", "H6", "C6"])
+    assert sorted((p.kind, p.key) for p in readings) == [("plane_single", 5), ("plane_single", 6), ("trio_run", 6)]
+    for order in (readings, sorted(readings, key=lambda p: p.key), sorted(readings, key=lambda p: -p.key)):
+        assert lead_reading(order).key == 6
+    two = [p for p in readings if p.kind == "plane_single"]  # the two planes alone, the lower first
+    assert lead_reading(sorted(two, key=lambda p: p.key)).key == 6
+    assert lead_reading(parses(["S9", "H9", "C9", "D9"])).kind == "bomb"
+    assert lead_reading(parses(["BJ", "LJ"])).kind == "rocket"
