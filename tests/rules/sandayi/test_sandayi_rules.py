@@ -1080,3 +1080,9 @@ def test_the_view_names_each_plays_pattern_as_the_viewer_reads_it():
     assert shown["seat"] == state.dealer and set(shown["pattern"]) == {"kind", "size", "key", "zh", "en"}
     assert {k: shown["pattern"][k] for k in ("kind", "size", "zh", "en")} == {
         "kind": "pair_run", "size": 10, "zh": "双顺", "en": "pair run"}
+
+
+def test_the_same_bomb_does_not_beat_itself():
+    """§1.4: between bombs more cards win, and at equal size the higher rank: an equal bomb (two decks hold eight
+    of a rank) is not higher."""
+    assert not wins("9999", "9999") and wins("TTTT", "9999") and wins("99999", "TTTT")
