@@ -478,3 +478,24 @@ def test_a_play_of_several_readings_is_shown_by_its_highest_key():
     assert lead_reading(sorted(two, key=lambda p: p.key)).key == 6
     assert lead_reading(parses(["S9", "H9", "C9", "D9"])).kind == "bomb"
     assert lead_reading(parses(["BJ", "LJ"])).kind == "rocket"
+
+
+@pytest.mark.parametrize(("play", "kind", "key"), [
+    ("S5", "single", 5), ("S5 H5", "pair", 5), ("LJ BJ", "rocket", 17), ("S5 H5 C5", "trio", 5),
+    ("S5 H5 C5 D5", "bomb", 5), ("S5 H5 C5 S9", "trio_single", 5), ("S5 H5 C5 S9 H9", "trio_pair", 5),
+    ("S3 S4 S5 S6 S7", "straight", 7), ("S3 H3 S4 H4 S5 H5", "pair_run", 5), ("S3 H3 C3 S4 H4 C4", "trio_run", 4),
+    ("S5 H5 C5 D5 S9 S8", "four_two_single", 5), ("S5 H5 C5 D5 S9 H9 S8 H8", "four_two_pair", 5),
+    ("S3 H3 C3 S4 H4 C4 S9 S8", "plane_single", 4), ("S3 H3 C3 S4 H4 C4 S9 H9 S8 H8", "plane_pair", 4),
+])
+def test_a_play_is_shown_with_its_kind_its_number_of_cards_and_its_rank(play: str, kind: str, key: int):
+    """§2.1–2.2: the reading a view shows (`pattern`: kind, size, key) — the size is the number of cards played,
+    the key the rank of the set (3–10 as written, A 14, BJ 17) or the top of the sequence or plane."""
+    cards = play.split()
+    shown = lead_reading(parses(cards))
+    assert (shown.kind, shown.size, shown.key) == (kind, len(cards), key)
+
+
+def test_an_equal_play_does_not_beat():
+    """§2.2: a follow must be strictly higher: the other pair of fives does not answer a pair of fives."""
+    assert answers(parses(["D5", "C5"]), parses(["S5", "H5"])) == []
+    assert answers(parses(["D6", "C6"]), parses(["S5", "H5"])) != []
