@@ -499,3 +499,18 @@ def test_an_equal_play_does_not_beat():
     """§2.2: a follow must be strictly higher: the other pair of fives does not answer a pair of fives."""
     assert answers(parses(["D5", "C5"]), parses(["S5", "H5"])) == []
     assert answers(parses(["D6", "C6"]), parses(["S5", "H5"])) != []
+
+
+@pytest.mark.parametrize(("play", "readings"), [
+    ("LJ S5", []),  # a joker and a card are no pair; BJ + LJ is the rocket, never a pair
+    ("S5 H5 C5 D5 LJ S9", [("four_two_single", 5)]), ("S5 H5 C5 D5 LJ BJ", []),
+    ("S5 H5 C5 D5 S3 H3", [("four_two_single", 5)]),  # 四带二's singles may be a pair (5555+33)
+    ("S3 H3 C3 S4 H4 C4 LJ S9", [("plane_single", 4)]), ("S3 H3 C3 S4 H4 C4 LJ BJ", []),
+    ("SK HK CK SA HA CA S3 S4", [("plane_single", 14)]), ("SA HA CA S2 H2 C2 S3 S4", []),
+    ("S3 H3 C3 S4 H4 C4 S7 H7 S9 H9", [("plane_pair", 4)]), ("S3 H3 C3 S4 H4 C4 S7 H7 C7 S9", []),
+    ("S3 H3 C3 S4 H4 C4 S5 H5 C5 S6 H6 C6 S7 H7 C7 S8 H8 C8", [("trio_run", 8)]),
+])
+def test_wings_and_kickers_as_section_2_2_constrains_them(play: str, readings: list[tuple[str, int]]):
+    """§2.2's constraints: single wings and 四带二's singles may not be BJ + LJ together, but one joker is a
+    single; pair wings are pairs; sequences stop at A (no 2); a 三顺 of six triples is 18 cards."""
+    assert sorted((p.kind, p.key) for p in parses(play.split())) == readings
