@@ -716,3 +716,15 @@ def test_the_view_names_each_plays_pattern_as_the_viewer_reads_it():
     assert set(shown["pattern"]) == {"kind", "size", "key", "zh", "en"}
     assert {k: shown["pattern"][k] for k in ("kind", "size", "zh", "en")} == {
         "kind": "pair", "size": 2, "zh": "对子", "en": "pair"}
+
+
+@pytest.mark.parametrize(("play", "kind", "key"), [
+    ("S5 H5 C5", "triple", (5,)), ("S5 H5 LJ", "triple", (5,)),
+    ("SA H2 S3 H4 LJ", "straight", (5,)),  # A2345, the lowest straight: the joker is the 5
+    ("S5 H5 C5 D5 S9", "four_one", (5,)), ("S5 H5 C5 LJ S9", "four_one", (5,)), ("S5 H5 C5 S9 H9", "full_house", (5,)),
+    ("S9 H9 S5 H5 LJ", "full_house", (9,)),
+])
+def test_a4_readings_with_and_without_jokers(play: str, kind: str, key: tuple[int, ...]):
+    """A4: a joker (怪) stands for any card — in 三张, 四带一 and 三带二 for the highest rank that fits (8 8 9 9 + 怪
+    is 999 + 88), in a straight as the smaller card (A2345 is the lowest straight)."""
+    assert (pat(play).kind, pat(play).key) == (kind, key)
