@@ -90,6 +90,8 @@ class Audit(Service):
         for uid in store.ids_by_topic(Deal.Created.TOPIC):
             with self.unit():
                 deal = store.find(uid)
+            if deal is None:  # its events no longer decode: `verify` names it as unreadable; it matches nothing
+                continue
             for which, value in (("closing", deal.finished_digest), ("latest", deal.digest)):
                 if value and value.startswith(digest):
                     matches.append({"kind": "deal", "deal_id": str(uid), "which": which, "digest": value})

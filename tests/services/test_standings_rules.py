@@ -10,6 +10,9 @@ import hashlib
 from fractions import Fraction
 from typing import Any
 
+from api.schemas.standings import ExplainSchema, StandingsSchema
+from domain.kernel.engine import DealSetup
+from domain.records.slips import score
 from projections.draws import playoffs
 from projections.standings import Standings
 from projections.standings_values import TournamentFacts, plain
@@ -431,3 +434,276 @@ def test_a_finished_table_level_at_its_advancing_line_needs_a_play_off():
     fined = facts(NINE[:3], [(1, NINE[:3], [ddz(0, False, [-4, 2, 2])], True)], rounds=KNOCKOUT_ROUNDS,
                   tiebreaks=["playoff", "lots"], adjustments=[adjustment("乙", -1, 1)])
     assert playoffs(Standings(fined), standings.format, 1) == []  # 11 chips against 12: no tie left
+
+
+# --- the document as the API gives it (api/schemas/standings.py), progression, teams, directions, explain ---------
+
+
+def answer(standings: Standings) -> dict[str, Any]:
+    """The document as `GET …/standings` answers it, checked against the API's documented schema."""
+    document = {**standings.document(), "as_of": 0}
+    assert StandingsSchema().validate(document) == {}
+    return document
+
+
+def test_the_document_is_what_the_api_documents_and_its_progression_is_each_rounds_standings():
+    """docs/ARCHITECTURE.md: `?round=R` ranks with the tables and adjustments of rounds ≤ R; `progression` is that
+    for every round, with its label; its last round is the document's rows."""
+    final = (2, ["甲", "丁", "庚"], [ddz(1, True, [-3, 6, -3])], True)
+    tournament = facts(NINE, [*FIRST_ROUND, final], rounds=KNOCKOUT_ROUNDS, adjustments=[adjustment("乙", -5, 1)])
+    document = answer(Standings(tournament))
+    assert [(p["round"], p["label"]) for p in document["progression"]] == [(1, "R1"), (2, "R2")]
+    assert [r["round"] for r in document["rounds"]] == [1, 2] and len(document["tables"]) == 4
+    for progress in document["progression"]:
+        at_round = Standings(tournament, round_limit=progress["round"])
+        assert progress["rows"] == [{k: row[k] for k in ("player_id", "name", "total", "rank")}
+                                    for row in at_round.rows]
+    after_round_1 = {row["player_id"]: row for row in document["progression"][0]["rows"]}
+    assert after_round_1["乙"]["total"] == 8 - 5 and after_round_1["甲"]["total"] == 14  # before the final
+    assert {row["player_id"]: row["total"] for row in document["progression"][1]["rows"]} == {
+        row["player_id"]: row["total"] for row in document["rows"]}
+    assert "teams" not in document and "directions" not in document
+    assert all("teams" not in p for p in document["progression"])  # no team format: no team lines
+    assert document["format_name"] == {"zh": "斗地主筹码淘汰赛", "en": "Dou Dizhu chip-table knockout"}
+    assert document["total_measure"] == {"code": "chips", "zh": "筹码", "en": "chips held"}
+
+
+def test_a_team_formats_progression_ranks_its_teams_each_round():
+    """docs/console.md "Teams in the standings": each round of `progression` has its `teams`."""
+    document = answer(Standings(team_tournament(entered=True)))
+    assert [[(t["entry"], t["total"], t["rank"]) for t in p["teams"]] for p in document["progression"]] == [
+        [("机械一队", 5, 1), ("化工队", 2, 2)], [("机械一队", 5, 1), ("化工队", 2, 2)]]
+    assert [t["names"] for t in document["teams"]] == [["a1", "a2", "a3"], ["b1", "b2", "b3"]]
+    members = {row["player_id"]: row for row in document["rows"]}
+    assert [(t["stage"], t["status"]) for t in document["teams"]] == [
+        (members["a1"]["stage"], "advanced"), (members["b1"]["stage"], "eliminated")]
+    assert members["a1"]["stage"] == members["b1"]["stage"] + 1
+    withdrawn = explained(Standings(team_tournament(entered=True)), "b3")
+    assert (withdrawn["entry"], withdrawn["department"], withdrawn["withdrawn"]) == (
+        "化工队", "化工学院", {"round": 1, "reason": "伤病 / injured"})
+
+
+def test_entries_rank_only_in_a_team_format():
+    """`teams` ranks the entries of a team format; a 斗地主 entrant's entry is a label, not a team."""
+    tournament = facts(NINE, FIRST_ROUND, rounds=KNOCKOUT_ROUNDS)
+    for player in tournament.players:
+        player["entry"] = "一队"
+    assert Standings(tournament).teams() == [] and answer(Standings(tournament))["teams"] == []
+
+
+def test_teams_equal_on_every_key_share_a_rank_and_a_player_without_an_entry_is_no_team():
+    """Equal keys, equal rank (1, 1, 3); a player of a team format who entered alone is on no team's line,
+    wherever the row ranks. Two 大怪路子 tables, each won 5 : 2 with one 跑头家 each, no lots declared."""
+    twelve = [f"{team}{n}" for team in "abcd" for n in (1, 2, 3)]
+    seated = [[twelve[0], twelve[3], twelve[1], twelve[4], twelve[2], twelve[5]],
+              [twelve[6], twelve[9], twelve[7], twelve[10], twelve[8], twelve[11]]]
+    tables = [(1, seats, [daguai(5, 0, 0), daguai(2, 1, 1)], True) for seats in seated]
+    tournament = facts(twelve, tables, rounds=KNOCKOUT_ROUNDS, game="daguai", format_code="daguai.s000",
+                       tiebreaks=["first_finishes"])
+    for player in tournament.players:
+        if player["player_id"] != "a1":
+            player["entry"] = player["player_id"][0].upper()
+    standings = Standings(tournament)
+    assert standings.rows[0]["player_id"] == "a1"  # tied with a2, a3 on every key: first by number
+    assert [(t["entry"], t["rank"], t["player_ids"]) for t in standings.teams()] == [
+        ("A", 1, ["a2", "a3"]), ("C", 1, ["c1", "c2", "c3"]), ("B", 3, ["b1", "b2", "b3"]),
+        ("D", 3, ["d1", "d2", "d3"])]
+
+
+EAST_NORTH = ["东", "南", "西", "北"]
+
+
+def shengji(dealer: int, points: int) -> dict[str, Any]:
+    """A scored 升级 deal at levels 2 : 2, as its score slip gives it (the engine's own result)."""
+    return score(DealSetup("shengji", {}, EAST_NORTH, dealer, [], [], {"levels": [2, 2], "dealer": dealer}),
+                 {"dealer": dealer, "points": points})[1]
+
+
+def test_s004_ranks_each_directions_pairs_among_themselves():
+    """docs/rules/shengji.md: S004's awards rank E-W and N-S pairs separately, so the standings rank each
+    direction (seats 0 and 2 sit E-W, 1 and 3 N-S), each pair where it sat at the table that ranks it, with the
+    fields the API documents. Table 1: the attackers (N-S) take 120 → 大分 0 : 4; table 2: they take 40, the
+    dealer's E-W hold → 2 : 0."""
+    eight = ["e1", "n1", "w1", "s1", "e2", "n2", "w2", "s2"]
+    tables = [(1, eight[0:4], [shengji(0, 120)], True), (1, eight[4:8], [shengji(0, 40)], True)]
+    document = answer(Standings(facts([*eight, "late"], tables, rounds=KNOCKOUT_ROUNDS, game="shengji",
+                                      format_code="shengji.s004")))  # "late" sat at no table: in no direction
+    directions = {d["code"]: d for d in document["directions"]}
+    assert {code: (d["seats"], d["zh"]) for code, d in directions.items()} == {"ew": ([0, 2], "东西"),
+                                                                             "ns": ([1, 3], "南北")}
+    documented = {"rank", "player_ids", "names", "match_id", "table", "total", "tiebreak_values", "status"}
+    assert all(set(row) == documented for d in directions.values() for row in d["rows"])
+    assert [(r["rank"], r["player_ids"], r["table"], r["total"]) for r in directions["ew"]["rows"]] == [
+        (1, ["e2", "w2"], "2", 2), (2, ["e1", "w1"], "1", 0)]
+    assert [(r["rank"], r["names"], r["match_id"], r["total"]) for r in directions["ns"]["rows"]] == [
+        (1, ["n1", "s1"], "m0", 4), (2, ["n2", "s2"], "m1", 0)]
+    assert directions["ns"]["rows"][0]["tiebreak_values"][0] == 120  # 小分, then the lot (the default tiebreaks)
+    # the same deal at both tables and no lots declared: each direction's two pairs tie, one rank
+    level = [(1, eight[0:4], [shengji(0, 120)], True), (1, eight[4:8], [shengji(0, 120)], True)]
+    tied = Standings(facts(eight, level, rounds=KNOCKOUT_ROUNDS, game="shengji", format_code="shengji.s004",
+                           tiebreaks=["small_points"])).document()
+    assert [[r["rank"] for r in d["rows"]] for d in tied["directions"]] == [[1, 1], [1, 1]]
+
+
+def test_explain_lists_a_voided_deal_its_replacement_and_an_assigned_score_with_their_appeals():
+    """docs/appeals.md: `explain` lists the voided deal (`voided`, `counted: false`, `replaced_by`, `appeal`) as
+    played, and the replacement (`replaces`, `appeal`) counted; an assigned score counts as assigned. Each appeal
+    is linked by its API address and its page."""
+    explained = Standings(appealed({"kind": "void"})).explain("甲")
+    deals = {d["deal_id"]: d for m in explained["matches"] for d in m["deals"]}
+    voided, redeal, assigned = deals["m0-1"], deals["m0-r"], deals["m0-2"]
+    assert (voided["voided"], voided["counted"], voided["replaced_by"], voided["score"]) == (True, False, "m0-r", 4)
+    assert voided["facts"]["score"] == 4 and voided["result"]["scores"] == [4, -2, -2]
+    assert voided["appeal"] == {"id": "A", "href": "/api/appeals/A", "page": "/appeals/A", "outcome": "void"}
+    assert (redeal["replaces"], redeal["counted"], redeal["score"], redeal["appeal"]["id"]) == ("m0-1", True, -2, "A")
+    assert (redeal["scored"], redeal["finished"]) == ({"replaces": "m0-1", "appeal_id": "A"}, {})
+    assert (assigned["score"], assigned["facts"]["score"], assigned["facts"]["won"]) == (2, 2, 1)
+    assert assigned["appeal"]["outcome"] == "assigned" and "voided" not in assigned
+
+
+def test_explain_shows_a_corrected_deal_as_corrected():
+    """docs/corrections.md: a corrected deal's facts count as corrected, and `explain` says why and what it was."""
+    tournament = facts(NINE[:3], [(1, NINE[:3], [ddz(0, True, [4, -2, -2])], True)], rounds=KNOCKOUT_ROUNDS)
+    corrected = {"was": [2, -1, -1], "reason": "抄错 / mistyped", "by": "organiser"}
+    tournament.deals[0]["corrected"] = corrected
+    deal = Standings(tournament).explain("甲")["matches"][0]["deals"][0]
+    assert deal["corrected"] == corrected and deal["score"] == 4
+
+
+def explained(standings: Standings, player: str) -> dict[str, Any]:
+    """`GET …/standings/<player>/explain` as answered (the API sends what its schema declares), with every field
+    the schema requires; its total as a sum that adds up (docs/console.md: the start, the deals as recorded, each
+    change, each adjustment counted)."""
+    answer = {**standings.explain(player), "as_of": 0}  # the pages and `fupan standings` read it whole
+    assert ExplainSchema().validate(ExplainSchema().dump(answer)) == {}
+    row = rows(standings)[player]
+    assert answer["total"] == row["total"] and answer["rank"] == row["rank"]
+    parts = answer["total_explained"]["parts"]
+    assert sum(Fraction(str(p["points"])) for p in parts if not p.get("included")) == Fraction(str(row["total"]))
+    return answer
+
+
+def test_explain_adds_an_appeals_change_and_a_penalty_to_the_recorded_deals():
+    """docs/appeals.md: 甲's deals as recorded (the redeal −2 in the voided deal's place, deal 2 recorded 1) and
+    appeal B's assigned 2 (+1 in its deal); B's compensation counted in the deal, not again; 乙's penalty C an
+    adjustment of its own. Every player's parts add up to the row's total."""
+    standings = Standings(appealed({"kind": "void"}))
+    first = explained(standings, "甲")
+    assert first["total_explained"]["parts"] == [
+        {"kind": "start", "points": 10}, {"kind": "recorded", "points": -1},
+        {"kind": "appeal", "points": 1, "appeal_id": "B", "number": 2, "deal_id": "m0-2"}]
+    assert {k: first["total_explained"][k] for k in ("start_chips", "deals", "adjustments", "total")} == {
+        "start_chips": 10, "deals": 0, "adjustments": 0, "total": 10}
+    assert [(a["counted"], a["counted_in_deal"]) for a in first["adjustments"]] == [(False, "m0-2")]
+    second = explained(standings, "乙")
+    assert second["total_explained"]["parts"][-1] == {"kind": "penalty", "points": -1, "reason": "迟到 / late",
+                                                       "version": 1}
+    assert [(a["counted"], "counted_in_deal" in a) for a in second["adjustments"]] == [(True, False)]
+    assert second["total_explained"]["adjustments"] == -1
+    third = explained(standings, "丙")
+    assert third["total_explained"]["parts"] == [  # the redeal −2 and deal 2 as recorded −2; assigned −1
+        {"kind": "start", "points": 10}, {"kind": "recorded", "points": -4},
+        {"kind": "appeal", "points": 1, "appeal_id": "B", "number": 2, "deal_id": "m0-2"}]
+    table = first["matches"][0]
+    assert (table["table"], table["seat"], table["names"], table["counts_for"], table["over"]) == (
+        "1", 0, ["甲", "乙", "丙"], "ranking", True)
+    assert (table["table_total"], table["place"], table["advanced"], table["start_chips"]) == (10, 2, False, 10)
+    assert (table["match_id"], table["label"], table["kind"], table["seats"]) == ("m0", "R1", "tables",
+                                                                                  ["甲", "乙", "丙"])
+    assert [(v["code"], v["value"]) for v in first["tiebreak_values"]] == [
+        ("deals_won", 1), ("landlord_wins", 0), ("lots", standings.lots["甲"])]
+    assert first["total_explained"]["measure"]["code"] == "chips"
+    # a voided deal counts for nothing, so a correction of it is no part of the total
+    voided_and_corrected = appealed({"kind": "void"})
+    voided_and_corrected.deals[0]["corrected"] = {"was": [2, -1, -1], "reason": "抄错 / mistyped"}
+    assert explained(Standings(voided_and_corrected), "甲")["total_explained"]["parts"] == \
+        first["total_explained"]["parts"]
+
+
+def test_explain_names_a_correction_in_its_deal():
+    """docs/corrections.md: a corrected deal counts as corrected; `explain`'s parts name the change (the deal
+    as corrected less as it was) with its reason."""
+    tournament = facts(NINE[:3], [(1, NINE[:3], [ddz(0, True, [4, -2, -2]), ddz(1, False, [1, -2, 1])], True)],
+                       rounds=KNOCKOUT_ROUNDS)
+    tournament.deals[0]["corrected"] = {"was": [2, -1, -1], "reason": "抄错 / mistyped"}
+    parts = explained(Standings(tournament), "甲")["total_explained"]["parts"]
+    assert parts == [{"kind": "start", "points": 10}, {"kind": "recorded", "points": 3},
+                     {"kind": "correction", "points": 2, "reason": "抄错 / mistyped", "number": 1, "deal_id": "m0-1"}]
+
+
+def test_explain_ranks_a_finalist_by_the_final_and_lists_round_1_as_an_earlier_round():
+    final = (2, ["甲", "丁", "庚"], [ddz(1, True, [-3, 6, -3])], True)
+    standings = Standings(facts(NINE, [*FIRST_ROUND, final], rounds=KNOCKOUT_ROUNDS,
+                                adjustments=[adjustment("甲", -2, 1), adjustment("甲", 1, 2)]))
+    answer = explained(standings, "甲")
+    assert [(m["round"], m["counts_for"], m["advanced"]) for m in answer["matches"]] == [
+        (1, "earlier round", True), (2, "ranking", False)]
+    assert [(a["round"], a["counted"]) for a in answer["adjustments"]] == [(1, False), (2, True)]
+    assert answer["total_explained"]["parts"] == [{"kind": "start", "points": 10}, {"kind": "deals", "points": -3},
+                                                  {"kind": "penalty", "points": 1, "reason": "迟到 / late",
+                                                   "version": 1}]
+    assert [v["code"] for v in answer["tiebreak_values"]] == [c["code"] for c in answer["tiebreaks"]]
+
+
+def test_explain_of_a_bye_and_of_a_matchpoint_rate():
+    """B11.9: a bye's boards are listed by number with their facts, no deal or table; a rate of matchpoints
+    names a change as `included` (docs/appeals.md), and its parts still add up."""
+    standings = Standings(wakeng_round([{**adjustment("p1", -1, 1), "kind": "adjustment"}]))
+    bye = explained(standings, "p7")["matches"][0]
+    assert (bye["match_id"], bye["bye"], bye["round"], bye["label"], bye["kind"], bye["counts_for"]) == (
+        None, True, 1, "R1", "tables", "ranking")
+    assert [(d["deal_id"], d["number"], d["score"], d["result"]) for d in bye["deals"]] == [
+        (None, 1, 0, None), (None, 2, 0, None)]
+    for player in SEVEN:
+        explained(standings, player)
+    assert [p["kind"] for p in explained(standings, "p1")["total_explained"]["parts"]] == ["deals", "adjustment"]
+    appealed_board = wakeng_round()
+    appealed_board.appeals = [{"appeal_id": "W", "deal_id": "m0-1", "outcome": {"kind": "assigned",
+                                                                                "scores": [2, -1, -1]}}]
+    parts = explained(Standings(appealed_board), "p1")["total_explained"]["parts"]
+    assert [(p["kind"], p["points"], p.get("included")) for p in parts] == [("deals", parts[0]["points"], None),
+                                                                              ("appeal", -2, True)]
+
+
+def test_explain_shares_what_the_adjustments_count_for_among_them():
+    """Each adjustment counted is a part of its own: a penalty of 3 chips is −3; two that cancel are 0 each."""
+    final = (2, ["甲", "丁", "庚"], [ddz(1, True, [-3, 6, -3])], True)
+    standings = Standings(facts(NINE, [*FIRST_ROUND, final], rounds=KNOCKOUT_ROUNDS,
+                                adjustments=[adjustment("丁", -3, 2), adjustment("庚", 2, 2),
+                                             {**adjustment("庚", -2, 2), "kind": "adjustment"}]))
+    assert [(p["kind"], p["points"]) for p in explained(standings, "丁")["total_explained"]["parts"]] == [
+        ("start", 10), ("deals", 6), ("penalty", -3)]
+    assert [(p["kind"], p["points"]) for p in explained(standings, "庚")["total_explained"]["parts"]] == [
+        ("start", 10), ("deals", -3), ("penalty", 0), ("adjustment", 0)]
+
+
+def test_a_s004_appeal_changes_the_deal_not_the_big_points_so_its_part_is_included():
+    """docs/appeals.md: S004 ranks by 大分, which an outcome's `scores` do not name: an assigned score's change is
+    named `included` (not added to the 大分 total), and the parts still add up."""
+    eight = ["e1", "n1", "w1", "s1", "e2", "n2", "w2", "s2"]
+    tables = [(1, eight[0:4], [shengji(0, 120)], True), (1, eight[4:8], [shengji(0, 40)], True)]
+    tournament = facts(eight, tables, rounds=KNOCKOUT_ROUNDS, game="shengji", format_code="shengji.s004")
+    tournament.appeals = [{"appeal_id": "S", "deal_id": "m0-1", "outcome": {"kind": "assigned",
+                                                                            "scores": [3, -3, 3, -3]}}]
+    parts = explained(Standings(tournament), "e1")["total_explained"]["parts"]
+    (change,) = [p for p in parts if p["kind"] == "appeal"]
+    assert change["included"] is True and change["appeal_id"] == "S"
+
+
+def test_explain_lists_a_knockout_bye_as_the_round_it_was_and_the_final_after_it():
+    """A bye of round 1 counts for an earlier round once its player plays the final that ranks them."""
+    final = (2, ["甲", "癸", "乙"], [ddz(1, True, [-2, 4, -2])], True)
+    tournament = facts([*NINE[:3], "癸"], [(1, NINE[:3], [ddz(0, True, [4, -2, -2])], True), final],
+                       rounds=KNOCKOUT_ROUNDS, byes={1: ["癸"]})
+    answer = explained(Standings(tournament), "癸")
+    assert [(m["round"], m.get("bye", False), m["counts_for"]) for m in answer["matches"]] == [
+        (1, True, "earlier round"), (2, False, "ranking")]
+
+
+def test_explain_counts_a_later_rounds_adjustment_toward_the_round_that_ranks_the_player():
+    """An adjustment counts toward the round that ranks the player: 乙, out in round 1, fined in round 2."""
+    final = (2, ["甲", "丁", "庚"], [ddz(1, True, [-3, 6, -3])], True)
+    standings = Standings(facts(NINE, [*FIRST_ROUND, final], rounds=KNOCKOUT_ROUNDS,
+                                adjustments=[adjustment("乙", -1, 2)]))
+    answer = explained(standings, "乙")  # its parts add up to the row's total, the fine included
+    assert answer["total"] == 8 - 1 and [(a["round"], a["counted"]) for a in answer["adjustments"]] == [(2, True)]

@@ -703,3 +703,28 @@ def test_each_seed_foul_counts_toward_the_side_s_second_foul(code):
     act(state, 1, "foul", code=code, note="")
     act(state, 3, "foul", code=code, note="")
     assert state.team_fouls == [0, 2]
+
+
+def test_the_view_names_each_plays_pattern_as_the_viewer_reads_it():
+    """The replay viewer (replay_ui/shared/static/fupan.js `currentRound`, daguai/script.js) shows the round's leader
+    and each play with its pattern's name in both languages (A4: a pair, 对子)."""
+    state = cut_state({s: "S3 H3 S4" if s == 0 else "S5" for s in range(6)}, first=0)
+    act(state, 0, "play", "S3 H3")
+    view = ENGINE.view(state, Viewpoint("public"))
+    (shown,) = view["round"]["plays"]
+    assert view["round"]["leader"] == 0 and shown["seat"] == 0
+    assert set(shown["pattern"]) == {"kind", "size", "key", "zh", "en"}
+    assert {k: shown["pattern"][k] for k in ("kind", "size", "zh", "en")} == {
+        "kind": "pair", "size": 2, "zh": "对子", "en": "pair"}
+
+
+@pytest.mark.parametrize(("play", "kind", "key"), [
+    ("S5 H5 C5", "triple", (5,)), ("S5 H5 LJ", "triple", (5,)),
+    ("SA H2 S3 H4 LJ", "straight", (5,)),  # A2345, the lowest straight: the joker is the 5
+    ("S5 H5 C5 D5 S9", "four_one", (5,)), ("S5 H5 C5 LJ S9", "four_one", (5,)), ("S5 H5 C5 S9 H9", "full_house", (5,)),
+    ("S9 H9 S5 H5 LJ", "full_house", (9,)),
+])
+def test_a4_readings_with_and_without_jokers(play: str, kind: str, key: tuple[int, ...]):
+    """A4: a joker (怪) stands for any card — in 三张, 四带一 and 三带二 for the highest rank that fits (8 8 9 9 + 怪
+    is 999 + 88), in a straight as the smaller card (A2345 is the lowest straight)."""
+    assert (pat(play).kind, pat(play).key) == (kind, key)

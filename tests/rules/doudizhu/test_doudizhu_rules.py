@@ -9,7 +9,7 @@ import pytest
 from conftest import EXAMPLE_RECORD, move
 
 from domain.games.doudizhu.engine import DoudizhuEngine
-from domain.games.doudizhu.patterns import answers, parses
+from domain.games.doudizhu.patterns import answers, lead_reading, parses
 from domain.kernel.engine import DealSetup, Viewpoint
 from domain.kernel.errors import IllegalAction
 from domain.records.format import check_record, public_result
@@ -464,3 +464,53 @@ def test_a_play_s_readings_are_the_same_however_often_it_is_parsed():
     assert [p.kind for p in parses(cards("333444"))] == ["trio_run"]
     assert parses(["S3", "H3", "C3", "D4", "S4", "H4"]) == parses(["D3", "C3", "S3", "H4", "C4", "D4"])
     assert parses(cards("34")) == [] and parses(cards("34")) == []
+
+
+def test_a_play_of_several_readings_is_shown_by_its_highest_key():
+    """§2.2 "Several readings": 333444555666 is a 三顺 of four, a plane 444555666 with the wings 3 and a plane
+    333444555 with the wings 666; the view shows the highest class, then the highest key (6, not 5); a bomb or the
+    rocket read alone are shown as such."""
+    readings = parses(["S3", "H3", "C3", "S4", "H4", "C4", "S5", "H5", "C5", "S6", "H6", "C6"])
+    assert sorted((p.kind, p.key) for p in readings) == [("plane_single", 5), ("plane_single", 6), ("trio_run", 6)]
+    for order in (readings, sorted(readings, key=lambda p: p.key), sorted(readings, key=lambda p: -p.key)):
+        assert lead_reading(order).key == 6
+    two = [p for p in readings if p.kind == "plane_single"]  # the two planes alone, the lower first
+    assert lead_reading(sorted(two, key=lambda p: p.key)).key == 6
+    assert lead_reading(parses(["S9", "H9", "C9", "D9"])).kind == "bomb"
+    assert lead_reading(parses(["BJ", "LJ"])).kind == "rocket"
+
+
+@pytest.mark.parametrize(("play", "kind", "key"), [
+    ("S5", "single", 5), ("S5 H5", "pair", 5), ("LJ BJ", "rocket", 17), ("S5 H5 C5", "trio", 5),
+    ("S5 H5 C5 D5", "bomb", 5), ("S5 H5 C5 S9", "trio_single", 5), ("S5 H5 C5 S9 H9", "trio_pair", 5),
+    ("S3 S4 S5 S6 S7", "straight", 7), ("S3 H3 S4 H4 S5 H5", "pair_run", 5), ("S3 H3 C3 S4 H4 C4", "trio_run", 4),
+    ("S5 H5 C5 D5 S9 S8", "four_two_single", 5), ("S5 H5 C5 D5 S9 H9 S8 H8", "four_two_pair", 5),
+    ("S3 H3 C3 S4 H4 C4 S9 S8", "plane_single", 4), ("S3 H3 C3 S4 H4 C4 S9 H9 S8 H8", "plane_pair", 4),
+])
+def test_a_play_is_shown_with_its_kind_its_number_of_cards_and_its_rank(play: str, kind: str, key: int):
+    """§2.1–2.2: the reading a view shows (`pattern`: kind, size, key) — the size is the number of cards played,
+    the key the rank of the set (3–10 as written, A 14, BJ 17) or the top of the sequence or plane."""
+    cards = play.split()
+    shown = lead_reading(parses(cards))
+    assert (shown.kind, shown.size, shown.key) == (kind, len(cards), key)
+
+
+def test_an_equal_play_does_not_beat():
+    """§2.2: a follow must be strictly higher: the other pair of fives does not answer a pair of fives."""
+    assert answers(parses(["D5", "C5"]), parses(["S5", "H5"])) == []
+    assert answers(parses(["D6", "C6"]), parses(["S5", "H5"])) != []
+
+
+@pytest.mark.parametrize(("play", "readings"), [
+    ("LJ S5", []),  # a joker and a card are no pair; BJ + LJ is the rocket, never a pair
+    ("S5 H5 C5 D5 LJ S9", [("four_two_single", 5)]), ("S5 H5 C5 D5 LJ BJ", []),
+    ("S5 H5 C5 D5 S3 H3", [("four_two_single", 5)]),  # 四带二's singles may be a pair (5555+33)
+    ("S3 H3 C3 S4 H4 C4 LJ S9", [("plane_single", 4)]), ("S3 H3 C3 S4 H4 C4 LJ BJ", []),
+    ("SK HK CK SA HA CA S3 S4", [("plane_single", 14)]), ("SA HA CA S2 H2 C2 S3 S4", []),
+    ("S3 H3 C3 S4 H4 C4 S7 H7 S9 H9", [("plane_pair", 4)]), ("S3 H3 C3 S4 H4 C4 S7 H7 C7 S9", []),
+    ("S3 H3 C3 S4 H4 C4 S5 H5 C5 S6 H6 C6 S7 H7 C7 S8 H8 C8", [("trio_run", 8)]),
+])
+def test_wings_and_kickers_as_section_2_2_constrains_them(play: str, readings: list[tuple[str, int]]):
+    """§2.2's constraints: single wings and 四带二's singles may not be BJ + LJ together, but one joker is a
+    single; pair wings are pairs; sequences stop at A (no 2); a 三顺 of six triples is 18 cards."""
+    assert sorted((p.kind, p.key) for p in parses(play.split())) == readings

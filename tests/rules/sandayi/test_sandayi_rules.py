@@ -1069,3 +1069,20 @@ def test_a_record_that_stops_early_is_incomplete():
     record = _baodao_loss_record()
     record["actions"].append({"seat": 0, "type": "pass"})
     assert check_record(record)["code"] == "deal_finished"
+
+
+def test_the_view_names_each_plays_pattern_as_the_viewer_reads_it():
+    """The replay viewer (replay_ui/shared/static/fupan.js `currentRound`) shows each play of the round with its
+    pattern's name in both languages (§1.3's table: 双顺 a pair run)."""
+    state = dealer_state(baodao_dealer("9"), (3,))
+    play(state, state.dealer, "3344556677")
+    (shown,) = ENGINE.view(state, Viewpoint("public"))["round"]["plays"]
+    assert shown["seat"] == state.dealer and set(shown["pattern"]) == {"kind", "size", "key", "zh", "en"}
+    assert {k: shown["pattern"][k] for k in ("kind", "size", "zh", "en")} == {
+        "kind": "pair_run", "size": 10, "zh": "双顺", "en": "pair run"}
+
+
+def test_the_same_bomb_does_not_beat_itself():
+    """§1.4: between bombs more cards win, and at equal size the higher rank: an equal bomb (two decks hold eight
+    of a rank) is not higher."""
+    assert not wins("9999", "9999") and wins("TTTT", "9999") and wins("99999", "TTTT")

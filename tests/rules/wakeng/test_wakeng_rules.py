@@ -886,3 +886,23 @@ def test_every_refusal_in_every_phase_leaves_the_state_unchanged():
     assert state.phase == "play" and state.digger == 2 and state.bid == 3
     for action in junk:
         state = SCRIPT.undone(state, action)
+
+
+def test_the_view_names_the_rounds_leader_each_plays_seat_and_its_pattern():
+    """What the replay viewer reads of a shedding game's round (replay_ui/shared/static/fupan.js `currentRound`:
+    `round.leader`, each play's `seat` and `pattern`, then `rounds_played` and `last_round`): the digger leads AAA
+    (a triple of A, B2's value 14), the two others pass, and the digger leads the next round."""
+    deck = defenders_out(0)
+    state = new_state(deck["spec"], deck["kitty"])
+    to_play(state, bids=(2, None, None))
+    d = state.digger
+    play(state, d, "A A A")
+    triple = {"kind": "triple", "size": 3, "key": 14, "zh": "三条", "en": "triple"}
+    view = ENGINE.view(state, Viewpoint("public"))
+    assert view["round"]["leader"] == d and view["rounds_played"] == 0 and view["last_round"] is None
+    assert [(p["seat"], p["type"], p["pattern"]) for p in view["round"]["plays"]] == [(d, "play", triple)]
+    passes(state)
+    view = ENGINE.view(state, Viewpoint("public"))
+    assert view["rounds_played"] == 1 and view["round"] == {"leader": d, "plays": []}
+    assert [(p["seat"], p["type"]) for p in view["last_round"]] == [(d, "play"), ((d + 1) % 3, "pass"),
+                                                                    ((d + 2) % 3, "pass")]
