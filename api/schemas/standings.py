@@ -67,7 +67,15 @@ class StandingsSchema(_AnswerSchema):
 
 
 class ExplainSchema(_AnswerSchema, _PlacingSchema):
+    game = fields.String()
     format = fields.String(required=True)
+    format_name = fields.Dict(metadata={"description": "{zh, en}"})
+    total_measure = fields.Dict(metadata={"description": "what `total` is: {code, zh, en}"})
+    lots_seed = fields.String(metadata={"description": "the recorded seed lots are drawn from"})
+    number = fields.Integer(metadata={"description": "entrant number (registration order)"})
+    entry = fields.String(metadata={"description": "the pair or team the player entered with (team formats)"})
+    department = fields.String(metadata={"description": "部门: the department the player or their entry entered for"})
+    withdrawn = fields.Dict(metadata={"description": "the player withdrew: {round, reason} (paired no more)"})
     tiebreaks = fields.List(fields.Nested(TiebreakSchema))
     round = fields.Integer(allow_none=True)
     total_explained = fields.Dict(required=True, metadata={"description": "start chips + deals + adjustments"})

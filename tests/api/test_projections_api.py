@@ -76,6 +76,11 @@ def test_explain_reaches_single_events_with_their_recorders(demo_server, demo):
     rows = demo_server.get(f"/api/tournaments/{demo}/standings").json()["rows"]
     body = demo_server.get(f"/api/tournaments/{demo}/standings/{rows[2]['player_id']}/explain").json()
     assert body["decided_by"] == "playoff" and body["total"] == rows[2]["total"]
+    # What the explain page and `fupan explain` print of the event is in the HTTP answer too (its schema kept it out).
+    standings = demo_server.get(f"/api/tournaments/{demo}/standings").json()
+    header = ("game", "format_name", "total_measure", "lots_seed")
+    assert {k: body[k] for k in header} == {k: standings[k] for k in header}
+    assert body["number"] == rows[2]["number"]
     events = [event for table in body["matches"] for deal in table["deals"] for event in deal["events"]]
     assert events and all({"aggregate", "id", "version", "type", "recorded_by"} <= set(e) for e in events)
     assert {e["type"] for e in events} >= {"Deal.Created", "Deal.ActionRecorded", "Deal.Finished", "Match.DealScored"}
