@@ -27,6 +27,9 @@
 #include <time.h>
 #ifdef __linux__
 #include <sys/mman.h>
+
+/* Bumped with rankcore.py's INTERFACE whenever a call's arguments or answers change. */
+#define RANKCORE_INTERFACE 2
 #endif
 
 #define MAXSEATS 4
@@ -924,6 +927,11 @@ PyMODINIT_FUNC PyInit__rankcore(void) {
     Py_INCREF(&CoreType);
     if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) {
         Py_DECREF(&CoreType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    /* The calls' shape, checked by rankcore.py: a module built from older source is not used (INTERFACE there). */
+    if (PyModule_AddIntConstant(m, "INTERFACE", RANKCORE_INTERFACE) < 0) {
         Py_DECREF(m);
         return NULL;
     }

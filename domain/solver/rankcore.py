@@ -19,6 +19,7 @@ as the query's game (memory bounded: a fixed-size table, docs/analysis.md "How i
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from array import array
@@ -32,10 +33,26 @@ from domain.solver.search import UNLIMITED, Budget, TooLarge
 RankGame = Any
 RankPosition = Any
 
+# The shape of the core's calls this module makes (the C file's RANKCORE_INTERFACE, bumped with it). A module
+# built from older source — a checkout updated without `bash scripts/setup.sh` — would answer a call with a
+# TypeError; it is not used, and the pure-Python search answers, with a warning saying how to rebuild it.
+INTERFACE = 2
+
+
+def usable(module: Any) -> bool:
+    """Whether a built core module makes the calls this module makes (its INTERFACE matches)."""
+    return getattr(module, "INTERFACE", None) == INTERFACE
+
+
 try:
     from domain.solver import _rankcore
 except ImportError:  # not built (no C compiler where it was installed): the pure-Python search answers
     _rankcore = None  # type: ignore[assignment]
+if _rankcore is not None and not usable(_rankcore):
+    logging.getLogger(__name__).warning(
+        "the solver's compiled core was built from older source (interface %s, expected %s): the Python search "
+        "answers until `bash scripts/setup.sh` builds it again", getattr(_rankcore, "INTERFACE", None), INTERFACE)
+    _rankcore = None
 
 
 def available() -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import random
 import threading
+import types
 from pathlib import Path
 
 import pytest
@@ -36,6 +37,15 @@ def test_the_compiled_core_is_built_and_used() -> None:
     pos = position(engine, state)
     search.analyse(pos.game, pos.root, _big())
     assert pos.game._core is not None and pos.game._core.core.stored() > 0
+
+
+def test_a_core_built_from_older_source_is_not_used() -> None:
+    """The built core makes the calls rankcore.py makes; one without the same INTERFACE (built before a change of
+    its calls, the checkout updated without scripts/setup.sh) would fail every query with a TypeError, so it is
+    refused and the Python search answers."""
+    assert rankcore.usable(rankcore._rankcore)
+    assert not rankcore.usable(types.SimpleNamespace(Core=object))  # older than the check
+    assert not rankcore.usable(types.SimpleNamespace(Core=object, INTERFACE=rankcore.INTERFACE - 1))
 
 
 def test_the_python_search_is_kept_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
