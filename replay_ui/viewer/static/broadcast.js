@@ -20,6 +20,7 @@
   const heldList = document.getElementById("broadcast-held");
   const dealBox = document.getElementById("broadcast-deal");
   let last = null;
+  let failed = false;
 
   function seatName(names, seat) {
     return Fupan.seatName(seat, names[seat]);
@@ -72,8 +73,14 @@
 
   async function refresh() {
     try {
-      draw(await Fupan.getJSON(url));
+      const data = await Fupan.getJSON(url);
+      // Drawn again only when something changed: a spectator's place on the page (and a tap on its replay link)
+      // survives the stream's first event and the timed reads of a minutes delay.
+      if (last && !failed && JSON.stringify(data) === JSON.stringify(last)) return;
+      failed = false;
+      draw(data);
     } catch (error) {
+      failed = true; // the status says so until a read succeeds and draws again
       status.textContent = Fupan.t("error.load", { detail: error.message });
     }
   }
