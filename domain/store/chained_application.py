@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 from uuid import UUID
 
-from eventsourcing.application import Application, ProcessingEvent
+from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import ApplicationRecorder, DatabaseError, InfrastructureFactory
 from eventsourcing.sqlite import SQLiteDatastore
@@ -192,15 +192,7 @@ class ChainedApplication(Application):
 
     def _saved(self, aggregates: Sequence[Aggregate]) -> None:
         """Save in one transaction and note our own notifications (a stale version: IntegrityError)."""
-        # The library's `save`, less its check of each argument against its runtime protocols (an aggregate or an
-        # event?), which costs Python 3.11 ~10 µs an aggregate: these are always aggregates.
-        processing = ProcessingEvent()
-        for aggregate in aggregates:
-            processing.events.extend(aggregate.collect_events())
-            processing.aggregates[aggregate.id] = aggregate
-        recordings = self._record(processing)
-        self._take_snapshots(processing)
-        self._notify(recordings)
+        recordings = self.save(*aggregates)
         self.on_change(aggregate.id for aggregate in aggregates)
         with self._log_lock:  # another unit may be looking at the log meanwhile
             self._own.update(r.notification.id for r in recordings if r.notification.id > self._seen)
