@@ -606,3 +606,108 @@ def test_a_digest_that_is_not_16_to_64_hex_digits_is_refused(db_path):
         assert [f["kind"] for f in app.audit.check_digest("12AB-34cd 56ef-7890")["findings"]] == ["digest_not_found"]
     finally:
         app.close()
+
+
+# --- the link as documented (docs/SECURITY.md §9, domain/store/logchain.py's table) ------------------------------
+
+
+def documented_digest(log: str, link: dict[str, Any]) -> str:
+    """A link's digest from the documented scheme, computed here and not by the code under test: SHA-256 of the
+    canonical JSON (keys sorted, no white space, UTF-8) of {format: "fupan.chain/1", log, seq, prev, at, events,
+    adopted}."""
+    content = {"format": "fupan.chain/1", "log": log, "seq": int(link["seq"]), "prev": link["prev"],
+               "at": link["at"], "events": json.loads(link["events"]), "adopted": int(link["adopted"])}
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def stored_rows(raw: Raw) -> list[list[Any]]:
+    """Every stored event in storage order as a link lists it: [aggregate id, version, topic, SHA-256 of its bytes]."""
+    order = "notification_id" if raw.postgres else "rowid"
+    return [[str(UUID(str(o))), int(v), t, hashlib.sha256(bytes(s)).hexdigest()]
+            for o, v, t, s in raw.run(f"SELECT originator_id, originator_version, topic, state FROM {{events}} "
+                                      f"ORDER BY {order}")]
+
+
+def test_every_link_is_the_documented_record_of_its_write_chained_and_signed(built):
+    """Anyone can recompute the chain from the rows with §9's scheme alone: links 1, 2, 3 … each following the
+    digest of the one before (64 zeros for link 1), listing every stored event once and in order, each digest
+    SHA-256 of the documented content and signed with HMAC-SHA-256 by the key the link names."""
+    import hmac
+    from datetime import datetime, timedelta
+
+    links = built.raw.links()
+    assert [int(link["seq"]) for link in links] == list(range(1, len(links) + 1))
+    prev = "0" * 64
+    for link in links:
+        assert link["prev"] == prev and link["digest"] == documented_digest(log_name(built), link)
+        assert int(link["adopted"]) == 0  # a store written by this code from its start adopts nothing
+        assert datetime.fromisoformat(link["at"]).utcoffset() == timedelta(0)
+        assert link["key_id"] == hashlib.sha256(f"fupan-key-id:{KEY}".encode()).hexdigest()[:16]
+        assert link["signature"] == hmac.new(KEY.encode(), f"fupan.chain/1:{link['digest']}".encode(),
+                                             hashlib.sha256).hexdigest()
+        prev = link["digest"]
+    assert [entry for link in links for entry in json.loads(link["events"])] == stored_rows(built.raw)
+
+    # one write transaction, one link: listing exactly the events that write stored
+    before = len(stored_rows(built.raw))
+    app = built.open()
+    try:
+        app.tournaments.register_player(built.tournament, "丁")
+    finally:
+        app.close()
+    (new,) = built.raw.links()[len(links):]
+    assert new["prev"] == prev and new["digest"] == documented_digest(log_name(built), new)
+    assert json.loads(new["events"]) == stored_rows(built.raw)[before:] != []
+
+
+def test_the_chain_read_a_page_at_a_time_is_every_link_in_order(built):
+    """The audit reads the chain in pages; whatever their size (one link, a few, exactly the chain's length or
+    more), every link comes back once, in order."""
+    links = built.raw.links()
+    app = built.open()
+    try:
+        recorder = app.store.recorder
+        for page in (1, 2, 3, len(links), len(links) + 1):
+            read = [(int(link["seq"]), link["digest"]) for link in recorder.chain_links(page=page)]
+            assert read == [(int(link["seq"]), link["digest"]) for link in links], page
+    finally:
+        app.close()
+
+
+def test_a_sqlite_writer_reads_the_chains_head_only_when_another_process_wrote_since(tmp_path, monkeypatch):
+    """§9's cost of a link on SQLite: the process remembers the head it wrote last and links its next write with
+    one conditional INSERT; only when another process wrote since does it read the head, and the chain stays whole.
+    The statements are watched on the library's own SQLite connections (sqlite3's trace), nothing replaced."""
+    from eventsourcing.sqlite import SQLiteConnectionPool
+
+    head_reads: list[str] = []
+    create = SQLiteConnectionPool._create_connection
+
+    def traced(pool: SQLiteConnectionPool) -> Any:
+        connection = create(pool)
+        connection._sqlite_conn.set_trace_callback(
+            lambda sql: head_reads.append(sql) if "ORDER BY seq DESC LIMIT 1" in sql else None)
+        return connection
+
+    monkeypatch.setattr(SQLiteConnectionPool, "_create_connection", traced)
+    env = {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(tmp_path / "store.sqlite"),
+           "FUPAN_SIGNING_KEY": KEY}
+    first, second = Fupan(env=env), Fupan(env=env)
+    try:
+        def reads_while(write: Any) -> int:
+            before = len(head_reads)
+            write()
+            return len(head_reads) - before
+
+        assert reads_while(lambda: first.tournaments.create("一杯", "doudizhu")) == 1  # a new process: head unknown
+        assert reads_while(lambda: first.tournaments.create("二杯", "doudizhu")) == 0  # its own head: no read
+        assert reads_while(lambda: second.tournaments.create("三杯", "doudizhu")) == 1
+        assert reads_while(lambda: first.tournaments.create("四杯", "doudizhu")) == 1  # the other wrote since
+        assert reads_while(lambda: first.tournaments.create("五杯", "doudizhu")) == 0
+        report = audit_store(first.store)
+        assert report["ok"], report["findings"]
+        assert (report["links"], report["signed"], report["events"]) == (5, 5, 5)
+    finally:
+        first.close()
+        second.close()
