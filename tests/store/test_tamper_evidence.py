@@ -711,3 +711,75 @@ def test_a_sqlite_writer_reads_the_chains_head_only_when_another_process_wrote_s
     finally:
         first.close()
         second.close()
+
+
+def test_each_shape_of_deletion_is_named_with_its_versions_and_the_link_that_recorded_them(built, monkeypatch,
+                                                                                           capsys):
+    """§9: a `deleted` finding says how much of the aggregate went — its creation and more, a run in the middle,
+    its end — naming the versions (runs written a–b) and the link that recorded the first of them. A table whose
+    `Match.DealScored` went names the finished deal it no longer scores (`unscored`)."""
+    links = built.raw.links()
+
+    def recorded_in(uid: str, version: int) -> int:
+        return next(int(link["seq"]) for link in links if [uid, version] in [e[:2] for e in json.loads(link["events"])])
+
+    for version in (3, 4, 6):
+        built.raw.delete(built.finished, version)  # a run and one more, in the middle
+    for version in (1, 2, 3):
+        built.raw.delete(built.tournament, version)  # its creation, and more
+    last, _ = built.raw.versions(built.live)[-1]
+    built.raw.delete(built.live, last - 1)
+    built.raw.delete(built.live, last)  # its end: two actions
+    built.raw.delete(built.match, 3)  # the table's Match.DealScored
+    status, report = built.verify(monkeypatch, capsys)
+    assert status == 1
+    deleted = {f["id"]: f for f in report["store"]["findings"] if f["kind"] == "deleted"}
+    assert {uid: (f["aggregate"], f["versions"], f["version"], f["link"]) for uid, f in deleted.items()} == {
+        built.finished: ("Deal", [3, 4, 6], 3, recorded_in(built.finished, 3)),
+        built.tournament: ("Tournament", [1, 2, 3], 1, recorded_in(built.tournament, 1)),
+        built.live: ("Deal", [last - 1, last], last - 1, recorded_in(built.live, last - 1)),
+        built.match: ("Match", [3], 3, recorded_in(built.match, 3)),
+    }
+    assert deleted[built.finished]["message"] == (
+        f"Deal {built.finished}: versions 3–4, 6 (Deal.ActionRecorded, Deal.ActionRecorded, Deal.ActionRecorded) "
+        f"were deleted; link #{recorded_in(built.finished, 3)} recorded them.")
+    assert deleted[built.tournament]["message"] == (
+        f"Tournament {built.tournament}: version 1 (Tournament.Created) was deleted, and versions 2–3; "
+        f"link #{recorded_in(built.tournament, 1)} recorded them.")
+    assert deleted[built.live]["message"] == (
+        f"Deal {built.live}: it was cut short: versions {last - 1}–{last} (Deal.ActionRecorded last) were deleted; "
+        f"link #{recorded_in(built.live, last - 1)} recorded them.")
+    assert deleted[built.match]["message"] == (
+        f"Match {built.match}: version 3 (Match.DealScored) was deleted; link #{recorded_in(built.match, 3)} "
+        "recorded them.")
+    (unscored,) = [f for f in report["store"]["findings"] if f["kind"] == "unscored"]
+    assert (unscored["aggregate"], unscored["id"]) == ("Match", built.match)
+    assert built.finished in unscored["message"] and "Match.DealScored" in unscored["message"]
+
+
+def test_a_standing_edited_with_its_scores_left_alone_is_named(built, monkeypatch, capsys):
+    """§9: each `Match.DealScored` is what the table's rules make of the standing before it; a standing edited
+    alone (the chips moved, the deal's scores kept) is `standing_mismatch`."""
+    version = next(v for v, t in built.raw.versions(built.match) if t == "fupan:Match.DealScored")
+    scored = built.raw.state(built.match, version)
+    chips = scored["standing"]["chips"]
+    forged = {**scored, "standing": {**scored["standing"], "chips": [chips[0] + 5, chips[1] - 5, *chips[2:]]}}
+    built.raw.set_state(built.match, version, forged)
+    status, report = built.verify(monkeypatch, capsys)
+    assert status == 1
+    found = [(f["kind"], f["aggregate"], f["id"], f["version"]) for f in report["store"]["findings"]]
+    assert sorted(found) == [("edited", "Match", built.match, version),
+                             ("standing_mismatch", "Match", built.match, version)]
+
+
+def test_a_table_whose_rows_were_deleted_is_named_by_its_tournament(built, monkeypatch, capsys):
+    """§9: every table a tournament opened has its stream: all of a table's rows deleted is named by the
+    tournament (`missing_stream`, with the table's number), besides the `deleted` rows themselves."""
+    built.raw.delete(built.match)
+    status, report = built.verify(monkeypatch, capsys)
+    assert status == 1
+    missing = [f for f in report["store"]["findings"] if f["kind"] == "missing_stream"]
+    assert [(f["aggregate"], f["id"], f["version"]) for f in missing] == [
+        ("Tournament", built.tournament, built.raw.versions(built.tournament)[-1][0])]
+    assert "its table 1 " in missing[0]["message"] and built.match in missing[0]["message"]
+    assert ("deleted", "Match", built.match) in built.findings(report)
