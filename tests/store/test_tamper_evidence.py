@@ -783,3 +783,27 @@ def test_a_table_whose_rows_were_deleted_is_named_by_its_tournament(built, monke
         ("Tournament", built.tournament, built.raw.versions(built.tournament)[-1][0])]
     assert "its table 1 " in missing[0]["message"] and built.match in missing[0]["message"]
     assert ("deleted", "Match", built.match) in built.findings(report)
+
+
+def test_after_an_emptied_chain_the_next_write_adopts_every_earlier_event_and_verify_notes_it(built, monkeypatch,
+                                                                                             capsys):
+    """§9: the chain emptied is `unchained`; once the service writes again its link 1 adopts every event stored
+    before it, as at an upgrade, so they are covered from then on — and `fupan verify` notes the adoption and its
+    time, which on a store that had a chain from the start is the alarm."""
+    rows = stored_rows(built.raw)
+    built.raw.run("DELETE FROM {chain}")
+    app = built.open()
+    try:
+        app.tournaments.register_player(built.tournament, "丁")
+    finally:
+        app.close()
+    (link,) = built.raw.links()
+    listed = json.loads(link["events"])
+    assert int(link["seq"]) == 1 and link["prev"] == "0" * 64 and int(link["adopted"]) == len(rows)
+    assert listed[:len(rows)] == rows and listed == stored_rows(built.raw)
+    assert link["digest"] == documented_digest(log_name(built), link)
+    status, report = built.verify(monkeypatch, capsys)
+    assert status == 0, report["store"]["findings"]
+    assert report["store"]["events"] == len(listed)
+    assert any(f"Link #1 ({link['at']}) adopted the {len(rows)} events stored before the chain existed" in notice
+               for notice in report["store"]["notices"])
