@@ -629,10 +629,11 @@ def stored_rows(raw: Raw) -> list[list[Any]]:
                                       f"ORDER BY {order}")]
 
 
-def test_every_link_is_the_documented_record_of_its_write_chained_and_signed(built):
+def test_every_link_is_the_documented_record_of_its_write_chained_and_signed(built, monkeypatch, capsys):
     """Anyone can recompute the chain from the rows with §9's scheme alone: links 1, 2, 3 … each following the
     digest of the one before (64 zeros for link 1), listing every stored event once and in order, each digest
-    SHA-256 of the documented content and signed with HMAC-SHA-256 by the key the link names."""
+    SHA-256 of the documented content and signed with HMAC-SHA-256 by the key the link names. `fupan verify`
+    says what it checked: the log, its links, signed and unsigned, the events, the keys it holds and the head."""
     import hmac
     from datetime import datetime, timedelta
 
@@ -648,6 +649,12 @@ def test_every_link_is_the_documented_record_of_its_write_chained_and_signed(bui
                                              hashlib.sha256).hexdigest()
         prev = link["digest"]
     assert [entry for link in links for entry in json.loads(link["events"])] == stored_rows(built.raw)
+    status, report = built.verify(monkeypatch, capsys)
+    summary = {k: report["store"][k] for k in ("log", "links", "signed", "unsigned", "events", "keys", "head")}
+    assert status == 0 and summary == {
+        "log": log_name(built), "links": len(links), "signed": len(links), "unsigned": 0,
+        "events": len(stored_rows(built.raw)), "keys": [links[0]["key_id"]],
+        "head": {"seq": len(links), "digest": links[-1]["digest"], "at": links[-1]["at"]}}
 
     # one write transaction, one link: listing exactly the events that write stored
     before = len(stored_rows(built.raw))
