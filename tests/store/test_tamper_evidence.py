@@ -709,12 +709,13 @@ def test_a_sqlite_writer_reads_the_chains_head_only_when_another_process_wrote_s
 
         assert reads_while(lambda: first.tournaments.create("一杯", "doudizhu")) == 1  # a new process: head unknown
         assert reads_while(lambda: first.tournaments.create("二杯", "doudizhu")) == 0  # its own head: no read
+        assert reads_while(lambda: first.tournaments.create("二杯乙", "doudizhu")) == 0  # and the one it linked
         assert reads_while(lambda: second.tournaments.create("三杯", "doudizhu")) == 1
         assert reads_while(lambda: first.tournaments.create("四杯", "doudizhu")) == 1  # the other wrote since
         assert reads_while(lambda: first.tournaments.create("五杯", "doudizhu")) == 0
         report = audit_store(first.store)
         assert report["ok"], report["findings"]
-        assert (report["links"], report["signed"], report["events"]) == (5, 5, 5)
+        assert (report["links"], report["signed"], report["events"]) == (6, 6, 6)
     finally:
         first.close()
         second.close()
