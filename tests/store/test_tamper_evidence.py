@@ -815,3 +815,16 @@ def test_after_an_emptied_chain_the_next_write_adopts_every_earlier_event_and_ve
     assert report["store"]["events"] == len(listed)
     assert any(f"Link #1 ({link['at']}) adopted the {len(rows)} events stored before the chain existed" in notice
                for notice in report["store"]["notices"])
+
+
+def test_canonical_json_is_the_documented_one_and_a_chain_step_hashes_it_after_the_previous_digest():
+    """docs/record-format.md "Round digests": d_n = SHA-256(d_{n−1} + canonical JSON of event n), canonical JSON
+    being keys sorted, no insignificant white space, UTF-8 — a player's name kept as its characters, not escaped,
+    so any implementation recomputes the same digest."""
+    from domain.kernel.integrity import canonical_json
+
+    event = {"seats": ["甲", "乙"], "type": "fupan:Deal.Created", "deal": "d", "version": 1, "kitty": None}
+    text = '{"deal":"d","kitty":null,"seats":["甲","乙"],"type":"fupan:Deal.Created","version":1}'
+    assert canonical_json(event) == text
+    assert next_digest("0" * 64, event) == hashlib.sha256(("0" * 64 + text).encode("utf-8")).hexdigest()
+    assert GENESIS == "0" * 64
