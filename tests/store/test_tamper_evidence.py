@@ -828,3 +828,21 @@ def test_canonical_json_is_the_documented_one_and_a_chain_step_hashes_it_after_t
     assert canonical_json(event) == text
     assert next_digest("0" * 64, event) == hashlib.sha256(("0" * 64 + text).encode("utf-8")).hexdigest()
     assert GENESIS == "0" * 64
+
+
+def test_a_dropped_chain_table_is_taken_for_an_old_store_and_its_adoption_is_noted(built, monkeypatch, capsys):
+    """§9, "The chain table dropped altogether, then the service opened again": it takes the store for an old one
+    and its link 1 adopts every event there, signed; `fupan verify` passes and notes the adoption and its time —
+    on a store that had a chain from the start, that note is the alarm."""
+    rows = stored_rows(built.raw)
+    built.raw.run("DROP TABLE {chain}")
+    built.open().close()  # the service opened again
+    (link,) = built.raw.links()
+    assert json.loads(link["events"]) == rows and int(link["adopted"]) == len(rows) and link["prev"] == "0" * 64
+    assert link["digest"] == documented_digest(log_name(built), link) and link["key_id"] is not None
+    status, report = built.verify(monkeypatch, capsys)
+    assert status == 0, report["store"]["findings"]
+    assert f"Link #1 ({link['at']}) adopted the {len(rows)} events stored before the chain existed: they are " \
+           "proven as they stood then, not before." in report["store"]["notices"]
+    built.open().close()  # opened once more: nothing adopted again
+    assert built.raw.links() == [link]
