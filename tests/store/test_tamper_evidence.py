@@ -719,6 +719,16 @@ def test_a_sqlite_writer_reads_the_chains_head_only_when_another_process_wrote_s
     finally:
         first.close()
         second.close()
+    with sqlite3.connect(env["SQLITE_DBNAME"]) as raw:
+        raw.execute('DROP TABLE "stored_events_chain"')
+    raw.close()
+    third = Fupan(env=env)  # takes the store for an old one: its link 1 adopts the six events
+    try:
+        assert reads_while(lambda: third.tournaments.create("六杯", "doudizhu")) == 0  # the link it wrote is the head
+        report = audit_store(third.store)
+        assert report["ok"] and (report["links"], report["events"]) == (2, 7)
+    finally:
+        third.close()
 
 
 def test_each_shape_of_deletion_is_named_with_its_versions_and_the_link_that_recorded_them(built, monkeypatch,
