@@ -856,3 +856,26 @@ def test_a_dropped_chain_table_is_taken_for_an_old_store_and_its_adoption_is_not
            "proven as they stood then, not before." in report["store"]["notices"]
     built.open().close()  # opened once more: nothing adopted again
     assert built.raw.links() == [link]
+
+
+def test_a_stream_cut_short_names_its_last_deleted_event_and_a_lone_creation_is_named_alone(built, monkeypatch,
+                                                                                            capsys):
+    """§9's "it was cut short" names the versions deleted from a stream's end and the kind of the last of them;
+    a deleted creation alone is named alone."""
+    links = built.raw.links()
+
+    def recorded_in(uid: str, version: int) -> int:
+        return next(int(link["seq"]) for link in links if [uid, version] in [e[:2] for e in json.loads(link["events"])])
+
+    for version in (2, 3, 4):  # DealStarted, DealScored, DealStarted: the table's whole tail
+        built.raw.delete(built.match, version)
+    built.raw.delete(built.finished, 1)
+    status, report = built.verify(monkeypatch, capsys)
+    assert status == 1
+    deleted = {f["id"]: f["message"] for f in report["store"]["findings"] if f["kind"] == "deleted"}
+    assert deleted == {
+        built.match: f"Match {built.match}: it was cut short: versions 2–4 (Match.DealStarted last) were deleted; "
+                     f"link #{recorded_in(built.match, 2)} recorded them.",
+        built.finished: f"Deal {built.finished}: version 1 (Deal.Created) was deleted; "
+                        f"link #{recorded_in(built.finished, 1)} recorded them.",
+    }
