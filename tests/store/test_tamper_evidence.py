@@ -264,6 +264,10 @@ def test_a_replaced_sealed_seed_is_named(built, monkeypatch, capsys):
     found = built.findings(report)
     assert ("sealed_seed", "Deal", built.live) in found  # the seed it would reveal is not the committed one
     assert ("edited", "Deal", built.live) in found
+    (sealed,) = [f for f in report["store"]["findings"] if f["kind"] == "sealed_seed"]
+    assert (sealed["version"], sealed["message"]) == (1, (
+        f"Deal {built.live}: the sealed seed no longer hashes to the commitment published when it started; the seed "
+        "it would reveal is not the one it committed to."))
 
 
 def test_a_revealed_seed_that_misses_its_commitment_is_named_even_with_its_chain_recomputed(built, monkeypatch,
@@ -277,6 +281,10 @@ def test_a_revealed_seed_that_misses_its_commitment_is_named_even_with_its_chain
     found = built.findings(report)
     assert ("commitment", "Deal", built.finished) in found
     assert ("edited", "Deal", built.finished) in found
+    (commitment,) = [f for f in report["store"]["findings"] if f["kind"] == "commitment"]
+    assert (commitment["version"], commitment["message"]) == (version, (
+        f"Deal {built.finished}: the revealed seed (version {version}) does not hash to the commitment published "
+        "when it started."))
 
 
 def test_hands_that_the_revealed_seed_does_not_deal_are_named(built, monkeypatch, capsys):
@@ -287,6 +295,10 @@ def test_hands_that_the_revealed_seed_does_not_deal_are_named(built, monkeypatch
     status, report = built.verify(monkeypatch, capsys)
     assert status == 1
     assert ("redeal", "Deal", built.finished) in built.findings(report)
+    (redeal,) = [f for f in report["store"]["findings"] if f["kind"] == "redeal"]
+    assert (redeal["version"], redeal["message"]) == (1, (
+        f"Deal {built.finished}: the revealed seed does not deal the stored hands and kitty "
+        "(domain/kernel/dealing.py): the hands were changed after they were dealt."))
 
 
 # --- recomputed chains without the key -------------------------------------------------------------------------
