@@ -229,6 +229,9 @@ def test_deleting_all_of_a_deals_rows_is_named(built, monkeypatch, capsys):
     assert ("missing_stream", "Match", built.match) in found  # the table names a deal with no stored events
     deleted = next(f for f in report["store"]["findings"] if f["kind"] == "deleted")
     assert "whole stream" in deleted["message"] and deleted["versions"][0] == 1
+    (missing,) = [f for f in report["store"]["findings"] if f["kind"] == "missing_stream"]
+    assert missing["message"] == (f"Match {built.match}: its deal 1 ({built.finished}) has no stored events: the "
+                                  "deal's rows were deleted.")
 
 
 def test_deleting_only_a_deals_created_event_is_named(built, monkeypatch, capsys):
@@ -239,6 +242,9 @@ def test_deleting_only_a_deals_created_event_is_named(built, monkeypatch, capsys
     assert [(f["id"], f["versions"]) for f in deleted] == [(built.finished, [1])]
     assert "Deal.Created" in deleted[0]["message"]
     assert ("missing_stream", "Match", built.match) in built.findings(report)
+    (missing,) = [f for f in report["store"]["findings"] if f["kind"] == "missing_stream"]
+    assert missing["message"] == (f"Match {built.match}: its deal 1 ({built.finished}) has no Deal.Created: the "
+                                  "deal's rows were deleted.")
 
 
 def test_deleting_the_last_action_of_a_live_deal_is_named(built, monkeypatch, capsys):
