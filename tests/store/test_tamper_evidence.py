@@ -897,3 +897,46 @@ def test_a_stream_cut_short_names_its_last_deleted_event_and_a_lone_creation_is_
         built.finished: f"Deal {built.finished}: version 1 (Deal.Created) was deleted; "
                         f"link #{recorded_in(built.finished, 1)} recorded them.",
     }
+
+
+def test_a_deal_scored_after_time_was_called_checks_against_the_time_cap(tmp_path):
+    """§9: each `Match.DealScored` is what the table's rules make of the standing before it — once time was
+    called during the deal (升级's time limit), what they make of it at the time cap: an untouched table whose
+    clock ran out mid-deal verifies, and its standing edited afterwards is named."""
+    from domain.kernel.engine import DealSetup
+    from fixtures.random_play.shengji import play_deal
+
+    env = {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(tmp_path / "store.sqlite"),
+           "FUPAN_SIGNING_KEY": KEY}
+    seats = ["赵一", "钱二", "孙三", "李四"]
+    app = Fupan(env=env)
+    try:
+        tournament, _ = app.tournaments.create("限时杯", "shengji", {"sj.preset": "s001"})
+        for name in seats:
+            app.tournaments.register_player(tournament["id"], name)
+        match = app.tables.open(tournament["id"], "1", seats)[0]["id"]
+        deal, _ = app.deals.start(match=match, seed="time-cap")
+        record = app.records.export_record(deal["id"], LOCAL)
+        setup = DealSetup(record["game"], record["options"], record["seats"], record["first"], record["hands"],
+                          record["kitty"], record["context"])
+        _, actions = play_deal(setup, random.Random(5), foul_rate=0.0, timeout_rate=0.0, irregularity_rate=0.0)
+        for action in actions[:8]:
+            app.deals.record(deal["id"], action)
+        app.tables.record_clock(match, 10_000, "时间到")  # past any limit, a deal in play: the cap decides after it
+        for action in actions[8:]:
+            app.deals.record(deal["id"], action)
+        table = app.tables.get(match)
+        assert table["time_up"] and table["status"] == "over"  # the cap ended the table after that deal
+        assert audit_store(app.store)["ok"]
+    finally:
+        app.close()
+    raw = Raw(Store.sqlite(tmp_path / "store.sqlite"))
+    version = next(v for v, t in raw.versions(match) if t == "fupan:Match.DealScored")
+    scored = raw.state(match, version)
+    raw.set_state(match, version, {**scored, "standing": {**scored["standing"], "end": None}})
+    app = Fupan(env=env)
+    try:
+        found = [(f["kind"], f["version"]) for f in audit_store(app.store)["findings"]]
+    finally:
+        app.close()
+    assert sorted(found) == [("edited", version), ("standing_mismatch", version)]
