@@ -240,6 +240,8 @@ def test_deleting_only_a_deals_created_event_is_named(built, monkeypatch, capsys
     assert status == 1
     deleted = [f for f in report["store"]["findings"] if f["kind"] == "deleted"]
     assert [(f["id"], f["versions"]) for f in deleted] == [(built.finished, [1])]
+    # with a chain the deleted creation is named once, as deleted (not also as a stream without its creation)
+    assert sorted(f["kind"] for f in report["store"]["findings"]) == ["deleted", "missing_stream"]
     assert "Deal.Created" in deleted[0]["message"]
     assert ("missing_stream", "Match", built.match) in built.findings(report)
     (missing,) = [f for f in report["store"]["findings"] if f["kind"] == "missing_stream"]
@@ -673,6 +675,8 @@ def test_every_link_is_the_documented_record_of_its_write_chained_and_signed(bui
         "log": log_name(built), "links": len(links), "signed": len(links), "unsigned": 0,
         "events": len(stored_rows(built.raw)), "keys": [links[0]["key_id"]],
         "head": {"seq": len(links), "digest": links[-1]["digest"], "at": links[-1]["at"]}}
+    # one database: `store.logs` lists its chain alone, with the same figures and its notices
+    assert report["store"]["logs"] == [{**summary, "notices": report["store"]["notices"]}]
 
     # one write transaction, one link: listing exactly the events that write stored
     before = len(stored_rows(built.raw))
