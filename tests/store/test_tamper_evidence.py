@@ -536,11 +536,18 @@ def test_a_store_in_several_databases_is_audited_log_by_log(tmp_path):
     apps = [main.open(), other.open()]
     try:
         assert audit_store(apps[0].store, [apps[1].store])["ok"]
-        other.raw.delete(other.finished)
+        other.raw.delete(other.finished, 1)  # its creation only: the rest of its stream is still there
         assert audit_store(apps[0].store)["ok"]  # the main database alone does not know
         report = audit_store(apps[0].store, [apps[1].store])
         assert ("deleted", other.finished, 1) in {(f["kind"], f["id"], f.get("log")) for f in report["findings"]}
         assert len(report["logs"]) == 2
+        # named with its database (a store without a label of its own is "log N") and only once: with a chain
+        (deleted,) = [f for f in report["findings"] if f["kind"] == "deleted"]
+        assert (deleted["database"], deleted["message"][:12]) == ("log 1", "log 1: Deal ")
+        assert "missing_created" not in {f["kind"] for f in report["findings"]}
+        second = audit_store(apps[1].store)
+        assert report["logs"][1] == {**{k: second[k] for k in ("log", "links", "signed", "unsigned", "events", "head",
+                                                             "keys")}, "database": "log 1"}
     finally:
         for app in apps:
             app.close()
