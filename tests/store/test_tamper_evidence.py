@@ -551,6 +551,14 @@ def test_a_store_in_several_databases_is_audited_log_by_log(tmp_path):
     finally:
         for app in apps:
             app.close()
+    bare = [Fupan(env=built.store.env) for built in (main, other)]  # verified without the key: each log says so
+    try:
+        notices = audit_store(bare[0].store, [bare[1].store])["notices"]
+        assert [notice[:33] for notice in notices] == ["NOT PROVEN: no signing key is con",
+                                                       "log 1 (stored_events): NOT PROVEN"]
+    finally:
+        for app in bare:
+            app.close()
 
 
 def test_an_event_edited_into_something_unreadable_is_named(built, monkeypatch, capsys):
