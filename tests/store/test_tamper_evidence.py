@@ -959,3 +959,18 @@ def test_a_deal_scored_after_time_was_called_checks_against_the_time_cap(tmp_pat
     finally:
         app.close()
     assert sorted(found) == [("edited", version), ("standing_mismatch", version)]
+
+
+def test_without_a_chain_a_stream_missing_its_creation_is_still_named(built, monkeypatch, capsys):
+    """§9's third layer needs neither chain nor key: with the chain emptied, a stream whose creation was deleted
+    is named by the domain's checks (`missing_created`, from the version it starts at)."""
+    built.raw.run("DELETE FROM {chain}")
+    built.raw.delete(built.finished, 1)
+    status, report = built.verify(monkeypatch, capsys)
+    assert status == 1
+    found = {f["kind"]: f for f in report["store"]["findings"]}
+    assert sorted(found) == ["missing_created", "missing_stream", "unchained"]
+    missing = found["missing_created"]
+    assert (missing["aggregate"], missing["id"], missing["version"]) == ("Deal", built.finished, 2)
+    assert missing["message"] == (f"Deal {built.finished}: its events start at version 2 (Deal.ActionRecorded); "
+                                  "version 1, its creation, is not stored.")
