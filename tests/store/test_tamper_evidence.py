@@ -634,7 +634,7 @@ def test_a_digest_that_is_not_16_to_64_hex_digits_is_refused(db_path):
     else is named as such, matches nothing and fails."""
     app = Store.sqlite(db_path).open()
     try:
-        for text in ("12ab 34cd 56ef", "zz" * 10, "ab" * 33):
+        for text in ("12ab 34cd 56ef", "zz" * 10, "ab" * 33, "a" * 15, "a" * 65):  # and one digit short or over
             assert app.audit.check_digest(text) == {"digest": text, "ok": False, "matches": [], "findings": [{
                 "kind": "bad_digest", "aggregate": None, "id": None, "version": None, "position": None, "link": None,
                 "message": "A digest is 16 to 64 hexadecimal digits (spaces and dashes between groups are ignored)."}]}
