@@ -559,6 +559,14 @@ def test_a_store_in_several_databases_is_audited_log_by_log(tmp_path):
     finally:
         for app in bare:
             app.close()
+    main.raw.run("DELETE FROM {chain}")  # the main database's chain emptied: the further one's still names the
+    apps = [main.open(), other.open()]  # deleted creation, once (as deleted, not also as a missing creation)
+    try:
+        kinds = sorted((f["kind"], f.get("database")) for f in audit_store(apps[0].store, [apps[1].store])["findings"])
+        assert kinds == [("deleted", "log 1"), ("missing_stream", None), ("unchained", None)]
+    finally:
+        for app in apps:
+            app.close()
 
 
 def test_an_event_edited_into_something_unreadable_is_named(built, monkeypatch, capsys):
