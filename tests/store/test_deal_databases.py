@@ -452,3 +452,36 @@ def test_a_table_stream_follows_deals_in_their_deal_databases_and_resumes_by_eve
         # taken may be told twice on resuming, never missed).
         after = parse(server.get(f"/api/matches/{match}/stream", headers={"Last-Event-ID": told["id"]}).text)
         assert all(e["event"] == "deal" and e["data"]["version"] == version for e in after), (told, after)
+
+
+def test_fupan_verify_names_a_deal_stored_in_the_wrong_database_and_where_a_missing_one_belongs(
+        own_run, postgres_params, monkeypatch, capsys):
+    """docs/SECURITY.md §9: a deal stream in a database its id does not map to is `misplaced` (rows copied between
+    databases, or the list reordered); a table's deal with no stored events names the database it belongs in."""
+    import json
+
+    run = own_run
+    for name, value in run.env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("FUPAN_SIGNING_KEY", raising=False)
+    label = {i: f"deal database {i} ({deal_database(postgres_params, i)}.{run.schema})" for i in range(K)}
+    moved = next(deal for deal in run.deals if home(UUID(deal), K) == 1)
+    gone = next(deal for deal in run.deals if deal != moved)
+    events = f'"{run.schema}".fupan_events'
+    with connect(postgres_params, deal_database(postgres_params, 1)) as conn:  # moved: from database 1 to 0
+        rows = conn.execute(f"DELETE FROM {events} WHERE originator_id = %s RETURNING originator_id, "
+                            "originator_version, topic, state", (UUID(moved),)).fetchall()
+    with connect(postgres_params, deal_database(postgres_params, 0)) as conn:
+        conn.cursor().executemany(f"INSERT INTO {events} (originator_id, originator_version, topic, state) "
+                                  "VALUES (%s, %s, %s, %s)", rows)
+    with connect(postgres_params, deal_database(postgres_params, home(UUID(gone), K))) as conn:
+        conn.execute(f"DELETE FROM {events} WHERE originator_id = %s", (UUID(gone),))
+    capsys.readouterr()
+    assert fupan(["verify", "--json"]) == 1
+    findings = json.loads(capsys.readouterr().out)["store"]["findings"]
+    (misplaced,) = [f for f in findings if f["kind"] == "misplaced"]
+    assert (misplaced["aggregate"], misplaced["id"], misplaced["database"]) == ("Deal", moved, label[0])
+    assert misplaced["message"].startswith(f"{label[0]}: Deal {moved} is stored here, but its id maps to {label[1]} ")
+    (missing,) = [f for f in findings if f["kind"] == "missing_stream"]
+    assert missing["database"] == label[home(UUID(gone), K)]
+    assert f"({gone}) has no stored events in {label[home(UUID(gone), K)]}: " in missing["message"]
