@@ -65,6 +65,11 @@ def _ranges(numbers: list[int]) -> str:
     return ", ".join(parts)
 
 
+def _versions(numbers: list[int]) -> str:
+    """[2] → 'version 2'; [2, 3] → 'versions 2–3'."""
+    return f"version {numbers[0]}" if len(numbers) == 1 else f"versions {_ranges(numbers)}"
+
+
 # --- the store-wide chain -------------------------------------------------------------------------------
 
 
@@ -195,7 +200,7 @@ def _deleted(expected: dict[tuple[str, int], tuple[str, str, int]],
             what = f"its whole stream (versions {_ranges(versions)}) was deleted"
         elif versions[0] == 1:
             what = f"version 1 ({_event_name(topic)}) was deleted" + (
-                f", and versions {_ranges(versions[1:])}" if len(versions) > 1 else "")
+                f", and {_versions(versions[1:])}" if len(versions) > 1 else "")
         elif versions[0] > max(left):
             what = ("it was cut short: " + (f"version {versions[0]} ({_event_name(topic)}) was deleted"
                     if len(versions) == 1 else f"versions {_ranges(versions)} ({_event_name(missing[-1][1])} last) "
@@ -204,7 +209,8 @@ def _deleted(expected: dict[tuple[str, int], tuple[str, str, int]],
             names = ", ".join(_event_name(t) for _, t, _ in missing)
             what = (f"version {versions[0]} ({names}) was deleted" if len(versions) == 1
                     else f"versions {_ranges(versions)} ({names}) were deleted")
-        findings.append(finding("deleted", f"{kind} {uid}: {what}; link #{missing[0][2]} recorded them.",
+        recorded = "recorded them" if len(versions) > 1 else "recorded it"
+        findings.append(finding("deleted", f"{kind} {uid}: {what}; link #{missing[0][2]} {recorded}.",
                                 aggregate=kind, id=uid, version=versions[0], link=missing[0][2], versions=versions))
     return findings
 

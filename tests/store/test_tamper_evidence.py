@@ -236,6 +236,8 @@ def test_deleting_all_of_a_deals_rows_is_named(built, monkeypatch, capsys):
 
 def test_deleting_only_a_deals_created_event_is_named(built, monkeypatch, capsys):
     built.raw.delete(built.finished, 1)
+    for version in (1, 2):  # its creation and exactly one more
+        built.raw.delete(built.tournament, version)
     status, report = built.verify(monkeypatch, capsys)
     assert status == 1
     deleted = [f for f in report["store"]["findings"] if f["kind"] == "deleted"]
@@ -814,7 +816,7 @@ def test_each_shape_of_deletion_is_named_with_its_versions_and_the_link_that_rec
         f"link #{recorded_in(built.live, last - 1)} recorded them.")
     assert deleted[built.match]["message"] == (
         f"Match {built.match}: version 3 (Match.DealScored) was deleted; link #{recorded_in(built.match, 3)} "
-        "recorded them.")
+        "recorded it.")
     (unscored,) = [f for f in report["store"]["findings"] if f["kind"] == "unscored"]
     assert (unscored["aggregate"], unscored["id"]) == ("Match", built.match)
     assert built.finished in unscored["message"] and "Match.DealScored" in unscored["message"]
@@ -906,7 +908,7 @@ def test_a_dropped_chain_table_is_taken_for_an_old_store_and_its_adoption_is_not
 def test_a_stream_cut_short_names_its_last_deleted_event_and_a_lone_creation_is_named_alone(built, monkeypatch,
                                                                                             capsys):
     """§9's "it was cut short" names the versions deleted from a stream's end and the kind of the last of them;
-    a deleted creation alone is named alone."""
+    a deleted creation alone is named alone, and with one more event as "and version 2"."""
     links = built.raw.links()
 
     def recorded_in(uid: str, version: int) -> int:
@@ -915,6 +917,8 @@ def test_a_stream_cut_short_names_its_last_deleted_event_and_a_lone_creation_is_
     for version in (2, 3, 4):  # DealStarted, DealScored, DealStarted: the table's whole tail
         built.raw.delete(built.match, version)
     built.raw.delete(built.finished, 1)
+    for version in (1, 2):  # its creation and exactly one more
+        built.raw.delete(built.tournament, version)
     status, report = built.verify(monkeypatch, capsys)
     assert status == 1
     deleted = {f["id"]: f["message"] for f in report["store"]["findings"] if f["kind"] == "deleted"}
@@ -922,7 +926,9 @@ def test_a_stream_cut_short_names_its_last_deleted_event_and_a_lone_creation_is_
         built.match: f"Match {built.match}: it was cut short: versions 2–4 (Match.DealStarted last) were deleted; "
                      f"link #{recorded_in(built.match, 2)} recorded them.",
         built.finished: f"Deal {built.finished}: version 1 (Deal.Created) was deleted; "
-                        f"link #{recorded_in(built.finished, 1)} recorded them.",
+                        f"link #{recorded_in(built.finished, 1)} recorded it.",
+        built.tournament: f"Tournament {built.tournament}: version 1 (Tournament.Created) was deleted, and version 2; "
+                          f"link #{recorded_in(built.tournament, 1)} recorded them.",
     }
 
 
@@ -974,6 +980,8 @@ def test_without_a_chain_a_stream_missing_its_creation_is_still_named(built, mon
     is named by the domain's checks (`missing_created`, from the version it starts at)."""
     built.raw.run("DELETE FROM {chain}")
     built.raw.delete(built.finished, 1)
+    for version in (1, 2):  # its creation and exactly one more
+        built.raw.delete(built.tournament, version)
     status, report = built.verify(monkeypatch, capsys)
     assert status == 1
     found = {f["kind"]: f for f in report["store"]["findings"]}
