@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_shengji_rules import ENGINE, play, table
+from test_shengji_rules import ENGINE, deal_with, declare, final_round, play, table
 
 from domain.kernel.engine import Viewpoint
 from domain.kernel.errors import IllegalAction
@@ -123,3 +123,150 @@ def test_a_refused_follow_names_its_obligation_and_under_adjudicate_the_irregula
         assert refused_play.details["tractors"] == [2]
     if code == "must_play_pair":
         assert refused_play.details["pairs"] == 1
+
+
+# -- how a play reads (§3.6–3.8; the pad shows it, docs/pad.md) ---------------------------------------------------
+
+
+def read(state: Any, seat: int, cards: list[str]) -> str | None:
+    action = {"seat": seat, "type": "play", "cards": cards}
+    ENGINE.apply(state, action)
+    reading = ENGINE.reading(state, action)
+    return None if reading is None else reading["kind"]
+
+
+@pytest.mark.parametrize(("lead", "kind"), [
+    (["H8"], "single"), (["H8", "H8"], "pair"), (["H8", "H8", "H9", "H9"], "tractor"),
+    (["HJ", "H9", "H9"], "throw"),  # ♥9 is beaten by nobody's hearts, ♥J neither: a valid throw
+    (["HA", "HA", "HK"], "throw"),
+])
+def test_a_lead_reads_as_a_single_a_pair_a_tractor_or_a_throw(lead, kind):
+    state = table([lead + ["D2"], ["C3", "C4"], ["C5", "C6"], ["C7", "C8"]], leader=0)
+    assert read(state, 0, lead) == kind
+
+
+def test_a_failed_throw_reads_as_failed_naming_the_part_played():
+    state = table([["HA", "H3", "D2"], ["H4", "C4"], ["C5", "C6"], ["C7", "C8"]], leader=0)
+    action = {"seat": 0, "type": "play", "cards": ["HA", "H3"]}
+    ENGINE.apply(state, action)
+    reading = ENGINE.reading(state, action)
+    assert reading is not None and reading["kind"] == "failed_throw"
+    assert "甩牌失败" in reading["zh"] and "failed throw" in reading["en"]
+
+
+@pytest.mark.parametrize(("follow", "kind"), [
+    (["H4", "H5"], "follow"),  # hearts on hearts
+    (["S3", "S4"], "trump"),  # void in hearts: all trumps
+    (["C3", "C4"], "discard"),
+    (["S3", "C3"], "discard"),  # a trump and a club: neither following nor a trump play
+])
+def test_a_follow_reads_as_following_suit_trumping_or_discarding(follow, kind):
+    hearts = [c for c in follow if c[0] == "H"]
+    second = follow + ([] if hearts else ["D9"])
+    state = table([["H8", "H8", "D2"], second, ["H6", "H7"], ["HJ", "HQ"]], leader=0)
+    play(state, 0, ["H8", "H8"])
+    assert read(state, 1, follow) == kind
+
+
+def test_the_play_that_closes_a_trick_still_reads_and_other_actions_do_not():
+    state = table([["H8", "D2"], ["H3", "D3"], ["S3", "D4"], ["C3", "D5"]], leader=0)
+    play(state, 0, ["H8"])
+    play(state, 1, ["H3"])
+    play(state, 2, ["S3"])
+    assert read(state, 3, ["C3"]) == "discard"  # the trick is closed: read from the last trick
+    assert ENGINE.reading(state, {"seat": 2, "type": "play", "cards": ["S3"]})["kind"] == "trump"
+    assert ENGINE.reading(state, {"seat": 0, "type": "play", "cards": ["H8"]})["kind"] == "single"
+    assert ENGINE.reading(state, {"seat": 2, "type": "timeout"}) is None
+    fresh = table([["H8", "D2"], ["H3", "D3"], ["S3", "D4"], ["C3", "D5"]], leader=0)
+    assert ENGINE.reading(fresh, {"seat": 1, "type": "play", "cards": ["H3"]}) is None  # nothing played yet
+    play(fresh, 0, ["H8"])
+    assert ENGINE.reading(fresh, {"seat": 1, "type": "play", "cards": ["H3"]}) is None  # seat 1 not yet
+
+
+# -- a card not in the hand names whose hand it is (docs/record-format.md "Seats") ---------------------------------
+
+
+def not_in_hand(state: Any, action: dict[str, Any]) -> None:
+    with pytest.raises(IllegalAction) as caught:
+        ENGINE.apply(state, action)
+    assert caught.value.code == "card_not_in_hand" and caught.value.details["seat"] == action["seat"]
+    assert caught.value.mentions_seats
+
+
+def test_a_card_the_seat_does_not_hold_is_refused_naming_the_seat():
+    state = table([["H8", "D2"], ["H3", "D3"], ["S3", "D4"], ["C3", "D5"]], leader=0,
+                  options={"sj.illegalPlay": "adjudicate"})
+    not_in_hand(state, {"seat": 0, "type": "play", "cards": ["HA"]})
+    play(state, 0, ["H8"])
+    not_in_hand(state, {"seat": 1, "type": "play", "cards": ["HA"]})
+    not_in_hand(state, {"seat": 1, "type": "irregularity", "kind": "revoke", "cards": ["C9"]})
+
+
+# -- views ("Engine additions": hands to their own seat and the referee; the kitty and the buried cards to the dealer
+# once taken and to the referee, to all once the deal is over; the cards turned up for trump to all) -------------
+
+
+def test_while_dealing_each_seat_has_received_what_the_dealing_order_says():
+    # docs/record-format.md "Declaration order": seat s (offset o from `first`) holds r cards while cards
+    # 4(r−1)+o+1 … 4r+o are out. With `first` = 1, seat 1 is offset 0: its 5th card is card 17 of the deal, when
+    # the other three hold 4 each.
+    state = deal_with({1: ["S2", "S3", "S4", "S5", "H10"]}, first=1)
+    declare(state, 1, ["H10"], 5)
+    assert state.dealt == 17
+    view = ENGINE.view(state, Viewpoint("referee"))
+    received = {s["seat"]: s["received"] for s in view["seats"]}
+    assert received == {1: 5, 2: 4, 3: 4, 0: 4}
+    assert all(s["count"] == received[s["seat"]] for s in view["seats"])
+    assert sorted(view["seats"][1]["hand"]) == sorted(state.dealt_hands[1][:5])
+    assert [s["team"] for s in view["seats"]] == [0, 1, 0, 1]
+    assert all(s["role"] is None for s in view["seats"])  # 抢庄: nobody deals yet
+    assert view["attacker_points"] is None and view["dealer"] is None and view["result"] is None
+    assert view["declarations"] == [{"seat": 1, "cards": ["H10"], "strength": 1, "trump": "H", "received": 5}]
+    assert view["level"] == 10 and view["level_rank"] == "10" and view["trump"] is None
+    assert view["trump_zh"] is None and view["trump_en"] is None and view["first"] == 1 and view["dealt"] == 17
+    seat2 = ENGINE.view(state, Viewpoint("seat", 2))
+    assert "hand" in seat2["seats"][2] and all("hand" not in s for s in seat2["seats"] if s["seat"] != 2)
+
+
+def test_the_kitty_and_the_buried_cards_through_the_deal():
+    state = deal_with({0: ["H10"]}, first=0, context={"levels": [10, 10], "dealer": 0})
+    declare(state, 0, ["H10"], 1)
+    final_round(state)
+    for viewer in (Viewpoint("public"), Viewpoint("seat", 0), Viewpoint("seat", 1)):
+        assert ENGINE.view(state, viewer)["buried"] is None  # nothing buried yet
+    buried = state.hands[0][-8:]
+    ENGINE.apply(state, {"seat": 0, "type": "bury", "cards": buried})
+    dealer, referee = ENGINE.view(state, Viewpoint("seat", 0)), ENGINE.view(state, Viewpoint("referee"))
+    assert sorted(dealer["buried"]) == sorted(buried) == sorted(referee["buried"])
+    assert dealer["kitty"] == state.kitty == referee["kitty"]
+    for other in (Viewpoint("public"), Viewpoint("seat", 1), Viewpoint("seat", 2)):
+        seen = ENGINE.view(state, other)
+        assert seen["buried"] is None and seen["kitty"] is None
+    assert [s["role"] for s in dealer["seats"]] == ["dealer", "attacker", "dealer_team", "attacker"]
+    assert dealer["trump"] == "H" and dealer["trump_zh"] == "红桃" and dealer["trump_en"] == "hearts"
+    assert dealer["attacker_points"] == 0 and dealer["dealer"] == 0
+    assert dealer["trick"] == {"leader": 0, "plays": [], "winning": None}  # the dealer leads the first trick
+    while state.phase != "finished":
+        ENGINE.apply(state, {"seat": state.to_act, "type": "timeout"})
+    public = ENGINE.view(state, Viewpoint("public"))
+    assert sorted(public["buried"]) == sorted(buried) and public["kitty"] == state.kitty
+    assert public["result"] == ENGINE.result(state) and public["attacker_points"] == state.captured[1]
+    assert public["tricks_played"] == 25 and public["last_trick"] == state.tricks[-1]
+
+
+def test_the_current_trick_shows_its_plays_and_who_is_winning_it():
+    state = table([["H8", "D2"], ["HA", "D3"], ["H3", "D4"], ["C3", "D5"]], leader=0)
+    play(state, 0, ["H8"])
+    play(state, 1, ["HA"])
+    trick = ENGINE.view(state, Viewpoint("public"))["trick"]
+    assert trick == {"leader": 0, "plays": [{"seat": 0, "cards": ["H8"]}, {"seat": 1, "cards": ["HA"]}],
+                     "winning": 1}
+
+
+def test_the_kitty_cards_turned_up_for_trump_are_shown_to_everyone():
+    state = deal_with({}, kitty=["C4", "LJ", "H9", "S2", "S3", "S4", "S5", "S6"], first=0,
+                      context={"levels": [10, 10], "dealer": 0}, options={"sj.preset": "s004"})
+    final_round(state)  # nobody declares: the 1st kitty card's suit (S004)
+    for viewer in (Viewpoint("public"), Viewpoint("seat", 3)):
+        seen = ENGINE.view(state, viewer)
+        assert seen["kitty_shown"] == ["C4"] and seen["trump"] == "C" and seen["kitty"] is None
