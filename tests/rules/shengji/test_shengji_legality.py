@@ -270,3 +270,57 @@ def test_the_kitty_cards_turned_up_for_trump_are_shown_to_everyone():
     for viewer in (Viewpoint("public"), Viewpoint("seat", 3)):
         seen = ENGINE.view(state, viewer)
         assert seen["kitty_shown"] == ["C4"] and seen["trump"] == "C" and seen["kitty"] is None
+
+
+# -- what a recorder is offered (docs/pad.md; docs/ARCHITECTURE.md `offered_actions`) ----------------------------
+
+
+def kinds(offers: list[dict[str, Any]]) -> list[str]:
+    return sorted({o["type"] if o["type"] != "irregularity" else o["kind"] for o in offers})
+
+
+PLAIN_25 = [s + r for s in "SHCD" for r in ("2", "3", "4", "5", "6", "7")] + ["SA"]  # no 10, no joker
+
+
+def test_while_dealing_a_seat_is_offered_the_declarations_its_cards_allow_and_only_the_first_a_timeout():
+    state = deal_with({0: ["H10", "BJ", "BJ"], 3: PLAIN_25}, first=0)
+    dealing = ENGINE.offered_actions(state, 0)
+    declaration = next(o for o in dealing if o["type"] == "declare" and "received" in o)
+    # One ♥10 (亮主 ♥) is usable; a BJ pair only overcalls (§3.14a.6), so not yet.
+    assert declaration["received"] is None and "H10" in declaration["cards"] and "BJ" not in declaration["cards"]
+    # Seat 0 is `first`: its turn comes first in the round after the last card (a pass, a declaration, a timeout).
+    assert kinds(dealing) == ["declare", "pass", "timeout"]
+    assert {"seat": 0, "type": "declare", "cards": ["H10"]} in ENGINE.legal_actions(state, 0)
+    assert kinds(ENGINE.offered_actions(state, 3)) == []  # no level card, no joker, not its turn
+    assert ENGINE.legal_actions(state, 1) == []  # not its turn in the round after the last card
+    declare(state, 0, ["H10"], 1)
+    later = next(o for o in ENGINE.offered_actions(state, 0) if o["type"] == "declare" and "received" in o)
+    assert "BJ" in later["cards"]  # now 反无主 over ♥ is possible, the declarer's own included (§3.14a.5)
+
+
+def test_the_dealer_is_offered_the_bury_and_a_referee_the_irregularities_of_the_moment():
+    options = {"sj.illegalPlay": "adjudicate"}
+    state = deal_with({0: ["H10"]}, first=0, context={"levels": [10, 10], "dealer": 0}, options=options)
+    declare(state, 0, ["H10"], 1)
+    final_round(state)
+    assert kinds(ENGINE.offered_actions(state, 0)) == ["bury", "kitty_mishandled", "timeout"]
+    assert next(o for o in ENGINE.offered_actions(state, 0) if o["type"] == "bury")["cards"] == state.hands[0]
+    assert kinds(ENGINE.offered_actions(state, 1)) == []
+    ENGINE.apply(state, {"seat": 0, "type": "timeout"})
+    assert kinds(ENGINE.offered_actions(state, 0)) == ["kitty_mishandled", "miscount", "play", "timeout"]
+    assert kinds(ENGINE.offered_actions(state, 1)) == ["miscount"]
+    ENGINE.apply(state, {"seat": 0, "type": "timeout"})
+    # A follower to act may have revoked or followed wrongly; the others may only have miscounted.
+    assert kinds(ENGINE.offered_actions(state, 1)) == ["miscount", "play", "revoke", "timeout", "wrong_follow"]
+    assert kinds(ENGINE.offered_actions(state, 2)) == ["miscount"]
+    assert kinds(ENGINE.offered_actions(state, 0)) == ["kitty_mishandled", "miscount"]
+    rejecting = deal_with({0: ["H10"]}, first=0, context={"levels": [10, 10], "dealer": 0})
+    declare(rejecting, 0, ["H10"], 1)
+    final_round(rejecting)
+    ENGINE.apply(rejecting, {"seat": 0, "type": "timeout"})
+    ENGINE.apply(rejecting, {"seat": 0, "type": "timeout"})
+    assert kinds(ENGINE.offered_actions(rejecting, 1)) == ["play", "timeout"]
+    assert kinds(ENGINE.offered_actions(rejecting, 0)) == []
+    while state.phase != "finished":
+        ENGINE.apply(state, {"seat": state.to_act, "type": "timeout"})
+    assert all(kinds(ENGINE.offered_actions(state, seat)) == [] for seat in range(4))
