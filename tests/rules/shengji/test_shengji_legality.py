@@ -59,6 +59,33 @@ def test_a_timed_out_follow_of_a_pair_plays_the_lowest_pair_by_rank():
     assert timeout(state, 1) == ["HJ", "HJ"]
 
 
+# -- leads: a single, a pair or a tractor is never a throw; 抠底 on a single lead (§3.6, §3.9) ------------------
+
+
+@pytest.mark.parametrize("lead", [["H8", "H8"], ["H8", "H8", "H9", "H9"]])
+def test_a_pair_or_tractor_lead_stands_even_when_someone_holds_a_higher_one(lead):
+    # Only a throw (several components) can fail (§3.6); under `flat10` a failed throw would cost 10.
+    hands = [lead + ["D2"], ["HA", "HA", "HK", "HK", "C3"], ["D4"] * 5, ["D5"] * 5]
+    state = table(hands, leader=0, options={"sj.throwPenalty": "flat10"})
+    with pytest.raises(IllegalAction) as caught:
+        ENGINE.apply(state, {"seat": 0, "type": "play", "cards": lead, "forced": lead[:2]})
+    assert caught.value.code == "throw_not_failed"
+    play(state, 0, lead)
+    assert state.trick == [{"seat": 0, "cards": lead}] and state.penalties == []
+
+
+@pytest.mark.parametrize(("basis", "factor"), [("leadFormat", 2), ("winnerCards", 2)])
+def test_attackers_winning_the_last_trick_on_a_single_lead_double_the_kitty(basis, factor):
+    # §3.9: a single's 抠底 is ×2 on either basis (n = 0 pairs).
+    hands = [["H3"], ["HA"], ["H2"], ["H4"]]
+    state = table(hands, dealer=0, leader=0, buried=["D5", "DK", "D2", "D3", "D4", "D6", "D7", "D8"],
+                  options={"sj.kittyBasis": basis})
+    for seat in range(4):
+        play(state, seat, hands[seat])
+    points = ENGINE.result(state)["points"]
+    assert points["kitty_multiplier"] == factor and points["kitty_bonus"] == 15 * factor
+
+
 # -- tricks: their points, their winner leading the next (§3.1, §3.8) --------------------------------------------
 
 
