@@ -351,3 +351,51 @@ def test_the_dealer_is_offered_the_bury_and_a_referee_the_irregularities_of_the_
     while state.phase != "finished":
         ENGINE.apply(state, {"seat": state.to_act, "type": "timeout"})
     assert all(kinds(ENGINE.offered_actions(state, seat)) == [] for seat in range(4))
+
+
+# -- a wrong follow's n: the fewest of its cards that must change to make it legal (§3.13, S004 第10条) -----------
+
+
+def wrong_follow(lead: list[str], follower: list[str], cards: list[str], **options: Any) -> int:
+    others = [["D2"] * len(lead), ["D3"] * len(lead)]
+    state = table([lead + ["C9"], follower, *others], dealer=0, leader=0,
+                  options={"sj.illegalPlay": "adjudicate", **options})
+    play(state, 0, lead)
+    ENGINE.apply(state, {"seat": 1, "type": "irregularity", "kind": "wrong_follow", "cards": cards})
+    n = state.irregularities[-1]["wrong_cards"]
+    assert state.penalties[-1]["points"] == 10 * n and state.trick[-1]["penalty"] == 10 * n
+    return n
+
+
+TRACTOR_HAND = ["H5", "H5", "H6", "H6", "H2", "H2", "H9", "C3"]
+
+
+@pytest.mark.parametrize(("cards", "n"), [
+    (["H2", "H2", "H5", "H5"], 2),  # keep ♥55, change ♥22 for ♥66
+    (["H2", "H2", "H9", "H5"], 3),  # only one ♥5 of the tractor was played
+    (["H9", "H5", "H6", "H2"], 2),
+])
+def test_a_tractor_lead_followed_without_the_tractor_held(cards, n):
+    assert wrong_follow(["HK", "HK", "HQ", "HQ"], TRACTOR_HAND, cards) == n
+
+
+SHORT_TRACTOR_HAND = ["H2", "H2", "H4", "H4", "H6", "H6", "H7", "H7", "H9"]
+
+
+@pytest.mark.parametrize(("cards", "shorter", "n"), [
+    (["H2", "H2", "H4", "H4", "H9", "H6"], False, 1),  # three pairs are enough: change ♥9 for ♥6
+    (["H2", "H2", "H4", "H4", "H6", "H6"], True, 2),  # the longest shorter tractor ♥66♥77 is owed: ♥44 → ♥77
+    (["H2", "H2", "H4", "H4", "H9", "H6"], True, 3),
+])
+def test_a_three_pair_tractor_lead_with_and_without_prefer_shorter_tractor(cards, shorter, n):
+    lead = ["HQ", "HQ", "HK", "HK", "HA", "HA"]
+    assert wrong_follow(lead, SHORT_TRACTOR_HAND, cards, **{"sj.preferShorterTractor": shorter}) == n
+
+
+def test_a_throw_of_a_tractor_and_a_pair_owes_the_tractor_then_the_pair():
+    # ♥KK♥QQ ♥99 stands: seat 1's ♥22♥33 tractor and ♥55 pair rank lower. Seat 1 owes its tractor and a pair.
+    lead = ["HK", "HK", "HQ", "HQ", "H9", "H9"]
+    follower = ["H2", "H2", "H3", "H3", "H5", "H5", "H6"]
+    assert wrong_follow(lead, follower, ["H2", "H2", "H5", "H5", "H6", "H3"]) == 1
+    assert wrong_follow(lead, follower, ["H2", "H6", "H5", "H5", "H3", "H3"]) == 1
+    assert wrong_follow(lead, follower, ["H2", "H6", "H5", "H3", "H3", "H2"]) == 1
