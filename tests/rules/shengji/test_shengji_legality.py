@@ -86,6 +86,39 @@ def test_attackers_winning_the_last_trick_on_a_single_lead_double_the_kitty(basi
     assert points["kitty_multiplier"] == factor and points["kitty_bonus"] == 15 * factor
 
 
+def test_a_failed_throw_of_equal_tops_plays_the_part_with_fewer_cards():
+    # §3.6 [REC]: the beatable part with the lowest top, then the fewer cards. ♣1010 and ♥10 are 副级 trumps of
+    # one rank; seat 2's ♠LJ pair beats the pair and its LJ the single: the single ♥10 is played, 2 cards go back.
+    state = table([["C10", "C10", "H10", "D2"], ["C3"] * 3, ["LJ", "LJ", "D4"], ["D5"] * 3], leader=0, dealer=0)
+    play(state, 0, ["C10", "C10", "H10"])
+    lead = state.trick[0]
+    assert lead["cards"] == ["H10"] and lead["attempted"] == ["C10", "C10", "H10"] and lead["blockers"] == [2]
+    assert lead["failed_throw"] and lead["penalty"] == 20  # S004: 10 per card taken back
+    assert sorted(state.hands[0]) == ["C10", "C10", "D2"]
+
+
+THROW = ["H8", "H8", "H9", "H9", "HA"]  # a tractor ♥88♥99 and the single ♥A: only the tractor can be beaten
+
+
+@pytest.mark.parametrize(("hearts", "stands"), [
+    (["HJ", "HJ", "HQ", "HQ"], False),  # a higher 2-pair tractor beats it
+    (["HJ", "HJ", "HQ", "HQ", "HK", "HK"], False),  # a longer run holds a higher tractor of that length
+    (["HJ", "HJ", "HK", "HK"], True),  # two higher pairs, not adjacent: no tractor
+    (["HK", "HK"], True),  # one higher pair is no tractor
+    (["H2", "H2", "H3", "H3", "HK", "HK"], True),  # a lower tractor and a higher lone pair
+])
+def test_a_throw_with_a_tractor_fails_only_against_a_higher_tractor_of_its_length(hearts, stands):
+    # §3.6: a throw fails when another player holds, in that suit, a component of the same shape that ranks
+    # higher; a tractor is ≥ 2 pairs of adjacent ranks (§3.3). The forced part is then the tractor.
+    state = table([THROW + ["D2"], ["C3"] * 5, hearts + ["D4"], ["D5"] * 5], leader=0, dealer=0)
+    play(state, 0, THROW)
+    lead = state.trick[0]
+    if stands:
+        assert lead == {"seat": 0, "cards": THROW}
+    else:
+        assert lead["cards"] == ["H8", "H8", "H9", "H9"] and lead["blockers"] == [2] and lead["penalty"] == 10
+
+
 # -- tricks: their points, their winner leading the next (§3.1, §3.8) --------------------------------------------
 
 
