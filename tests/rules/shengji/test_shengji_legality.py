@@ -119,6 +119,14 @@ def test_a_throw_with_a_tractor_fails_only_against_a_higher_tractor_of_its_lengt
         assert lead["cards"] == ["H8", "H8", "H9", "H9"] and lead["blockers"] == [2] and lead["penalty"] == 10
 
 
+def test_a_throw_with_a_three_pair_tractor_stands_against_a_higher_two_pair_one():
+    throw = ["H4", "H4", "H5", "H5", "H6", "H6", "HA"]
+    state = table([throw + ["D2"], ["C3"] * 7, ["HQ", "HQ", "HK", "HK", "D4", "D4", "D6", "D6"], ["D5"] * 7],
+                  leader=0, dealer=0)
+    play(state, 0, throw)
+    assert state.trick[0] == {"seat": 0, "cards": throw}
+
+
 # -- tricks: their points, their winner leading the next (§3.1, §3.8) --------------------------------------------
 
 
@@ -410,6 +418,12 @@ TRACTOR_HAND = ["H5", "H5", "H6", "H6", "H2", "H2", "H9", "C3"]
 ])
 def test_a_tractor_lead_followed_without_the_tractor_held(cards, n):
     assert wrong_follow(["HK", "HK", "HQ", "HQ"], TRACTOR_HAND, cards) == n
+
+
+def test_a_tractor_lead_followed_by_a_holder_of_a_longer_run():
+    # ♥55♥66♥77 holds two 2-pair tractors; ♥77♥6♥9 is one card (♥9 for ♥6) from ♥66♥77.
+    hand = ["H5", "H5", "H6", "H6", "H7", "H7", "H9"]
+    assert wrong_follow(["HK", "HK", "HQ", "HQ"], hand, ["H7", "H7", "H6", "H9"]) == 1
 
 
 SHORT_TRACTOR_HAND = ["H2", "H2", "H4", "H4", "H6", "H6", "H7", "H7", "H9"]
