@@ -38,6 +38,14 @@ def test_a_timed_out_follow_of_a_tractor_plays_the_tractor_it_holds():
     assert timeout(state, 1) == ["H5", "H5", "H6", "H6"]
 
 
+def test_a_timed_out_follow_of_a_tractor_plays_the_lower_of_two_tractors():
+    # "the lowest legal cards when following": ♥22♥33 and ♥66♥77 are both legal; the lower one is played.
+    hands = [["HQ", "HQ", "HK", "HK"], ["H2", "H2", "H3", "H3", "H6", "H6", "H7", "H7", "H9"], ["D4"], ["D5"]]
+    state = table(hands, leader=0)
+    play(state, 0, ["HQ", "HQ", "HK", "HK"])
+    assert timeout(state, 1) == ["H2", "H2", "H3", "H3"]
+
+
 def test_a_timed_out_follow_under_prefer_shorter_tractor_plays_its_longest_tractor():
     # A 3-pair tractor led; the follower has only a 2-pair tractor (♥66♥77) and lower pairs: with the switch on
     # it must play that tractor, then the lowest pair (§3.7.2, `sj.preferShorterTractor`).
