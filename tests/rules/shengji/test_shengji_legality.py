@@ -135,6 +135,36 @@ def test_a_throw_with_a_three_pair_tractor_stands_against_a_higher_two_pair_one(
     assert state.trick[0] == {"seat": 0, "cards": throw}
 
 
+def diamond_trick(lead: list[str], seconds: list[str], thirds: list[str]) -> Any:
+    """Seat 0 leads `lead` in ♦ and nobody else holds a diamond (the rest are buried), so a throw stands; seats 1
+    and 2 play the cards given, seat 3 hearts. The state after the trick."""
+    from domain.kernel.cards import full_deck
+    buried = [c for c in full_deck(2, True) if c.startswith("D") and c != "D10"]
+    for code in lead:
+        buried.remove(code)
+    hearts = (["H2", "H3", "H4", "H5", "H6", "H7", "H8", "H9", "HJ", "HQ"] * 2)[: len(lead)]
+    state = table([lead, seconds, thirds, hearts], leader=0, buried=buried)
+    for seat, cards in enumerate([lead, seconds, thirds, hearts]):
+        play(state, seat, cards)
+    return state
+
+
+TWO_TRACTORS = ["D2", "D2", "D3", "D3", "D4", "D4", "D6", "D6", "D7", "D7"]  # tractors of 3 and 2 pairs
+
+
+@pytest.mark.parametrize(("trumps", "winner"), [
+    (["S3", "S3", "S4", "S4", "S5", "S5", "S7", "S7", "S8", "S8"], 1),  # both tractors: it wins
+    (["S3", "S3", "S4", "S4", "S5", "S5", "S7", "S7", "S9", "S9"], 0),  # ♠77 ♠99 is no tractor: a discard
+    (["S3", "S3", "S4", "S4", "S6", "S6", "S7", "S7", "S8", "S8"], 1),  # the 3-pair tractor listed second
+    (["S3", "S3", "S4", "S4", "S5", "S5", "S6", "S6", "S8", "S8"], 0),  # a 4-pair run and a pair: one tractor
+])
+def test_trumping_a_throw_of_two_tractors_needs_both(trumps, winner):
+    # §3.8: a matching play holds every tractor of the lead (same lengths, disjoint).
+    clubs = ["C2", "C3", "C4", "C5", "C6", "C7", "C8", "C9", "CJ", "CQ"]
+    state = diamond_trick(TWO_TRACTORS, trumps, clubs)
+    assert state.tricks[0]["winner"] == winner
+
+
 # -- tricks: their points, their winner leading the next (§3.1, §3.8) --------------------------------------------
 
 
