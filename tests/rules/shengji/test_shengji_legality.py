@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_shengji_rules import ENGINE, deal_with, declare, final_round, play, table
+from test_shengji_rules import ENGINE, deal_with, declare, final_round, play, refused, table
 
 from domain.kernel.engine import Viewpoint
 from domain.kernel.errors import IllegalAction
@@ -484,3 +484,82 @@ def test_a_throw_of_a_tractor_and_a_pair_owes_the_tractor_then_the_pair():
     assert wrong_follow(lead, follower, ["H2", "H2", "H5", "H5", "H6", "H3"]) == 1
     assert wrong_follow(lead, follower, ["H2", "H6", "H5", "H5", "H3", "H3"]) == 1
     assert wrong_follow(lead, follower, ["H2", "H6", "H5", "H3", "H3", "H2"]) == 1
+
+
+# -- declarations (§3.4) ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("cards", [["C3", "C3"], ["H10", "S10"], ["LJ", "BJ"], ["H10", "LJ"]])
+def test_only_a_level_card_a_pair_of_one_or_a_joker_pair_declares(cards):
+    # Strength 1 is one L card, 2 two identical L cards, 3 two identical jokers (BJ + LJ only with the switch).
+    state = deal_with({0: cards}, first=0)
+    assert refused(state, {"seat": 0, "type": "declare", "cards": cards, "received": len(cards)}) \
+        == "bad_declaration"
+
+
+def test_a_declaration_moves_the_deal_on_to_the_declarers_received_card():
+    # Seat 3 (offset 3 from `first`) receives card 4 of the deal as its first: the record is then at card 4, and
+    # every seat has received one card.
+    state = deal_with({3: ["H10"]}, first=0)
+    declare(state, 3, ["H10"], 1)
+    assert state.dealt == 4
+    assert [s["received"] for s in ENGINE.view(state, Viewpoint("public"))["seats"]] == [1, 1, 1, 1]
+
+
+def overcall_refusal(state: Any, seat: int, cards: list[str], **action: Any) -> IllegalAction:
+    with pytest.raises(IllegalAction) as caught:
+        ENGINE.apply(state, {"seat": seat, "type": "declare", "cards": cards, **action})
+    return caught.value
+
+
+def test_a_refused_overcall_names_the_declaration_in_force():
+    state = deal_with({0: ["H10"], 1: ["LJ", "LJ", "S10"], 2: ["C10"]}, first=0,
+                      options={"sj.preset": "s004"})
+    first = overcall_refusal(state, 1, ["LJ", "LJ"], received=2)
+    assert first.code == "no_trump_needs_overcall"
+    declare(state, 0, ["H10"], 1)
+    weak = overcall_refusal(state, 2, ["C10"], received=1)
+    assert weak.code == "overcall_too_weak" and weak.details == {
+        "current": {"seat": 0, "cards": ["H10"], "strength": 1, "trump": "H", "received": 1}, "strength": 1}
+    declare(state, 1, ["LJ", "LJ"], 2)
+    final = overcall_refusal(state, 1, ["LJ", "LJ"], received=2)
+    assert final.code == "overcall_too_weak" and final.details["current"]["cards"] == ["LJ", "LJ"]
+
+
+def test_a_self_overcall_refusal_names_the_declaration_in_force():
+    state = deal_with({0: ["H10", "S10", "S10"]}, first=0, options={"sj.preset": "s004"})
+    declare(state, 0, ["H10"], 1)
+    own = overcall_refusal(state, 0, ["S10", "S10"], received=3)
+    assert own.code == "self_overcall_not_allowed" and own.details["current"]["seat"] == 0
+
+
+def test_in_the_last_round_a_seat_is_offered_only_the_overcalls_the_rules_allow():
+    # S004: 自保 (the second ♥10) yes, 自反 (♠1010) no, a joker pair (反无主) yes, the mixed jokers only with
+    # `sj.mixedJokerNoTrump`.
+    state = deal_with({0: ["H10", "H10", "S10", "S10", "LJ", "BJ", "BJ"]}, first=0, options={"sj.preset": "s004"})
+    declare(state, 0, ["H10"], 1)
+    offered = [a["cards"] for a in ENGINE.legal_actions(state, 0) if a["type"] == "declare"]
+    assert ["H10", "H10"] in offered and ["S10", "S10"] not in offered and ["BJ", "BJ"] in offered
+    assert ["LJ", "BJ"] not in offered and ["H10"] not in offered and ["S10"] not in offered
+    mixed = deal_with({0: ["H10", "LJ", "BJ"]}, first=0, options={"sj.mixedJokerNoTrump": True})
+    declare(mixed, 0, ["H10"], 1)
+    assert ["LJ", "BJ"] in [a["cards"] for a in ENGINE.legal_actions(mixed, 0) if a["type"] == "declare"]
+
+
+def test_a_big_joker_pair_is_offered_over_a_little_joker_no_trump_only_with_the_switch():
+    for switch in (True, False):
+        state = deal_with({0: ["H10", "LJ", "LJ"], 1: ["BJ", "BJ"]}, first=0,
+                          options={"sj.bigJokerPairOvercall": switch})
+        declare(state, 0, ["H10"], 1)
+        declare(state, 0, ["LJ", "LJ"], 3)
+        ENGINE.apply(state, {"seat": 0, "type": "pass"})
+        offered = [a["cards"] for a in ENGINE.legal_actions(state, 1) if a["type"] == "declare"]
+        assert (["BJ", "BJ"] in offered) == switch
+
+
+def test_burying_a_card_the_dealer_does_not_hold_names_the_dealer():
+    state = deal_with({0: ["H10"]}, first=0, context={"levels": [10, 10], "dealer": 0})
+    declare(state, 0, ["H10"], 1)
+    final_round(state)
+    missing = next(c for c in state.hands[1] if c not in state.hands[0])
+    not_in_hand(state, {"seat": 0, "type": "bury", "cards": state.hands[0][:7] + [missing]})
