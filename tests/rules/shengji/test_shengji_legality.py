@@ -563,3 +563,17 @@ def test_burying_a_card_the_dealer_does_not_hold_names_the_dealer():
     final_round(state)
     missing = next(c for c in state.hands[1] if c not in state.hands[0])
     not_in_hand(state, {"seat": 0, "type": "bury", "cards": state.hands[0][:7] + [missing]})
+
+
+def test_the_last_round_checks_declarations_as_strictly_as_the_dealing():
+    # §3.4: after the last card each seat gets one more chance, and an overcall still needs strictly more
+    # strength; 自反 stays off under S004; a card not held names the seat.
+    state = deal_with({0: ["H10", "S10", "S10"], 1: ["C10"], 2: ["BJ", "BJ"]}, first=0,
+                      options={"sj.preset": "s004", "sj.bigJokerPairOvercall": True})
+    declare(state, 0, ["H10"], 1)
+    assert refused(state, {"seat": 0, "type": "declare", "cards": ["S10", "S10"]}) == "self_overcall_not_allowed"
+    assert state.dealt < 100
+    ENGINE.apply(state, {"seat": 0, "type": "pass"})
+    assert state.dealt == 100 and ENGINE.view(state, Viewpoint("public"))["dealt"] == 100  # the dealing is over
+    assert refused(state, {"seat": 1, "type": "declare", "cards": ["C10"]}) == "overcall_too_weak"
+    not_in_hand(state, {"seat": 1, "type": "declare", "cards": ["BJ", "BJ"]})  # seat 2 holds both
