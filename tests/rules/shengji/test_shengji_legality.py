@@ -335,8 +335,9 @@ def test_while_dealing_each_seat_has_received_what_the_dealing_order_says():
 
 
 def test_the_kitty_and_the_buried_cards_through_the_deal():
-    state = deal_with({0: ["H10"]}, first=0, context={"levels": [10, 10], "dealer": 0})
+    state = deal_with({0: ["H10"]}, first=0, context={"levels": [10, 9], "dealer": 0, "deal_number": 3})
     declare(state, 0, ["H10"], 1)
+    assert ENGINE.view(state, Viewpoint("seat", 0))["kitty"] is None  # the dealer takes it after the declarations
     final_round(state)
     for viewer in (Viewpoint("public"), Viewpoint("seat", 0), Viewpoint("seat", 1)):
         assert ENGINE.view(state, viewer)["buried"] is None  # nothing buried yet
@@ -352,12 +353,24 @@ def test_the_kitty_and_the_buried_cards_through_the_deal():
     assert dealer["trump"] == "H" and dealer["trump_zh"] == "红桃" and dealer["trump_en"] == "hearts"
     assert dealer["attacker_points"] == 0 and dealer["dealer"] == 0
     assert dealer["trick"] == {"leader": 0, "plays": [], "winning": None}  # the dealer leads the first trick
+    assert [(s["name"], s["received"], s["count"]) for s in dealer["seats"]] == [
+        ("甲", 25, 25), ("乙", 25, 25), ("丙", 25, 25), ("丁", 25, 25)]
+    assert dealer["deal_number"] == 3 and dealer["levels"] == [10, 9] and dealer["viewpoint"] == "seat:0"
     while state.phase != "finished":
         ENGINE.apply(state, {"seat": state.to_act, "type": "timeout"})
     public = ENGINE.view(state, Viewpoint("public"))
     assert sorted(public["buried"]) == sorted(buried) and public["kitty"] == state.kitty
     assert public["result"] == ENGINE.result(state) and public["attacker_points"] == state.captured[1]
     assert public["tricks_played"] == 25 and public["last_trick"] == state.tricks[-1]
+
+
+def test_the_referee_sees_the_last_trick_even_where_the_seats_may_not_review_it():
+    hands = [["S3", "S5"], ["S4", "S6"], ["S7", "S8"], ["S9", "SJ"]]
+    state = table(hands, options={"sj.trickReview": "none"})
+    for seat in range(4):
+        play(state, seat, [hands[seat][0]])
+    assert ENGINE.view(state, Viewpoint("seat", 0))["last_trick"] is None
+    assert ENGINE.view(state, Viewpoint("referee"))["last_trick"] == state.tricks[0]
 
 
 def test_the_current_trick_shows_its_plays_and_who_is_winning_it():
