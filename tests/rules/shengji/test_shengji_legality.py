@@ -256,8 +256,18 @@ def test_a_failed_throw_reads_as_failed_naming_the_part_played():
     action = {"seat": 0, "type": "play", "cards": ["HA", "H3"]}
     ENGINE.apply(state, action)
     reading = ENGINE.reading(state, action)
-    assert reading is not None and reading["kind"] == "failed_throw"
-    assert "甩牌失败" in reading["zh"] and "failed throw" in reading["en"]
+    # The pad shows it as is: cards as a person reads them (♥3), never a code like H3.
+    assert reading == {"kind": "failed_throw", "zh": "甩牌失败：只出 ♥3", "en": "failed throw: only ♥3"}
+
+
+def test_a_failed_trump_throw_names_its_jokers_in_each_language():
+    # BJ + LJ: seat 1's other BJ beats the little joker only, which is then played alone.
+    state = table([["BJ", "LJ", "D2"], ["BJ", "C4"], ["C5", "C6"], ["C7", "C8"]], leader=0)
+    action = {"seat": 0, "type": "play", "cards": ["BJ", "LJ"]}
+    ENGINE.apply(state, action)
+    assert state.trick[0]["cards"] == ["LJ"]
+    reading = ENGINE.reading(state, action)
+    assert reading == {"kind": "failed_throw", "zh": "甩牌失败：只出 小王", "en": "failed throw: only Little Joker"}
 
 
 @pytest.mark.parametrize(("follow", "kind"), [
