@@ -234,11 +234,21 @@ def test_a_refused_follow_names_its_obligation_and_under_adjudicate_the_irregula
 # -- how a play reads (§3.6–3.8; the pad shows it, docs/pad.md) ---------------------------------------------------
 
 
+# The words of §3.3–3.7 (单张, 对子, 拖拉机, 甩牌; 跟牌, 毙 with a trump, 垫) in both languages, as the pad shows them.
+WORDS = {"single": ("单张", "single"), "pair": ("对子", "pair"), "tractor": ("拖拉机", "tractor"),
+         "throw": ("甩牌", "throw"), "follow": ("跟牌", "follows suit"), "trump": ("毙牌（主牌）", "trumps"),
+         "discard": ("垫牌", "discards")}
+
+
 def read(state: Any, seat: int, cards: list[str]) -> str | None:
     action = {"seat": seat, "type": "play", "cards": cards}
     ENGINE.apply(state, action)
     reading = ENGINE.reading(state, action)
-    return None if reading is None else reading["kind"]
+    if reading is None:
+        return None
+    zh, en = WORDS[reading["kind"]]
+    assert reading == {"kind": reading["kind"], "zh": zh, "en": en}
+    return reading["kind"]
 
 
 @pytest.mark.parametrize(("lead", "kind"), [
