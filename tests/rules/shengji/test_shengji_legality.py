@@ -610,3 +610,28 @@ def test_the_last_round_checks_declarations_as_strictly_as_the_dealing():
     assert state.dealt == 100 and ENGINE.view(state, Viewpoint("public"))["dealt"] == 100  # the dealing is over
     assert refused(state, {"seat": 1, "type": "declare", "cards": ["C10"]}) == "overcall_too_weak"
     not_in_hand(state, {"seat": 1, "type": "declare", "cards": ["BJ", "BJ"]})  # seat 2 holds both
+
+
+def test_each_offer_names_its_seat_and_leaves_the_recorders_fields_open():
+    # docs/ARCHITECTURE.md `offered_actions`: an action carrying `cards` offers a choice of those cards; a field
+    # set to None is typed by the recorder (`received` while dealing, an irregularity's `note`).
+    state = deal_with({1: ["H10", "S10", "S10", "LJ", "LJ"]}, first=1, context={"levels": [10, 10], "dealer": 1},
+                      options={"sj.illegalPlay": "adjudicate", "sj.preset": "s004"})
+    assert {"seat": 1, "type": "timeout"} in ENGINE.offered_actions(state, 1)  # `first` is 1: its turn comes first
+    assert {"seat": 0, "type": "timeout"} not in ENGINE.offered_actions(state, 0)
+    declare(state, 1, ["H10"], 1)
+    dealing = next(o for o in ENGINE.offered_actions(state, 1) if o["type"] == "declare" and "received" in o)
+    assert dealing["seat"] == 1 and "LJ" in dealing["cards"] and "S10" not in dealing["cards"]  # S004: no 自反
+    final_round(state)
+    for seat in range(4):
+        assert all(o["seat"] == seat for o in ENGINE.offered_actions(state, seat))
+    assert {"seat": 1, "type": "bury", "cards": state.hands[1]} in ENGINE.offered_actions(state, 1)
+    assert {"seat": 1, "type": "irregularity", "kind": "kitty_mishandled", "note": None} \
+        in ENGINE.offered_actions(state, 1)
+    ENGINE.apply(state, {"seat": 1, "type": "timeout"})
+    ENGINE.apply(state, {"seat": 1, "type": "timeout"})
+    follower = ENGINE.offered_actions(state, 2)
+    assert all(o["seat"] == 2 for o in follower)
+    for kind in ("revoke", "wrong_follow"):
+        assert {"seat": 2, "type": "irregularity", "kind": kind, "cards": state.hands[2], "note": None} in follower
+    assert {"seat": 2, "type": "irregularity", "kind": "miscount", "note": None} in follower
