@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from test_shengji_rules import ENGINE, deal_with, declare, final_round, play, refused, table
 
-from domain.kernel.engine import Viewpoint
+from domain.kernel.cards import full_deck
+from domain.kernel.engine import DealSetup, Viewpoint
 from domain.kernel.errors import IllegalAction
 
 ENGINE_VIEW_PUBLIC = Viewpoint("public")
@@ -138,7 +139,6 @@ def test_a_throw_with_a_three_pair_tractor_stands_against_a_higher_two_pair_one(
 def diamond_trick(lead: list[str], seconds: list[str], thirds: list[str]) -> Any:
     """Seat 0 leads `lead` in ♦ and nobody else holds a diamond (the rest are buried), so a throw stands; seats 1
     and 2 play the cards given, seat 3 hearts. The state after the trick."""
-    from domain.kernel.cards import full_deck
     buried = [c for c in full_deck(2, True) if c.startswith("D") and c != "D10"]
     for code in lead:
         buried.remove(code)
@@ -635,3 +635,68 @@ def test_each_offer_names_its_seat_and_leaves_the_recorders_fields_open():
     for kind in ("revoke", "wrong_follow"):
         assert {"seat": 2, "type": "irregularity", "kind": kind, "cards": state.hands[2], "note": None} in follower
     assert {"seat": 2, "type": "irregularity", "kind": "miscount", "note": None} in follower
+
+
+# -- a deal's context ("Engine additions": both levels 2–14, the dealer or none in a 抢庄 deal with equal levels, the
+# deal's number) and the fields a record's actions carry (docs/record-format.md's 升级 actions) ---------------------
+
+
+def setup(context: dict[str, Any]) -> Any:
+    deck = full_deck(2, True)
+    hands = [deck[25 * s: 25 * s + 25] for s in range(4)]
+    return DealSetup("shengji", ENGINE.resolve_options({}), ["甲", "乙", "丙", "丁"], 0, hands, deck[100:], context)
+
+
+def test_a_deal_without_context_is_a_first_deal_at_level_two_without_a_dealer():
+    state = ENGINE.new_deal(setup({}))
+    assert state.levels == [2, 2] and state.level == 2 and state.dealer is None and state.deal_number == 1
+
+
+@pytest.mark.parametrize("context", [
+    {"levels": [2, 2, 2]}, {"levels": [2, 15]}, {"levels": [1, 2]}, {"levels": [2.0, 2]}, {"levels": "22"},
+    {"levels": [5, 5], "dealer": 4}, {"levels": [5, 5], "dealer": -1}, {"levels": [5, 5], "dealer": "1"},
+    {"levels": [3, 2]}, {"levels": [3, 2], "dealer": None}, {"deal_number": 0}, {"deal_number": "2"},
+])
+def test_a_context_outside_the_rules_is_refused(context):
+    with pytest.raises(IllegalAction) as caught:
+        ENGINE.new_deal(setup(context))
+    assert caught.value.code == "bad_context" and "None" not in caught.value.message
+
+
+def test_a_bad_dealer_is_refused_naming_the_tables_players():
+    with pytest.raises(IllegalAction) as caught:
+        ENGINE.new_deal(setup({"levels": [5, 5], "dealer": 4}))
+    assert caught.value.mentions_seats
+
+
+@pytest.mark.parametrize(("received", "code"), [(26, "bad_action"), (-1, "bad_action"), ("3", "bad_action"),
+                                                (0, "not_yet_received")])
+def test_a_declarations_received_count_is_0_to_25(received, code):
+    state = deal_with({0: ["H10"]}, first=0)
+    assert refused(state, {"seat": 0, "type": "declare", "cards": ["H10"], "received": received}) == code
+
+
+def test_an_irregularity_keeps_the_note_its_recorder_wrote_and_no_other():
+    state = table([["H8", "H8", "D2"], ["H7", "H7", "HA", "H3", "C3"], ["D4"] * 3, ["D5"] * 3], leader=0,
+                  options={"sj.illegalPlay": "adjudicate"})
+    play(state, 0, ["H8", "H8"])
+    for bad in ({"kind": "cheating"}, {"kind": "miscount", "note": 5}):
+        assert refused(state, {"seat": 1, "type": "irregularity", **bad}) == "bad_action"
+    ENGINE.apply(state, {"seat": 1, "type": "irregularity", "kind": "wrong_follow", "cards": ["HA", "H3"]})
+    assert "note" not in state.irregularities[-1]
+    ENGINE.apply(state, {"seat": 2, "type": "foul", "code": "talking", "note": "说话", "penalty": 10})
+    ENGINE.apply(state, {"seat": 3, "type": "irregularity", "kind": "miscount", "note": "少一张"})
+    assert state.irregularities[-1]["note"] == "少一张"
+    view = ENGINE.view(state, Viewpoint("public"))
+    assert [i["kind"] for i in view["irregularities"]] == ["wrong_follow", "miscount"]
+    assert [p["reason"] for p in view["penalties"]] == ["wrong_follow", "foul"]
+    assert [f["code"] for f in view["fouls"]] == ["talking"]
+    assert ENGINE.view(state, Viewpoint("referee"))["tricks"] == state.tricks
+    assert ENGINE.status(state) == {"phase": "finished", "to_act": None, "finished": True}
+
+
+def test_a_live_deal_is_not_finished_and_the_dealer_sees_no_kitty_during_the_last_round():
+    state = deal_with({0: ["H10"]}, first=0, context={"levels": [10, 10], "dealer": 0})
+    assert ENGINE.status(state) == {"phase": "dealing", "to_act": None, "finished": False}
+    ENGINE.apply(state, {"seat": 0, "type": "pass"})
+    assert state.phase == "declaring" and ENGINE.view(state, Viewpoint("seat", 0))["kitty"] is None
