@@ -700,3 +700,39 @@ def test_a_live_deal_is_not_finished_and_the_dealer_sees_no_kitty_during_the_las
     assert ENGINE.status(state) == {"phase": "dealing", "to_act": None, "finished": False}
     ENGINE.apply(state, {"seat": 0, "type": "pass"})
     assert state.phase == "declaring" and ENGINE.view(state, Viewpoint("seat", 0))["kitty"] is None
+
+
+# -- what a referee's records leave in the deal (§3.13; docs/record-format.md "Irregularities", the result's facts) --
+
+
+def test_a_foul_without_a_penalty_moves_no_points():
+    state = table([["H8", "D2"], ["H3", "D3"], ["S3", "D4"], ["C3", "D5"]], leader=0)
+    ENGINE.apply(state, {"seat": 1, "type": "foul", "code": "talking", "note": "说话"})
+    assert state.penalties == [] and len(state.fouls) == 1
+
+
+def test_a_revoke_and_a_wrong_follow_stay_in_the_trick_as_played():
+    state = table([["H8", "H8", "D2"], ["H7", "H7", "HA", "H3", "C3"], ["D4", "D4", "C4"], ["H5", "C5", "C6"]],
+                  leader=0, options={"sj.illegalPlay": "adjudicate"})
+    play(state, 0, ["H8", "H8"])
+    ENGINE.apply(state, {"seat": 1, "type": "irregularity", "kind": "wrong_follow", "cards": ["HA", "H3"]})
+    assert state.trick[1] == {"seat": 1, "cards": ["HA", "H3"], "irregularity": "wrong_follow", "penalty": 20}
+    assert {k: state.irregularities[-1][k] for k in ("seat", "kind", "cards")} == {
+        "seat": 1, "kind": "wrong_follow", "cards": ["HA", "H3"]}
+    play(state, 2, ["D4", "D4"])
+    ENGINE.apply(state, {"seat": 3, "type": "irregularity", "kind": "revoke", "cards": ["C5", "C6"]})
+    assert state.trick[-1] == {"seat": 3, "cards": ["C5", "C6"], "irregularity": "revoke"}
+    assert {k: state.irregularities[-1][k] for k in ("seat", "kind", "cards")} == {
+        "seat": 3, "kind": "revoke", "cards": ["C5", "C6"]}
+    view = ENGINE.view(state, Viewpoint("referee"))
+    assert view["seats"][3]["hand"] == ["H5"] and view["trick"]["plays"][-1]["irregularity"] == "revoke"
+    assert ENGINE.result(state)["offender"] == 3
+
+
+def test_a_mishandled_kitty_names_the_dealer_as_the_offender():
+    state = deal_with({}, context={"levels": [5, 5], "dealer": 2}, options={"sj.illegalPlay": "adjudicate"})
+    final_round(state)
+    ENGINE.apply(state, {"seat": 2, "type": "irregularity", "kind": "kitty_mishandled"})
+    result = ENGINE.result(state)
+    assert result["ended_by"] == "kitty_mishandled" and result["offender"] == 2
+    assert state.irregularities[-1]["seat"] == 2 and state.irregularities[-1]["kind"] == "kitty_mishandled"
