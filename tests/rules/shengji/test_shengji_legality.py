@@ -165,6 +165,21 @@ def test_trumping_a_throw_of_two_tractors_needs_both(trumps, winner):
     assert state.tricks[0]["winner"] == winner
 
 
+def test_equal_off_level_pairs_in_a_throw_are_taken_in_the_order_listed():
+    # §3.14a.3: AA ♥TT ♣TT ♠TT (trump ♠) — the tractor takes the 副级 pair listed first, here ♥1010.
+    from domain.games.shengji.cards import decompose, order_for
+    parts = decompose(["SA", "SA", "H10", "H10", "C10", "C10", "S10", "S10"], order_for(10, "S").value)
+    assert [(p.pairs, sorted(set(p.cards))) for p in parts] == [(3, ["H10", "S10", "SA"]), (1, ["C10"])]
+
+
+def test_an_equal_off_level_pair_does_not_block_a_throw():
+    # §3.6: a throw fails only against a component that ranks higher; ♥1010 equals ♣1010 (both 副级).
+    throw = ["C10", "C10", "BJ"]
+    state = table([throw + ["D2"], ["H10", "H10", "C3", "C4"], ["C5"] * 4, ["C6"] * 4], leader=0)
+    play(state, 0, throw)
+    assert state.trick[0] == {"seat": 0, "cards": throw}
+
+
 # -- tricks: their points, their winner leading the next (§3.1, §3.8) --------------------------------------------
 
 
