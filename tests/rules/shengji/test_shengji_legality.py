@@ -103,6 +103,8 @@ def test_a_failed_throw_of_equal_tops_plays_the_part_with_fewer_cards():
     lead = state.trick[0]
     assert lead["cards"] == ["H10"] and lead["attempted"] == ["C10", "C10", "H10"] and lead["blockers"] == [2]
     assert lead["failed_throw"] and lead["penalty"] == 20  # S004: 10 per card taken back
+    assert {k: state.penalties[-1][k] for k in ("seat", "reason", "points")} == {
+        "seat": 0, "reason": "failed_throw", "points": 20}
     assert sorted(state.hands[0]) == ["C10", "C10", "D2"]
 
 
@@ -603,6 +605,9 @@ def test_a_big_joker_pair_is_offered_over_a_little_joker_no_trump_only_with_the_
         ENGINE.apply(state, {"seat": 0, "type": "pass"})
         offered = [a["cards"] for a in ENGINE.legal_actions(state, 1) if a["type"] == "declare"]
         assert (["BJ", "BJ"] in offered) == switch
+        if switch:
+            ENGINE.apply(state, {"seat": 1, "type": "declare", "cards": ["BJ", "BJ"]})
+            assert state.declarations[-1].seat == 1 and state.declarations[-1].cards == ["BJ", "BJ"]
 
 
 def test_burying_a_card_the_dealer_does_not_hold_names_the_dealer():
