@@ -182,6 +182,16 @@ def test_an_equal_off_level_pair_does_not_block_a_throw():
     assert state.trick[0] == {"seat": 0, "cards": throw}
 
 
+def test_two_trumps_of_a_two_tractor_throw_compare_by_their_longer_tractor():
+    # §3.8: matching plays compare by the best tractor of the lead's longest length — here the 3-pair one.
+    # Seat 1's 3-pair tractor ♠88♠99♠JJ beats seat 2's ♠44♠55♠66, though seat 2's 2-pair
+    # tractor (♠KK♠AA) is higher than seat 1's (♠22♠33).
+    first = ["S8", "S8", "S9", "S9", "SJ", "SJ", "S2", "S2", "S3", "S3"]
+    second = ["S4", "S4", "S5", "S5", "S6", "S6", "SK", "SK", "SA", "SA"]
+    state = diamond_trick(TWO_TRACTORS, first, second)
+    assert state.tricks[0]["winner"] == 1
+
+
 # -- tricks: their points, their winner leading the next (§3.1, §3.8) --------------------------------------------
 
 
