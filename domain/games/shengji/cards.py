@@ -142,6 +142,14 @@ def tractor_match(counts: dict[int, int], lengths: tuple[int, ...], shorter: boo
     return best[0], best[1]
 
 
+def lowest_tractor_set(counts: dict[int, int], lengths: tuple[int, ...], shorter: bool = False
+                       ) -> list[tuple[int, int]]:
+    """Of the best sets of disjoint tractors (`tractor_match`'s score), the one with the lowest tops: what a
+    timeout plays, "the lowest legal cards" (docs/rules/shengji.md, Engine additions)."""
+    best = tractor_match(counts, lengths, shorter)[0]
+    return min(_all_placements(counts, lengths, shorter, best), key=lambda placements: sorted(placements))
+
+
 def full_match_top(counts: dict[int, int], lengths: tuple[int, ...]) -> int | None:
     """With every tractor of `lengths` matched exactly, the highest top possible for the first (longest) one."""
     k = lengths[0]

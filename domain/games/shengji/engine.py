@@ -31,9 +31,9 @@ from domain.games.shengji.options import OPTIONS
 from domain.games.shengji.referee import IRREGULARITIES, RefereeRecords
 from domain.games.shengji.scoring import ShengjiResult, deal_result
 from domain.games.shengji.state import HAND_SIZE, KITTY_SIZE, SEATS, SUIT_TEXT, TOP_LEVEL, ShengjiState
-from domain.kernel.cards import normalize_all
+from domain.kernel.cards import cards_text, normalize_all
 from domain.kernel.engine import Action, DealSetup, Engine, Viewpoint, team_of
-from domain.kernel.errors import illegal, listed, seats_ref
+from domain.kernel.errors import illegal, listed, named_seats, seats_ref
 
 ACTION_FIELDS = ("declare", "pass", "bury", "play", "irregularity", "foul", "timeout")
 
@@ -195,8 +195,9 @@ class ShengjiEngine(RefereeRecords, Engine):
         order = state.order
         if play is plays[0]:
             if play.get("failed_throw"):
-                shown = " ".join(play["cards"])
-                return {"kind": "failed_throw", "zh": f"甩牌失败：只出 {shown}", "en": f"failed throw: only {shown}"}
+                shown = cards_text(play["cards"])  # as a person reads them: ♥3, 小王 / Little Joker
+                return {"kind": "failed_throw", "zh": named_seats(f"甩牌失败：只出 {shown}", "zh"),
+                        "en": named_seats(f"failed throw: only {shown}", "en")}
             components = decompose(play["cards"], order.value)
             if len(play["cards"]) == 1:
                 return {"kind": "single", "zh": "单张", "en": "single"}

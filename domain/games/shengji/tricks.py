@@ -13,10 +13,10 @@ from domain.games.shengji.cards import (
     decompose,
     follow_problem,
     forced_component,
+    lowest_tractor_set,
     pair_counts,
     principal,
     shape_of,
-    tractor_match,
 )
 from domain.games.shengji.scoring import kitty_factor, throw_penalty
 from domain.games.shengji.state import SEATS, ShengjiState
@@ -235,7 +235,7 @@ class Tricks:
                 if code in seen:
                     pairs_by_value.setdefault(order.value[code], []).append(code)
                 seen.add(code)
-            placements = tractor_match(counts, shape.tractors, state.options["sj.preferShorterTractor"])[1]
+            placements = lowest_tractor_set(counts, shape.tractors, state.options["sj.preferShorterTractor"])
             for top, size in placements:
                 for v in range(top - size + 1, top + 1):
                     code = pairs_by_value[v].pop(0)
