@@ -8,13 +8,15 @@ mutant instead of a pytest start each.
 MAP has one line per module: a mutant-name prefix, then the tests (files or node ids) that hold it, e.g.
 `domain.games.sandayi.slip tests/rules/sandayi/test_sandayi_slip.py`; the first line whose prefix a name starts
 with is used. Names come one a line on standard input (`mutmut results` prints them); each is answered
-`killed NAME` or `ALIVE NAME`. Copy the new test files into the copy's tests/ first: mutmut copied tests/ when
-it wrote the mutants. Not for CI.
+`killed NAME`, `timeout NAME` (a child still running after FUPAN_RECHECK_SECONDS, 60 by default: a mutant that
+made a loop endless, counted as killed as mutmut counts its timeouts) or `ALIVE NAME`. Copy the new test files
+into the copy's tests/ first: mutmut copied tests/ when it wrote the mutants. Not for CI.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -30,6 +32,7 @@ def main() -> None:
     names = [line.strip() for line in sys.stdin if line.strip()]
     files = sorted({test.split("::")[0] for row in mapping for test in row[1:]})
     answer = os.dup(1)
+    seconds = int(os.environ.get("FUPAN_RECHECK_SECONDS", "60"))
 
     class Loop:
         def pytest_runtestloop(self, session: Any) -> bool:
@@ -41,6 +44,7 @@ def main() -> None:
                 items = [i for i in session.items if any(i.nodeid.startswith(test) for test in row[1:])]
                 child = os.fork()
                 if child == 0:
+                    signal.alarm(seconds)  # SIGALRM ends the child: an endless loop is a timeout, not a hang
                     os.environ["MUTANT_UNDER_TEST"] = name
                     for index, item in enumerate(items):
                         after = items[index + 1] if index + 1 < len(items) else None
@@ -48,7 +52,8 @@ def main() -> None:
                             os._exit(1)
                     os._exit(0)
                 _, status = os.waitpid(child, 0)
-                verdict = "killed" if os.waitstatus_to_exitcode(status) else "ALIVE "
+                code = os.waitstatus_to_exitcode(status)
+                verdict = "timeout" if code == -signal.SIGALRM else "killed" if code else "ALIVE "
                 os.write(answer, f"{verdict} {name}\n".encode())
             return True  # the items ran in the children only
 
