@@ -1228,3 +1228,16 @@ def test_a_refused_play_names_its_cards_as_cards_and_whose_hand_they_are_not_in(
         ENGINE.apply(state, {"seat": 1, "type": "play", "cards": weak})
     assert error.value.code == "does_not_beat" and weak[0] not in error.value.message_zh
     assert any(suit in error.value.message_zh for suit in "♠♥♣♦")
+
+
+def test_a_hand_of_exactly_10_cards_is_counted_in_public():
+    """§1.10a.12: hand sizes are public exactly when ≤ 10 — a hand down to 10 is shown as 10, not ">10"."""
+    state = dealer_state(QUICK, (3,), runner=1)
+    play(state, state.dealer, "4")
+    while state.to_act != 1:
+        act(state, state.to_act, "pass")
+    play(state, 1, "2")
+    passes(state)
+    play(state, 1, STRAIGHT14)
+    assert len(state.hands[1]) == 10
+    assert ENGINE.view(state, Viewpoint("public"))["seats"][1]["count"] == 10
