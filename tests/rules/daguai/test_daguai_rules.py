@@ -792,3 +792,14 @@ def test_a_refused_play_names_its_cards_and_whose_hand():
         act(state, 1, "play", "S5 H5")
     assert error.value.code == "does_not_beat" and "S5" not in error.value.message_zh
     assert any(suit in error.value.message_zh for suit in "♠♥♣♦")
+
+
+def test_the_turn_skips_every_seat_that_is_out_however_many():
+    """A5.2, A5.4: counter-clockwise, seats without cards are skipped — past every seat that went out, here four
+    in a row, two of each team, so no team is out yet."""
+    state = cut_state({1: "S3", 2: "S4", 3: "S5", 4: "S6", 5: "S7 S8", 0: "S9 S10"}, first=1)
+    for seat, card in ((1, "S3"), (2, "S4"), (3, "S5"), (4, "S6"), (5, "S7")):
+        act(state, seat, "play", card)
+    assert state.finished == [1, 2, 3, 4] and state.to_act == 0
+    act(state, 0, "play", "S9")
+    assert state.to_act == 5 and state.phase == "play"
