@@ -728,3 +728,78 @@ def test_a4_readings_with_and_without_jokers(play: str, kind: str, key: tuple[in
     """A4: a joker (怪) stands for any card — in 三张, 四带一 and 三带二 for the highest rank that fits (8 8 9 9 + 怪
     is 999 + 88), in a straight as the smaller card (A2345 is the lowest straight)."""
     assert (pat(play).kind, pat(play).key) == (kind, key)
+
+
+# --- what a view shows and what the turn offers (A5, A7, A10.5–10.6) ---------------------------------------------
+
+
+def test_the_view_follows_a_round_its_leader_each_play_and_pass_and_the_next_round():
+    """A5: the first seat leads; every play and pass is public and a round ends when every other active seat has
+    passed, its last player leading the next (A10.5); only the seat to act while following may pass."""
+    state = cut_state({s: "S3 H3 S4" if s == 0 else "S5 H5 S6 S10" for s in range(6)}, first=0)
+    view = ENGINE.view(state, Viewpoint("public"))
+    assert view["first"] == 0 and view["viewpoint"] == "public" and view["round"] == {"leader": 0, "plays": []}
+    assert [(s["seat"], s["name"], s["played"]) for s in view["seats"]] == [(s, NAMES[s], []) for s in range(6)]
+    referee = ENGINE.view(state, Viewpoint("referee"))
+    assert [c[1:] for c in referee["seats"][1]["hand"]] == ["10", "6", "5", "5"]  # highest first (A2's order)
+    act(state, 0, "play", "S3 H3")
+    assert ENGINE.legal_actions(state, 1) == [{"seat": 1, "type": "pass"}] and ENGINE.legal_actions(state, 2) == []
+    act(state, 1, "play", "S5 H5")
+    passes(state, 2, 3, 4, 5, 0)
+    view = ENGINE.view(state, Viewpoint("public"))
+    assert view["rounds_played"] == 1 and view["round"] == {"leader": 1, "plays": []}
+    assert [(p["seat"], p["type"], p.get("cards")) for p in view["last_round"]] == [
+        (0, "play", ["S3", "H3"]), (1, "play", ["S5", "H5"])] + [(s, "pass", None) for s in (2, 3, 4, 5, 0)]
+    assert view["seats"][1]["played"] == ["S5", "H5"]
+    act(state, 1, "play", "S6")
+    passes(state, 2)
+    act(state, 3, "play", "S10")
+    assert ENGINE.view(state, Viewpoint("public"))["round"]["leader"] == 1  # a follow does not take the lead
+
+
+def test_a_leaders_timeout_closes_the_round_and_the_next_seat_leads():
+    """A10.6: a leader who lets the time run out gives up the lead ("放弃出牌权利"); the next active seat leads."""
+    state = cut_state({s: "S3 H3 S4" if s == 0 else "S5 H5 S6" for s in range(6)}, first=0)
+    act(state, 0, "timeout")
+    view = ENGINE.view(state, Viewpoint("public"))
+    assert view["last_round"] == [{"seat": 0, "type": "timeout"}] and view["rounds_played"] == 1
+    assert view["round"] == {"leader": 1, "plays": []} and view["to_act"] == 1
+
+
+def test_fouls_are_announced_and_counted_by_team():
+    """A7, A10.7: a foul is recorded against its seat and counted for its team."""
+    state = cut_state({s: "S3 H3 S4" if s == 0 else "S5 H5 S6" for s in range(6)}, first=0)
+    code = ENGINE.foul_codes[0][0]
+    act(state, 2, "foul", code=code, note="x")
+    act(state, 3, "foul", code=code, note="y")
+    act(state, 4, "foul", code=code, note="z")
+    view = ENGINE.view(state, Viewpoint("public"))
+    assert [(f["seat"], f["code"]) for f in view["fouls"]] == [(2, code), (3, code), (4, code)]
+    assert view["fouls_by_team"] == [2, 1]
+
+
+def test_a_refused_play_names_its_cards_and_whose_hand():
+    state = cut_state({s: "S3 H3 S4" if s == 0 else "S5 H5 S6" for s in range(6)}, first=0)
+    with pytest.raises(IllegalAction) as error:
+        act(state, 0, "play", "S9")
+    assert error.value.code == "card_not_in_hand" and error.value.details["seat"] == 0
+    with pytest.raises(IllegalAction) as error:
+        act(state, 0, "play", "S3 S4")
+    assert error.value.code == "not_a_pattern" and "S3" not in error.value.message
+    assert any(suit in error.value.message for suit in "♠♥♣♦")
+    act(state, 0, "play", "S4")
+    with pytest.raises(IllegalAction) as error:
+        act(state, 1, "play", "S5 H5")
+    assert error.value.code == "does_not_beat" and "S5" not in error.value.message_zh
+    assert any(suit in error.value.message_zh for suit in "♠♥♣♦")
+
+
+def test_the_turn_skips_every_seat_that_is_out_however_many():
+    """A5.2, A5.4: counter-clockwise, seats without cards are skipped — past every seat that went out, here four
+    in a row, two of each team, so no team is out yet."""
+    state = cut_state({1: "S3", 2: "S4", 3: "S5", 4: "S6", 5: "S7 S8", 0: "S9 S10"}, first=1)
+    for seat, card in ((1, "S3"), (2, "S4"), (3, "S5"), (4, "S6"), (5, "S7")):
+        act(state, seat, "play", card)
+    assert state.finished == [1, 2, 3, 4] and state.to_act == 0
+    act(state, 0, "play", "S9")
+    assert state.to_act == 5 and state.phase == "play"

@@ -514,3 +514,176 @@ def test_wings_and_kickers_as_section_2_2_constrains_them(play: str, readings: l
     """§2.2's constraints: single wings and 四带二's singles may not be BJ + LJ together, but one joker is a
     single; pair wings are pairs; sequences stop at A (no 2); a 三顺 of six triples is 18 cards."""
     assert sorted((p.kind, p.key) for p in parses(play.split())) == readings
+
+
+# -- what each seat may do now, and what a view shows (§2.3, §2.7a, "Engine additions") -------------------------
+
+
+def test_the_turn_offers_only_the_bids_and_the_pass_section_2_3_allows():
+    """§2.3.3–4: the seat to act says 叫地主 or 不叫, then 抢地主 or 不抢; nobody else acts. In play the leader
+    must play (no 不出), a follower may always pass (§2.7a.8); a finished deal offers nothing."""
+    state = new_state(0)
+    assert ENGINE.legal_actions(state, 0) == [{"seat": 0, "type": "call"}, {"seat": 0, "type": "pass"}]
+    assert ENGINE.legal_actions(state, 1) == [] and ENGINE.legal_actions(state, 2) == []
+    run(state, (0, "call"))
+    assert ENGINE.legal_actions(state, 1) == [{"seat": 1, "type": "rob"}, {"seat": 1, "type": "pass"}]
+    assert ENGINE.legal_actions(state, 0) == [] and ENGINE.legal_actions(state, 2) == []
+    run(state, (1, "pass"), (2, "pass"))
+    assert state.landlord == 0 and ENGINE.legal_actions(state, 0) == []  # the leader plays: no 不出
+    run(state, (0, "play", {"cards": ["D3"]}))
+    assert ENGINE.legal_actions(state, 1) == [{"seat": 1, "type": "pass"}]
+    assert ENGINE.legal_actions(state, 0) == [] and ENGINE.legal_actions(state, 2) == []
+    redealt = new_state(1)
+    run(redealt, (1, "pass"), (2, "pass"), (0, "pass"))
+    assert [ENGINE.legal_actions(redealt, s) for s in range(3)] == [[], [], []]
+
+
+def test_the_status_says_whether_the_deal_is_over_and_who_bid_first():
+    """§2.7a.2: with a pre-bid 明牌 the record's `first` is the first such player, who then bids; §2.7a.9: a redeal
+    is a complete deal, with nobody left to act."""
+    state = new_state(0)
+    assert ENGINE.status(state) == {"phase": "bidding", "to_act": 0, "finished": False, "first": 0}
+    run(state, (2, "reveal", {"stage": "start"}))
+    assert ENGINE.status(state) == {"phase": "bidding", "to_act": 2, "finished": False, "first": 2}
+    run(state, (2, "call"), (0, "pass"), (1, "pass"))
+    assert ENGINE.status(state) == {"phase": "play", "to_act": 2, "finished": False, "first": 2}
+    redealt = new_state(0)
+    run(redealt, (0, "pass"), (1, "pass"), (2, "pass"))
+    assert ENGINE.status(redealt) == {"phase": "finished", "to_act": None, "finished": True, "first": 0}
+    assert ENGINE.view(redealt, Viewpoint("public"))["to_act"] is None
+
+
+@pytest.mark.parametrize("reveal", [
+    {"stage": "start", "received": 0},  # docs/record-format.md: `received` with another stage is bad_action
+    {"stage": "deal", "received": True}, {"stage": "deal", "received": 18}, {"stage": "deal", "received": -1},
+    {"stage": "deal", "received": "5"}, {"stage": "deal"},
+])
+def test_a_reveal_says_received_only_for_a_deal_reveal_and_as_a_whole_number_0_to_17(reveal):
+    state = new_state(0)
+    with pytest.raises(IllegalAction) as error:
+        ENGINE.apply(state, {"seat": 1, "type": "reveal", **reveal})
+    assert error.value.code == "bad_action" and state.reveals == []
+
+
+@pytest.mark.parametrize("received", [0, 17])
+def test_a_deal_reveal_at_either_end_of_the_count_is_taken(received):
+    state = new_state(0)
+    ENGINE.apply(state, {"seat": 1, "type": "reveal", "stage": "deal", "received": received})
+    assert state.reveals == [{"seat": 1, "stage": "deal", "received": received, "factor": 4 if received == 0 else 2}]
+
+
+def test_the_pad_offers_each_reveal_where_section_2_7a_allows_it():
+    """docs/pad.md: the offers are `legal_actions`, the seat to act's timeout and, in play, its play; 斗地主 adds
+    明牌 (§2.3.1, §2.7a.1, .3, .5): before any bid to every seat (明牌开始, or 发牌明牌 with its count typed by the
+    recorder), after the kitty to the landlord until its first play; never twice to one player."""
+    start = {"type": "reveal", "stage": "start"}
+    deal = {"type": "reveal", "stage": "deal", "received": None}
+    state = new_state(0)
+    assert ENGINE.offered_actions(state, 0) == [{"seat": 0, "type": "call"}, {"seat": 0, "type": "pass"},
+                                                {"seat": 0, "type": "timeout"}, {"seat": 0, **start},
+                                                {"seat": 0, **deal}]
+    assert ENGINE.offered_actions(state, 1) == [{"seat": 1, **start}, {"seat": 1, **deal}]
+    run(state, (1, "reveal", {"stage": "start"}))
+    assert ENGINE.offered_actions(state, 1) == [{"seat": 1, "type": "call"}, {"seat": 1, "type": "pass"},
+                                                {"seat": 1, "type": "timeout"}]  # revealed once: no more
+    assert ENGINE.offered_actions(state, 2) == [{"seat": 2, **start}, {"seat": 2, **deal}]
+    run(state, (1, "pass"))
+    assert ENGINE.offered_actions(state, 0) == []  # after a bid, no pre-bid 明牌
+    assert ENGINE.offered_actions(state, 2) == [{"seat": 2, "type": "call"}, {"seat": 2, "type": "pass"},
+                                                {"seat": 2, "type": "timeout"}]
+    fresh = new_state(0)
+    run(fresh, (0, "call"), (1, "pass"), (2, "pass"))
+    assert ENGINE.offered_actions(fresh, 0) == [{"seat": 0, "type": "timeout"},
+                                                {"seat": 0, "type": "play", "cards": fresh.hands[0]},
+                                                {"seat": 0, "type": "reveal", "stage": "after_kitty"}]
+    assert ENGINE.offered_actions(fresh, 1) == [] and ENGINE.offered_actions(fresh, 2) == []
+    run(fresh, (0, "play", {"cards": ["D3"]}))
+    assert ENGINE.offered_actions(fresh, 1) == [{"seat": 1, "type": "pass"}, {"seat": 1, "type": "timeout"},
+                                                {"seat": 1, "type": "play", "cards": fresh.hands[1]}]
+    assert ENGINE.offered_actions(fresh, 0) == []  # the landlord has played: its 明牌 is past
+    finished = new_state(0)
+    run(finished, (0, "pass"), (1, "pass"), (2, "pass"))
+    assert [ENGINE.offered_actions(finished, s) for s in range(3)] == [[], [], []]
+
+
+def test_the_view_shows_every_action_the_kitty_once_there_is_a_landlord_and_a_revealed_hand():
+    """"Engine additions": every action is public; the kitty is public once the landlord is known; a 明牌 hand is
+    public (§2.3.1: for the rest of the deal). docs/ARCHITECTURE.md: a hidden hand is absent from a view."""
+    state = new_state(0)
+    public = ENGINE.view(state, Viewpoint("public"))
+    assert public["landlord"] is None and public["kitty"] is None and public["result"] is None
+    assert [(s["seat"], s["name"], s["count"], s["exposed"], s["role"], s["played"]) for s in public["seats"]] == [
+        (0, "A", 17, False, None, []), (1, "B", 17, False, None, []), (2, "C", 17, False, None, [])]
+    assert ENGINE.view(state, Viewpoint("seat", 1))["kitty"] is None
+    run(state, (0, "call"), (1, "pass"), (2, "pass"), (0, "reveal", {"stage": "after_kitty"}))
+    for viewpoint in (Viewpoint("public"), Viewpoint("seat", 2)):
+        view = ENGINE.view(state, viewpoint)
+        assert view["landlord"] == 0 and view["kitty"] == KITTY
+        assert [s["role"] for s in view["seats"]] == ["landlord", "farmer", "farmer"]
+        assert [s["count"] for s in view["seats"]] == [20, 17, 17] and view["seats"][0]["exposed"] is True
+        assert sorted(view["seats"][0]["hand"]) == sorted(HANDS[0] + KITTY)  # the landlord's 明牌 after the kitty
+        # listed in §2.1's order, the highest first (suits never count)
+        assert [card if card in ("BJ", "LJ") else card[1:] for card in view["seats"][0]["hand"]] == [
+            "BJ", "LJ", "2", "A", "K", "K", "Q", "J", "10", "9", "9", "9", "9", "8", "7", "6", "6", "4", "3", "3"]
+        assert view["viewpoint"] == str(viewpoint)
+        assert "hand" not in view["seats"][1]
+        assert view["bidding"] == [{"seat": 0, "type": "call"}, {"seat": 1, "type": "pass"},
+                                   {"seat": 2, "type": "pass"}]
+        assert view["reveals"] == [{"seat": 0, "stage": "after_kitty", "factor": 2}]
+        assert view["multipliers"] == {"rob": 1, "reveal": 2, "bomb": 1, "spring": 1, "total": 2}
+    assert view["round"] == {"leader": 0, "plays": []}  # the landlord leads the first round
+    run(state, (0, "play", {"cards": ["D3", "C3"]}))
+    view = ENGINE.view(state, Viewpoint("public"))
+    assert view["seats"][0]["played"] == ["D3", "C3"] and view["seats"][0]["count"] == 18
+    assert view["round"]["plays"] == [{"seat": 0, "type": "play", "cards": ["D3", "C3"], "pattern": {
+        "kind": "pair", "size": 2, "key": 3, "zh": "对牌", "en": "pair"}}]  # §2.2's names of the pattern
+
+
+def test_a_refused_follow_names_the_play_it_had_to_beat():
+    """§2.2: a follow must beat the last play; the refusal says which reading that was (a pair of 3s, 对牌)."""
+    state = new_state(0)
+    run(state, (0, "call"), (1, "pass"), (2, "pass"), (0, "play", {"cards": ["D3", "C3"]}))
+    with pytest.raises(IllegalAction) as error:
+        ENGINE.apply(state, {"seat": 1, "type": "play", "cards": ["D5"]})
+    assert error.value.code == "does_not_beat"
+    assert error.value.details["last"] == {"kind": "pair", "size": 2, "key": 3, "zh": "对牌", "en": "pair"}
+
+
+@pytest.mark.parametrize("kind", ["call", "rob"])
+def test_a_bid_once_bidding_is_over_is_refused(kind: str):
+    """§2.3: bidding ends when the landlord is known; a 叫地主 or 抢地主 after it is refused, even in turn."""
+    state = new_state(0)
+    run(state, (0, "call"), (1, "pass"), (2, "pass"))
+    with pytest.raises(IllegalAction) as error:
+        ENGINE.apply(state, {"seat": 0, "type": kind})
+    assert error.value.code == "bidding_over"
+
+
+def test_a_refused_play_names_its_cards_as_cards_and_the_hand_they_are_not_in():
+    """A refusal names cards as ♠A ♥10, never as codes, and a card not held names whose hand it is (its seat)."""
+    state = new_state(0)
+    run(state, (0, "call"), (1, "pass"), (2, "pass"))
+    with pytest.raises(IllegalAction) as error:
+        ENGINE.apply(state, {"seat": 0, "type": "play", "cards": ["H4", "S2"]})
+    assert error.value.code == "card_not_in_hand" and error.value.details == {"cards": ["S2"], "seat": 0}
+    with pytest.raises(IllegalAction) as error:
+        ENGINE.apply(state, {"seat": 0, "type": "play", "cards": ["D3", "H4"]})
+    assert error.value.code == "not_a_pattern" and "♦3" in error.value.message and "♥4" in error.value.message_zh
+    run(state, (0, "play", {"cards": ["D3", "C3"]}))
+    with pytest.raises(IllegalAction) as error:
+        ENGINE.apply(state, {"seat": 1, "type": "play", "cards": ["D5"]})
+    assert error.value.code == "does_not_beat" and "♦5" in error.value.message and "♦5" in error.value.message_zh
+
+
+def test_a_finished_deal_shows_its_result_and_every_foul_announced():
+    """§2.7a.9: a redeal is a complete deal with its result; "Fouls": a referee's foul (seat, code, penalty) is
+    announced (docs/SECURITY.md §4: only its note is withheld while live, by the services)."""
+    state = new_state(0)
+    run(state, (0, "pass"), (1, "foul", {"code": "talking", "note": "x", "penalty": 1}))
+    live = ENGINE.view(state, Viewpoint("public"))
+    assert live["result"] is None
+    assert [(f["seat"], f["code"], f["penalty"]) for f in live["fouls"]] == [(1, "talking", 1)]
+    run(state, (1, "pass"), (2, "pass"))
+    view = ENGINE.view(state, Viewpoint("public"))
+    assert view["result"] == {"redeal": True, "scores": [0, -1, 0], "penalties": [0, -1, 0]}
+    assert view["phase"] == "finished" and view["to_act"] is None

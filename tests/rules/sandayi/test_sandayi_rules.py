@@ -19,6 +19,7 @@ from domain.games.sandayi.patterns import beats, parse
 from domain.games.sandayi.table import SandayiTable
 from domain.kernel.cards import full_deck
 from domain.kernel.engine import DealSetup, Viewpoint
+from domain.kernel.errors import IllegalAction
 from domain.records.format import check_record, public_result
 
 ENGINE = SandayiEngine()
@@ -1086,3 +1087,157 @@ def test_the_same_bomb_does_not_beat_itself():
     """§1.4: between bombs more cards win, and at equal size the higher rank: an equal bomb (two decks hold eight
     of a rank) is not higher."""
     assert not wins("9999", "9999") and wins("TTTT", "9999") and wins("99999", "TTTT")
+
+
+# -- what a view shows and what the turn offers (§1.5, §1.10a.12, docs/SECURITY.md §4) ---------------------------
+
+
+def test_the_view_shows_roles_bids_bomb_allowances_and_counts_above_10_as_more_than_10():
+    """§1.5's allowance table (bid 1 → 1 bomb, bid 2 → 2, the dealer and a seat never asked: any), every bid and
+    play public, and §1.10a.12: a hand size above 10 is ">10" for whoever cannot see the hand."""
+    bombs = {0: "5555 6666", 1: "7777 8888 KKKK", 3: "TTTT JJJJ QQQQ"}
+    state = dealer_state(QUICK, (1, 2, 3), extra=bombs)
+    play(state, 2, STRAIGHT14)
+    act(state, 3, "pass")
+    play(state, 0, "5555")
+    for viewpoint in (Viewpoint("public"), Viewpoint("seat", 1)):
+        view = ENGINE.view(state, viewpoint)
+        assert view["viewpoint"] == str(viewpoint)
+        assert view["dealer"] == 2 and view["bid"] == 3 and view["toulu"] is False
+        assert view["bidding"] == [{"seat": 0, "type": "bid", "value": 1}, {"seat": 1, "type": "bid", "value": 2},
+                                   {"seat": 2, "type": "bid", "value": 3}]
+        seats = view["seats"]
+        assert [s["name"] for s in seats] == ["甲", "乙", "丙", "丁"]
+        assert [s["role"] for s in seats] == ["defender", "defender", "dealer", "defender"]
+        assert [s["bombs_allowed"] for s in seats] == [1, 2, None, None]
+        assert [s["bombs_played"] for s in seats] == [1, 0, 0, 0]
+        assert [rank_of(c) for c in seats[0]["played"]] == ["5"] * 4 and len(seats[2]["played"]) == 14
+        assert [seats[s]["count"] for s in (0, 2, 3)] == [">10", ">10", ">10"]
+    own = ENGINE.view(state, Viewpoint("seat", 1))["seats"][1]
+    assert own["count"] == 25 and len(own["hand"]) == 25
+    # the hand listed from the highest rank down (§1.2's order: 3 lowest … A, 2, 小王, 大王)
+    positions = [RANK_ORDER.index(rank_of(c)) for c in own["hand"]]
+    assert positions == sorted(positions, reverse=True) and len(set(positions)) > 1
+    referee = ENGINE.view(state, Viewpoint("referee"))["seats"]
+    assert [s["count"] for s in referee] == [21, 25, 19, 25]
+    assert ENGINE.legal_actions(state, 1) == [{"seat": 1, "type": "pass"}]  # following: 不出 allowed
+    assert ENGINE.legal_actions(state, 2) == [] and ENGINE.legal_actions(state, 0) == []
+
+
+def test_before_any_bid_nobody_has_a_role_or_an_allowance():
+    view = ENGINE.view(new_state(), Viewpoint("public"))
+    assert [(s["role"], s["bombs_allowed"]) for s in view["seats"]] == [(None, None)] * 4
+    assert view["dealer"] is None and view["bidding"] == [] and view["bid"] == 0
+
+
+def test_only_the_dealer_may_declare_and_only_before_its_first_play():
+    """§1.5–1.6: 摊打 in a 头撂 deal is the dealer's, before the dealer's first play; a defender, who never declares,
+    is offered 不出 when following."""
+    state = dealer_state(QUICK, (3,))
+    assert state.toulu and ENGINE.legal_actions(state, 0) == [{"seat": 0, "type": "declare", "kind": "tanda"}]
+    play(state, 0, "33344")
+    assert ENGINE.legal_actions(state, 1) == [{"seat": 1, "type": "pass"}]
+    assert ENGINE.legal_actions(state, 0) == []
+
+
+def test_a_finished_deal_shows_its_last_round_its_result_every_pass_and_every_foul():
+    """§1.6: the deal ends with the first player out; its last round stays in the record. Bids and 不叫 are public,
+    a foul (seat and code) is announced (docs/SECURITY.md §4)."""
+    bidding = new_state()
+    bid(bidding, 1, None)
+    assert ENGINE.view(bidding, Viewpoint("public"))["bidding"] == [
+        {"seat": 0, "type": "bid", "value": 1}, {"seat": 1, "type": "pass"}]
+    state = dealer_state(QUICK, (3,))
+    act(state, 1, "foul", code=ENGINE.foul_codes[0][0], note="x")
+    dealer_goes_out(state, QUICK_LEADS)
+    view = ENGINE.view(state, Viewpoint("public"))
+    assert [(f["seat"], f["code"]) for f in view["fouls"]] == [(1, ENGINE.foul_codes[0][0])]
+    assert view["result"] is not None and view["result"] == ENGINE.result(state)
+    assert view["multipliers"] == ENGINE.multipliers(state)
+    assert view["round"]["plays"] == [] and view["rounds_played"] == 3
+    assert [(p["seat"], p["type"]) for p in view["last_round"]] == [(0, "play")]
+    assert sorted(rank_of(c) for c in view["last_round"][0]["cards"]) == ["3", "3", "3", "4", "4"]
+
+
+def test_under_lock_cards_the_four_jokers_are_a_set_and_a_set_played_whole_is_no_longer_locked():
+    """§1.5: the four jokers qualify a 报到 as a 7-card bomb does; `sdy.baodao.lockCards`: each set is shown and
+    leaves the hand only whole; once played it is no longer shown as held."""
+    options = {"sdy.baodao.lockCards": True}
+    state = dealer_state(("BJBJLJLJ 8888 3344556677 TTJJQQK", "KAA22 888"), (1, None, None, None), options=options)
+    declare(state, "baodao")
+    shown = ENGINE.view(state, Viewpoint("public"))["locked"]
+    assert sorted(sorted(rank_of(c) for c in s) for s in shown) == [["8"] * 7, ["BJ", "BJ", "LJ", "LJ"]]
+    refused(state, {"seat": 0, "type": "play", "cards": take(state, 0, "BJ")}, "locked_cards")
+    play(state, 0, "BJBJLJLJ")
+    assert [sorted(rank_of(c) for c in s) for s in ENGINE.view(state, Viewpoint("public"))["locked"]] == [["8"] * 7]
+
+
+def test_under_lock_cards_a_dealer_holding_only_its_set_leads_it_whole_on_a_timeout():
+    """§1.10a (timeouts): a leader plays the lowest single it may play; under `lockCards` a free card first, and
+    with none left the set, whole (the only way it may leave the hand)."""
+    state = dealer_state(baodao_dealer("8"), (1, None, None, None), options={"sdy.baodao.lockCards": True})
+    declare(state, "baodao")
+    for lead in ("3344556677", "TTJJQQKKAA", "22255", "4"):
+        play(state, 0, lead)
+        passes(state)
+    assert sorted(rank_of(c) for c in state.hands[0]) == ["8"] * 7
+    act(state, 0, "timeout")
+    assert state.phase == "finished" and state.winner == 0
+    assert ENGINE.view(state, Viewpoint("public"))["locked"] == []  # the set has left the hand
+
+
+def test_under_lock_cards_a_timeout_with_two_sets_left_leads_the_lower_set():
+    options = {"sdy.baodao.lockCards": True}
+    state = dealer_state(("BJBJLJLJ 8888 3344556677 TTJJQQK", "KAA22 888"), (1, None, None, None), options=options)
+    declare(state, "baodao")
+    for lead in ("3344556677", "TTJJQQKKAA", "22"):
+        play(state, 0, lead)
+        passes(state)
+    act(state, 0, "timeout")
+    assert sorted(rank_of(c) for c in state.current_round[0]["cards"]) == ["8"] * 7  # the 8s, not the jokers
+
+
+def test_a_deal_ended_by_a_foul_keeps_its_unfinished_round():
+    """§1.8, §1.10a.8: a seat's second foul once the dealer is known ends the deal; the round in play at that
+    moment is the deal's last round (the replay shows it)."""
+    state = dealer_state(QUICK, (3,))
+    play(state, 0, "33344")
+    code = ENGINE.foul_codes[0][0]
+    act(state, 1, "foul", code=code, note="x")
+    act(state, 1, "foul", code=code, note="y")
+    view = ENGINE.view(state, Viewpoint("public"))
+    assert view["phase"] == "finished" and view["round"]["plays"] == [] and view["rounds_played"] == 1
+    assert [(p["seat"], p["type"]) for p in view["last_round"]] == [(0, "play")]
+
+
+def test_a_refused_play_names_its_cards_as_cards_and_whose_hand_they_are_not_in():
+    """A refusal names cards as ♠A ♥10 (never codes) and a card not held names its seat."""
+    state = dealer_state(QUICK, (3,))
+    missing = next(c for c in ("BJ", "LJ") if c not in state.hands[0])
+    with pytest.raises(IllegalAction) as error:
+        ENGINE.apply(state, {"seat": 0, "type": "play", "cards": [missing]})
+    assert error.value.code == "card_not_in_hand" and error.value.details["seat"] == 0
+    pair = take(state, 0, "3 4")
+    with pytest.raises(IllegalAction) as error:
+        ENGINE.apply(state, {"seat": 0, "type": "play", "cards": pair})
+    assert error.value.code == "not_a_pattern" and pair[0] not in error.value.message
+    assert any(suit in error.value.message for suit in "♠♥♣♦")
+    play(state, 0, "33344")
+    weak = take(state, 1, "3")
+    with pytest.raises(IllegalAction) as error:
+        ENGINE.apply(state, {"seat": 1, "type": "play", "cards": weak})
+    assert error.value.code == "does_not_beat" and weak[0] not in error.value.message_zh
+    assert any(suit in error.value.message_zh for suit in "♠♥♣♦")
+
+
+def test_a_hand_of_exactly_10_cards_is_counted_in_public():
+    """§1.10a.12: hand sizes are public exactly when ≤ 10 — a hand down to 10 is shown as 10, not ">10"."""
+    state = dealer_state(QUICK, (3,), runner=1)
+    play(state, state.dealer, "4")
+    while state.to_act != 1:
+        act(state, state.to_act, "pass")
+    play(state, 1, "2")
+    passes(state)
+    play(state, 1, STRAIGHT14)
+    assert len(state.hands[1]) == 10
+    assert ENGINE.view(state, Viewpoint("public"))["seats"][1]["count"] == 10

@@ -906,3 +906,125 @@ def test_the_view_names_the_rounds_leader_each_plays_seat_and_its_pattern():
     assert view["rounds_played"] == 1 and view["round"] == {"leader": d, "plays": []}
     assert [(p["seat"], p["type"]) for p in view["last_round"]] == [(d, "play"), ((d + 1) % 3, "pass"),
                                                                     ((d + 2) % 3, "pass")]
+
+
+# -- what the turn offers and what the view shows, phase by phase (B4–B5, B11.6) -----------------------------------
+
+
+def test_each_phase_offers_its_own_choices_to_the_seat_to_act_only():
+    """B4: 明牌 or not before bidding; a bid above the last one or 不叫; the digger's 明牌 after the kitty; 加倍
+    or not; in play a follower may pass (过牌) and the leader may not; a finished deal offers nothing."""
+    deck = defenders_out(0)
+    state = new_state(deck["spec"], deck["kitty"])
+    d = state.to_act
+    assert ENGINE.legal_actions(state, d) == [{"seat": d, "type": "reveal"}, {"seat": d, "type": "pass"}]
+    assert ENGINE.legal_actions(state, (d + 1) % 3) == []
+    decide(state, "pass", "pass", "pass")
+    assert ENGINE.legal_actions(state, d) == [{"seat": d, "type": "pass"}] + [
+        {"seat": d, "type": "bid", "value": v} for v in (1, 2, 3)]
+    bid(state, 2)
+    y = (d + 1) % 3
+    assert ENGINE.legal_actions(state, y) == [{"seat": y, "type": "pass"}, {"seat": y, "type": "bid", "value": 3}]
+    bid(state, None, None)
+    assert state.phase == "post_reveal"
+    assert ENGINE.legal_actions(state, d) == [{"seat": d, "type": "reveal"}, {"seat": d, "type": "pass"}]
+    decide(state, "pass")
+    assert ENGINE.legal_actions(state, d) == [{"seat": d, "type": "double"}, {"seat": d, "type": "pass"}]
+    decide(state, "pass", "pass", "pass")
+    leader = state.to_act
+    assert ENGINE.legal_actions(state, leader) == []  # the leader must play
+    play(state, leader, "A A A")
+    follower = state.to_act
+    assert ENGINE.legal_actions(state, follower) == [{"seat": follower, "type": "pass"}]
+
+
+def test_a_hand_that_must_dig_under_must_dig_bids_freely_without_it():
+    """B4.8: 必挖 only under `wk.mustDig` (off by default)."""
+    state = new_state({0: ["H4"], 1: ["D3", "C3", "H3"]})
+    decide(state, "pass", "pass", "pass")
+    bid(state, None)
+    assert ENGINE.legal_actions(state, 1) == [{"seat": 1, "type": "pass"}] + [
+        {"seat": 1, "type": "bid", "value": v} for v in (1, 2, 3)]
+
+
+def test_the_view_shows_each_decision_and_the_digger_only_once_the_kitty_is_taken():
+    """B4: every decision is announced (a 不叫 carries no value); the kitty, and with it who digs, are public once
+    bidding is over (B4.5); a seat's role is named from then on."""
+    deck = defenders_out(0)
+    state = new_state(deck["spec"], deck["kitty"])
+    d = state.to_act
+    decide(state, "pass", "pass", "pass")
+    bid(state, 1)
+    for viewpoint in (Viewpoint("public"), Viewpoint("seat", d)):
+        view = ENGINE.view(state, viewpoint)
+        assert view["viewpoint"] == str(viewpoint) and view["digger"] is None and view["stakes"] is None
+        assert [s["role"] for s in view["seats"]] == [None, None, None]
+        assert [s["name"] for s in view["seats"]] == NAMES and [s["seat"] for s in view["seats"]] == [0, 1, 2]
+    bid(state, None, None)
+    decide(state, "pass")  # the digger's 明牌 after the kitty: no
+    act(state, d, "double")
+    decide(state, "pass", "pass")
+    act(state, (d + 1) % 3, "foul", code="talking", note="x")
+    view = ENGINE.view(state, Viewpoint("public"))
+    assert view["digger"] == d and view["bid"] == 1 and view["lanwa"] is False and view["revealed"] == []
+    assert [s["role"] for s in view["seats"]] == ["digger" if s == d else "defender" for s in range(3)]
+    assert view["decisions"] == [
+        {"seat": d, "type": "pass", "phase": "reveal"}, {"seat": (d + 1) % 3, "type": "pass", "phase": "reveal"},
+        {"seat": (d + 2) % 3, "type": "pass", "phase": "reveal"},
+        {"seat": d, "type": "bid", "phase": "bidding", "value": 1},
+        {"seat": (d + 1) % 3, "type": "pass", "phase": "bidding"},
+        {"seat": (d + 2) % 3, "type": "pass", "phase": "bidding"},
+        {"seat": d, "type": "pass", "phase": "post_reveal"}, {"seat": d, "type": "double", "phase": "doubling"},
+        {"seat": (d + 1) % 3, "type": "pass", "phase": "doubling"},
+        {"seat": (d + 2) % 3, "type": "pass", "phase": "doubling"}]
+    assert [(f["seat"], f["code"]) for f in view["fouls"]] == [((d + 1) % 3, "talking")]
+
+
+def test_a_card_not_held_is_refused_naming_whose_hand():
+    deck = defenders_out(0)
+    state = new_state(deck["spec"], deck["kitty"])
+    to_play(state)
+    leader = state.to_act
+    other = next(c for c in state.hands[(leader + 1) % 3])
+    with pytest.raises(IllegalAction) as error:
+        ENGINE.apply(state, {"seat": leader, "type": "play", "cards": [other]})
+    assert error.value.code == "card_not_in_hand" and error.value.details["seat"] == leader
+
+
+def test_an_action_of_another_phase_is_refused_naming_the_choice_of_this_one():
+    """B4–B5: each phase has its own choice; a refusal says which, in both languages."""
+    deck = defenders_out(0)
+    state = new_state(deck["spec"], deck["kitty"])
+    d = state.to_act
+    steps = [("reveal", "double", ["reveal", "pass"], "明牌"), ("bidding", "reveal", ["bid", "pass"], "叫分"),
+             ("post_reveal", "double", ["reveal", "pass"], "明牌"), ("doubling", "reveal", ["double", "pass"], "加倍"),
+             ("play", "double", ["play", "pass"], "出牌")]
+    moves = {"reveal": lambda: decide(state, "pass", "pass", "pass"), "bidding": lambda: bid(state, 1, None, None),
+             "post_reveal": lambda: decide(state, "pass"), "doubling": lambda: decide(state, "pass", "pass", "pass")}
+    for phase, wrong, named, named_zh in steps:
+        assert state.phase == phase
+        error = refused(state, {"seat": state.to_act, "type": wrong}, "wrong_phase")
+        assert all(word in error.message for word in named) and named_zh in error.message_zh
+        if phase in moves:
+            moves[phase]()
+    assert state.to_act == d or state.phase == "play"
+
+
+def test_a_refused_play_names_its_cards_as_cards():
+    """A refusal names cards as ♠A ♥10, never as codes."""
+    deck = defenders_out(0)
+    state = new_state(deck["spec"], deck["kitty"])
+    to_play(state)
+    leader = state.to_act
+    odd = take(state, leader, "A 4")
+    with pytest.raises(IllegalAction) as error:
+        ENGINE.apply(state, {"seat": leader, "type": "play", "cards": odd})
+    assert error.value.code == "not_a_pattern" and odd[0] not in error.value.message
+    assert any(suit in error.value.message for suit in "♠♥♣♦")
+    play(state, leader, "A A A")
+    follower = state.to_act
+    low = [c for c in state.hands[follower]][:1]
+    with pytest.raises(IllegalAction) as error:
+        ENGINE.apply(state, {"seat": follower, "type": "play", "cards": low})
+    assert error.value.code == "does_not_beat" and low[0] not in error.value.message_zh
+    assert any(suit in error.value.message_zh for suit in "♠♥♣♦")
