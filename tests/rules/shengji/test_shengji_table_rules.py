@@ -3,7 +3,12 @@ table called directly (no service)."""
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
 from domain.games.shengji.table import ShengjiTable, next_context
+from fixtures.random_play import common as shared
+from fixtures.random_play.shengji import ENGINE, NAMES, play_deal
 
 TABLE = ShengjiTable()
 
@@ -25,3 +30,47 @@ def test_a_context_without_a_deal_number_is_deal_1():
     """docs/record-format.md `context`: the deal number defaults to 1, so the deal after it is deal 2."""
     after = next_context({"levels": [2, 2], "dealer": None}, {"new_levels": [2, 3], "next_dealer": 2})
     assert after == {"levels": [2, 3], "dealer": 2, "deal_number": 2}
+
+
+def _played(seed: int, dealer: int) -> dict[str, Any]:
+    """A random deal played to its end with a dealer, its result as the engine scores it."""
+    rng = random.Random(seed)
+    setup = shared.random_setup(ENGINE, rng, NAMES, dealer, {}, {"levels": [5, 7], "dealer": dealer,
+                                                                 "deal_number": 3})
+    state, _ = play_deal(setup, rng, foul_rate=0, irregularity_rate=0)
+    return dict(ENGINE.result(state))
+
+
+def test_each_seat_carries_its_teams_figures_that_the_tiebreaks_read():
+    """§3.12: 大分 and 小分 are a team's, both of its players carry them; the level is the team's (S004's
+    `level` tiebreak); the dealer and the deal's winning team as the deal named them. Teams are the seats
+    across the table (N-S 0 and 2, E-W 1 and 3)."""
+    for seed, dealer in ((3, 1), (8, 2)):
+        result = _played(seed, dealer)
+        facts = TABLE.seat_facts(result, None)
+        assert facts["team"] == [0, 1, 0, 1]
+        assert facts["level"] == [result["new_levels"][seat % 2] for seat in range(4)]
+        assert facts["dealer"] == [int(seat == dealer) for seat in range(4)]
+        assert facts["won"] == [int(result["winner_team"] == seat % 2) for seat in range(4)]
+        assert facts["big_points"] == [result["big_points"][seat % 2] for seat in range(4)]
+        assert facts["small_points"] == [result["small_points"][seat % 2] for seat in range(4)]
+        assert sum(facts["won"]) == 2 and facts["extra_deal"] == [0, 0, 0, 0]
+
+
+def test_a_redeal_counts_for_nobody_and_keeps_the_levels_it_was_dealt_at():
+    """§3.4: a 抢庄 deal nobody declared in is dealt again: no dealer, no winner, no points; the levels stand."""
+    redeal = {"redeal": True, "scores": [0, 0, 0, 0], "levels": [4, 4]}
+    facts = TABLE.seat_facts(redeal, None)
+    assert facts == {"team": [0, 1, 0, 1], "level": [4, 4, 4, 4], "dealer": [0, 0, 0, 0], "won": [0, 0, 0, 0],
+                     "big_points": [0, 0, 0, 0], "small_points": [0, 0, 0, 0], "extra_deal": [0, 0, 0, 0]}
+
+
+def test_in_a_match_the_level_is_the_matchs_and_the_extra_deal_is_its_winners():
+    """S001: the match's level (a 加赛 deal restarts at 2 but moves no level of the match) and the 加赛 won by the
+    team the match's end names (`extra_deal` tiebreak)."""
+    result = _played(3, 1)
+    standing = {"levels": [9, 11], "end": {"by": "extra_deal", "winner": 1}}
+    facts = TABLE.seat_facts(result, standing)
+    assert facts["level"] == [9, 11, 9, 11]
+    assert facts["extra_deal"] == [0, 1, 0, 1]
+    assert TABLE.seat_facts(result, {"levels": [9, 11], "end": {"by": "level", "winner": 1}})["extra_deal"] == [0] * 4
