@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from domain.games.shengji.table import ShengjiTable, next_context
+from domain.games.shengji.table import ShengjiTable, _won_by, next_context, time_cap_outcome
 from fixtures.random_play import common as shared
 from fixtures.random_play.shengji import ENGINE, NAMES, play_deal
 
@@ -74,3 +74,32 @@ def test_in_a_match_the_level_is_the_matchs_and_the_extra_deal_is_its_winners():
     assert facts["level"] == [9, 11, 9, 11]
     assert facts["extra_deal"] == [0, 1, 0, 1]
     assert TABLE.seat_facts(result, {"levels": [9, 11], "end": {"by": "level", "winner": 1}})["extra_deal"] == [0] * 4
+
+
+def test_a_match_is_won_on_its_goal_or_by_passing_a_and_otherwise_by_a_revoke():
+    """§3.12 / `sj.goalLevel`: a team reaching the goal wins; at 15 only passing A does (a level never passes A:
+    the team that would, wins). A match ended otherwise was ended by a revoke (`sj.revokeEndsMatch`)."""
+    def won(levels: list[int], team: int, steps: int, goal: int) -> str:
+        new = [min(14, level + steps) if seat == team else level for seat, level in enumerate(levels)]
+        return _won_by({"levels": levels, "new_levels": new, "level_change": {"team": team, "steps": steps}}, team,
+                       goal)
+
+    assert won([4, 3], 0, 1, 5) == "goal"  # S001: level 5 reached
+    assert won([3, 3], 1, 1, 5) == "revoke"  # 4: short of the goal
+    assert won([13, 9], 0, 2, 15) == "goal"  # K + 2 would pass A
+    assert won([14, 9], 0, 1, 15) == "goal"  # at A, one more step passes it
+    assert won([12, 9], 0, 2, 15) == "revoke"  # reaching A is not passing it
+    assert won([13, 9], 1, 3, 15) == "revoke"  # the other team's steps
+
+
+def test_at_the_time_cap_the_team_ahead_in_level_wins():
+    """§3.11: at the time cap the team ahead in level wins, whichever it is; equal levels go to 大分 then 小分
+    (S004) or to an extra deal (S001)."""
+    summed = {"big_points": [6, 2], "small_points": [40, 90]}
+    s004 = {"sj.equalLevels": "bigPoints"}
+    assert time_cap_outcome([9, 5], summed, s004) == {"winner": 0, "by": "level"}
+    assert time_cap_outcome([5, 9], summed, s004) == {"winner": 1, "by": "level"}
+    assert time_cap_outcome([7, 7], summed, s004) == {"winner": 0, "by": "big_points"}
+    assert time_cap_outcome([7, 7], {"big_points": [4, 4], "small_points": [40, 90]}, s004) == {
+        "winner": 1, "by": "small_points"}
+    assert time_cap_outcome([7, 7], summed, {"sj.equalLevels": "extraDeal"})["by"] == "extra_deal"
