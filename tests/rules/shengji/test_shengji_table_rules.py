@@ -103,3 +103,18 @@ def test_at_the_time_cap_the_team_ahead_in_level_wins():
     assert time_cap_outcome([7, 7], {"big_points": [4, 4], "small_points": [40, 90]}, s004) == {
         "winner": 1, "by": "small_points"}
     assert time_cap_outcome([7, 7], summed, {"sj.equalLevels": "extraDeal"})["by"] == "extra_deal"
+
+
+def test_misdeals_start_at_none_and_a_standing_recorded_before_them_counts_none():
+    """§3.13 (S004 13): each misdeal is dealt again; a team that misdeals more than the allowed number of times is
+    disqualified. A match starts with none; a standing recorded before misdeals were counted reads as none, and
+    a deal played on it keeps that count."""
+    standing = TABLE.start({}, 4)
+    assert standing["misdeals"] == [0, 0]
+    legacy = {key: value for key, value in standing.items() if key != "misdeals"}
+    once = TABLE.misdeal(legacy, 1, 4)
+    assert (once["misdeals"], once["end"]) == ([0, 1], None)
+    result = dict(_played(3, 1))
+    played = TABLE.after_deal(legacy, {"sj.goalLevel": 15}, result)
+    assert played["misdeals"] == [0, 0]
+    assert TABLE.after_deal(once, {"sj.goalLevel": 15}, result)["misdeals"] == [0, 1]
