@@ -197,7 +197,7 @@ def _deleted(expected: dict[tuple[str, int], tuple[str, str, int]],
         kind, topic = aggregate_of(missing[0][1]), missing[0][1]
         left = [v for v, _, _ in streams.get(UUID(uid), [])]
         if not left:
-            what = f"its whole stream (versions {_ranges(versions)}) was deleted"
+            what = f"its whole stream ({_versions(versions)}) was deleted"
         elif versions[0] == 1:
             what = f"version 1 ({_event_name(topic)}) was deleted" + (
                 f", and {_versions(versions[1:])}" if len(versions) > 1 else "")
@@ -207,8 +207,7 @@ def _deleted(expected: dict[tuple[str, int], tuple[str, str, int]],
                     "were deleted"))
         else:
             names = ", ".join(_event_name(t) for _, t, _ in missing)
-            what = (f"version {versions[0]} ({names}) was deleted" if len(versions) == 1
-                    else f"versions {_ranges(versions)} ({names}) were deleted")
+            what = f"{_versions(versions)} ({names}) {'was' if len(versions) == 1 else 'were'} deleted"
         recorded = "recorded them" if len(versions) > 1 else "recorded it"
         findings.append(finding("deleted", f"{kind} {uid}: {what}; link #{missing[0][2]} {recorded}.",
                                 aggregate=kind, id=uid, version=versions[0], link=missing[0][2], versions=versions))

@@ -986,3 +986,14 @@ def test_without_a_chain_a_stream_missing_its_creation_is_still_named(built, mon
     assert (missing["aggregate"], missing["id"], missing["version"]) == ("Deal", built.finished, 2)
     assert missing["message"] == (f"Deal {built.finished}: its events start at version 2 (Deal.ActionRecorded); "
                                   "version 1, its creation, is not stored.")
+
+
+def test_a_whole_stream_of_one_event_deleted_is_named_in_the_singular():
+    """§9's `deleted` finding counts what went: a stream of one event is "version 1", not "versions 1"."""
+    from uuid import uuid4
+
+    from domain.services.audit import _deleted
+    uid = str(uuid4())
+    (found,) = _deleted({(uid, 1): ("fupan:Deal.Created", "", 7)}, {})
+    assert found["message"] == f"Deal {uid}: its whole stream (version 1) was deleted; link #7 recorded it."
+    assert found["versions"] == [1]
